@@ -1,0 +1,30 @@
+"""tapegrad: PyTorch-style automatic differentiation on numpy, eager or compiled.
+
+Use it as ``import tapegrad as torch``: tensors record a dynamic tape exactly as PyTorch autograd
+does. ``tapegrad.compile`` traces a function into a static graph and compiles it with Numba.
+"""
+from . import dtypes
+from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,
+                     int, int8, int16, int32, int64, long, set_default_dtype, short, uint8)
+from .tensor import Size, Tensor, device
+from ._printing import set_printoptions
+from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
+from .ops import PRIMITIVES, return_types
+from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
+from . import autograd
+from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                       no_grad, set_grad_enabled)
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+def numel(input):
+    return input.numel()

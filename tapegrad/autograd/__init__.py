@@ -1,0 +1,9 @@
+"""Autograd: graph nodes, the backward engine, grad modes, custom Functions, grad(), gradcheck."""
+from . import grad_mode
+from .engine import backward, grad
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
+                        no_grad, set_grad_enabled)
+from .graph import AccumulateGrad, Node
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "is_grad_enabled", "is_inference_mode_enabled", "Node", "AccumulateGrad", "grad_mode"]

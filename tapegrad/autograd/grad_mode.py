@@ -1,0 +1,118 @@
+"""Grad mode: whether operations record themselves on the tape, per thread.
+
+``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` work as context managers
+and as decorators, exactly as in PyTorch. The state is thread-local, so one thread evaluating under
+``no_grad`` does not stop another from training.
+"""
+import functools
+import threading
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled"]
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.grad_enabled = True
+        self.inference = False
+
+
+_state = _State()
+
+
+def is_grad_enabled():
+    return _state.grad_enabled
+
+
+def is_inference_mode_enabled():
+    return _state.inference
+
+
+class _GradModeContext:
+    """Base of the grad-mode switches: sets the mode on entry, restores the previous one on exit.
+
+    Usable as ``with no_grad():``, ``@no_grad()`` and ``@no_grad``.
+    """
+
+    _bare_decorator = True
+
+    def __new__(cls, *args):
+        if cls._bare_decorator and args and callable(args[0]):
+            return cls()(args[0])  # used as a bare decorator: @no_grad
+        return super().__new__(cls)
+
+    def _target(self):
+        raise NotImplementedError
+
+    def __enter__(self):
+        self._saved = (_state.grad_enabled, _state.inference)
+        _state.grad_enabled, _state.inference = self._target()
+        return self
+
+    def __exit__(self, *exc):
+        _state.grad_enabled, _state.inference = self._saved
+        return False
+
+    def __call__(self, fn):
+        target = self._target
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            saved = (_state.grad_enabled, _state.inference)
+            _state.grad_enabled, _state.inference = target()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _state.grad_enabled, _state.inference = saved
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Operations inside record nothing: results have ``requires_grad=False`` and no ``grad_fn``."""
+
+    def _target(self):
+        return False, _state.inference
+
+
+class enable_grad(_GradModeContext):
+    """Re-enables recording inside a ``no_grad`` block."""
+
+    def _target(self):
+        return True, _state.inference
+
+
+class set_grad_enabled(_GradModeContext):
+    """Sets grad mode to ``mode`` at once (as PyTorch does); ``with`` restores the previous mode."""
+
+    _bare_decorator = False
+
+    def __init__(self, mode):
+        self.mode = bool(mode)
+        self._saved = (_state.grad_enabled, _state.inference)
+        _state.grad_enabled = self.mode
+
+    def _target(self):
+        return self.mode, _state.inference
+
+    def __enter__(self):
+        return self  # the mode was already set by the constructor
+
+    def __call__(self, fn):
+        _state.grad_enabled, _state.inference = self._saved  # as a decorator, set only during calls
+        return super().__call__(fn)
+
+
+class inference_mode(_GradModeContext):
+    """``no_grad`` for pure inference: nothing is recorded and ``is_inference_mode_enabled()`` is true.
+
+    ``inference_mode(False)`` leaves the mode as it was. tapegrad's ``no_grad`` is already free of
+    per-tensor bookkeeping, so both run at the same speed.
+    """
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def _target(self):
+        if self.mode:
+            return False, True
+        return _state.grad_enabled, _state.inference

@@ -1,0 +1,115 @@
+"""The nodes of the recorded graph.
+
+A node stands for one operation in the backward direction: it receives the gradient of the
+operation's output(s) and returns the gradients of its inputs. ``next_functions`` holds one
+``(node, output_nr)`` edge per input: ``AccumulateGrad`` for a leaf that requires grad, ``None`` for
+an input that needs none. This module knows nothing about particular operations; the op table
+(``tapegrad.ops``) makes one ``Node`` subclass per primitive, named as PyTorch names it.
+"""
+import itertools
+import weakref
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError"]
+
+_sequence = itertools.count()
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+
+class SavedTensorsFreedError(RuntimeError):
+    pass
+
+
+class Node:
+    """One backward step. Subclasses implement ``apply(grads) -> tuple of input grads``.
+
+    ``sequence_nr`` orders execution: among nodes that are ready, the engine runs the most recently
+    created first, as PyTorch does, so hooks fire in a predictable order.
+    """
+
+    __slots__ = ("next_functions", "sequence_nr", "_hooks", "_pre_hooks", "_tensor_pre_hooks",
+                 "_retain_grad_hooks", "__weakref__")
+
+    def __init__(self, next_functions):
+        self.next_functions = next_functions
+        self.sequence_nr = next(_sequence)
+        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad_hooks = None
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def apply(self, grads):
+        raise NotImplementedError
+
+    def release(self):
+        """Drop what the backward step saved (called after backward unless retain_graph)."""
+
+    # -- hooks, as PyTorch's Node exposes them --------------------------------------------------
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return _RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return _RemovableHandle(self._pre_hooks, fn)
+
+    def _add_tensor_pre_hook(self, output_nr, fn, retain_grad=False):
+        attr = "_retain_grad_hooks" if retain_grad else "_tensor_pre_hooks"
+        if getattr(self, attr) is None:
+            setattr(self, attr, {})
+        hooks = getattr(self, attr).setdefault(output_nr, [])
+        if retain_grad:
+            hooks.clear()  # one retain_grad per output
+        hooks.append(fn)
+        return _RemovableHandle(hooks, fn)
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf tensor: adds the incoming gradient into ``variable.grad``.
+
+    A leaf keeps only a weak reference to its AccumulateGrad, while the graph holds it strongly: so
+    every graph built from one leaf shares one node, and no reference cycle is made.
+    """
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        super().__init__(())
+        self.variable = variable
+
+    @staticmethod
+    def of(tensor):
+        ref = tensor._grad_accumulator
+        node = ref() if ref is not None else None
+        if node is None:
+            node = AccumulateGrad(tensor)
+            tensor._grad_accumulator = weakref.ref(node)
+        return node
+
+    def apply(self, grads):
+        raise AssertionError("the engine accumulates leaves itself")
+
+
+class _RemovableHandle:
+    __slots__ = ("_hooks", "_fn")
+
+    def __init__(self, hooks, fn):
+        self._hooks, self._fn = hooks, fn
+
+    def remove(self):
+        if self._fn in self._hooks:
+            self._hooks.remove(self._fn)

@@ -1,0 +1,142 @@
+"""Tensor element types and PyTorch's type-promotion rules.
+
+A ``dtype`` wraps a numpy dtype. Its repr reads ``torch.float32`` on purpose: tapegrad is used as
+``import tapegrad as torch``, and programs written for PyTorch print their dtypes.
+"""
+import builtins
+
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
+    "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
+    "as_dtype", "promote_types", "result_type",
+]
+
+# Categories order the kinds of number: a value of a higher category wins a promotion.
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+class dtype:
+    """An element type: a numpy dtype plus the facts autograd asks about it."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "itemsize", "_category")
+
+    def __init__(self, name, numpy_dtype):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.is_floating_point = self.numpy.kind == "f"
+        self.is_signed = self.numpy.kind in "fi"
+        self.itemsize = self.numpy.itemsize
+        self._category = {"b": _BOOL, "u": _INT, "i": _INT, "f": _FLOAT}[self.numpy.kind]
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (as_dtype, (self.name,))
+
+
+float16 = half = dtype("float16", np.float16)
+float32 = float = dtype("float32", np.float32)
+float64 = double = dtype("float64", np.float64)
+int8 = dtype("int8", np.int8)
+int16 = short = dtype("int16", np.int16)
+int32 = int = dtype("int32", np.int32)
+int64 = long = dtype("int64", np.int64)
+uint8 = dtype("uint8", np.uint8)
+bool = dtype("bool", np.bool_)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, float=float32, double=float64, short=int16, int=int32, long=int64)
+
+_default_float = float32
+
+
+def get_default_dtype():
+    return _default_float
+
+
+def set_default_dtype(d):
+    global _default_float
+    d = as_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def as_dtype(spec):
+    """Accept a tapegrad dtype, a numpy dtype or type, a Python type, or a name."""
+    if type(spec) is dtype:
+        return spec
+    if spec is builtins.float:
+        return _default_float
+    if spec is builtins.int:
+        return int64
+    if spec is builtins.bool:
+        return bool
+    if isinstance(spec, str) and spec in _BY_NAME:
+        return _BY_NAME[spec]
+    try:
+        return _BY_NUMPY[np.dtype(spec)]
+    except (TypeError, KeyError):
+        raise TypeError(f"tapegrad has no dtype for {spec!r}") from None
+
+
+def from_numpy_dtype(np_dtype):
+    """The tapegrad dtype of a numpy array, or a TypeError naming the unsupported type."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def promote_types(a, b):
+    """The smallest dtype both ``a`` and ``b`` convert to (PyTorch's table, via numpy's)."""
+    a, b = as_dtype(a), as_dtype(b)
+    if a is b:
+        return a
+    if a._category != b._category:
+        return a if a._category > b._category else b
+    return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def _scalar_category(value):
+    if isinstance(value, builtins.bool):
+        return _BOOL
+    if isinstance(value, builtins.int):
+        return _INT
+    return _FLOAT
+
+
+def result_type(*operands):
+    """PyTorch's promotion of tensors and Python numbers.
+
+    Three tiers take part: tensors with dimensions, zero-dim tensors, and Python numbers. A lower tier
+    changes the result only when its category (bool < int < float) is higher; a Python number then
+    contributes the default dtype of its category rather than a width of its own. So
+    ``int64 tensor * 1.5`` is float32 and ``float32 tensor * float64 0-dim tensor`` stays float32.
+    """
+    dimmed = zero_dim = scalar_category = None
+    for operand in operands:
+        d = getattr(operand, "dtype", None)
+        if type(d) is dtype:
+            if operand.ndim:
+                dimmed = d if dimmed is None else promote_types(dimmed, d)
+            else:
+                zero_dim = d if zero_dim is None else promote_types(zero_dim, d)
+        else:
+            category = _scalar_category(operand)
+            scalar_category = category if scalar_category is None else max(scalar_category, category)
+
+    result = dimmed
+    if zero_dim is not None and (result is None or zero_dim._category > result._category):
+        result = zero_dim
+    if scalar_category is not None and (result is None or scalar_category > result._category):
+        result = (bool, int64, _default_float)[scalar_category]
+    return result

@@ -1,0 +1,79 @@
+"""Broadcasting and its transpose: ``expand`` and ``sum_to``.
+
+Every binary rule in the table ends with ``sum_to(grad, input_shape)``: the one helper that undoes
+broadcasting, instead of a fix in every rule.
+"""
+import numpy as np
+
+from .registry import REDUCTION, VIEW, primitive
+
+__all__ = ["expand", "broadcast_to", "sum_to", "expand_shape"]
+
+
+@primitive("expand", node="ExpandBackward0", group=VIEW, is_view=True)
+def _expand(a, shape):
+    return np.broadcast_to(a, shape)
+
+
+@_expand.vjp
+def _(ctx, grad, shape):
+    return sum_to(grad, ctx.input_shapes[0])
+
+
+@primitive("sum_to", node="SumToSizeBackward0", group=REDUCTION)
+def _sum_to(a, shape):
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and a.shape[lead + i] != 1)
+    return a.sum(axis=axes, keepdims=True).reshape(shape)
+
+
+@_sum_to.vjp
+def _(ctx, grad, shape):
+    return _expand(grad, shape=ctx.input_shapes[0])
+
+
+def sum_to(tensor, shape):
+    """Sum ``tensor`` down to ``shape`` (the gradient of broadcasting); a no-op when equal."""
+    if tensor._array.shape == shape:
+        return tensor
+    return _sum_to(tensor, shape=tuple(shape))
+
+
+def expand_shape(current, sizes):
+    """PyTorch's ``expand`` sizes: -1 keeps a dimension; new dimensions may only lead."""
+    sizes = tuple(sizes)
+    lead = len(sizes) - len(current)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand({list(current)}, size={list(sizes)}): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(current)})")
+    shape = []
+    for i, size in enumerate(sizes):
+        if i < lead:
+            if size == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            shape.append(size)
+            continue
+        old = current[i - lead]
+        if size == -1:
+            size = old
+        elif old != 1 and size != old:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size ({old}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(current)}")
+        shape.append(size)
+    return tuple(shape)
+
+
+def expand(input, *sizes):
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    return _expand(input, shape=expand_shape(input._array.shape, sizes))
+
+
+def broadcast_to(input, size):
+    return expand(input, tuple(size))

@@ -1,0 +1,207 @@
+"""Making tensors: from data, filled, ranges, and random. None of these is recorded."""
+import builtins
+import warnings
+
+import numpy as np
+
+from .. import dtypes, random
+from ..tensor import Tensor
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
+           "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
+           "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+           "randint_like", "scalar_tensor"]
+
+
+def _finish(array, requires_grad):
+    t = Tensor._make(array)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    return tuple(builtins.int(s) for s in size)
+
+
+def _numpy_dtype(dtype, default=None):
+    if dtype is None:
+        return (default or dtypes.get_default_dtype()).numpy
+    return dtypes.as_dtype(dtype).numpy
+
+
+def _infer_array(data):
+    """PyTorch's dtype inference: Python floats give the default float dtype, ints int64."""
+    if isinstance(data, Tensor):
+        return data._array
+    if isinstance(data, np.ndarray):
+        dtypes.from_numpy_dtype(data.dtype)  # refuses unsupported types with PyTorch's message
+        return data
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    if isinstance(data, (list, tuple)):
+        data = _unwrap_tensors(data)
+    array = np.asarray(data)
+    if array.dtype.kind == "f":
+        return array.astype(dtypes.get_default_dtype().numpy)
+    if array.dtype.kind in "iu":
+        return array.astype(np.int64)
+    if array.dtype.kind == "b":
+        return array
+    if array.size == 0:
+        return array.astype(dtypes.get_default_dtype().numpy)
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _unwrap_tensors(data):
+    return [(_unwrap_tensors(x) if isinstance(x, (list, tuple)) else
+             x.item() if isinstance(x, Tensor) else x) for x in data]
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of ``data`` (a number, nested sequence, array or tensor)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    array = _infer_array(data)
+    array = np.array(array, dtype=None if dtype is None else _numpy_dtype(dtype), copy=True)
+    return _finish(array, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype."""
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.as_dtype(dtype)):
+        return data
+    array = _infer_array(data)
+    if dtype is not None:
+        array = array.astype(_numpy_dtype(dtype), copy=False)
+    return Tensor._make(array)
+
+
+asarray = as_tensor
+
+
+def from_numpy(ndarray):
+    """A tensor sharing ``ndarray``'s memory: changes to one show in the other."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    dtypes.from_numpy_dtype(ndarray.dtype)
+    return Tensor._make(ndarray)
+
+
+def scalar_tensor(value, *, dtype=None, requires_grad=False):
+    return _finish(np.array(value, dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
+    return _finish(np.zeros(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _finish(np.ones(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _finish(np.empty(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    if dtype is None:
+        dtype = dtypes.result_type(fill_value)
+    return _finish(np.full(_size((size,)), fill_value, dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        dtype = dtypes.result_type(*values)
+    return _finish(np.arange(*values, dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    values = np.linspace(start, end, steps, dtype=np.float64)
+    return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype)), requires_grad)
+
+
+def _float_dtype(dtype):
+    d = _numpy_dtype(dtype)
+    if d.kind != "f":
+        raise RuntimeError(f'"check_uniform_bounds" not implemented for '
+                           f"'{dtypes.from_numpy_dtype(d).name.capitalize()}'")
+    return d
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    d = _float_dtype(dtype)
+    rng = random.generator(generator)
+    array = rng.random(_size(size), dtype=d) if d != np.float16 else rng.random(_size(size)).astype(d)
+    return _finish(array, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    d = _float_dtype(dtype)
+    rng = random.generator(generator)
+    if d in (np.float32, np.float64):
+        array = rng.standard_normal(_size(size), dtype=d)
+    else:
+        array = rng.standard_normal(_size(size)).astype(d)
+    return _finish(array, requires_grad)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    d = _numpy_dtype(dtype, dtypes.int64)
+    array = random.generator(generator).integers(low, high, _size((size,)), dtype=np.int64)
+    return _finish(array.astype(d), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    array = random.generator(generator).permutation(n).astype(_numpy_dtype(dtype, dtypes.int64))
+    return _finish(array, requires_grad)
+
+
+def normal(mean, std, size=None, *, generator=None):
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        mean_a = mean._array if isinstance(mean, Tensor) else mean
+        std_a = std._array if isinstance(std, Tensor) else std
+        like = mean if isinstance(mean, Tensor) else std
+        array = random.generator(generator).normal(mean_a, std_a).astype(like._array.dtype)
+        return Tensor._make(np.asarray(array))
+    array = random.generator(generator).normal(mean, std, _size((size,)))
+    return Tensor._make(array.astype(dtypes.get_default_dtype().numpy))
+
+
+def _like(fill):
+    def make(input, *args, dtype=None, device=None, requires_grad=False, memory_format=None):
+        d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
+        return _finish(fill(input._array.shape, d, *args), requires_grad)
+    return make
+
+
+zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d))
+ones_like = _like(lambda shape, d: np.ones(shape, dtype=d))
+empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
+full_like = _like(lambda shape, d, value: np.full(shape, value, dtype=d))
+rand_like = _like(lambda shape, d: random.generator().random(shape).astype(d))
+randn_like = _like(lambda shape, d: random.generator().standard_normal(shape).astype(d))
+
+
+def randint_like(input, low, high=None, *, dtype=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
+    return _finish(random.generator().integers(low, high, input._array.shape).astype(d),
+                   requires_grad)
+

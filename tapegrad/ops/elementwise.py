@@ -1,0 +1,553 @@
+"""Elementwise primitives: arithmetic, math functions, activations, comparisons, casts.
+
+Binary ops broadcast like numpy; each backward rule sums its gradient back to the input's shape with
+``sum_to``. Lowerings are scalar expressions over the operands ``{0}``, ``{1}`` (and parameters by
+name) that the compiler inlines into fused loops.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor
+from .operands import broadcast_error, promote
+from .registry import ELEMENTWISE, primitive
+from .broadcast import sum_to
+
+# --------------------------------------------------------------------------------------- binary
+
+
+@primitive("add", node="AddBackward0", group=ELEMENTWISE, lowering="{0} + {1}", ufunc=np.add,
+           error=broadcast_error)
+def _add(a, b):
+    return a + b
+
+
+@_add.vjp
+def _(ctx, grad):
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad, ctx.input_shapes[1]) if need_b else None)
+
+
+@primitive("sub", node="SubBackward0", group=ELEMENTWISE, lowering="{0} - {1}",
+           ufunc=np.subtract, error=broadcast_error)
+def _sub(a, b):
+    return a - b
+
+
+@_sub.vjp
+def _(ctx, grad):
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_a else None,
+            sum_to(-grad, ctx.input_shapes[1]) if need_b else None)
+
+
+@primitive("mul", node="MulBackward0", group=ELEMENTWISE, saves=("a", "b"), lowering="{0} * {1}",
+           ufunc=np.multiply, error=broadcast_error)
+def _mul(a, b):
+    return a * b
+
+
+@_mul.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad * b, ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad * a, ctx.input_shapes[1]) if need_b else None)
+
+
+@primitive("div", node="DivBackward0", group=ELEMENTWISE, saves=("a", "b"), lowering="{0} / {1}",
+           ufunc=np.true_divide, error=broadcast_error)
+def _div(a, b):
+    return a / b
+
+
+@_div.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad / b, ctx.input_shapes[0]) if need_a else None,
+            sum_to(-grad * a / (b * b), ctx.input_shapes[1]) if need_b else None)
+
+
+@primitive("pow", node="PowBackward1", group=ELEMENTWISE, saves=("a", "b", "out"),
+           lowering="{0} ** {1}", error=broadcast_error)
+def _pow(a, b):
+    return a ** b
+
+
+@_pow.vjp
+def _(ctx, grad):
+    a, b, out = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    grad_a = grad_b = None
+    if need_a:
+        grad_a = sum_to(grad * b * _pow(a, b - 1), ctx.input_shapes[0])
+    if need_b:
+        # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0.
+        log_a = where(a == 0, zeros_like(a), log(where(a == 0, ones_like(a), a)))
+        grad_b = sum_to(grad * out * log_a, ctx.input_shapes[1])
+    return grad_a, grad_b
+
+
+@primitive("maximum", node="MaximumBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="max({0}, {1})", error=broadcast_error)
+def _maximum(a, b):
+    return np.maximum(a, b)
+
+
+@primitive("minimum", node="MinimumBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="min({0}, {1})", error=broadcast_error)
+def _minimum(a, b):
+    return np.minimum(a, b)
+
+
+@_maximum.vjp
+@_minimum.vjp
+def _(ctx, grad):
+    # Ties split the gradient evenly between both inputs, as PyTorch does.
+    a, b = ctx.saved
+    pick_a = where(a == b, full_like(grad, 0.5), (a > b) if ctx.primitive is _maximum else (a < b))
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad * pick_a, ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad * (1 - pick_a), ctx.input_shapes[1]) if need_b else None)
+
+
+@primitive("where", node="WhereBackward0", group=ELEMENTWISE, saves=("condition",),
+           lowering="{1} if {0} else {2}", error=broadcast_error)
+def _where(condition, a, b):
+    return np.where(condition, a, b)
+
+
+@_where.vjp
+def _(ctx, grad):
+    (condition,) = ctx.saved
+    zero = zeros_like(grad)
+    _, need_a, need_b = ctx.needs_input_grad
+    return (None,
+            sum_to(_where(condition, grad, zero), ctx.input_shapes[1]) if need_a else None,
+            sum_to(_where(condition, zero, grad), ctx.input_shapes[2]) if need_b else None)
+
+
+# ---------------------------------------------------------------------------------------- unary
+
+
+@primitive("neg", node="NegBackward0", group=ELEMENTWISE, lowering="-{0}", ufunc=np.negative)
+def _neg(a):
+    return -a
+
+
+@_neg.vjp
+def _(ctx, grad):
+    return -grad
+
+
+@primitive("rsub", node="RsubBackward1", group=ELEMENTWISE, lowering="{other} - {0}")
+def _rsub(a, other):
+    return other - a
+
+
+@_rsub.vjp
+def _(ctx, grad, other):
+    return -grad
+
+
+@primitive("pow_scalar", node="PowBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="{0} ** {exponent}")
+def _pow_scalar(a, exponent):
+    return a ** exponent
+
+
+@_pow_scalar.vjp
+def _(ctx, grad, exponent):
+    (a,) = ctx.saved
+    if exponent == 0:
+        return zeros_like(grad)
+    return grad * (exponent * _pow_scalar(a, exponent=exponent - 1))
+
+
+@primitive("exp", node="ExpBackward0", group=ELEMENTWISE, saves=("out",), lowering="exp({0})",
+           ufunc=np.exp)
+def _exp(a):
+    return np.exp(a)
+
+
+@_exp.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return grad * out
+
+
+@primitive("log", node="LogBackward0", group=ELEMENTWISE, saves=("a",), lowering="log({0})",
+           ufunc=np.log)
+def _log(a):
+    return np.log(a)
+
+
+@_log.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad / a
+
+
+@primitive("sqrt", node="SqrtBackward0", group=ELEMENTWISE, saves=("out",), lowering="sqrt({0})",
+           ufunc=np.sqrt)
+def _sqrt(a):
+    return np.sqrt(a)
+
+
+@_sqrt.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return grad / (2 * out)
+
+
+@primitive("reciprocal", node="ReciprocalBackward0", group=ELEMENTWISE, saves=("out",),
+           lowering="1 / {0}", ufunc=np.reciprocal)
+def _reciprocal(a):
+    return 1 / a
+
+
+@_reciprocal.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return -grad * out * out
+
+
+@primitive("abs", node="AbsBackward0", group=ELEMENTWISE, saves=("a",), lowering="abs({0})",
+           ufunc=np.abs)
+def _abs(a):
+    return np.abs(a)
+
+
+@_abs.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad * sign(a)
+
+
+@primitive("sin", node="SinBackward0", group=ELEMENTWISE, saves=("a",), lowering="sin({0})",
+           ufunc=np.sin)
+def _sin(a):
+    return np.sin(a)
+
+
+@_sin.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad * _cos(a)
+
+
+@primitive("cos", node="CosBackward0", group=ELEMENTWISE, saves=("a",), lowering="cos({0})",
+           ufunc=np.cos)
+def _cos(a):
+    return np.cos(a)
+
+
+@_cos.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return -grad * _sin(a)
+
+
+@primitive("tanh", node="TanhBackward0", group=ELEMENTWISE, saves=("out",), lowering="tanh({0})",
+           ufunc=np.tanh)
+def _tanh(a):
+    return np.tanh(a)
+
+
+@_tanh.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return grad * (1 - out * out)
+
+
+@primitive("sigmoid", node="SigmoidBackward0", group=ELEMENTWISE, saves=("out",),
+           lowering="sigmoid({0})")
+def _sigmoid(a):
+    # exp of -|a| never overflows, and both branches keep full relative precision.
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
+
+
+@_sigmoid.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return grad * (out * (1 - out))
+
+
+@primitive("relu", node="ReluBackward0", group=ELEMENTWISE, saves=("out",),
+           lowering="max({0}, 0)")
+def _relu(a):
+    return np.maximum(a, 0)
+
+
+@_relu.vjp
+def _(ctx, grad):
+    (out,) = ctx.saved
+    return grad * (out > 0)
+
+
+@primitive("clamp", node="ClampBackward1", group=ELEMENTWISE, saves=("a",),
+           lowering="clamp({0}, {min}, {max})")
+def _clamp(a, min, max):
+    return np.clip(a, min, max)
+
+
+@_clamp.vjp
+def _(ctx, grad, min, max):
+    (a,) = ctx.saved
+    inside = ones_like(a, dtype=dtypes.bool)
+    if min is not None:
+        inside = inside & (a >= min)
+    if max is not None:
+        inside = inside & (a <= max)
+    return grad * inside
+
+
+@primitive("to_dtype", node="ToCopyBackward0", group=ELEMENTWISE, lowering="{0}")
+def _to_dtype(a, dtype):
+    return a.astype(dtype.numpy)
+
+
+@_to_dtype.vjp
+def _(ctx, grad, dtype):
+    return to_dtype(grad, dtypes.from_numpy_dtype(ctx.input_dtypes[0]))
+
+
+@primitive("clone", node="CloneBackward0", group=ELEMENTWISE, lowering="{0}")
+def _clone(a):
+    return a.copy()
+
+
+@_clone.vjp
+def _(ctx, grad):
+    return grad
+
+
+@primitive("copy", node="CopyBackwards", group=ELEMENTWISE, lowering="{1}")
+def _copy(a, src):
+    return np.broadcast_to(src, a.shape)
+
+
+@_copy.vjp
+def _(ctx, grad):
+    need_a, need_src = ctx.needs_input_grad
+    return (zeros_like(grad) if need_a else None,
+            sum_to(grad, ctx.input_shapes[1]) if need_src else None)
+
+
+# ------------------------------------------------------------------- public functions
+
+
+def add(input, other, *, alpha=1):
+    if alpha != 1:
+        other = mul(other, alpha)
+    return _add(*promote(input, other))
+
+
+def sub(input, other, *, alpha=1):
+    if alpha != 1:
+        other = mul(other, alpha)
+    return _sub(*promote(input, other))
+
+
+subtract = sub
+
+
+def rsub(input, other, *, alpha=1):
+    """``other - input``: a Python number on the left is PyTorch's RsubBackward1."""
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    a, _ = promote(input, other)
+    return _rsub(a if alpha == 1 else mul(a, alpha), other=other)
+
+
+def mul(input, other):
+    return _mul(*promote(input, other))
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:
+        return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
+    a, b = promote(input, other)
+    if a._array.dtype.kind != "f":  # true division of integers gives the default float
+        a, b = to_dtype(a, dtypes.get_default_dtype()), to_dtype(b, dtypes.get_default_dtype())
+    return _div(a, b)
+
+
+divide = true_divide = div
+
+
+def pow(input, exponent):
+    if not isinstance(exponent, Tensor):
+        if not isinstance(input, Tensor):
+            raise TypeError("pow needs at least one tensor")
+        base, _ = promote(input, exponent)
+        return _pow_scalar(base, exponent=exponent)
+    return _pow(*promote(input, exponent))
+
+
+def maximum(input, other):
+    return _maximum(*promote(input, other))
+
+
+def minimum(input, other):
+    return _minimum(*promote(input, other))
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        return tuple(Tensor._make(i) for i in np.nonzero(condition._array))
+    a, b = promote(input, other)
+    if not isinstance(condition, Tensor):
+        condition = Tensor._make(np.asarray(condition, dtype=bool))
+    return _where(condition, a, b)
+
+
+def neg(input):
+    return _neg(input)
+
+
+negative = neg
+
+
+def exp(input):
+    return _exp(_floating(input))
+
+
+def log(input):
+    return _log(_floating(input))
+
+
+def sqrt(input):
+    return _sqrt(_floating(input))
+
+
+def reciprocal(input):
+    return _reciprocal(_floating(input))
+
+
+def abs(input):
+    return _abs(input)
+
+
+absolute = abs
+
+
+def sin(input):
+    return _sin(_floating(input))
+
+
+def cos(input):
+    return _cos(_floating(input))
+
+
+def tanh(input):
+    return _tanh(_floating(input))
+
+
+def sigmoid(input):
+    return _sigmoid(_floating(input))
+
+
+def relu(input):
+    return _relu(input)
+
+
+def square(input):
+    return _pow_scalar(input, exponent=2)
+
+
+def clamp(input, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input if min is None else maximum(input, min)
+        return out if max is None else minimum(out, max)
+    return _clamp(input, min=min, max=max)
+
+
+clip = clamp
+
+
+def clamp_min(input, min):
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    return clamp(input, max=max)
+
+
+def to_dtype(input, dtype):
+    """A differentiable cast (PyTorch records it as ToCopyBackward0)."""
+    if input._array.dtype == dtype.numpy:
+        return input
+    return _to_dtype(input, dtype=dtype)
+
+
+def clone(input, *, memory_format=None):
+    return _clone(input)
+
+
+def _floating(t):
+    """Integer inputs of floating functions (exp, log, …) compute in the default float dtype."""
+    return t if t._array.dtype.kind == "f" else to_dtype(t, dtypes.get_default_dtype())
+
+
+# ----------------------------------------------------------------- non-differentiable
+
+
+def _no_grad_op(compute):
+    """An op with no derivative (comparisons, sign, rounding): plain numpy, never recorded."""
+    def op(input, other=None):
+        if other is None:
+            return Tensor._make(np.asarray(compute(input._array)))
+        a, b = promote(input, other)
+        try:
+            return Tensor._make(np.asarray(compute(a._array, b._array)))
+        except ValueError:
+            raise RuntimeError(broadcast_error((a, b), None)) from None
+    op.__name__ = compute.__name__
+    return op
+
+
+eq = _no_grad_op(np.equal)
+ne = _no_grad_op(np.not_equal)
+lt = less = _no_grad_op(np.less)
+le = less_equal = _no_grad_op(np.less_equal)
+gt = greater = _no_grad_op(np.greater)
+ge = greater_equal = _no_grad_op(np.greater_equal)
+logical_and = _no_grad_op(np.logical_and)
+logical_or = _no_grad_op(np.logical_or)
+logical_xor = _no_grad_op(np.logical_xor)
+logical_not = _no_grad_op(np.logical_not)
+sign = _no_grad_op(np.sign)
+floor = _no_grad_op(np.floor)
+ceil = _no_grad_op(np.ceil)
+round = _no_grad_op(np.round)
+isnan = _no_grad_op(np.isnan)
+isinf = _no_grad_op(np.isinf)
+isfinite = _no_grad_op(np.isfinite)
+floor_divide = _no_grad_op(np.floor_divide)
+remainder = _no_grad_op(np.remainder)
+_truncate_div = _no_grad_op(lambda a, b: np.trunc(a / b).astype(np.result_type(a, b)))
+
+
+def equal(input, other):
+    return input._array.shape == other._array.shape and bool(np.all(input._array == other._array))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.allclose(input._array, other._array, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return Tensor._make(np.isclose(input._array, other._array, rtol=rtol, atol=atol,
+                                   equal_nan=equal_nan))
+
+
+# Creation helpers the rules above use; defined in creation to keep one home for them.
+from .creation import full_like, ones_like, zeros_like  # noqa: E402

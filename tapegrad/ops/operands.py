@@ -1,0 +1,65 @@
+"""Turning user arguments into tensors of one dtype, following PyTorch's promotion rules."""
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor
+
+__all__ = ["as_tensor_operand", "promote", "scalar_tensor", "broadcast_error"]
+
+
+def scalar_tensor(value, dtype):
+    """A Python number as a 0-d tensor that needs no grad (what PyTorch calls a wrapped number)."""
+    return Tensor._make(np.array(value, dtype=dtype.numpy))
+
+
+def as_tensor_operand(value):
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (numbers.Number, np.generic)):
+        return scalar_tensor(value, dtypes.result_type(value))
+    if isinstance(value, np.ndarray):
+        return Tensor._make(value)
+    raise TypeError(f"expected a Tensor or a number, got {type(value).__name__}")
+
+
+def promote(a, b):
+    """Two operands as tensors of their common dtype.
+
+    The common cases take a fast path: two tensors of one dtype, and a float tensor with a Python
+    number. Everything else goes through ``dtypes.result_type`` and a differentiable cast.
+    """
+    a_is_tensor, b_is_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
+    if a_is_tensor and b_is_tensor:
+        if a._array.dtype is b._array.dtype or a._array.dtype == b._array.dtype:
+            return a, b
+    elif a_is_tensor and type(b) in (float, int) and a._array.dtype.kind == "f":
+        return a, Tensor._make(np.array(b, dtype=a._array.dtype))
+    elif b_is_tensor and type(a) in (float, int) and b._array.dtype.kind == "f":
+        return Tensor._make(np.array(a, dtype=b._array.dtype)), b
+    result = dtypes.result_type(a, b)
+    return _cast(a, result), _cast(b, result)
+
+
+def _cast(value, dtype):
+    if not isinstance(value, Tensor):
+        if not isinstance(value, (numbers.Number, np.generic)):
+            raise TypeError(f"unsupported operand type: {type(value).__name__}")
+        return scalar_tensor(value, dtype)
+    if value._array.dtype == dtype.numpy:
+        return value
+    from .elementwise import to_dtype
+    return to_dtype(value, dtype)
+
+
+def broadcast_error(inputs, params):
+    """PyTorch's message for shapes that do not broadcast, naming the first mismatch."""
+    a, b = inputs[0]._array.shape, inputs[1]._array.shape
+    for i in range(1, max(len(a), len(b)) + 1):
+        sa = a[-i] if i <= len(a) else 1
+        sb = b[-i] if i <= len(b) else 1
+        if sa != sb and sa != 1 and sb != 1:
+            return (f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                    f"non-singleton dimension {max(len(a), len(b)) - i}")
+    return f"shapes {list(a)} and {list(b)} are not broadcastable"

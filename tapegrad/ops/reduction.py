@@ -1,0 +1,413 @@
+"""Reductions and the normalisations built on them (softmax, log_softmax, logsumexp).
+
+PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBackward0`` and
+``SumBackward1``); here they are two primitives sharing one forward and one rule.
+"""
+import builtins
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .broadcast import _expand
+from .registry import REDUCTION, Primitive, primitive
+
+__all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+           "var_mean", "std_mean", "logsumexp", "softmax", "log_softmax", "norm",
+           "all", "any", "count_nonzero", "normalize_dims"]
+
+
+def normalize_dims(dim, ndim):
+    """``dim`` as a sorted tuple of non-negative axes, or None for all of them."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if not dims:
+        return None
+    rank = builtins.max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -rank <= d < rank:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, "
+                             f"{rank - 1}], but got {d})")
+        d %= rank
+        if d in out:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        out.append(d)
+    return tuple(sorted(out)) if ndim else None
+
+
+def _unreduce(grad, shape, dims, keepdim):
+    """Broadcast a reduced gradient back over the reduced dimensions of ``shape``."""
+    if not keepdim and dims is not None:
+        kept = list(shape)
+        for d in dims:
+            kept[d] = 1
+        grad = _reshape(grad, shape=tuple(kept))
+    return _expand(grad, shape=shape)
+
+
+def _count(shape, dims):
+    if dims is None:
+        return int(np.prod(shape))
+    return int(np.prod([shape[d] for d in dims]))
+
+
+def _twin_primitives(name, forward, full_node, dim_node, saves=()):
+    """The full-reduction and the over-``dim`` primitive of one reduction."""
+    full = Primitive(name + "_all", forward, node=full_node, group=REDUCTION, saves=saves)
+    along = Primitive(name, forward, node=dim_node, group=REDUCTION, saves=saves)
+    return full, along
+
+
+def _reduce(full, along, input, dim, keepdim, **params):
+    dims = normalize_dims(dim, input._array.ndim)
+    if dims is None and not keepdim:
+        return full(input, dims=None, keepdim=False, **params)
+    return along(input, dims=dims, keepdim=keepdim, **params)
+
+
+# ------------------------------------------------------------------------------------- sum, mean
+
+def _sum_forward(a, dims, keepdim):
+    if a.dtype.kind in "biu":
+        return a.sum(axis=dims, keepdims=keepdim, dtype=np.int64)
+    return a.sum(axis=dims, keepdims=keepdim)
+
+
+_sum_all, _sum = _twin_primitives("sum", _sum_forward, "SumBackward0", "SumBackward1")
+
+
+@_sum_all.vjp
+@_sum.vjp
+def _(ctx, grad, dims, keepdim):
+    return _unreduce(grad, ctx.input_shapes[0], dims, keepdim)
+
+
+def _mean_forward(a, dims, keepdim):
+    return a.mean(axis=dims, keepdims=keepdim)
+
+
+_mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "MeanBackward1")
+
+
+@_mean_all.vjp
+@_mean.vjp
+def _(ctx, grad, dims, keepdim):
+    shape = ctx.input_shapes[0]
+    return _unreduce(grad, shape, dims, keepdim) / _count(shape, dims)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    return _reduce(_sum_all, _sum, input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._array.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    return _reduce(_mean_all, _mean, input, dim, keepdim)
+
+
+# ---------------------------------------------------------------------------- max, min, amax, amin
+
+def _extremum_forward(a, dims, keepdim, largest):
+    _check_nonempty(a, dims, "max" if largest else "min")
+    return (np.amax if largest else np.amin)(a, axis=dims, keepdims=keepdim)
+
+
+_max_all = Primitive("max_all", _extremum_forward, node="MaxBackward1", group=REDUCTION,
+                     saves=("a", "out"))
+_min_all = Primitive("min_all", _extremum_forward, node="MinBackward1", group=REDUCTION,
+                     saves=("a", "out"))
+_amax = Primitive("amax", _extremum_forward, node="AmaxBackward0", group=REDUCTION,
+                  saves=("a", "out"))
+_amin = Primitive("amin", _extremum_forward, node="AminBackward0", group=REDUCTION,
+                  saves=("a", "out"))
+
+
+@_max_all.vjp
+@_min_all.vjp
+@_amax.vjp
+@_amin.vjp
+def _(ctx, grad, dims, keepdim, largest):
+    # Ties share the gradient evenly, as PyTorch does for these reductions.
+    a, out = ctx.saved
+    shape = ctx.input_shapes[0]
+    hit = (a == _unreduce(out, shape, dims, keepdim)).to(a.dtype)
+    count = _sum(hit, dims=dims, keepdim=True) if dims is not None else _sum_all(
+        hit, dims=None, keepdim=False)
+    return _unreduce(grad, shape, dims, keepdim) * hit / count
+
+
+def _extremum_dim_forward(a, dim, keepdim, largest):
+    _check_nonempty(a, (dim,), "max" if largest else "min")
+    indices = (np.argmax if largest else np.argmin)(a, axis=dim, keepdims=True)
+    values = np.take_along_axis(a, indices, axis=dim)
+    if not keepdim:
+        values, indices = values.squeeze(dim), indices.squeeze(dim)
+    return values, indices.astype(np.int64)
+
+
+_max_dim = Primitive("max_dim", _extremum_dim_forward, node="MaxBackward0", group=REDUCTION,
+                     n_outputs=2, saves=("a",))
+_min_dim = Primitive("min_dim", _extremum_dim_forward, node="MinBackward0", group=REDUCTION,
+                     n_outputs=2, saves=("a",))
+
+
+@_max_dim.vjp
+@_min_dim.vjp
+def _(ctx, grad, dim, keepdim, largest):
+    # The gradient goes to the one position argmax/argmin chose (recomputed from the input).
+    (a,) = ctx.saved
+    shape = ctx.input_shapes[0]
+    chosen = (argmax if largest else argmin)(a, dim, keepdim=True)
+    positions = arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
+    return _unreduce(grad, shape, (dim,), keepdim) * (positions == chosen).to(grad.dtype)
+
+
+class return_types:
+    """Named results of ``max(dim)``, ``min(dim)``, ``sort`` …: ``values`` and ``indices``."""
+
+    class _ValuesIndices(tuple):
+        def __new__(cls, values, indices):
+            return tuple.__new__(cls, (values, indices))
+
+        values = property(lambda self: self[0])
+        indices = property(lambda self: self[1])
+
+        def __repr__(self):
+            return (f"torch.return_types.{self._name}(\nvalues={self.values!r},\n"
+                    f"indices={self.indices!r})")
+
+    class max(_ValuesIndices):
+        _name = "max"
+
+    class min(_ValuesIndices):
+        _name = "min"
+
+
+def _extremum(largest, input, dim, keepdim, other):
+    if isinstance(dim, Tensor):  # max(a, b) is maximum
+        other, dim = dim, None
+    if other is not None:
+        from .elementwise import maximum, minimum
+        return (maximum if largest else minimum)(input, other)
+    if dim is None:
+        return (_max_all if largest else _min_all)(input, dims=None, keepdim=False,
+                                                   largest=largest)
+    (axis,) = normalize_dims(dim, input._array.ndim) or (0,)
+    prim = _max_dim if largest else _min_dim
+    values, indices = prim(input, dim=axis, keepdim=keepdim, largest=largest)
+    return (return_types.max if largest else return_types.min)(values, indices)
+
+
+def max(input, dim=None, keepdim=False, *, other=None):
+    return _extremum(True, input, dim, keepdim, other)
+
+
+def min(input, dim=None, keepdim=False, *, other=None):
+    return _extremum(False, input, dim, keepdim, other)
+
+
+def amax(input, dim=(), keepdim=False):
+    return _amax(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim, largest=True)
+
+
+def amin(input, dim=(), keepdim=False):
+    return _amin(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim, largest=False)
+
+
+def argmax(input, dim=None, keepdim=False):
+    return _arg_extremum(np.argmax, input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    return _arg_extremum(np.argmin, input, dim, keepdim)
+
+
+def _arg_extremum(find, input, dim, keepdim):
+    a = input._array
+    if dim is None:
+        out = find(a.reshape(-1))
+        return Tensor._make(np.asarray(out, dtype=np.int64).reshape((1,) * a.ndim if keepdim else ()))
+    (axis,) = normalize_dims(dim, a.ndim) or (0,)
+    return Tensor._make(find(a, axis=axis, keepdims=keepdim).astype(np.int64))
+
+
+def _check_nonempty(a, dims, name):
+    if a.size == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                         "Specify the reduction dim with the 'dim' argument.")
+
+
+# ----------------------------------------------------------------------------------- var, std
+
+def _var_forward(a, dims, keepdim, correction):
+    return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
+
+
+def _std_forward(a, dims, keepdim, correction):
+    return np.std(a, axis=dims, keepdims=keepdim, ddof=correction)
+
+
+_var = Primitive("var", _var_forward, node="VarBackward0", group=REDUCTION, saves=("a",))
+_std = Primitive("std", _std_forward, node="StdBackward0", group=REDUCTION, saves=("a", "out"))
+
+
+def _centered(a, dims):
+    return a - (a.mean() if dims is None else a.mean(dims, keepdim=True))
+
+
+@_var.vjp
+def _(ctx, grad, dims, keepdim, correction):
+    (a,) = ctx.saved
+    shape = ctx.input_shapes[0]
+    scale = 2 / builtins.max(_count(shape, dims) - correction, 0)
+    return _unreduce(grad, shape, dims, keepdim) * _centered(a, dims) * scale
+
+
+@_std.vjp
+def _(ctx, grad, dims, keepdim, correction):
+    a, out = ctx.saved
+    shape = ctx.input_shapes[0]
+    n = builtins.max(_count(shape, dims) - correction, 0)
+    return (_unreduce(grad / out, shape, dims, keepdim) * _centered(a, dims)) / n
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):  # var(input, unbiased)
+        unbiased, dim = dim, None
+    return _var(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim,
+                correction=_correction(unbiased, correction))
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    return _std(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim,
+                correction=_correction(unbiased, correction))
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (var(input, dim, unbiased, keepdim, correction=correction),
+            mean(input, dim, keepdim))
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (std(input, dim, unbiased, keepdim, correction=correction),
+            mean(input, dim, keepdim))
+
+
+# ------------------------------------------------------------------- logsumexp, softmax family
+
+def _stable_max(a, dims):
+    m = np.amax(a, axis=dims, keepdims=True)
+    return np.where(np.isfinite(m), m, 0)
+
+
+@primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
+def _logsumexp(a, dims, keepdim):
+    m = _stable_max(a, dims)
+    out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
+    return out if keepdim else out.squeeze(dims)
+
+
+@_logsumexp.vjp
+def _(ctx, grad, dims, keepdim):
+    a, out = ctx.saved
+    shape = ctx.input_shapes[0]
+    return _unreduce(grad, shape, dims, keepdim) * (a - _unreduce(out, shape, dims, keepdim)).exp()
+
+
+@primitive("softmax", node="SoftmaxBackward0", group=REDUCTION, saves=("out",))
+def _softmax(a, dim):
+    e = np.exp(a - _stable_max(a, dim))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+@_softmax.vjp
+def _(ctx, grad, dim):
+    (out,) = ctx.saved
+    return out * (grad - (grad * out).sum(dim, keepdim=True))
+
+
+@primitive("log_softmax", node="LogSoftmaxBackward0", group=REDUCTION, saves=("out",))
+def _log_softmax(a, dim):
+    shifted = a - _stable_max(a, dim)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+@_log_softmax.vjp
+def _(ctx, grad, dim):
+    (out,) = ctx.saved
+    return grad - out.exp() * grad.sum(dim, keepdim=True)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return _logsumexp(_float(input), dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim)
+
+
+def softmax(input, dim=None, dtype=None, **_legacy):
+    return _softmax(_float(input, dtype), dim=_single_dim(dim, input))
+
+
+def log_softmax(input, dim=None, dtype=None, **_legacy):
+    return _log_softmax(_float(input, dtype), dim=_single_dim(dim, input))
+
+
+def _single_dim(dim, input):
+    if dim is None:  # PyTorch's legacy implicit choice
+        dim = 0 if input._array.ndim in (0, 1, 3) else 1
+    dims = normalize_dims(dim, input._array.ndim)
+    return dims[0] if dims else 0
+
+
+def _float(input, dtype=None):
+    if dtype is not None:
+        return input.to(dtype)
+    return input if input._array.dtype.kind == "f" else input.to(dtypes.get_default_dtype())
+
+
+# ------------------------------------------------------------------------------ composites
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """Vector p-norm (2 by default) over ``dim`` or over all elements."""
+    if p in ("fro", 2, 2.0):
+        return sum(input * input, dim, keepdim).sqrt()
+    magnitude = input.abs()
+    if p == float("inf"):
+        return amax(magnitude, () if dim is None else dim, keepdim)
+    if p == 1:
+        return sum(magnitude, dim, keepdim)
+    return sum(magnitude ** p, dim, keepdim) ** (1.0 / p)
+
+
+def all(input, dim=None, keepdim=False):
+    return Tensor._make(np.asarray(np.all(input._array, axis=normalize_dims(dim, input.ndim),
+                                          keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):
+    return Tensor._make(np.asarray(np.any(input._array, axis=normalize_dims(dim, input.ndim),
+                                          keepdims=keepdim)))
+
+
+def count_nonzero(input, dim=None):
+    return Tensor._make(np.asarray(np.count_nonzero(input._array, axis=normalize_dims(
+        dim, input.ndim)), dtype=np.int64))
+
+
+from .creation import arange  # noqa: E402
+from .shape import _reshape  # noqa: E402  (shape's rules need reductions in turn)

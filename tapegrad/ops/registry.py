@@ -1,0 +1,182 @@
+"""The op table's machinery: a ``Primitive`` holds an operation's forward, backward rule and lowering.
+
+Every differentiable operation in tapegrad is one ``Primitive``:
+
+* ``forward`` computes the result on numpy arrays (the eager kernel);
+* ``vjp`` — the backward rule, a vector-Jacobian product written with tapegrad operations, so that it
+  runs eagerly, under ``create_graph`` (higher derivatives) and on the compiler's tracing tensors;
+* ``lowering`` — how the compiler writes the op into a kernel (a scalar expression for elementwise
+  ops, see ``tapegrad.compile``).
+
+Calling a primitive with tensors runs the forward and, when grad mode is on and an input requires
+grad, records a node of the primitive's own class (``MulBackward0`` …) on the tape.
+"""
+import inspect
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
+
+__all__ = ["Primitive", "primitive", "ELEMENTWISE", "REDUCTION", "VIEW", "OTHER", "PRIMITIVES"]
+
+# Groups let passes ask "is this elementwise?" instead of listing names.
+ELEMENTWISE, REDUCTION, VIEW, OTHER = "elementwise", "reduction", "view", "other"
+
+PRIMITIVES = {}  # name -> Primitive: the op table
+
+
+class OpNode(Node):
+    """The backward node of one primitive application; doubles as the rule's ``ctx``.
+
+    A rule reads ``ctx.saved`` (the tensors named in ``saves``, checked against in-place changes),
+    ``ctx.input_shapes``, ``ctx.input_dtypes`` and ``ctx.needs_input_grad``.
+    """
+
+    __slots__ = ("_saved", "params", "input_shapes", "input_dtypes", "needs_input_grad", "_outputs")
+    primitive = None  # set on each generated subclass
+
+    @property
+    def saved(self):
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(FREED_MESSAGE)
+        return tuple(_unpack(self, entry) for entry in saved)
+
+    def apply(self, grads):
+        grad = grads[0] if len(grads) == 1 else grads
+        input_grads = self.primitive.vjp_rule(self, grad, **self.params)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
+
+    def release(self):
+        if self._saved is not None:
+            self._saved = None
+
+    @property
+    def was_freed(self):
+        return self._saved is None and bool(self.primitive.save_positions)
+
+
+def _unpack(node, entry):
+    """A saved value back as a tensor, refusing one that was modified in place since."""
+    saved, version = entry
+    if saved._version_counter.value != version:
+        raise RuntimeError(_modified_message(saved, version, node))
+    if type(saved) is _SavedOutput:
+        return Tensor._make(saved._array, node, 0)
+    return saved
+
+
+class _SavedOutput:
+    """A node's own output, saved without the tensor: holding the tensor would make a cycle
+    (output -> node -> output). Unpacking rebuilds a tensor that points at the node."""
+
+    __slots__ = ("_array", "_version_counter")
+
+    def __init__(self, tensor):
+        self._array = tensor._array
+        self._version_counter = tensor._version_counter
+
+
+def _modified_message(saved, expected, node):
+    kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+            "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
+    producer = node if type(saved) is _SavedOutput else saved._grad_fn
+    source = "" if producer is None else f", which is output 0 of {producer.name().rsplit('Backward', 1)[0]}"
+    shape = ", ".join(map(str, saved._array.shape))
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [torch.{kind}Tensor [{shape}]]{source}, is at version "
+        f"{saved._version_counter.value}; expected version {expected} instead. Hint: enable anomaly "
+        "detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+class Primitive:
+    """One entry of the op table. Call it with tensors (and keyword parameters) to apply it."""
+
+    def __init__(self, name, forward, *, node, group, saves=(), lowering=None, n_outputs=1,
+                 ufunc=None, is_view=False, error=None):
+        self.name = name
+        self.forward = forward
+        self.group = group
+        self.lowering = lowering
+        self.n_outputs = n_outputs  # outputs after the first are never differentiable (indices)
+        self.ufunc = ufunc  # numpy ufunc for in-place application without recording
+        self.is_view = is_view
+        self.error = error  # error(inputs, params) -> message, for a forward that numpy rejected
+        self.vjp_rule = None
+        self.arg_names = [p.name for p in inspect.signature(forward).parameters.values()
+                          if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
+        self.saves = tuple(saves)
+        self.save_positions = tuple(-1 if s == "out" else self.arg_names.index(s) for s in saves)
+        self.node_class = type(node, (OpNode,), {"__slots__": (), "primitive": self})
+        PRIMITIVES[name] = self
+
+    def vjp(self, rule):
+        """Decorator: ``rule(ctx, grad, **params)`` returns one gradient per input (None: none)."""
+        self.vjp_rule = rule
+        return rule
+
+    def __repr__(self):
+        return f"<primitive {self.name}>"
+
+    def __call__(self, *inputs, **params):
+        arrays = [t._array for t in inputs]
+        try:
+            out = self.forward(*arrays, **params)
+        except (ValueError, IndexError, TypeError) as exc:
+            if self.error is None:
+                raise
+            raise RuntimeError(self.error(inputs, params)) from exc
+        if self.n_outputs > 1:
+            out, *extra = out
+            extra = [Tensor._make(_as_array(e)) for e in extra]
+        result = Tensor._make(_as_array(out))
+        if self.is_view:
+            first = inputs[0]
+            if np.may_share_memory(result._array, first._array):
+                result._version_counter = first._version_counter
+                result._base = first if first._base is None else first._base
+        if grad_mode._state.grad_enabled:
+            for t in inputs:
+                if t._requires_grad:
+                    self._record(inputs, params, result)
+                    break
+        return (result, *extra) if self.n_outputs > 1 else result
+
+    def _record(self, inputs, params, result):
+        if not result._array.dtype.kind in "fc":
+            return
+        node = self.node_class(tuple(
+            ((t._grad_fn or AccumulateGrad.of(t)), t._output_nr) if t._requires_grad else (None, 0)
+            for t in inputs
+        ))
+        node.params = params
+        node.input_shapes = tuple(t._array.shape for t in inputs)
+        node.input_dtypes = tuple(t._array.dtype for t in inputs)
+        node.needs_input_grad = tuple(t._requires_grad for t in inputs)
+        node._saved = tuple(_save(inputs, i, result) for i in self.save_positions)
+        result._grad_fn = node
+        result._requires_grad = True
+
+
+def _save(inputs, position, result):
+    saved = inputs[position] if position >= 0 else _SavedOutput(result)
+    return saved, saved._version_counter.value
+
+
+def _as_array(value):
+    return value if type(value) is np.ndarray else np.asarray(value)
+
+
+def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
+    """Decorator form: ``@primitive("mul", node="MulBackward0", ...)`` over the forward function."""
+    def register(forward):
+        return Primitive(name, forward, node=node, group=group, saves=saves, lowering=lowering,
+                         **options)
+    return register
+
+
+from ..tensor import Tensor  # noqa: E402  (Tensor's operators import this package in turn)

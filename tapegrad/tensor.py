@@ -1,0 +1,583 @@
+"""``Tensor``: a numpy array plus the autograd metadata PyTorch keeps on a tensor.
+
+The class holds state and PyTorch's tensor API; every computation is delegated to ``tapegrad.ops``,
+the op table, and every gradient question to ``tapegrad.autograd``.
+"""
+import builtins
+import warnings
+import weakref
+
+import numpy as np
+
+from . import dtypes
+from ._printing import format_tensor
+
+__all__ = ["Tensor"]
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to "
+    "be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access "
+    "the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+LEAF_INPLACE_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE_ERROR = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+
+
+class VersionCounter:
+    """Counts in-place modifications; a tensor and all its views share one counter."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it.
+
+    Internals (read by the op table and the engine): ``_array`` the numpy data; ``_requires_grad``;
+    ``_grad_fn`` the node that made it (None for a leaf); ``_output_nr`` which output of that node
+    it is; ``_version_counter``; ``_base`` the tensor it is a view of.
+    """
+
+    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
+                 "_base", "_retains_grad", "_hooks", "_grad_accumulator", "__weakref__", "__dict__")
+
+    def __init__(self, data=None, *, requires_grad=False):
+        """``Tensor(data)`` copies ``data`` as the legacy PyTorch constructor does (float32)."""
+        array = np.array([] if data is None else data, dtype=dtypes.get_default_dtype().numpy)
+        self._init(array)
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def _init(self, array, grad_fn=None, output_nr=0):
+        self._array = array
+        self._requires_grad = grad_fn is not None
+        self._grad_fn = grad_fn
+        self._output_nr = output_nr
+        self._grad = None
+        self._version_counter = VersionCounter()
+        self._base = None
+        self._retains_grad = False
+        self._hooks = None
+        self._grad_accumulator = None
+
+    @classmethod
+    def _make(cls, array, grad_fn=None, output_nr=0):
+        """Wrap a numpy array without copying (the op table's fast path)."""
+        t = object.__new__(cls)
+        t._init(array, grad_fn, output_nr)
+        return t
+
+    # -- metadata ---------------------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return dtypes.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def shape(self):
+        return Size(self._array.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._array.shape)
+        return self._array.shape[_wrap_dim(dim, self._array.ndim)]
+
+    def dim(self):
+        return self._array.ndim
+
+    ndim = property(dim)
+
+    def ndimension(self):
+        return self._array.ndim
+
+    def numel(self):
+        return self._array.size
+
+    nelement = numel
+
+    def element_size(self):
+        return self._array.itemsize
+
+    def is_floating_point(self):
+        return self._array.dtype.kind == "f"
+
+    def is_contiguous(self):
+        return self._array.flags.c_contiguous
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._array.itemsize for s in self._array.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._array.ndim)]
+
+    @property
+    def device(self):
+        return device("cpu")
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def data(self):
+        """The same data, cut out of the graph (PyTorch's ``.data``)."""
+        alias = Tensor._make(self._array)
+        alias._version_counter = self._version_counter
+        return alias
+
+    @data.setter
+    def data(self, value):
+        self._array = value._array
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    # -- autograd state ---------------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        requires_grad = bool(requires_grad)
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use "
+                    "a computed variable in a subgraph that doesn't require differentiation use "
+                    "var_no_grad = var.detach().")
+            return self
+        if requires_grad and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = requires_grad
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        return self._grad_fn is None
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                                f"type {type(value).__name__}")
+            if value._array.shape != self._array.shape:
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: expected {list(self.shape)}, "
+                    f"got {list(value.shape)}")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        self._grad_fn._add_tensor_pre_hook(self._output_nr, _RetainGrad(self), retain_grad=True)
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when this tensor's gradient is computed; it may return a new one."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        from .autograd.graph import _RemovableHandle
+        return _RemovableHandle(self._hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd.engine import backward
+        backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph,
+                 inputs=inputs)
+
+    def detach(self):
+        """A tensor sharing this one's data, with no history."""
+        alias = Tensor._make(self._array)
+        alias._version_counter = self._version_counter
+        alias._base = self if self._base is None else self._base
+        return alias
+
+    def detach_(self):
+        if self._base is not None and self._grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # -- conversion -------------------------------------------------------------------------------
+    def numpy(self, *, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        return self._array if dtype is None else self._array.astype(dtype)
+
+    def tolist(self):
+        return self._array.tolist()
+
+    def item(self):
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to "
+                               "Scalar")
+        return self._array.reshape(()).item()
+
+    def __float__(self):
+        return builtins.float(self.item())
+
+    def __int__(self):
+        return builtins.int(self.item())
+
+    def __index__(self):
+        if self._array.dtype.kind not in "iu" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    def __bool__(self):
+        if self._array.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self._array.reshape(()).item())
+
+    def __len__(self):
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._array.shape[0]
+
+    def __iter__(self):
+        if self._array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._array.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        suffixes = []
+        if self._grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+        elif self._requires_grad:
+            suffixes.append("requires_grad=True")
+        d = self.dtype
+        implied = (dtypes.get_default_dtype(),) if self._array.size == 0 else (
+            dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
+        show_dtype = d not in implied
+        return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
+                             suffixes=tuple(suffixes))
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._array.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._array, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support "
+                               "the deepcopy protocol at the moment.")
+        new = type(self).__new__(type(self))
+        new._init(self._array.copy())
+        new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = self._grad.clone()
+        new.__dict__.update(self.__dict__)
+        memo[id(self)] = new
+        return new
+
+    # -- dtype conversion -------------------------------------------------------------------------
+    def to(self, *args, dtype=None, copy=False, **kwargs):
+        """``to(dtype)``, ``to(device)``, ``to(other)``: only the CPU exists, so only dtypes move."""
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, (dtypes.dtype, type, np.dtype)) or (
+                    isinstance(arg, str) and arg in dtypes._BY_NAME):
+                dtype = arg
+            else:
+                _check_device(arg)
+        if "device" in kwargs:
+            _check_device(kwargs["device"])
+        if dtype is None or dtypes.as_dtype(dtype).numpy == self._array.dtype:
+            return ops.clone(self) if copy else self
+        return ops.to_dtype(self, dtypes.as_dtype(dtype))
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{_LEGACY_TYPE_NAMES.get(self.dtype.name, 'Float')}Tensor"
+        return self.to(dtype)
+
+    def float(self):
+        return self.to(dtypes.float32)
+
+    def double(self):
+        return self.to(dtypes.float64)
+
+    def half(self):
+        return self.to(dtypes.float16)
+
+    def long(self):
+        return self.to(dtypes.int64)
+
+    def int(self):
+        return self.to(dtypes.int32)
+
+    def bool(self):
+        return self.to(dtypes.bool)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    def contiguous(self, memory_format=None):
+        return self if self._array.flags.c_contiguous else ops.clone(self)
+
+    def clone(self, memory_format=None):
+        return ops.clone(self)
+
+    def copy_(self, src, non_blocking=False):
+        return ops.copy_(self, src)
+
+    # -- shapes and views -------------------------------------------------------------------------
+    @property
+    def T(self):
+        return ops.numpy_T(self)
+
+    @property
+    def mT(self):
+        return ops.transpose(self, -2, -1)
+
+    def t(self):
+        return ops.t(self)
+
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
+            raise NotImplementedError("view(dtype) is not supported")
+        return ops.view(self, *shape)
+
+    def view_as(self, other):
+        return ops.view(self, other.shape)
+
+    def reshape(self, *shape):
+        return ops.reshape(self, *shape)
+
+    def reshape_as(self, other):
+        return ops.reshape(self, other.shape)
+
+    def expand_as(self, other):
+        return ops.expand(self, other.shape)
+
+    def __getitem__(self, key):
+        return ops.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        ops.setitem(self, key, value)
+
+    # -- operators --------------------------------------------------------------------------------
+    def __add__(self, other):
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        return ops.add(other, self)
+
+    def __sub__(self, other):
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return ops.rsub(self, other)
+
+    def __mul__(self, other):
+        return ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return ops.mul(other, self)
+
+    def __truediv__(self, other):
+        return ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return ops.mul(ops.reciprocal(self), other)
+
+    def __floordiv__(self, other):
+        return ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return ops.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return ops.remainder(self, other)
+
+    def __pow__(self, exponent):
+        return ops.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return ops.pow(base, self)
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self)
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __invert__(self):
+        return ops.logical_not(self)
+
+    def __and__(self, other):
+        return ops.logical_and(self, other)
+
+    def __or__(self, other):
+        return ops.logical_or(self, other)
+
+    def __xor__(self, other):
+        return ops.logical_xor(self, other)
+
+    def __eq__(self, other):
+        return ops.eq(self, other)
+
+    def __ne__(self, other):
+        return ops.ne(self, other)
+
+    def __lt__(self, other):
+        return ops.lt(self, other)
+
+    def __le__(self, other):
+        return ops.le(self, other)
+
+    def __gt__(self, other):
+        return ops.gt(self, other)
+
+    def __ge__(self, other):
+        return ops.ge(self, other)
+
+    def __iadd__(self, other):
+        return ops.add_(self, other)
+
+    def __isub__(self, other):
+        return ops.sub_(self, other)
+
+    def __imul__(self, other):
+        return ops.mul_(self, other)
+
+    def __itruediv__(self, other):
+        return ops.div_(self, other)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class device:
+    """Only the CPU exists; the class lets device-agnostic PyTorch code run unchanged."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, spec="cpu", index=None):
+        spec = getattr(spec, "type", spec)
+        _check_device(spec)
+        self.type, self.index = "cpu", None
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return "cpu"
+
+    def __eq__(self, other):
+        return isinstance(other, device) or other == "cpu"
+
+    def __hash__(self):
+        return hash("cpu")
+
+
+def _check_device(spec):
+    name = getattr(spec, "type", spec)
+    if name is not None and str(name).split(":")[0] != "cpu":
+        raise RuntimeError(f"tapegrad runs on the CPU only; device {spec!r} is not available")
+
+
+class _RetainGrad:
+    """The hook ``retain_grad()`` installs: stores the incoming gradient on the tensor."""
+
+    __slots__ = ("tensor_ref",)
+
+    def __init__(self, tensor):
+        self.tensor_ref = weakref.ref(tensor)
+
+    def __call__(self, grad):
+        tensor = self.tensor_ref()
+        if tensor is not None:
+            if tensor._grad is None:
+                tensor._grad = grad.clone()  # its own memory: the engine may reuse ``grad``
+            else:
+                tensor._grad = tensor._grad + grad
+        return None
+
+
+def _wrap_dim(dim, ndim):
+    if not -builtins.max(ndim, 1) <= dim < builtins.max(ndim, 1):
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1) - 1}], but got {dim})")
+    return dim % builtins.max(ndim, 1)
+
+
+def _rebuild(array, requires_grad):
+    return Tensor._make(array.copy()).requires_grad_(requires_grad)
+
+
+_LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+                      "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                      "bool": "Bool"}
+
+from . import ops  # noqa: E402  (the op table needs Tensor defined first)
+
+# Functions of the op table whose first argument is the tensor double as its methods.
+for _name in ops.TENSOR_METHODS:
+    setattr(Tensor, _name, getattr(ops, _name))
