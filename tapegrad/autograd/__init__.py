@@ -4,6 +4,10 @@ from .engine import backward, grad
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                         no_grad, set_grad_enabled)
 from .graph import AccumulateGrad, Node
+from .function import Function, FunctionCtx, once_differentiable
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "is_inference_mode_enabled", "Node", "AccumulateGrad", "grad_mode"]
+           "is_grad_enabled", "is_inference_mode_enabled", "Node", "AccumulateGrad", "grad_mode",
+           "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
+           "GradcheckError"]
