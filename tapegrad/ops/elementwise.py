@@ -9,7 +9,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from .operands import broadcast_error, promote
-from .registry import ELEMENTWISE, primitive
+from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
 
 # --------------------------------------------------------------------------------------- binary
@@ -500,40 +500,56 @@ def _floating(t):
 # ----------------------------------------------------------------- non-differentiable
 
 
-def _no_grad_op(compute):
-    """An op with no derivative (comparisons, sign, rounding): plain numpy, never recorded."""
-    def op(input, other=None):
-        if other is None:
-            return Tensor._make(np.asarray(compute(input._array)))
-        a, b = promote(input, other)
-        try:
-            return Tensor._make(np.asarray(compute(a._array, b._array)))
-        except ValueError:
-            raise RuntimeError(broadcast_error((a, b), None)) from None
-    op.__name__ = compute.__name__
+def _constant_op(name, node, compute, lowering):
+    """An op whose derivative is zero everywhere it exists (comparisons, sign, rounding).
+
+    Still a primitive, so the compiler sees it when it traces a backward rule that uses one
+    (``grad * (out > 0)``); bool results are never recorded, float ones get zero gradients.
+    """
+    prim = Primitive(name, compute, node=node, group=ELEMENTWISE, lowering=lowering)
+
+    @prim.vjp
+    def _(ctx, grad):
+        return tuple(Tensor._make(np.zeros(shape, dtype)) if needed else None
+                     for shape, dtype, needed in zip(ctx.input_shapes, ctx.input_dtypes,
+                                                     ctx.needs_input_grad))
+
+    def unary(input):
+        return prim(input)
+
+    def binary(input, other):
+        return prim(*promote(input, other))
+
+    arity = compute.nin if isinstance(compute, np.ufunc) else len(prim.arg_names)
+    op = binary if arity == 2 else unary
+    op.__name__ = name
     return op
 
 
-eq = _no_grad_op(np.equal)
-ne = _no_grad_op(np.not_equal)
-lt = less = _no_grad_op(np.less)
-le = less_equal = _no_grad_op(np.less_equal)
-gt = greater = _no_grad_op(np.greater)
-ge = greater_equal = _no_grad_op(np.greater_equal)
-logical_and = _no_grad_op(np.logical_and)
-logical_or = _no_grad_op(np.logical_or)
-logical_xor = _no_grad_op(np.logical_xor)
-logical_not = _no_grad_op(np.logical_not)
-sign = _no_grad_op(np.sign)
-floor = _no_grad_op(np.floor)
-ceil = _no_grad_op(np.ceil)
-round = _no_grad_op(np.round)
-isnan = _no_grad_op(np.isnan)
-isinf = _no_grad_op(np.isinf)
-isfinite = _no_grad_op(np.isfinite)
-floor_divide = _no_grad_op(np.floor_divide)
-remainder = _no_grad_op(np.remainder)
-_truncate_div = _no_grad_op(lambda a, b: np.trunc(a / b).astype(np.result_type(a, b)))
+eq = _constant_op("eq", "EqBackward0", np.equal, "{0} == {1}")
+ne = _constant_op("ne", "NeBackward0", np.not_equal, "{0} != {1}")
+lt = less = _constant_op("lt", "LtBackward0", np.less, "{0} < {1}")
+le = less_equal = _constant_op("le", "LeBackward0", np.less_equal, "{0} <= {1}")
+gt = greater = _constant_op("gt", "GtBackward0", np.greater, "{0} > {1}")
+ge = greater_equal = _constant_op("ge", "GeBackward0", np.greater_equal, "{0} >= {1}")
+logical_and = _constant_op("logical_and", "LogicalAndBackward0", np.logical_and,
+                           "{0} and {1}")
+logical_or = _constant_op("logical_or", "LogicalOrBackward0", np.logical_or, "{0} or {1}")
+logical_xor = _constant_op("logical_xor", "LogicalXorBackward0", np.logical_xor,
+                           "{0} != {1}")
+logical_not = _constant_op("logical_not", "LogicalNotBackward0", np.logical_not, "not {0}")
+sign = _constant_op("sign", "SignBackward0", np.sign, "sign({0})")
+floor = _constant_op("floor", "FloorBackward0", np.floor, "floor({0})")
+ceil = _constant_op("ceil", "CeilBackward0", np.ceil, "ceil({0})")
+round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
+isnan = _constant_op("isnan", "IsnanBackward0", np.isnan, "isnan({0})")
+isinf = _constant_op("isinf", "IsinfBackward0", np.isinf, "isinf({0})")
+isfinite = _constant_op("isfinite", "IsfiniteBackward0", np.isfinite, "isfinite({0})")
+floor_divide = _constant_op("floor_divide", "FloorDivideBackward0", np.floor_divide,
+                            "{0} // {1}")
+remainder = _constant_op("remainder", "RemainderBackward0", np.remainder, "{0} % {1}")
+_truncate_div = _constant_op("trunc_div", "DivBackward2",
+                             lambda a, b: np.trunc(a / b).astype(np.result_type(a, b)), None)
 
 
 def equal(input, other):

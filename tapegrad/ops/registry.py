@@ -25,6 +25,18 @@ ELEMENTWISE, REDUCTION, VIEW, OTHER = "elementwise", "reduction", "view", "other
 
 PRIMITIVES = {}  # name -> Primitive: the op table
 
+# While the compiler traces, every primitive call goes to this function instead:
+# ``interceptor(primitive, inputs, params) -> result``. See ``set_interceptor``.
+_interceptor = None
+
+
+def set_interceptor(fn):
+    """Route all primitive calls through ``fn`` (None restores eager execution); returns the
+    previous interceptor so that callers can restore it."""
+    global _interceptor
+    previous, _interceptor = _interceptor, fn
+    return previous
+
 
 class OpNode(Node):
     """The backward node of one primitive application; doubles as the rule's ``ctx``.
@@ -123,6 +135,12 @@ class Primitive:
         return f"<primitive {self.name}>"
 
     def __call__(self, *inputs, **params):
+        if _interceptor is not None:
+            return _interceptor(self, inputs, params)
+        return self.apply(inputs, params)
+
+    def apply(self, inputs, params):
+        """Run the forward on the inputs' arrays and record the node (the eager path)."""
         arrays = [t._array for t in inputs]
         try:
             out = self.forward(*arrays, **params)
