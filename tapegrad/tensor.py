@@ -66,11 +66,20 @@ class Tensor:
         self._hooks = None
         self._grad_accumulator = None
 
-    @classmethod
-    def _make(cls, array, grad_fn=None, output_nr=0):
-        """Wrap a numpy array without copying (the op table's fast path)."""
-        t = object.__new__(cls)
-        t._init(array, grad_fn, output_nr)
+    @staticmethod
+    def _make(array, grad_fn=None, output_nr=0):
+        """Wrap a numpy array without copying (the op table's fast path: ``_init`` inlined)."""
+        t = _new_tensor(Tensor)
+        t._array = array
+        t._requires_grad = grad_fn is not None
+        t._grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._grad = None
+        t._version_counter = VersionCounter()
+        t._base = None
+        t._retains_grad = False
+        t._hooks = None
+        t._grad_accumulator = None
         return t
 
     # -- metadata ---------------------------------------------------------------------------------
@@ -211,9 +220,9 @@ class Tensor:
         return _RemovableHandle(self._hooks, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        from .autograd.engine import backward
-        backward((self,), None if gradient is None else (gradient,), retain_graph, create_graph,
-                 inputs=inputs)
+        """Accumulate the gradient of this tensor into the leaves' ``.grad`` (see autograd)."""
+        _engine.backward((self,), None if gradient is None else (gradient,), retain_graph,
+                         create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing this one's data, with no history."""
@@ -501,6 +510,9 @@ class Tensor:
         return ops.div_(self, other)
 
 
+_new_tensor = object.__new__
+
+
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
 
@@ -577,6 +589,7 @@ _LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"
                       "bool": "Bool"}
 
 from . import ops  # noqa: E402  (the op table needs Tensor defined first)
+from .autograd import engine as _engine  # noqa: E402
 
 # Functions of the op table whose first argument is the tensor double as its methods.
 for _name in ops.TENSOR_METHODS:

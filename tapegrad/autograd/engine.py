@@ -1,7 +1,10 @@
 """The backward engine: walks the recorded graph from the outputs to the leaves, without recursion.
 
-1. A first pass from the roots counts, for every reachable node, how many edges point at it.
-2. Nodes whose gradients are complete (count zero) wait in a heap, newest first (PyTorch's order).
+1. A first pass from the roots counts, for every node the walk visits, how many edges point at it.
+   ``grad()`` and ``backward(inputs=...)`` visit only the nodes on a path to the requested tensors
+   (PyTorch's ``exec_info``): other branches are neither computed nor freed.
+2. Nodes whose gradients are complete (count zero) wait in a heap, newest first (PyTorch's order;
+   leaves' ``AccumulateGrad`` first of all).
 3. A node's incoming gradients are summed, its hooks run, its rule computes the gradients of its
    inputs, and those flow along ``next_functions``. ``AccumulateGrad`` adds into a leaf's ``.grad``.
 4. Unless ``retain_graph``, each node drops its saved tensors once it has run.
@@ -10,6 +13,7 @@ Backward rules are tapegrad operations, run under ``no_grad`` unless ``create_gr
 they are recorded too and give differentiable gradients (higher derivatives).
 """
 import heapq
+import itertools
 
 import numpy as np
 
@@ -21,38 +25,51 @@ __all__ = ["backward", "grad"]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Compute the gradients of ``tensors`` and accumulate them into the leaves' ``.grad``."""
+    """Compute the gradients of ``tensors`` and accumulate them into the leaves' ``.grad``.
+
+    With ``inputs``, only those tensors' ``.grad`` is accumulated into (a non-leaf among them is
+    made to ``retain_grad()``, as in PyTorch).
+    """
     tensors = _as_tuple(tensors)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     roots = _roots(tensors, grad_tensors, create_graph)
     if retain_graph is None:
         retain_graph = create_graph
     targets = None
     if inputs is not None:
-        inputs = _as_tuple(inputs)
-        if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-        targets = {id(_edge_of(t)[0]): t for t in inputs}
-    _run(roots, retain_graph, create_graph, capture=None, accumulate_only=targets)
+        for t in inputs:
+            t.retain_grad()
+        targets = [_edge_of(t) for t in inputs]
+    _run(roots, retain_graph, create_graph, targets, accumulate=True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of ``outputs`` with respect to ``inputs``, returned instead of accumulated."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    if is_grads_batched:
+        raise NotImplementedError("tapegrad's autograd.grad does not support is_grads_batched=True")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    for i, t in enumerate(inputs):
+    for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     roots = _roots(outputs, grad_outputs, create_graph)
     if retain_graph is None:
         retain_graph = create_graph
     edges = [_edge_of(t) for t in inputs]
-    captured = {}
-    _run(roots, retain_graph, create_graph, capture=(edges, captured), accumulate_only=None)
+    captured = _run(roots, retain_graph, create_graph, edges, accumulate=False)
     result = []
-    for i, (t, edge) in enumerate(zip(inputs, edges)):
-        g = captured.get((id(edge[0]), edge[1]))
+    for i, (t, (node, nr)) in enumerate(zip(inputs, edges)):
+        g = captured.get((id(node), nr))
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
@@ -65,7 +82,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _as_tuple(x):
-    if isinstance(x, Tensor):
+    if isinstance(x, Tensor) or x is None:
         return (x,)
     return tuple(x)
 
@@ -78,17 +95,14 @@ def _edge_of(t):
 
 
 def _roots(tensors, grad_tensors, create_graph):
-    if grad_tensors is None:
-        grad_tensors = (None,) * len(tensors)
-    else:
-        grad_tensors = _as_tuple(grad_tensors) if not isinstance(grad_tensors, (list, tuple)) \
-            else tuple(grad_tensors)
-    if len(grad_tensors) != len(tensors):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
-                           if not grad_tensors else
-                           f"got {len(grad_tensors)} gradients for {len(tensors)} tensors")
+    """Each output's edge with its starting gradient. Checks everything before anything runs."""
+    grads = (None,) * len(tensors) if grad_tensors is None else _as_tuple(grad_tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     roots = []
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if not t._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a "
                                "grad_fn")
@@ -96,13 +110,11 @@ def _roots(tensors, grad_tensors, create_graph):
             if t._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = Tensor._make(np.ones_like(t._array))
-        elif not isinstance(g, Tensor):
-            g = Tensor._make(np.asarray(g, dtype=t._array.dtype))
         elif g._array.shape != t._array.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {_size(g)} and output[{i}] has "
                 f"a shape of {_size(t)}.")
-        if not create_graph:
+        elif not create_graph:
             g = g.detach()
         roots.append((_edge_of(t), g))
     return roots
@@ -112,73 +124,133 @@ def _size(t):
     return f"torch.Size({list(t._array.shape)})"
 
 
-def _dependencies(roots):
+def _count_all(roots):
     """How many edges point at each node reachable from the roots (iterative DFS)."""
     counts = {}
-    nodes = {}
-    stack = [edge[0] for edge, _ in roots]
-    seen = set(id(n) for n in stack)
-    for n in stack:
-        nodes[id(n)] = n
+    stack = [node for (node, _), _ in roots]
+    seen = {id(n) for n in stack}
     while stack:
-        node = stack.pop()
-        for child, _ in node.next_functions:
+        for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
             key = id(child)
             counts[key] = counts.get(key, 0) + 1
             if key not in seen:
                 seen.add(key)
-                nodes[key] = child
                 stack.append(child)
-    return counts, nodes
+    return counts
 
 
-def _run(roots, retain_graph, create_graph, capture, accumulate_only):
-    counts, _ = _dependencies(roots)
+def _plan_for_targets(roots, targets, accumulate):
+    """For ``grad()``/``backward(inputs=)``: the nodes that must run, those the walk visits, counts.
+
+    A node runs when a target lies below it. A target node is visited (its gradient is captured
+    there) but runs only when ``backward`` accumulates: a leaf's AccumulateGrad must, and PyTorch
+    runs a non-leaf input's node as well.
+    """
+    target_keys = {id(node) for node, _ in targets}
+    post_order = []  # every node after all the nodes below it
+    seen = set()
+    for (root, _), _ in roots:
+        if id(root) not in seen:
+            seen.add(id(root))
+            _post_order(root, seen, post_order)
+    runs = set()
+    for node in post_order:
+        key = id(node)
+        if (accumulate and key in target_keys) or any(
+                child is not None and (id(child) in runs or id(child) in target_keys)
+                for child, _ in node.next_functions):
+            runs.add(key)
+    visits = runs | (target_keys & seen)
+    counts = {}
+    for node in post_order:
+        if id(node) in runs:
+            for child, _ in node.next_functions:
+                if child is not None and id(child) in visits:
+                    counts[id(child)] = counts.get(id(child), 0) + 1
+    return runs, visits, counts
+
+
+def _post_order(root, seen, out):
+    stack = [(root, iter(root.next_functions))]
+    while stack:
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            out.append(node)
+
+
+def _run(roots, retain_graph, create_graph, targets, accumulate):
+    """Walk the graph. ``accumulate``: into leaves' ``.grad``; otherwise the gradients arriving at
+    ``targets`` are captured and returned, keyed by ``(id(node), output_nr)``."""
+    if targets is None:
+        counts, runs, visits = _count_all(roots), None, None
+    else:
+        runs, visits, counts = _plan_for_targets(roots, targets, accumulate)
+    captures = None if accumulate else {(id(n), nr) for n, nr in targets}
+    capture_nodes = () if captures is None else {key for key, _ in captures}
+    captured = {}
+    # Arrays something outside this walk may hold (the caller's gradients, whatever hooks return,
+    # what one leaf's .grad already keeps): never stored in a .grad without a copy.
+    shared = {id(g._array) for _, g in roots}
+
     buffers = {}  # id(node) -> {output_nr: summed gradient}
-    ready, queued = [], set()
+    ready = []  # heap of (-sequence_nr, tie-breaker, node)
+    tie = itertools.count()
     for (node, nr), g in roots:
         _deposit(buffers, node, nr, g)
+    queued = set()
     for (node, _), _ in roots:
-        if counts.get(id(node), 0) == 0 and id(node) not in queued:
-            queued.add(id(node))
-            heapq.heappush(ready, (-node.sequence_nr, id(node), node))
-
-    capture_edges = {(id(n), nr) for n, nr in capture[0]} if capture is not None else None
-    user_arrays = {id(g._array) for _, g in roots}
-    handed_out = set()  # arrays already stored in some leaf's .grad during this run
+        key = id(node)
+        if counts.get(key, 0) == 0 and key not in queued and (visits is None or key in visits):
+            queued.add(key)
+            heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
-            _, key, node = heapq.heappop(ready)
-            grads = _run_pre_hooks(node, buffers.pop(key))
-            if capture_edges is not None:
-                for nr, g in grads.items():
-                    if (key, nr) in capture_edges:
-                        capture[1][(key, nr)] = g
-            if type(node) is AccumulateGrad:
-                if capture is None and (accumulate_only is None or key in accumulate_only):
-                    _accumulate(node.variable, grads.get(0), create_graph, handed_out, user_arrays)
+            node = heapq.heappop(ready)[2]
+            key = id(node)
+            grads = buffers.pop(key, None)
+            if grads is not None and key in capture_nodes:
+                if key in runs:
+                    _capture(captured, captures, key, grads)  # PyTorch captures before the hooks
+                grads = _tensor_pre_hooks(node, grads, shared)  # when the node runs on
+                if key not in runs:
+                    _capture(captured, captures, key, grads)
+                    continue
+            elif runs is not None and key not in runs:
                 continue
-            output_grads = _complete(node, grads)
-            input_grads = node.apply(output_grads)
-            if node._hooks:
-                for hook in node._hooks:
-                    replaced = hook(input_grads, output_grads)
-                    if replaced is not None:
-                        input_grads = tuple(replaced)
+            elif grads is not None and (node._hooks is not None or type(node) is AccumulateGrad):
+                grads = _tensor_pre_hooks(node, grads, shared)
+            input_grads = _call(node, grads, create_graph, shared)
             if not retain_graph:
                 node.release()
+            if input_grads is None:
+                input_grads = (None,) * len(node.next_functions)
             for (child, nr), g in zip(node.next_functions, input_grads):
                 if child is None:
                     continue
                 child_key = id(child)
+                if visits is not None and child_key not in visits:
+                    continue
                 if g is not None:
                     _deposit(buffers, child, nr, g)
                 counts[child_key] -= 1
-                if counts[child_key] == 0 and child_key in buffers:
-                    heapq.heappush(ready, (-child.sequence_nr, child_key, child))
+                if counts[child_key] == 0:
+                    heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+    return captured
+
+
+def _capture(captured, captures, key, grads):
+    for nr, g in grads.items():
+        if (key, nr) in captures:
+            captured[(key, nr)] = g
 
 
 def _deposit(buffers, node, nr, g):
@@ -191,30 +263,64 @@ def _deposit(buffers, node, nr, g):
         slot[nr] = g
 
 
-def _run_pre_hooks(node, grads):
-    """Tensor hooks (``register_hook``), node pre-hooks, then ``retain_grad``, as PyTorch orders them."""
-    tensor_hooks = node._tensor_pre_hooks
-    if tensor_hooks:
-        for nr, hooks in tensor_hooks.items():
-            if nr in grads:
-                for hook in hooks:
-                    replaced = hook(grads[nr])
-                    if replaced is not None:
-                        grads[nr] = replaced
-    if node._pre_hooks:
-        for hook in node._pre_hooks:
-            replaced = hook(_complete(node, grads))
-            if replaced is not None:
-                grads = dict(enumerate(replaced))
-    if node._retain_grad_hooks:
-        for nr, hooks in node._retain_grad_hooks.items():
-            if nr in grads:
-                for hook in hooks:
-                    hook(grads[nr])
+def _tensor_pre_hooks(node, grads, shared):
+    """Hooks registered on tensors (``register_hook``; a leaf's run at its AccumulateGrad), then
+    ``retain_grad``, as PyTorch orders them."""
+    if type(node) is AccumulateGrad:
+        hooks = node.variable._hooks
+        if hooks and 0 in grads:
+            for hook in tuple(hooks):
+                _apply_tensor_hook(hook, grads, 0, shared)
+        return grads
+    table = node._hooks
+    if table is None:
+        return grads
+    for nr, hooks in table.tensor.items():
+        if nr in grads:
+            for hook in tuple(hooks):
+                _apply_tensor_hook(hook, grads, nr, shared)
+    for nr, hooks in table.retain_grad.items():
+        if nr in grads:
+            for hook in hooks:
+                hook(grads[nr])
     return grads
 
 
-def _complete(node, grads):
+def _apply_tensor_hook(hook, grads, nr, shared):
+    replaced = hook(grads[nr])
+    if replaced is not None:
+        shared.add(id(replaced._array))
+        grads[nr] = replaced
+
+
+def _call(node, grads, create_graph, shared):
+    """Run one node with its node hooks; the gradients for its inputs (None: nothing flowed in)."""
+    if grads is None:
+        return None  # no gradient reached this node: its inputs get none from it either
+    table = node._hooks
+    if table is not None:
+        for hook in tuple(table.pre):
+            replaced = hook(_complete(grads))
+            if replaced is not None:
+                shared.update(id(g._array) for g in replaced if g is not None)
+                grads = dict(enumerate(replaced))
+    output_grads = _complete(grads)
+    if type(node) is AccumulateGrad:
+        if output_grads[0] is not None:
+            _accumulate(node.variable, output_grads[0], create_graph, shared)
+        input_grads = ()
+    else:
+        input_grads = node.apply(output_grads)
+    if table is not None:
+        for hook in tuple(table.post):
+            replaced = hook(input_grads, output_grads)
+            if replaced is not None:
+                input_grads = tuple(replaced)
+                shared.update(id(g._array) for g in input_grads if g is not None)
+    return input_grads
+
+
+def _complete(grads):
     """Gradients per output as a tuple; an output nothing flowed into gets None."""
     if len(grads) == 1 and 0 in grads:
         return (grads[0],)
@@ -222,33 +328,29 @@ def _complete(node, grads):
     return tuple(grads.get(i) for i in range(n))
 
 
-def _accumulate(leaf, g, create_graph, handed_out, user_arrays):
-    """Add ``g`` into ``leaf.grad``, running the leaf's hooks first (PyTorch's AccumulateGrad).
+def _accumulate(leaf, g, create_graph, shared):
+    """Add ``g`` into ``leaf.grad`` (PyTorch's AccumulateGrad).
 
-    A fresh gradient array is stored without copying; one that is a view, the caller's own
-    ``gradient`` argument, or already stored in another leaf's ``.grad`` is copied first, so that
-    no two ``.grad`` tensors share memory (``a.grad.zero_()`` must not clear ``b.grad``).
+    The first gradient is stored without a copy when the walk made its array and nothing else
+    holds it; otherwise it is copied, so that no two ``.grad`` tensors share memory
+    (``a.grad.zero_()`` must not clear ``b.grad``). Later gradients are added in place, or out of
+    place under ``create_graph`` so that the sum stays differentiable.
     """
-    if g is None:
-        return
-    if leaf._hooks:
-        for hook in leaf._hooks:
-            replaced = hook(g)
-            if replaced is not None:
-                g = replaced
     if g._array.dtype != leaf._array.dtype:
         g = g.to(leaf.dtype)
-    if leaf._grad is None:
+    current = leaf._grad
+    if current is None:
         if create_graph:
-            leaf._grad = g
+            # A copy recorded on the tape (CopyBackwards, as PyTorch): .grad stays differentiable
+            leaf._grad = Tensor._make(np.empty(g._array.shape, g._array.dtype)).copy_(g)
             return
         array = g._array
-        if array.base is not None or id(array) in handed_out or id(array) in user_arrays:
+        if array.base is not None or id(array) in shared:
             array = array.copy()
-        handed_out.add(id(array))
+        shared.add(id(array))
         leaf._grad = Tensor._make(array)
-    elif create_graph or leaf._grad._requires_grad:
-        leaf._grad = leaf._grad + g
+    elif create_graph or current._requires_grad:
+        leaf._grad = current + g
     else:
-        np.add(leaf._grad._array, g._array, out=leaf._grad._array)
-        leaf._grad._version_counter.value += 1
+        np.add(current._array, g._array, out=current._array)
+        current._version_counter.value += 1

@@ -29,16 +29,16 @@ class Node:
     """One backward step. Subclasses implement ``apply(grads) -> tuple of input grads``.
 
     ``sequence_nr`` orders execution: among nodes that are ready, the engine runs the most recently
-    created first, as PyTorch does, so hooks fire in a predictable order.
+    created first, as PyTorch does, so hooks fire in a predictable order. Hooks live in one
+    ``_hooks`` slot (None for the vast majority of nodes, so the engine checks one attribute).
     """
 
-    __slots__ = ("next_functions", "sequence_nr", "_hooks", "_pre_hooks", "_tensor_pre_hooks",
-                 "_retain_grad_hooks", "__weakref__")
+    __slots__ = ("next_functions", "sequence_nr", "_hooks", "__weakref__")
 
     def __init__(self, next_functions):
         self.next_functions = next_functions
         self.sequence_nr = next(_sequence)
-        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad_hooks = None
+        self._hooks = None
 
     def name(self):
         return type(self).__name__
@@ -52,30 +52,37 @@ class Node:
     def release(self):
         """Drop what the backward step saved (called after backward unless retain_graph)."""
 
+    def _hook_table(self):
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
     # -- hooks, as PyTorch's Node exposes them --------------------------------------------------
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
-        if self._hooks is None:
-            self._hooks = []
-        self._hooks.append(fn)
-        return _RemovableHandle(self._hooks, fn)
+        return _RemovableHandle.append(self._hook_table().post, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
-        if self._pre_hooks is None:
-            self._pre_hooks = []
-        self._pre_hooks.append(fn)
-        return _RemovableHandle(self._pre_hooks, fn)
+        return _RemovableHandle.append(self._hook_table().pre, fn)
 
     def _add_tensor_pre_hook(self, output_nr, fn, retain_grad=False):
-        attr = "_retain_grad_hooks" if retain_grad else "_tensor_pre_hooks"
-        if getattr(self, attr) is None:
-            setattr(self, attr, {})
-        hooks = getattr(self, attr).setdefault(output_nr, [])
+        """A hook of the tensor that is output ``output_nr`` of this node (``register_hook``,
+        ``retain_grad``); retain_grad hooks run last, one per output."""
+        table = self._hook_table()
+        hooks = (table.retain_grad if retain_grad else table.tensor).setdefault(output_nr, [])
         if retain_grad:
-            hooks.clear()  # one retain_grad per output
-        hooks.append(fn)
-        return _RemovableHandle(hooks, fn)
+            hooks.clear()
+        return _RemovableHandle.append(hooks, fn)
+
+
+class NodeHooks:
+    """The hooks registered on one node, by kind."""
+
+    __slots__ = ("tensor", "pre", "retain_grad", "post")
+
+    def __init__(self):
+        self.tensor, self.pre, self.retain_grad, self.post = {}, [], {}, []
 
 
 class AccumulateGrad(Node):
@@ -109,6 +116,11 @@ class _RemovableHandle:
 
     def __init__(self, hooks, fn):
         self._hooks, self._fn = hooks, fn
+
+    @classmethod
+    def append(cls, hooks, fn):
+        hooks.append(fn)
+        return cls(hooks, fn)
 
     def remove(self):
         if self._fn in self._hooks:

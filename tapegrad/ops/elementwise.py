@@ -41,6 +41,36 @@ def _(ctx, grad):
             sum_to(-grad, ctx.input_shapes[1]) if need_b else None)
 
 
+@primitive("add_alpha", node="AddBackward0", group=ELEMENTWISE, lowering="{0} + {alpha} * {1}",
+           error=broadcast_error)
+def _add_alpha(a, b, alpha):
+    return a + alpha * b
+
+
+@primitive("sub_alpha", node="SubBackward0", group=ELEMENTWISE, lowering="{0} - {alpha} * {1}",
+           error=broadcast_error)
+def _sub_alpha(a, b, alpha):
+    return a - alpha * b
+
+
+@primitive("rsub_tensor", node="RsubBackward0", group=ELEMENTWISE, lowering="{1} - {alpha} * {0}",
+           error=broadcast_error)
+def _rsub_tensor(a, b, alpha):
+    return b - alpha * a
+
+
+@_add_alpha.vjp
+@_sub_alpha.vjp
+@_rsub_tensor.vjp
+def _(ctx, grad, alpha):
+    """``a ± alpha * b``: the scaled operand's gradient carries the sign and ``alpha``."""
+    scale_a, scale_b = {_add_alpha: (1, alpha), _sub_alpha: (1, -alpha),
+                        _rsub_tensor: (-alpha, 1)}[ctx.primitive]
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad * scale_a, ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad * scale_b, ctx.input_shapes[1]) if need_b else None)
+
+
 @primitive("mul", node="MulBackward0", group=ELEMENTWISE, saves=("a", "b"), lowering="{0} * {1}",
            ufunc=np.multiply, error=broadcast_error)
 def _mul(a, b):
@@ -141,14 +171,14 @@ def _(ctx, grad):
     return -grad
 
 
-@primitive("rsub", node="RsubBackward1", group=ELEMENTWISE, lowering="{other} - {0}")
-def _rsub(a, other):
-    return other - a
+@primitive("rsub", node="RsubBackward1", group=ELEMENTWISE, lowering="{other} - {alpha} * {0}")
+def _rsub(a, other, alpha):
+    return other - alpha * a if alpha != 1 else other - a
 
 
 @_rsub.vjp
-def _(ctx, grad, other):
-    return -grad
+def _(ctx, grad, other, alpha):
+    return -grad if alpha == 1 else grad * -alpha
 
 
 @primitive("pow_scalar", node="PowBackward0", group=ELEMENTWISE, saves=("a",),
@@ -162,7 +192,27 @@ def _(ctx, grad, exponent):
     (a,) = ctx.saved
     if exponent == 0:
         return zeros_like(grad)
+    if exponent == 2:  # the common square: one op fewer
+        return grad * a * 2
     return grad * (exponent * _pow_scalar(a, exponent=exponent - 1))
+
+
+@primitive("pow_scalar_base", node="PowBackward2", group=ELEMENTWISE, saves=("exponent", "out"),
+           lowering="{base} ** {0}")
+def _pow_scalar_base(exponent, base):
+    return np.power(np.asarray(base, dtype=exponent.dtype), exponent)
+
+
+@_pow_scalar_base.vjp
+def _(ctx, grad, base):
+    # d(base**e)/de = base**e * log(base); PyTorch takes it as 0 where base == 0 and e >= 0.
+    exponent, out = ctx.saved
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_base = float(np.log(np.float64(base)))
+    grad_exponent = grad * (out * log_base)
+    if base == 0:
+        grad_exponent = where(exponent >= 0, zeros_like(grad), grad_exponent)
+    return grad_exponent
 
 
 @primitive("exp", node="ExpBackward0", group=ELEMENTWISE, saves=("out",), lowering="exp({0})",
@@ -304,6 +354,52 @@ def _(ctx, grad, min, max):
     return grad * inside
 
 
+@primitive("clamp_min", node="ClampMinBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="max({0}, {min})")
+def _clamp_min(a, min):
+    return np.maximum(a, np.asarray(min, dtype=a.dtype))
+
+
+@_clamp_min.vjp
+def _(ctx, grad, min):
+    (a,) = ctx.saved
+    return grad * (a >= min)
+
+
+@primitive("clamp_max", node="ClampMaxBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="min({0}, {max})")
+def _clamp_max(a, max):
+    return np.minimum(a, np.asarray(max, dtype=a.dtype))
+
+
+@_clamp_max.vjp
+def _(ctx, grad, max):
+    (a,) = ctx.saved
+    return grad * (a <= max)
+
+
+@primitive("clamp_tensor", node="ClampBackward0", group=ELEMENTWISE, saves=("a", "low", "high"),
+           lowering="min(max({0}, {1}), {2})", error=broadcast_error)
+def _clamp_tensor(a, low, high):
+    return np.minimum(np.maximum(a, low), high)
+
+
+@_clamp_tensor.vjp
+def _(ctx, grad, **_):
+    # Where low > high the result is high everywhere, as in PyTorch.
+    a, low, high = ctx.saved
+    need_a, need_low, need_high = ctx.needs_input_grad
+    shape_a, shape_low, shape_high = ctx.input_shapes
+    grad_a = grad_low = grad_high = None
+    if need_a:
+        grad_a = sum_to(grad * ((a >= low) & (a <= high)), shape_a)
+    if need_low:
+        grad_low = sum_to(grad * ((a < low) & (low <= high)), shape_low)
+    if need_high:
+        grad_high = sum_to(grad * ((a > high) | (low > high)), shape_high)
+    return grad_a, grad_low, grad_high
+
+
 @primitive("to_dtype", node="ToCopyBackward0", group=ELEMENTWISE, lowering="{0}")
 def _to_dtype(a, dtype):
     return a.astype(dtype.numpy)
@@ -336,18 +432,54 @@ def _(ctx, grad):
             sum_to(grad, ctx.input_shapes[1]) if need_src else None)
 
 
+@primitive("fill", node="FillBackward2", group=ELEMENTWISE, lowering="{value}")
+def _fill(a, value):
+    return np.full_like(a, value)
+
+
+@primitive("fill_tensor", node="FillBackward3", group=ELEMENTWISE, lowering="{1}")
+def _fill_tensor(a, value):
+    return np.broadcast_to(value, a.shape)
+
+
+@primitive("zero", node="ZeroBackward0", group=ELEMENTWISE, lowering="0")
+def _zero(a):
+    return np.zeros_like(a)
+
+
+def _write_value(out, value=0):
+    out[...] = value
+
+
+_fill.inplace = _fill_tensor.inplace = _zero.inplace = _write_value
+
+
+@_fill.vjp
+@_zero.vjp
+def _(ctx, grad, **_):
+    return zeros_like(grad)
+
+
+@_fill_tensor.vjp
+def _(ctx, grad):
+    need_a, need_value = ctx.needs_input_grad
+    return zeros_like(grad) if need_a else None, grad.sum() if need_value else None
+
+
 # ------------------------------------------------------------------- public functions
 
 
 def add(input, other, *, alpha=1):
+    if not isinstance(input, Tensor):  # number + tensor: the tensor is PyTorch's ``self``
+        input, other = other, input
     if alpha != 1:
-        other = mul(other, alpha)
+        return _add_alpha(*promote(input, other), alpha=alpha)
     return _add(*promote(input, other))
 
 
 def sub(input, other, *, alpha=1):
     if alpha != 1:
-        other = mul(other, alpha)
+        return _sub_alpha(*promote(input, other), alpha=alpha)
     return _sub(*promote(input, other))
 
 
@@ -355,14 +487,16 @@ subtract = sub
 
 
 def rsub(input, other, *, alpha=1):
-    """``other - input``: a Python number on the left is PyTorch's RsubBackward1."""
+    """``other - alpha * input`` (``2 - x`` records PyTorch's RsubBackward1)."""
+    a, b = promote(input, other)
     if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
-    a, _ = promote(input, other)
-    return _rsub(a if alpha == 1 else mul(a, alpha), other=other)
+        return _rsub_tensor(a, b, alpha=alpha)
+    return _rsub(a, other=other, alpha=alpha)
 
 
 def mul(input, other):
+    if not isinstance(input, Tensor):  # number * tensor: the tensor is PyTorch's ``self``
+        input, other = other, input
     return _mul(*promote(input, other))
 
 
@@ -387,6 +521,9 @@ def pow(input, exponent):
             raise TypeError("pow needs at least one tensor")
         base, _ = promote(input, exponent)
         return _pow_scalar(base, exponent=exponent)
+    if not isinstance(input, Tensor):  # number ** tensor
+        _, exponent = promote(input, exponent)
+        return _pow_scalar_base(exponent, base=input)
     return _pow(*promote(input, exponent))
 
 
@@ -465,20 +602,35 @@ def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = input if min is None else maximum(input, min)
-        return out if max is None else minimum(out, max)
+        return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
     return _clamp(input, min=min, max=max)
+
+
+def _bound(value, input, upper):
+    """A clamp bound as a tensor of the input's dtype; an absent bound is the dtype's extreme."""
+    if value is None:
+        dtype = input._array.dtype
+        extremes = (-np.inf, np.inf) if dtype.kind == "f" else (np.iinfo(dtype).min,
+                                                                np.iinfo(dtype).max)
+        return Tensor._make(np.array(extremes[upper], dtype=dtype))
+    if not isinstance(value, Tensor):
+        return Tensor._make(np.array(value, dtype=input._array.dtype))
+    return value if value._array.dtype == input._array.dtype else to_dtype(value, input.dtype)
 
 
 clip = clamp
 
 
 def clamp_min(input, min):
-    return clamp(input, min=min)
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return _clamp_min(input, min=min)
 
 
 def clamp_max(input, max):
-    return clamp(input, max=max)
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return _clamp_max(input, max=max)
 
 
 def to_dtype(input, dtype):

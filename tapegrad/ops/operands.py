@@ -11,7 +11,23 @@ __all__ = ["as_tensor_operand", "promote", "scalar_tensor", "broadcast_error"]
 
 def scalar_tensor(value, dtype):
     """A Python number as a 0-d tensor that needs no grad (what PyTorch calls a wrapped number)."""
-    return Tensor._make(np.array(value, dtype=dtype.numpy))
+    return wrapped_number(value, dtype.numpy)
+
+
+_wrapped = {}  # (type, value, numpy dtype) -> read-only 0-d tensor, shared by every op using it
+
+
+def wrapped_number(value, np_dtype):
+    """A cached read-only 0-d tensor for ``value``: ``x * 2`` in a loop makes no new array."""
+    key = (type(value), value, np_dtype)
+    tensor = _wrapped.get(key)
+    if tensor is None:
+        if len(_wrapped) >= 4096:
+            _wrapped.clear()
+        array = np.array(value, dtype=np_dtype)
+        array.flags.writeable = False
+        tensor = _wrapped[key] = Tensor._make(array)
+    return tensor
 
 
 def as_tensor_operand(value):
@@ -35,9 +51,9 @@ def promote(a, b):
         if a._array.dtype is b._array.dtype or a._array.dtype == b._array.dtype:
             return a, b
     elif a_is_tensor and type(b) in (float, int) and a._array.dtype.kind == "f":
-        return a, Tensor._make(np.array(b, dtype=a._array.dtype))
+        return a, wrapped_number(b, a._array.dtype)
     elif b_is_tensor and type(a) in (float, int) and b._array.dtype.kind == "f":
-        return Tensor._make(np.array(a, dtype=b._array.dtype)), b
+        return wrapped_number(a, b._array.dtype), b
     result = dtypes.result_type(a, b)
     return _cast(a, result), _cast(b, result)
 

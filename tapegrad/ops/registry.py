@@ -94,11 +94,11 @@ def _modified_message(saved, expected, node):
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
     producer = node if type(saved) is _SavedOutput else saved._grad_fn
-    source = "" if producer is None else f", which is output 0 of {producer.name().rsplit('Backward', 1)[0]}"
+    source = "" if producer is None else f", which is output 0 of {producer.name().rsplit('Backward', 1)[0]},"
     shape = ", ".join(map(str, saved._array.shape))
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{kind}Tensor [{shape}]]{source}, is at version "
+        f"operation: [torch.{kind}Tensor [{shape}]]{source} is at version "
         f"{saved._version_counter.value}; expected version {expected} instead. Hint: enable anomaly "
         "detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -135,12 +135,9 @@ class Primitive:
         return f"<primitive {self.name}>"
 
     def __call__(self, *inputs, **params):
+        """Run the forward on the inputs' arrays and record the node (the eager path)."""
         if _interceptor is not None:
             return _interceptor(self, inputs, params)
-        return self.apply(inputs, params)
-
-    def apply(self, inputs, params):
-        """Run the forward on the inputs' arrays and record the node (the eager path)."""
         arrays = [t._array for t in inputs]
         try:
             out = self.forward(*arrays, **params)
@@ -150,11 +147,13 @@ class Primitive:
             raise RuntimeError(self.error(inputs, params)) from exc
         if self.n_outputs > 1:
             out, *extra = out
-            extra = [Tensor._make(_as_array(e)) for e in extra]
-        result = Tensor._make(_as_array(out))
+            extra = [Tensor._make(np.asarray(e)) for e in extra]
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # numpy returns scalars, not 0-d arrays, from 0-d operations
+        result = Tensor._make(out)
         if self.is_view:
             first = inputs[0]
-            if np.may_share_memory(result._array, first._array):
+            if np.may_share_memory(out, first._array):
                 result._version_counter = first._version_counter
                 result._base = first if first._base is None else first._base
         if grad_mode._state.grad_enabled:
@@ -164,29 +163,47 @@ class Primitive:
                     break
         return (result, *extra) if self.n_outputs > 1 else result
 
+    def apply(self, inputs, params):
+        """The eager path even while an interceptor is set (what a tracer calls for values)."""
+        global _interceptor
+        saved, _interceptor = _interceptor, None
+        try:
+            return self(*inputs, **params)
+        finally:
+            _interceptor = saved
+
     def _record(self, inputs, params, result):
-        if not result._array.dtype.kind in "fc":
+        """Attach a new node to ``result``: edges to the inputs' nodes, what the rule will need."""
+        if result._array.dtype.kind not in "fc":
             return
-        node = self.node_class(tuple(
-            ((t._grad_fn or AccumulateGrad.of(t)), t._output_nr) if t._requires_grad else (None, 0)
-            for t in inputs
-        ))
+        edges, shapes, dtypes, needs = [], [], [], []
+        for t in inputs:
+            array = t._array
+            shapes.append(array.shape)
+            dtypes.append(array.dtype)
+            if t._requires_grad:
+                grad_fn = t._grad_fn
+                edges.append((grad_fn if grad_fn is not None else AccumulateGrad.of(t),
+                              t._output_nr))
+                needs.append(True)
+            else:
+                edges.append(_NO_EDGE)
+                needs.append(False)
+        node = self.node_class(tuple(edges))
         node.params = params
-        node.input_shapes = tuple(t._array.shape for t in inputs)
-        node.input_dtypes = tuple(t._array.dtype for t in inputs)
-        node.needs_input_grad = tuple(t._requires_grad for t in inputs)
-        node._saved = tuple(_save(inputs, i, result) for i in self.save_positions)
+        node.input_shapes = tuple(shapes)
+        node.input_dtypes = tuple(dtypes)
+        node.needs_input_grad = tuple(needs)
+        saved = []
+        for position in self.save_positions:
+            value = inputs[position] if position >= 0 else _SavedOutput(result)
+            saved.append((value, value._version_counter.value))
+        node._saved = tuple(saved)
         result._grad_fn = node
         result._requires_grad = True
 
 
-def _save(inputs, position, result):
-    saved = inputs[position] if position >= 0 else _SavedOutput(result)
-    return saved, saved._version_counter.value
-
-
-def _as_array(value):
-    return value if type(value) is np.ndarray else np.asarray(value)
+_NO_EDGE = (None, 0)
 
 
 def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
