@@ -1,0 +1,390 @@
+"""``nn.Module``: the base class that registers parameters, buffers and submodules by assignment.
+
+Everything a training loop asks of a model — its parameters, its state dict, train/eval mode —
+is answered by walking the tree of modules that attribute assignment builds.
+"""
+from collections import OrderedDict, namedtuple
+
+from ... import dtypes
+from ...autograd import grad_mode
+from ...tensor import Tensor, _check_device
+from ..parameter import Parameter, reset_grad
+
+__all__ = ["Module"]
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class Module:
+    """Base class for all neural network modules; subclasses define ``forward``."""
+
+    training: bool
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                            f"{len(args) + len(kwargs) + 1} were given")
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *input):
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # -- registration -----------------------------------------------------------------------------
+    def register_parameter(self, name, param):
+        self._check_registrable(name, "parameter", "_parameters")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param is not None and param._grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        self._check_registrable(name, "buffer", "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._check_registrable(name, "module", "_modules")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _check_registrable(self, name, kind, own_dict):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in getattr(self, own_dict):
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def __getattr__(self, name):
+        # Only called when normal lookup fails: the registered state lives in three dicts.
+        state = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            if store in state and name in state[store]:
+                return state[store][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            self._modules[name] = value
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = None
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name):
+        """Drop ``name`` from every store, so re-assigning changes what kind of thing it is."""
+        self.__dict__.pop(name, None)
+        for store in (self._parameters, self._buffers, self._modules):
+            store.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __delattr__(self, name):
+        for store in (self._parameters, self._buffers, self._modules):
+            if name in store:
+                del store[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
+                      | set(self._modules))
+
+    # -- traversal --------------------------------------------------------------------------------
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """``(name, module)`` for this module and every descendant, depth first, parents first."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub_prefix = prefix + ("." if prefix else "") + name
+            yield from module.named_modules(memo, sub_prefix, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, members, prefix, recurse, remove_duplicate):
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in members(module):
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse,
+                                   remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def get_submodule(self, target):
+        module = self
+        for part in target.split(".") if target else ():
+            if part not in module._modules:
+                raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
+            module = module._modules[part]
+        return module
+
+    def get_parameter(self, target):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
+        return module._parameters[name]
+
+    # -- modes and bulk operations ----------------------------------------------------------------
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for param in self.parameters():
+            reset_grad(param, set_to_none)
+
+    def apply(self, fn):
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Converts floating-point parameters and buffers in place (the CPU is the only device)."""
+        target = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, Tensor):
+                target = arg.dtype
+            elif isinstance(arg, dtypes.dtype):
+                target = arg
+            else:
+                _check_device(arg)
+        if target is None:
+            return self
+        if not dtypes.as_dtype(target).is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
+                            f"desired dtype={target}")
+        return self._cast_floating(target)
+
+    def float(self):
+        return self._cast_floating(dtypes.float32)
+
+    def double(self):
+        return self._cast_floating(dtypes.float64)
+
+    def half(self):
+        return self._cast_floating(dtypes.float16)
+
+    def cpu(self):
+        return self
+
+    def _cast_floating(self, dtype):
+        """Swaps the data of every floating tensor of the tree, keeping the Parameter objects."""
+        numpy_dtype = dtypes.as_dtype(dtype).numpy
+        for module in self.modules():
+            for tensor in (*module._parameters.values(), *module._buffers.values()):
+                if tensor is None or tensor._array.dtype.kind != "f":
+                    continue
+                tensor._array = tensor._array.astype(numpy_dtype)
+                if tensor._grad is not None:
+                    tensor._grad._array = tensor._grad._array.astype(numpy_dtype)
+        return self
+
+    # -- state dict -------------------------------------------------------------------------------
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """Parameters and persistent buffers by dotted name; the tensors share the model's memory."""
+        if args:
+            destination = args[0]
+        if destination is None:
+            destination = OrderedDict()
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy ``state_dict`` into the model; every problem is found before anything is copied."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        own = self.state_dict(keep_vars=True)
+        missing = [key for key in own if key not in state_dict]
+        unexpected = [key for key in state_dict if key not in own]
+        errors = []
+        if strict:
+            if missing:
+                errors.append("Missing key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in missing) + ". ")
+            if unexpected:
+                errors.append("Unexpected key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+        for key, target in own.items():
+            if key not in state_dict:
+                continue
+            source = state_dict[key]
+            if not isinstance(source, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor '
+                              f"or Tensor-like object from checkpoint but received {type(source)}")
+            elif source._array.shape != target._array.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape "
+                              f"{source.shape} from checkpoint, the shape in current model is "
+                              f"{target.shape}.")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t"
+                               + "\n\t".join(errors))
+        if assign:
+            self._reassign(own, state_dict)
+        else:
+            with grad_mode.no_grad():
+                for key, target in own.items():
+                    if key in state_dict:
+                        target.copy_(state_dict[key])
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _reassign(self, own, state_dict):
+        """``assign=True``: the model takes the checkpoint's tensors themselves."""
+        for key in own:
+            if key not in state_dict:
+                continue
+            module_path, _, name = key.rpartition(".")
+            module = self.get_submodule(module_path)
+            source = state_dict[key]
+            if name in module._parameters:
+                old = module._parameters[name]
+                module._parameters[name] = Parameter(source, requires_grad=old._requires_grad)
+            else:
+                module._buffers[name] = source
+
+    # -- printing ---------------------------------------------------------------------------------
+    def _get_name(self):
+        return type(self).__name__
+
+    def extra_repr(self):
+        """The text between the parentheses of this module's repr; subclasses override it."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + _indent(repr(module), 2)
+                       for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        body = ""
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                body = extra_lines[0]
+            else:
+                body = "\n  " + "\n  ".join(lines) + "\n"
+        return f"{self._get_name()}({body})"
+
+
+def _indent(text, spaces):
+    """Indent every line but the first (a child's repr inside its parent's)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _type_name(value):
+    return value.type() if isinstance(value, Tensor) else type(value).__name__

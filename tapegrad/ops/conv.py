@@ -1,0 +1,265 @@
+"""2-D convolution and max pooling as primitives, computed by im2col on strided views.
+
+``sliding_window_view`` gives every receptive field of the padded input as a view (no copy); one
+reshape gathers them into a matrix (im2col) and one batched matmul per call does the arithmetic.
+
+A convolution is linear in its input and in its weight, so its backward needs exactly two more
+primitives: ``convolution_input_grad`` (col2im of ``grad @ W``) and ``convolution_weight_grad``
+(``grad.T @ cols``). Their own rules are the same three operations again, so the set is closed
+under differentiation and higher derivatives work.
+
+Geometry travels as parameters: ``stride`` and ``dilation`` as (h, w), ``padding`` as
+(top, bottom, left, right) — asymmetric for ``padding="same"`` with an even kernel.
+"""
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .. import dtypes
+from ..tensor import Tensor
+from .registry import OTHER, primitive
+from .shape import _index_backward
+
+__all__ = ["conv2d", "max_pool2d"]
+
+
+# ------------------------------------------------------------------------------- geometry
+
+def _pair(value, name):
+    pair = (value, value) if isinstance(value, int) else tuple(value)
+    if len(pair) != 2 or not all(isinstance(v, (int, np.integer)) for v in pair):
+        raise ValueError(f"{name} must be an int or a pair of ints, got {value!r}")
+    return tuple(int(v) for v in pair)
+
+
+def _windows(padded, kernel, stride, dilation):
+    """(N, C, OH, OW, KH, KW): every receptive field of ``padded`` (N, C, H, W), as a view."""
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    view = sliding_window_view(padded, span, axis=(2, 3))
+    return view[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
+
+
+def _pad(a, padding, value=0.0):
+    top, bottom, left, right = padding
+    if not any(padding):
+        return a
+    return np.pad(a, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+
+
+def _im2col(x, kernel, stride, padding, dilation, groups):
+    """(G, N*OH*OW, C/G*KH*KW) patches, and the output's spatial size (OH, OW)."""
+    windows = _windows(_pad(x, padding), kernel, stride, dilation)
+    n, c, oh, ow, kh, kw = windows.shape
+    grouped = windows.reshape(n, groups, c // groups, oh, ow, kh, kw)
+    cols = grouped.transpose(1, 0, 3, 4, 2, 5, 6).reshape(groups, n * oh * ow, -1)
+    return cols, (oh, ow)
+
+
+def _grad_as_rows(grad, groups):
+    """(N, O, OH, OW) as (G, N*OH*OW, O/G): the layout ``cols @ W.T`` produces."""
+    n, o, oh, ow = grad.shape
+    return grad.reshape(n, groups, o // groups, oh, ow).transpose(1, 0, 3, 4, 2).reshape(
+        groups, n * oh * ow, o // groups)
+
+
+# --------------------------------------------------------------------------- convolution
+
+@primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"))
+def _convolution(x, w, b=None, *, stride, padding, dilation, groups):
+    cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
+    o = w.shape[0]
+    rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*OH*OW, O/G)
+    out = rows.reshape(groups, x.shape[0], oh, ow, o // groups).transpose(1, 0, 4, 2, 3)
+    out = np.ascontiguousarray(out).reshape(x.shape[0], o, oh, ow)
+    if b is not None:
+        out += b.reshape(1, -1, 1, 1)
+    return out
+
+
+@_convolution.vjp
+def _(ctx, grad, stride, padding, dilation, groups):
+    x, w = ctx.saved
+    geometry = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
+    needs = ctx.needs_input_grad
+    grads = (
+        _convolution_input_grad(grad, w, input_shape=ctx.input_shapes[0], **geometry)
+        if needs[0] else None,
+        _convolution_weight_grad(grad, x, weight_shape=ctx.input_shapes[1], **geometry)
+        if needs[1] else None,
+    )
+    if len(needs) == 3:
+        grads += (grad.sum((0, 2, 3)) if needs[2] else None,)
+    return grads
+
+
+@primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
+           saves=("grad", "w"))
+def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups):
+    """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im)."""
+    n, c, h, width = input_shape
+    o, _, kh, kw = w.shape
+    oh, ow = grad.shape[2:]
+    cols = _grad_as_rows(grad, groups) @ w.reshape(groups, o // groups, -1)
+    cols = cols.reshape(groups, n, oh, ow, c // groups, kh, kw).transpose(1, 0, 4, 5, 6, 2, 3)
+    cols = cols.reshape(n, c, kh, kw, oh, ow)
+    top, bottom, left, right = padding
+    padded = np.zeros((n, c, h + top + bottom, width + left + right), dtype=grad.dtype)
+    for i in range(kh):
+        rows = slice(i * dilation[0], i * dilation[0] + stride[0] * (oh - 1) + 1, stride[0])
+        for j in range(kw):
+            columns = slice(j * dilation[1], j * dilation[1] + stride[1] * (ow - 1) + 1, stride[1])
+            padded[:, :, rows, columns] += cols[:, :, i, j]
+    return padded[:, :, top:top + h, left:left + width]
+
+
+@_convolution_input_grad.vjp
+def _(ctx, upstream, input_shape, **geometry):
+    grad, w = ctx.saved
+    need_grad, need_w = ctx.needs_input_grad
+    return (_convolution(upstream, w, **geometry) if need_grad else None,
+            _convolution_weight_grad(grad, upstream, weight_shape=ctx.input_shapes[1], **geometry)
+            if need_w else None)
+
+
+@primitive("convolution_weight_grad", node="ConvolutionBackwardBackward0", group=OTHER,
+           saves=("grad", "x"))
+def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups):
+    """The weight's gradient: ``grad.T @ cols``, per group."""
+    cols, _ = _im2col(x, weight_shape[2:], stride, padding, dilation, groups)
+    per_group = _grad_as_rows(grad, groups).transpose(0, 2, 1) @ cols
+    return per_group.reshape(weight_shape)
+
+
+@_convolution_weight_grad.vjp
+def _(ctx, upstream, weight_shape, **geometry):
+    grad, x = ctx.saved
+    need_grad, need_x = ctx.needs_input_grad
+    return (_convolution(x, upstream, **geometry) if need_grad else None,
+            _convolution_input_grad(grad, upstream, input_shape=ctx.input_shapes[1], **geometry)
+            if need_x else None)
+
+
+def _conv_padding(padding, kernel, dilation, stride):
+    if padding == "valid":
+        return (0, 0, 0, 0)
+    if padding == "same":
+        if stride != (1, 1):
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return (total[0] // 2, total[0] - total[0] // 2, total[1] // 2, total[1] - total[1] // 2)
+    if isinstance(padding, str):
+        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
+    ph, pw = _pair(padding, "padding")
+    return (ph, ph, pw, pw)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D cross-correlation of (N, C, H, W) or (C, H, W) ``input`` with (O, C/groups, KH, KW)."""
+    if input.dim() == 3:
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)[0]
+    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+    _check_conv(input, weight, bias, groups)
+    padding = _conv_padding(padding, weight.shape[2:], dilation, stride)
+    spans = [d * (k - 1) + 1 for k, d in zip(weight.shape[2:], dilation)]
+    padded = (input.shape[2] + padding[0] + padding[1], input.shape[3] + padding[2] + padding[3])
+    if padded[0] < spans[0] or padded[1] < spans[1]:
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel size: "
+            f"({spans[0]} x {spans[1]}). Kernel size can't be greater than actual input size")
+    inputs = (input, weight) if bias is None else (input, weight, bias)
+    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
+
+
+def _check_conv(input, weight, bias, groups):
+    if input.dim() != 4:
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+                           f"input of size: {list(input.shape)}")
+    if weight.dim() != 4:
+        raise RuntimeError(f"weight should have 4 dimensions for conv2d, got {weight.dim()}")
+    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
+        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should "
+                           "be the same")
+    channels, out_channels = input.shape[1], weight.shape[0]
+    if groups < 1 or channels % groups or out_channels % groups:
+        raise RuntimeError("non-positive groups is not supported" if groups < 1 else
+                           f"Given groups={groups}, expected input channels and output channels "
+                           "to be divisible by groups")
+    if weight.shape[1] * groups != channels:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got {channels} "
+            "channels instead")
+    if bias is not None and tuple(bias.shape) != (out_channels,):
+        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be "
+                           f"1-dimensional with {out_channels} elements, but got bias of size "
+                           f"{list(bias.shape)} instead")
+
+
+# ---------------------------------------------------------------------------- max pooling
+
+def _pool_indices(x, kernel, stride, padding, dilation):
+    """Each window's maximum, and its position as a flat index into the (H, W) plane."""
+    windows = _windows(_pad(x, padding, -np.inf), kernel, stride, dilation)
+    n, c, oh, ow, kh, kw = windows.shape
+    flat = windows.reshape(n, c, oh, ow, kh * kw)
+    best = flat.argmax(axis=-1)
+    values = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
+    row = np.arange(oh)[:, None] * stride[0] + (best // kw) * dilation[0] - padding[0]
+    col = np.arange(ow)[None, :] * stride[1] + (best % kw) * dilation[1] - padding[2]
+    return values, row * x.shape[3] + col
+
+
+@primitive("max_pool2d", node="MaxPool2DWithIndicesBackward0", group=OTHER, saves=("x",))
+def _max_pool2d(x, kernel, stride, padding, dilation):
+    return _pool_indices(x, kernel, stride, padding, dilation)[0]
+
+
+@_max_pool2d.vjp
+def _(ctx, grad, kernel, stride, padding, dilation):
+    # The gradient goes to each window's maximum; the positions are recomputed from the input.
+    (x,) = ctx.saved
+    n, c, h, w = ctx.input_shapes[0]
+    _, positions = _pool_indices(x._array, kernel, stride, padding, dilation)
+    key = (np.arange(n)[:, None, None, None], np.arange(c)[None, :, None, None], positions)
+    return _index_backward(grad, shape=(n, c, h * w), key=key).reshape(n, c, h, w)
+
+
+def _pool_output_size(size, kernel, stride, pad, dilation, ceil_mode):
+    span = dilation * (kernel - 1) + 1
+    numerator = size + 2 * pad - span
+    out = (-(-numerator // stride) if ceil_mode else numerator // stride) + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:  # the last window must start inside
+        out -= 1
+    return out
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Maximum over each window of (N, C, H, W) or (C, H, W) ``input``; -inf pads the borders."""
+    if input.dim() == 3:
+        result = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode,
+                            return_indices)
+        return (result[0][0], result[1][0]) if return_indices else result[0]
+    if input.dim() != 4:
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _pair(kernel_size, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _pair(stride, "stride")
+    pad, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
+    if any(p > k // 2 for p, k in zip(pad, kernel)):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                           f"pad={pad[0]}, kernel_size={kernel[0]} and dilation={dilation[0]}")
+    out = [_pool_output_size(input.shape[2 + i], kernel[i], stride[i], pad[i], dilation[i],
+                             ceil_mode) for i in range(2)]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({input.shape[1]}x{input.shape[2]}x"
+                           f"{input.shape[3]}). Calculated output size: ({input.shape[1]}x{out[0]}x"
+                           f"{out[1]}). Output size is too small")
+    # Extra bottom/right padding makes the last (ceil-mode) window fit; it is never the maximum.
+    extra = [max(0, (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
+                 - (input.shape[2 + i] + 2 * pad[i])) for i in range(2)]
+    padding4 = (pad[0], pad[0] + extra[0], pad[1], pad[1] + extra[1])
+    geometry = dict(kernel=kernel, stride=stride, padding=padding4, dilation=dilation)
+    values = _max_pool2d(input, **geometry)
+    if not return_indices:
+        return values
+    _, positions = _pool_indices(input._array, **geometry)
+    return values, Tensor._make(positions.astype(dtypes.int64.numpy))

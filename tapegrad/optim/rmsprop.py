@@ -1,0 +1,52 @@
+"""RMSprop: steps scaled by a running average of squared gradients."""
+from .. import ops
+from .optimizer import Optimizer
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if alpha < 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps,
+                                      centered=centered, weight_decay=weight_decay,
+                                      capturable=capturable, foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable))
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            state["step"] = ops.tensor(0.0)
+            state["square_avg"] = ops.zeros_like(param)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = ops.zeros_like(param)
+            if group["centered"]:
+                state["grad_avg"] = ops.zeros_like(param)
+        alpha = group["alpha"]
+        state["step"].add_(1)
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        square_avg = state["square_avg"]
+        square_avg.mul_(alpha).add_(grad * grad * (1 - alpha))
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg.add_((grad - grad_avg) * (1 - alpha))
+            average = (square_avg - grad_avg * grad_avg).sqrt() + group["eps"]
+        else:
+            average = square_avg.sqrt() + group["eps"]
+        if group["momentum"] > 0:
+            buffer = state["momentum_buffer"]
+            buffer.mul_(group["momentum"]).add_(grad / average)
+            param.add_(buffer, alpha=-group["lr"])
+        else:
+            param.sub_(grad / average * group["lr"])

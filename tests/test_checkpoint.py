@@ -1,0 +1,77 @@
+"""Gradient checkpointing: the same gradients as plain backward, with the segment not recorded."""
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn
+from tapegrad.autograd import gradcheck
+from tapegrad.utils.checkpoint import checkpoint, checkpoint_sequential
+
+
+def _blocks(seed=0):
+    tapegrad.manual_seed(seed)
+    return nn.ModuleList(nn.Sequential(nn.Linear(6, 6), nn.Tanh()) for _ in range(4))
+
+
+def _gradients(blocks, x, use_checkpoint):
+    h = x
+    for block in blocks:
+        h = checkpoint(block, h, use_reentrant=True) if use_checkpoint else block(h)
+    (h * h).sum().backward()
+    grads = [x.grad.numpy().copy()] + [p.grad.numpy().copy() for p in blocks.parameters()]
+    x.grad = None
+    blocks.zero_grad()
+    return grads
+
+
+def test_checkpointed_gradients_equal_plain_gradients():
+    blocks = _blocks()
+    x = tapegrad.randn(5, 6, requires_grad=True)
+    for plain, checkpointed in zip(_gradients(blocks, x, False), _gradients(blocks, x, True)):
+        np.testing.assert_allclose(checkpointed, plain, rtol=1e-6, atol=1e-7)
+
+
+def test_only_the_inputs_are_saved():
+    layer = nn.Linear(4, 4)
+    x = tapegrad.randn(3, 4, requires_grad=True)
+    y = checkpoint(lambda h: layer(h).relu() * 2, x)
+    assert y.grad_fn.name() == "CheckpointFunctionBackward"
+    assert [t is x for t in y.grad_fn.saved_tensors] == [True]
+    assert y.grad_fn.next_functions[0][0].name().endswith("AccumulateGrad")  # nothing recorded
+
+
+def test_dropout_draws_the_same_mask_when_recomputed():
+    tapegrad.manual_seed(1)
+    drop = nn.Dropout(0.5)
+    x = tapegrad.ones(50, requires_grad=True)
+    y = checkpoint(drop, x)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), y.detach().numpy())
+
+
+def test_gradcheck_through_a_checkpoint_with_non_tensor_arguments():
+    def segment(x, power, w):
+        return (x * w).tanh() ** power
+
+    x = tapegrad.randn(4, dtype=tapegrad.float64, requires_grad=True)
+    w = tapegrad.randn(4, dtype=tapegrad.float64, requires_grad=True)
+    assert gradcheck(lambda x, w: checkpoint(segment, x, 3, w), (x, w))
+
+
+def test_checkpoint_sequential_equals_the_plain_model():
+    tapegrad.manual_seed(2)
+    model = nn.Sequential(*[nn.Linear(5, 5) for _ in range(6)])
+    x = tapegrad.randn(2, 5, requires_grad=True)
+    model(x).sum().backward()
+    plain = [p.grad.numpy().copy() for p in model.parameters()] + [x.grad.numpy().copy()]
+    model.zero_grad()
+    x.grad = None
+    checkpoint_sequential(model, 3, x).sum().backward()
+    checkpointed = [p.grad.numpy() for p in model.parameters()] + [x.grad.numpy()]
+    for a, b in zip(checkpointed, plain):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_warns_when_no_input_requires_grad():
+    with pytest.warns(UserWarning, match="None of the inputs have requires_grad=True"):
+        checkpoint(lambda t: t * 2, tapegrad.ones(2))

@@ -1,0 +1,185 @@
+"""Losses and ``nn.functional``: values and gradients against PyTorch, gradcheck, stability."""
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn
+from tapegrad.autograd import gradcheck, gradgradcheck
+
+F = nn.functional
+RNG = np.random.default_rng(0)
+LOGITS = RNG.standard_normal((6, 4))
+LABELS = np.array([0, 3, 1, 1, 2, 3])
+LABELS_IGNORED = np.array([0, -100, 1, 1, 2, -100])
+WEIGHT = np.array([0.5, 2.0, 1.0, 0.25])
+PROBS = RNG.dirichlet(np.ones(4), size=6)
+SPATIAL_LOGITS = RNG.standard_normal((2, 3, 2, 2))
+SPATIAL_LABELS = RNG.integers(0, 3, (2, 2, 2))
+VALUES = RNG.standard_normal((3, 5))
+TARGETS = RNG.standard_normal((3, 5))
+UNIT = 1 / (1 + np.exp(-VALUES))
+BINARY = RNG.integers(0, 2, (3, 5)).astype(float)
+
+# name: (function name, input, other arrays (float ones become tensors), keyword arguments)
+LOSSES = {
+    "mse": ("mse_loss", VALUES, (TARGETS,), {}),
+    "mse-sum": ("mse_loss", VALUES, (TARGETS,), {"reduction": "sum"}),
+    "l1": ("l1_loss", VALUES, (TARGETS,), {}),
+    "l1-none": ("l1_loss", VALUES, (TARGETS,), {"reduction": "none"}),
+    "ce": ("cross_entropy", LOGITS, (LABELS,), {}),
+    "ce-sum": ("cross_entropy", LOGITS, (LABELS,), {"reduction": "sum"}),
+    "ce-none": ("cross_entropy", LOGITS, (LABELS,), {"reduction": "none"}),
+    "ce-weight": ("cross_entropy", LOGITS, (LABELS,), {"weight": WEIGHT}),
+    "ce-ignore": ("cross_entropy", LOGITS, (LABELS_IGNORED,), {}),
+    "ce-ignore-class": ("cross_entropy", LOGITS, (LABELS,), {"ignore_index": 3}),
+    "ce-smooth": ("cross_entropy", LOGITS, (LABELS,), {"label_smoothing": 0.2}),
+    "ce-smooth-weight-ignore": ("cross_entropy", LOGITS, (LABELS_IGNORED,),
+                                {"label_smoothing": 0.1, "weight": WEIGHT}),
+    "ce-smooth-none": ("cross_entropy", LOGITS, (LABELS_IGNORED,),
+                       {"label_smoothing": 0.3, "reduction": "none"}),
+    "ce-probs": ("cross_entropy", LOGITS, (PROBS,), {}),
+    "ce-probs-smooth-weight": ("cross_entropy", LOGITS, (PROBS,),
+                               {"label_smoothing": 0.1, "weight": WEIGHT}),
+    "ce-1d": ("cross_entropy", LOGITS[0], (np.array(2),), {}),
+    "ce-spatial": ("cross_entropy", SPATIAL_LOGITS, (SPATIAL_LABELS,), {}),
+    "ce-spatial-none": ("cross_entropy", SPATIAL_LOGITS, (SPATIAL_LABELS,),
+                        {"reduction": "none"}),
+    "nll": ("nll_loss", LOGITS, (LABELS,), {}),
+    "nll-weight-ignore": ("nll_loss", LOGITS, (LABELS_IGNORED,), {"weight": WEIGHT}),
+    "bce": ("binary_cross_entropy", UNIT, (BINARY,), {}),
+    "bce-weight": ("binary_cross_entropy", UNIT, (BINARY,), {"weight": VALUES[0] ** 2}),
+    "bce-soft-none": ("binary_cross_entropy", UNIT, (np.ascontiguousarray(UNIT[::-1]),), {"reduction": "none"}),
+    "bce-logits": ("binary_cross_entropy_with_logits", VALUES, (BINARY,), {}),
+    "bce-logits-pos": ("binary_cross_entropy_with_logits", VALUES, (BINARY,),
+                       {"pos_weight": np.array([1.0, 2.0, 0.5, 3.0, 1.5]), "reduction": "sum"}),
+}
+
+
+def _call(library, name, dtype):
+    function, input, others, kwargs = LOSSES[name]
+    make = (lambda a: tapegrad.tensor(a, dtype=dtype)) if library is tapegrad else (
+        lambda a: library.tensor(a, dtype=dtype))
+    as_tensor = lambda a: make(a) if np.asarray(a).dtype.kind == "f" else library.tensor(a)
+    x = make(input).requires_grad_()
+    args = [as_tensor(o) for o in others]
+    kwargs = {k: as_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    functional = F if library is tapegrad else library.nn.functional
+    return x, getattr(functional, function)(x, *args, **kwargs)
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_loss_and_gradient_equal_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    x, loss = _call(tapegrad, name, tapegrad.float64)
+    tx, tloss = _call(torch, name, torch.float64)
+    np.testing.assert_allclose(loss.detach().numpy(), tloss.detach().numpy(), rtol=1e-12)
+    loss.sum().backward()
+    tloss.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_loss_gradient_matches_finite_differences(name):
+    x, _ = _call(tapegrad, name, tapegrad.float64)
+    assert gradcheck(lambda x: _call_with(x, name), (x,))
+
+
+def _call_with(x, name):
+    function, _, others, kwargs = LOSSES[name]
+    as_tensor = lambda a: (tapegrad.tensor(a, dtype=tapegrad.float64)
+                           if np.asarray(a).dtype.kind == "f" else tapegrad.tensor(a))
+    kwargs = {k: as_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    return getattr(F, function)(x, *[as_tensor(o) for o in others], **kwargs)
+
+
+@pytest.mark.parametrize("name", ["ce", "ce-weight", "ce-ignore", "ce-none", "nll"])
+def test_cross_entropy_second_derivatives(name):
+    x, _ = _call(tapegrad, name, tapegrad.float64)
+    assert gradgradcheck(lambda x: _call_with(x, name), (x,))
+
+
+def test_cross_entropy_records_pytorchs_node():
+    loss = F.cross_entropy(tapegrad.randn(3, 4, requires_grad=True), tapegrad.tensor([0, 1, 2]))
+    assert loss.grad_fn.name() == "NllLossBackward0"
+    assert loss.grad_fn.next_functions[0][0].name() == "LogSoftmaxBackward0"
+
+
+def test_losses_stay_finite_on_extreme_inputs():
+    logits = tapegrad.tensor([[1000.0, -1000.0, 0.0], [-500.0, 500.0, 499.0]], requires_grad=True)
+    loss = F.cross_entropy(logits, tapegrad.tensor([1, 2]))
+    loss.backward()
+    assert np.isfinite(loss.item()) and loss.item() == pytest.approx((2000 + 1.3132617) / 2)
+    assert np.isfinite(logits.grad.numpy()).all()
+    z = tapegrad.tensor([200.0, -200.0, 0.0], requires_grad=True)
+    bce = F.binary_cross_entropy_with_logits(z, tapegrad.tensor([0.0, 1.0, 1.0]),
+                                             reduction="none")
+    np.testing.assert_allclose(bce.detach().numpy(), [200.0, 200.0, np.log(2)], rtol=1e-6)
+    bce.sum().backward()
+    assert np.isfinite(z.grad.numpy()).all()
+    unit = tapegrad.tensor([0.0, 1.0, 0.5], requires_grad=True)
+    saturated = F.binary_cross_entropy(unit, tapegrad.tensor([1.0, 0.0, 1.0]), reduction="sum")
+    assert saturated.item() == pytest.approx(200 + np.log(2))  # logs clamped at -100, as PyTorch
+    saturated.backward()
+    np.testing.assert_allclose(unit.grad.numpy(), [-1e12, 1e12, -2.0], rtol=1e-6)
+
+
+def test_binary_cross_entropy_differentiates_the_target_too():
+    torch = pytest.importorskip("torch")
+    x, t = tapegrad.tensor(UNIT), tapegrad.tensor(UNIT[0], requires_grad=True)
+    tx, tt = torch.tensor(UNIT), torch.tensor(UNIT[0], requires_grad=True)
+    F.binary_cross_entropy(x, t.expand(3, 5)).backward()
+    torch.nn.functional.binary_cross_entropy(tx, tt.expand(3, 5)).backward()
+    np.testing.assert_allclose(t.grad.numpy(), tt.grad.numpy(), rtol=1e-12)
+    assert gradcheck(lambda t: F.binary_cross_entropy(x, t.expand(3, 5)), (t,))
+
+
+@pytest.mark.filterwarnings("ignore:size_average and reduce args will be deprecated")
+def test_loss_modules_pass_their_options():
+    torch = pytest.importorskip("torch")
+    logits, labels = LOGITS.astype(np.float32), LABELS_IGNORED
+    ours = nn.CrossEntropyLoss(weight=tapegrad.tensor(WEIGHT, dtype=tapegrad.float32),
+                               ignore_index=-100, label_smoothing=0.05, reduction="sum")
+    theirs = torch.nn.CrossEntropyLoss(weight=torch.tensor(WEIGHT, dtype=torch.float32),
+                                       label_smoothing=0.05, reduction="sum")
+    assert ours(tapegrad.tensor(logits), tapegrad.tensor(labels)).item() == pytest.approx(
+        theirs(torch.tensor(logits), torch.tensor(labels)).item(), rel=1e-6)
+    assert [n for n, _ in ours.named_buffers()] == ["weight"]
+    for ours, theirs in ((nn.MSELoss(reduction="none"), torch.nn.MSELoss(reduction="none")),
+                         (nn.L1Loss(), torch.nn.L1Loss()), (nn.BCELoss(), torch.nn.BCELoss()),
+                         (nn.BCEWithLogitsLoss(), torch.nn.BCEWithLogitsLoss()),
+                         (nn.NLLLoss(size_average=False), torch.nn.NLLLoss(size_average=False))):
+        x, t = (UNIT, BINARY) if not isinstance(ours, nn.NLLLoss) else (np.log(PROBS), LABELS)
+        tt = t if t.dtype.kind != "f" else t.astype(np.float32)
+        value = ours(tapegrad.tensor(x.astype(np.float32)), tapegrad.tensor(tt))
+        expected = theirs(torch.tensor(x.astype(np.float32)), torch.tensor(tt))
+        np.testing.assert_allclose(value.numpy(), expected.numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: F.cross_entropy(tapegrad.zeros(2, 3), tapegrad.tensor([0, 3])), IndexError,
+     "Target 3 is out of bounds."),
+    (lambda: F.cross_entropy(tapegrad.zeros(2, 3), tapegrad.tensor([0, 1, 2])), ValueError,
+     "Expected input batch_size (2) to match target batch_size (3)."),
+    (lambda: F.cross_entropy(tapegrad.zeros(2, 3), tapegrad.tensor([0, 1]), reduction="avg"),
+     ValueError, "avg is not a valid value for reduction"),
+    (lambda: F.nll_loss(tapegrad.zeros(2, 3), tapegrad.tensor([0, 1]),
+                        weight=tapegrad.ones(2)), RuntimeError,
+     "weight tensor should be defined either for all 3 classes or no classes"),
+    (lambda: F.binary_cross_entropy(tapegrad.tensor([1.5]), tapegrad.tensor([1.0])),
+     RuntimeError, "all elements of input should be between 0 and 1"),
+])
+def test_bad_loss_input_gives_pytorchs_error(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_mse_warns_about_broadcasting_as_pytorch():
+    with pytest.warns(UserWarning, match="Using a target size"):
+        F.mse_loss(tapegrad.zeros(3, 1), tapegrad.zeros(3))
+
+
+def test_one_hot():
+    np.testing.assert_array_equal(F.one_hot(tapegrad.tensor([0, 2])).numpy(),
+                                  [[1, 0, 0], [0, 0, 1]])
+    assert F.one_hot(tapegrad.tensor([1]), 4).dtype == tapegrad.int64

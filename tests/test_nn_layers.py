@@ -1,0 +1,232 @@
+"""Every layer against PyTorch's on the same parameters, and its gradients against finite differences.
+
+Each case builds the tapegrad layer and PyTorch's twin, copies tapegrad's (randomly initialised)
+parameters into PyTorch's, and compares outputs, input gradients, parameter gradients, the
+recorded ``grad_fn`` and the repr. ``gradcheck`` in float64 checks the same layers without PyTorch.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn
+from tapegrad.autograd import gradcheck, gradgradcheck
+
+
+def _float_input(shape, rng):
+    return rng.standard_normal(shape)
+
+
+def _index_input(high):
+    return lambda shape, rng: rng.integers(0, high, shape)
+
+
+# name: (constructor arguments, input shape, input maker, PyTorch's grad_fn of the output or None)
+LAYERS = {
+    "Linear": (lambda m: m.Linear(5, 3), (4, 5), _float_input, "AddmmBackward0"),
+    "Linear-nobias": (lambda m: m.Linear(5, 3, bias=False), (4, 5), _float_input, "MmBackward0"),
+    "Linear-3d": (lambda m: m.Linear(5, 3), (2, 4, 5), _float_input, None),
+    "Linear-1d": (lambda m: m.Linear(5, 3), (5,), _float_input, None),
+    "Identity": (lambda m: m.Identity(7, foo=1), (2, 3), _float_input, None),
+    "ReLU": (lambda m: m.ReLU(), (3, 4), _float_input, "ReluBackward0"),
+    "GELU": (lambda m: m.GELU(), (3, 4), _float_input, "GeluBackward0"),
+    "GELU-tanh": (lambda m: m.GELU(approximate="tanh"), (3, 4), _float_input, "GeluBackward0"),
+    "Tanh": (lambda m: m.Tanh(), (3, 4), _float_input, "TanhBackward0"),
+    "Sigmoid": (lambda m: m.Sigmoid(), (3, 4), _float_input, "SigmoidBackward0"),
+    "Softmax": (lambda m: m.Softmax(dim=1), (3, 4), _float_input, "SoftmaxBackward0"),
+    "LogSoftmax": (lambda m: m.LogSoftmax(dim=-1), (3, 4), _float_input, "LogSoftmaxBackward0"),
+    "Dropout-eval": (lambda m: m.Dropout(0.3).eval(), (3, 4), _float_input, None),
+    "LayerNorm": (lambda m: m.LayerNorm(4), (3, 4), _float_input, None),
+    "LayerNorm-2d": (lambda m: m.LayerNorm([3, 4], eps=1e-3), (2, 3, 4), _float_input, None),
+    "LayerNorm-noaffine": (lambda m: m.LayerNorm(4, elementwise_affine=False), (3, 4),
+                           _float_input, None),
+    "Embedding": (lambda m: m.Embedding(6, 3), (2, 5), _index_input(6), None),
+    "Embedding-padding": (lambda m: m.Embedding(6, 3, padding_idx=2), (2, 5), _index_input(6),
+                          None),
+    "Flatten": (lambda m: m.Flatten(), (2, 3, 2, 2), _float_input, "ViewBackward0"),
+    "Conv2d": (lambda m: m.Conv2d(2, 3, 3), (2, 2, 6, 5), _float_input,
+               "ConvolutionBackward0"),
+    "Conv2d-strided": (lambda m: m.Conv2d(2, 4, (3, 2), stride=2, padding=1, dilation=(1, 2)),
+                       (2, 2, 7, 8), _float_input, "ConvolutionBackward0"),
+    "Conv2d-groups": (lambda m: m.Conv2d(4, 6, 3, groups=2, bias=False), (1, 4, 5, 5),
+                      _float_input, "ConvolutionBackward0"),
+    "Conv2d-same": (lambda m: m.Conv2d(2, 2, 4, padding="same"), (1, 2, 5, 6), _float_input,
+                    "ConvolutionBackward0"),
+    "Conv2d-unbatched": (lambda m: m.Conv2d(2, 3, 2), (2, 4, 4), _float_input, None),
+    "MaxPool2d": (lambda m: m.MaxPool2d(2), (2, 3, 6, 6), _float_input,
+                  "MaxPool2DWithIndicesBackward0"),
+    "MaxPool2d-padded": (lambda m: m.MaxPool2d(3, stride=2, padding=1), (1, 2, 7, 6),
+                         _float_input, "MaxPool2DWithIndicesBackward0"),
+    "MaxPool2d-ceil": (lambda m: m.MaxPool2d(2, ceil_mode=True, dilation=1), (1, 2, 5, 7),
+                       _float_input, "MaxPool2DWithIndicesBackward0"),
+    "MaxPool2d-dilated": (lambda m: m.MaxPool2d((2, 3), stride=(1, 2), dilation=2),
+                          (1, 1, 7, 9), _float_input, "MaxPool2DWithIndicesBackward0"),
+    "Sequential": (lambda m: m.Sequential(m.Linear(4, 8), m.ReLU(), m.Linear(8, 2)), (3, 4),
+                   _float_input, "AddmmBackward0"),
+    "CNN": (lambda m: m.Sequential(m.Conv2d(1, 2, 3, padding=1), m.ReLU(), m.MaxPool2d(2),
+                                   m.Flatten(), m.Linear(8, 3)), (2, 1, 4, 4), _float_input,
+            "AddmmBackward0"),
+}
+
+
+def _pair(name, torch, dtype=np.float32):
+    """The tapegrad layer, PyTorch's twin with the same parameters, and one input for both."""
+    make, shape, make_input, _ = LAYERS[name]
+    ours = make(nn)
+    theirs = make(torch.nn)
+    theirs.train(ours.training)
+    if dtype == np.float64:
+        ours.double()
+        theirs.double()
+    own_state = ours.state_dict()
+    theirs.load_state_dict({k: torch.from_numpy(v.numpy().copy()) for k, v in own_state.items()})
+    data = make_input(shape, np.random.default_rng(0))
+    if data.dtype.kind == "f":
+        data = data.astype(dtype)
+    return ours, theirs, data
+
+
+@pytest.mark.filterwarnings("ignore:Using padding='same'")  # PyTorch's note about its own copy
+@pytest.mark.parametrize("name", LAYERS)
+def test_forward_and_gradients_equal_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    ours, theirs, data = _pair(name, torch)
+    floating = data.dtype.kind == "f"
+    x = tapegrad.tensor(data, requires_grad=floating)
+    tx = torch.tensor(data, requires_grad=floating)
+    out, tout = ours(x), theirs(tx)
+    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-5, atol=1e-6)
+    expected_node = LAYERS[name][3]
+    if expected_node is not None:
+        assert out.grad_fn.name() == type(tout.grad_fn).__name__ == expected_node
+    seed = np.random.default_rng(1).standard_normal(tuple(out.shape)).astype(np.float32)
+    out.backward(tapegrad.tensor(seed))
+    tout.backward(torch.tensor(seed))
+    if floating:
+        np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-5)
+    theirs_params = dict(theirs.named_parameters())
+    for pname, p in ours.named_parameters():
+        np.testing.assert_allclose(p.grad.numpy(), theirs_params[pname].grad.numpy(), rtol=1e-4,
+                                   atol=1e-5, err_msg=pname)
+
+
+@pytest.mark.parametrize("name", LAYERS)
+def test_repr_equals_pytorchs(name):
+    torch = pytest.importorskip("torch")
+    make = LAYERS[name][0]
+    assert repr(make(nn)) == repr(make(torch.nn))
+
+
+def _as_function_of_weights(layer):
+    """``run(x, *weights)`` calls ``layer`` with ``weights`` in place of its parameters, so that
+    gradcheck can perturb and differentiate them; and a copy of the current weights."""
+    slots = [(module, name) for module in layer.modules()
+             for name, param in module._parameters.items() if param is not None]
+
+    def run(x, *weights):
+        for (module, name), weight in zip(slots, weights):
+            module._parameters[name] = weight
+        return layer(x)
+
+    weights = [module._parameters[name].detach().clone().requires_grad_()
+               for module, name in slots]
+    return run, weights
+
+
+# The padding row's gradient is zero by design, not by calculus: finite differences disagree.
+@pytest.mark.parametrize("name", [n for n in LAYERS if n not in ("Identity", "Embedding-padding")])
+def test_gradients_match_finite_differences(name):
+    make, shape, make_input, _ = LAYERS[name]
+    tapegrad.manual_seed(0)
+    layer = make(nn).double()
+    data = make_input(shape, np.random.default_rng(2))
+    if data.dtype.kind == "f":
+        x = tapegrad.tensor(data, dtype=tapegrad.float64, requires_grad=True)
+    else:
+        x = tapegrad.tensor(data)
+    run, weights = _as_function_of_weights(layer)
+    assert gradcheck(run, (x, *weights))
+
+
+@pytest.mark.parametrize("name", ["GELU", "GELU-tanh", "Conv2d-strided", "Conv2d-groups",
+                                  "MaxPool2d-padded", "LayerNorm"])
+def test_second_derivatives_match_finite_differences(name):
+    make, shape, make_input, _ = LAYERS[name]
+    tapegrad.manual_seed(0)
+    layer = make(nn).double()
+    x = tapegrad.tensor(make_input(shape, np.random.default_rng(3)), dtype=tapegrad.float64,
+                        requires_grad=True)
+    run, weights = _as_function_of_weights(layer)
+    assert gradgradcheck(run, (x, *weights))
+
+
+# ---------------------------------------------------------------------------- behaviour
+
+def test_default_initialisation_has_pytorchs_bounds_and_spread():
+    tapegrad.manual_seed(0)
+    layer = nn.Linear(400, 300)
+    bound = 1 / math.sqrt(400)
+    w, b = layer.weight.detach().numpy(), layer.bias.detach().numpy()
+    assert np.abs(w).max() <= bound and np.abs(b).max() <= bound
+    assert w.std() == pytest.approx(bound / math.sqrt(3), rel=0.02)  # std of U(-a, a)
+    conv = nn.Conv2d(16, 32, 3)
+    conv_bound = 1 / math.sqrt(16 * 9)
+    assert np.abs(conv.weight.detach().numpy()).max() <= conv_bound
+    assert conv.weight.detach().numpy().std() == pytest.approx(conv_bound / math.sqrt(3), rel=0.03)
+
+
+def test_parameters_are_leaves_that_require_grad():
+    layer = nn.Linear(3, 2)
+    assert isinstance(layer.weight, nn.Parameter)
+    assert layer.weight.is_leaf and layer.weight.requires_grad
+    assert repr(layer.bias).startswith("Parameter containing:\ntensor([")
+    assert type(layer.weight * 2) is tapegrad.Tensor
+
+
+def test_dropout_zeroes_and_rescales_in_training_only():
+    tapegrad.manual_seed(0)
+    drop = nn.Dropout(0.25)
+    x = tapegrad.ones(200, 100, requires_grad=True)
+    y = drop(x)
+    values = np.unique(y.detach().numpy())
+    np.testing.assert_allclose(values, [0.0, 1 / 0.75], rtol=1e-6)
+    assert (y.detach().numpy() == 0).mean() == pytest.approx(0.25, abs=0.01)
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), y.detach().numpy())  # gradient uses the mask
+    assert drop.eval()(x) is x
+
+
+def test_embedding_padding_row_gets_no_gradient_and_starts_at_zero():
+    emb = nn.Embedding(5, 3, padding_idx=1)
+    np.testing.assert_array_equal(emb.weight.detach().numpy()[1], 0)
+    emb(tapegrad.tensor([[1, 2, 1], [0, 1, 4]])).sum().backward()
+    grad = emb.weight.grad.numpy()
+    np.testing.assert_array_equal(grad[1], 0)
+    np.testing.assert_array_equal(grad[:, 0], [1, 0, 1, 0, 1])
+
+
+def test_max_pool_returns_pytorchs_indices():
+    torch = pytest.importorskip("torch")
+    data = np.random.default_rng(4).standard_normal((2, 3, 7, 7)).astype(np.float32)
+    values, indices = nn.functional.max_pool2d(tapegrad.tensor(data), 3, 2, 1,
+                                               return_indices=True)
+    t_values, t_indices = torch.nn.functional.max_pool2d(torch.tensor(data), 3, 2, 1,
+                                                         return_indices=True)
+    np.testing.assert_array_equal(values.numpy(), t_values.numpy())
+    np.testing.assert_array_equal(indices.numpy(), t_indices.numpy())
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: nn.Conv2d(3, 4, 3)(tapegrad.zeros(1, 2, 5, 5)), "to have 3 channels, but got 2"),
+    (lambda: nn.Conv2d(1, 1, 5)(tapegrad.zeros(1, 1, 3, 3)), "Kernel size can't be greater"),
+    (lambda: nn.MaxPool2d(2, padding=2)(tapegrad.zeros(1, 1, 4, 4)), "pad should be at most half"),
+    (lambda: nn.Linear(3, 2)(tapegrad.zeros(4, 5)), "mat1 and mat2 shapes cannot be multiplied"),
+    (lambda: nn.LayerNorm(3)(tapegrad.zeros(2, 4)), "Given normalized_shape=[3]"),
+    (lambda: nn.GELU("cubic")(tapegrad.zeros(2)), "approximate argument must be either"),
+    (lambda: nn.Conv2d(4, 6, 3, groups=4), "out_channels must be divisible by groups"),
+])
+def test_bad_input_gives_pytorchs_error(call, message):
+    with pytest.raises((RuntimeError, ValueError)) as info:
+        call()
+    assert message in str(info.value)

@@ -1,0 +1,85 @@
+"""tapegrad.save / tapegrad.load: safe .npz round trips, and loads that fail cleanly."""
+import io
+import pickle
+import zipfile
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn, optim
+
+
+def _model():
+    return nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+
+
+def test_state_dict_round_trip_through_a_file(tmp_path):
+    model = _model()
+    path = tmp_path / "model.pt"
+    tapegrad.save(model.state_dict(), path)
+    assert path.exists() and zipfile.is_zipfile(path)  # written exactly where asked
+    loaded = tapegrad.load(path)
+    assert isinstance(loaded, OrderedDict) and list(loaded) == list(model.state_dict())
+    fresh = _model()
+    fresh.load_state_dict(loaded)
+    x = tapegrad.randn(5, 3)
+    np.testing.assert_array_equal(fresh(x).detach().numpy(), model(x).detach().numpy())
+
+
+def test_nested_checkpoint_with_optimizer_state_round_trips():
+    model = _model()
+    optimizer = optim.Adam(model.parameters(), lr=0.01, betas=(0.8, 0.9))
+    model(tapegrad.randn(2, 3)).sum().backward()
+    optimizer.step()
+    buffer = io.BytesIO()
+    tapegrad.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": 3,
+                   "note": "ok", "best": None, "history": [0.5, float("inf")],
+                   "flags": tapegrad.tensor([True, False]),
+                   "param": nn.Parameter(tapegrad.ones(2))}, buffer)
+    buffer.seek(0)
+    loaded = tapegrad.load(buffer)
+    assert loaded["epoch"] == 3 and loaded["note"] == "ok" and loaded["best"] is None
+    assert loaded["history"] == [0.5, float("inf")]
+    assert loaded["flags"].dtype == tapegrad.bool
+    assert isinstance(loaded["param"], nn.Parameter) and loaded["param"].requires_grad
+    state = loaded["optimizer"]
+    assert state["param_groups"][0]["betas"] == (0.8, 0.9)
+    assert sorted(state["state"]) == [0, 1, 2, 3]  # integer keys stay integers
+    resumed = optim.Adam(_model().parameters())
+    resumed.load_state_dict(state)
+    np.testing.assert_array_equal(resumed.state[resumed.param_groups[0]["params"][0]]["exp_avg"]
+                                  .numpy(), optimizer.state_dict()["state"][0]["exp_avg"].numpy())
+
+
+def test_nothing_is_unpickled():
+    buffer = io.BytesIO()
+    np.savez(buffer, payload=np.array([object()], dtype=object))
+    buffer.seek(0)
+    with pytest.raises(RuntimeError, match="is not a file written by tapegrad.save"):
+        tapegrad.load(buffer)
+    with pytest.raises(RuntimeError, match="is not a file written by tapegrad.save"):
+        tapegrad.load(io.BytesIO(pickle.dumps({"a": 1})))
+    with pytest.raises(TypeError, match="cannot store an object of type function"):
+        tapegrad.save({"f": lambda: None}, io.BytesIO())
+
+
+def test_loading_wrong_shapes_or_keys_leaves_the_model_unchanged(tmp_path):
+    path = tmp_path / "other.pt"
+    tapegrad.save(nn.Sequential(nn.Linear(3, 5), nn.ReLU(), nn.Linear(5, 2)).state_dict(), path)
+    model = _model()
+    before = [p.detach().numpy().copy() for p in model.parameters()]
+    with pytest.raises(RuntimeError, match="size mismatch for 0.weight: copying a param with "
+                                           r"shape torch.Size\(\[5, 3\]\) from checkpoint"):
+        model.load_state_dict(tapegrad.load(path))
+    renamed = OrderedDict((k.replace("2.", "3."), v) for k, v in model.state_dict().items())
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "2.weight"'):
+        model.load_state_dict(renamed)
+    for p, b in zip(model.parameters(), before):
+        np.testing.assert_array_equal(p.detach().numpy(), b)
+
+
+def test_missing_file_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        tapegrad.load(tmp_path / "absent.pt")
