@@ -14,6 +14,7 @@ they are recorded too and give differentiable gradients (higher derivatives).
 """
 import heapq
 import itertools
+import warnings
 
 import numpy as np
 
@@ -38,8 +39,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     roots = _roots(tensors, grad_tensors, create_graph)
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        _warn_create_graph_cycle()
     targets = None
     if inputs is not None:
+        if not all(t._requires_grad for t in inputs):
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         for t in inputs:
             t.retain_grad()
         targets = [_edge_of(t) for t in inputs]
@@ -50,8 +55,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of ``outputs`` with respect to ``inputs``, returned instead of accumulated."""
     if materialize_grads and allow_unused is False:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
-                         "but got: allow_unused=False.")
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     if is_grads_batched:
         raise NotImplementedError("tapegrad's autograd.grad does not support is_grads_batched=True")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
@@ -68,8 +73,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     edges = [_edge_of(t) for t in inputs]
     captured = _run(roots, retain_graph, create_graph, edges, accumulate=False)
     result = []
-    for i, (t, (node, nr)) in enumerate(zip(inputs, edges)):
-        g = captured.get((id(node), nr))
+    for i, (t, edge) in enumerate(zip(inputs, edges)):
+        g = captured.get(edge)
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
@@ -79,6 +84,22 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 g = Tensor._make(np.zeros_like(t._array))
         result.append(g)
     return tuple(result)
+
+
+_create_graph_warned = False
+
+
+def _warn_create_graph_cycle():
+    """PyTorch's warning, once per process: a differentiable .grad points back at its leaf."""
+    global _create_graph_warned
+    if not _create_graph_warned:
+        _create_graph_warned = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
 
 
 def _as_tuple(x):
@@ -109,11 +130,11 @@ def _roots(tensors, grad_tensors, create_graph):
         if g is None:
             if t._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._make(np.ones_like(t._array))
+            g = Tensor._make(np.ones(t._array.shape, t._array.dtype))
         elif g._array.shape != t._array.shape:
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {_size(g)} and output[{i}] has "
-                f"a shape of {_size(t)}.")
+                f"Mismatch in shape: grad_output[{i}] has a shape of {_size(g)} and output[{i}] "
+                f"has a shape of {_size(t)}.")
         elif not create_graph:
             g = g.detach()
         roots.append((_edge_of(t), g))
@@ -125,18 +146,22 @@ def _size(t):
 
 
 def _count_all(roots):
-    """How many edges point at each node reachable from the roots (iterative DFS)."""
+    """How many edges point at each node reachable from the roots (iterative DFS).
+
+    Here and below nodes are dictionary keys: they hash and compare by identity."""
     counts = {}
     stack = [node for (node, _), _ in roots]
-    seen = {id(n) for n in stack}
+    seen = set(stack)
     while stack:
         for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
-            key = id(child)
-            counts[key] = counts.get(key, 0) + 1
-            if key not in seen:
-                seen.add(key)
+            if child in counts:
+                counts[child] += 1
+            else:
+                counts[child] = 1
+            if child not in seen:
+                seen.add(child)
                 stack.append(child)
     return counts
 
@@ -148,27 +173,22 @@ def _plan_for_targets(roots, targets, accumulate):
     there) but runs only when ``backward`` accumulates: a leaf's AccumulateGrad must, and PyTorch
     runs a non-leaf input's node as well.
     """
-    target_keys = {id(node) for node, _ in targets}
+    target_nodes = {node for node, _ in targets}
     post_order = []  # every node after all the nodes below it
     seen = set()
     for (root, _), _ in roots:
-        if id(root) not in seen:
-            seen.add(id(root))
+        if root not in seen:
+            seen.add(root)
             _post_order(root, seen, post_order)
-    runs = set()
-    for node in post_order:
-        key = id(node)
-        if (accumulate and key in target_keys) or any(
-                child is not None and (id(child) in runs or id(child) in target_keys)
-                for child, _ in node.next_functions):
-            runs.add(key)
-    visits = runs | (target_keys & seen)
-    counts = {}
-    for node in post_order:
-        if id(node) in runs:
-            for child, _ in node.next_functions:
-                if child is not None and id(child) in visits:
-                    counts[id(child)] = counts.get(id(child), 0) + 1
+    runs, counts = set(), {}
+    for node in post_order:  # children first, so whether they run is already known
+        wanted = [child for child, _ in node.next_functions
+                  if child is not None and (child in runs or child in target_nodes)]
+        if wanted or (accumulate and node in target_nodes):
+            runs.add(node)
+            for child in wanted:
+                counts[child] = counts.get(child, 0) + 1
+    visits = runs | (target_nodes & seen)
     return runs, visits, counts
 
 
@@ -177,8 +197,8 @@ def _post_order(root, seen, out):
     while stack:
         node, children = stack[-1]
         for child, _ in children:
-            if child is not None and id(child) not in seen:
-                seen.add(id(child))
+            if child is not None and child not in seen:
+                seen.add(child)
                 stack.append((child, iter(child.next_functions)))
                 break
         else:
@@ -188,79 +208,79 @@ def _post_order(root, seen, out):
 
 def _run(roots, retain_graph, create_graph, targets, accumulate):
     """Walk the graph. ``accumulate``: into leaves' ``.grad``; otherwise the gradients arriving at
-    ``targets`` are captured and returned, keyed by ``(id(node), output_nr)``."""
+    ``targets`` are captured and returned, keyed by ``(node, output_nr)``."""
     if targets is None:
         counts, runs, visits = _count_all(roots), None, None
     else:
         runs, visits, counts = _plan_for_targets(roots, targets, accumulate)
-    captures = None if accumulate else {(id(n), nr) for n, nr in targets}
-    capture_nodes = () if captures is None else {key for key, _ in captures}
+    captures = set() if accumulate else set(targets)
+    capture_nodes = {node for node, _ in captures}
     captured = {}
     # Arrays something outside this walk may hold (the caller's gradients, whatever hooks return,
     # what one leaf's .grad already keeps): never stored in a .grad without a copy.
     shared = {id(g._array) for _, g in roots}
 
-    buffers = {}  # id(node) -> {output_nr: summed gradient}
+    buffers = {}  # node -> {output_nr: summed gradient}
     ready = []  # heap of (-sequence_nr, tie-breaker, node)
     tie = itertools.count()
     for (node, nr), g in roots:
         _deposit(buffers, node, nr, g)
-    queued = set()
-    for (node, _), _ in roots:
-        key = id(node)
-        if counts.get(key, 0) == 0 and key not in queued and (visits is None or key in visits):
-            queued.add(key)
+    for node in {node: None for (node, _), _ in roots}:  # each root once, in order
+        if node not in counts and (visits is None or node in visits):
             heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
             node = heapq.heappop(ready)[2]
-            key = id(node)
-            grads = buffers.pop(key, None)
-            if grads is not None and key in capture_nodes:
-                if key in runs:
-                    _capture(captured, captures, key, grads)  # PyTorch captures before the hooks
+            grads = buffers.pop(node, None)
+            if grads is None:
+                input_grads = None  # no gradient reached this node: its inputs get none from it
+            elif node in capture_nodes:
+                node_runs = node in runs
+                if node_runs:
+                    _capture(captured, captures, node, grads)  # PyTorch captures before the hooks
                 grads = _tensor_pre_hooks(node, grads, shared)  # when the node runs on
-                if key not in runs:
-                    _capture(captured, captures, key, grads)
+                if not node_runs:
+                    _capture(captured, captures, node, grads)
                     continue
-            elif runs is not None and key not in runs:
+                input_grads = _call(node, grads, create_graph, shared)
+            elif runs is not None and node not in runs:
                 continue
-            elif grads is not None and (node._hooks is not None or type(node) is AccumulateGrad):
-                grads = _tensor_pre_hooks(node, grads, shared)
-            input_grads = _call(node, grads, create_graph, shared)
+            elif (node._hooks is None and type(node) is not AccumulateGrad
+                  and not node.gradients_may_be_shared):
+                input_grads = node.apply(_complete(grads))
+            else:
+                input_grads = _call(node, _tensor_pre_hooks(node, grads, shared), create_graph,
+                                    shared)
             if not retain_graph:
                 node.release()
             if input_grads is None:
                 input_grads = (None,) * len(node.next_functions)
             for (child, nr), g in zip(node.next_functions, input_grads):
-                if child is None:
-                    continue
-                child_key = id(child)
-                if visits is not None and child_key not in visits:
+                if child is None or (visits is not None and child not in visits):
                     continue
                 if g is not None:
                     _deposit(buffers, child, nr, g)
-                counts[child_key] -= 1
-                if counts[child_key] == 0:
+                remaining = counts[child] - 1
+                counts[child] = remaining
+                if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
     return captured
 
 
-def _capture(captured, captures, key, grads):
+def _capture(captured, captures, node, grads):
     for nr, g in grads.items():
-        if (key, nr) in captures:
-            captured[(key, nr)] = g
+        if (node, nr) in captures:
+            captured[(node, nr)] = g
 
 
 def _deposit(buffers, node, nr, g):
-    slot = buffers.get(id(node))
+    """Add ``g`` to what arrived for output ``nr`` of ``node`` (a tensor used twice gets both)."""
+    slot = buffers.get(node)
     if slot is None:
-        buffers[id(node)] = {nr: g}
-    elif nr in slot:
-        slot[nr] = slot[nr] + g
+        buffers[node] = {nr: g}
     else:
-        slot[nr] = g
+        slot[nr] = slot[nr] + g if nr in slot else g
 
 
 def _tensor_pre_hooks(node, grads, shared):
@@ -294,9 +314,7 @@ def _apply_tensor_hook(hook, grads, nr, shared):
 
 
 def _call(node, grads, create_graph, shared):
-    """Run one node with its node hooks; the gradients for its inputs (None: nothing flowed in)."""
-    if grads is None:
-        return None  # no gradient reached this node: its inputs get none from it either
+    """Run one node with its node hooks (the walk's slow path); the gradients for its inputs."""
     table = node._hooks
     if table is not None:
         for hook in tuple(table.pre):
@@ -311,6 +329,8 @@ def _call(node, grads, create_graph, shared):
         input_grads = ()
     else:
         input_grads = node.apply(output_grads)
+        if node.gradients_may_be_shared:
+            shared.update(id(g._array) for g in input_grads if g is not None)
     if table is not None:
         for hook in tuple(table.post):
             replaced = hook(input_grads, output_grads)

@@ -16,10 +16,13 @@ class Exp(Function):
 y = Exp.apply(x)          # y.grad_fn is an <ExpBackward object ...>
 ```
 The node recorded for a call is the ``ctx`` itself (a ``BackwardCFunction``), named after the class.
+The gradients ``backward`` returns are checked as PyTorch checks them: one per ``forward`` argument,
+None for non-tensor arguments, and a shape the input's shape can be broadcast to (summed back down).
 """
 import numpy as np
 
-from ..tensor import Tensor
+from .. import dtypes
+from ..tensor import LEAF_INPLACE_ERROR, Tensor
 from . import grad_mode
 from .graph import FREED_MESSAGE, AccumulateGrad, Node
 
@@ -48,11 +51,28 @@ class FunctionCtx:
             raise RuntimeError(FREED_MESSAGE)
         from ..ops.registry import _modified_message
         result = []
-        for tensor, version in saved:
+        for entry, version in saved:
+            tensor = entry.unpack(self) if type(entry) is _SavedOutput else entry
             if tensor is not None and tensor._version_counter.value != version:
                 raise RuntimeError(_modified_message(tensor, version, self))
             result.append(tensor)
         return tuple(result)
+
+
+class _SavedOutput:
+    """An output of the Function saved for backward, kept without the tensor itself: the tensor
+    points at the node, so holding it would make a reference cycle that only ``gc`` could free."""
+
+    __slots__ = ("array", "version_counter", "output_nr")
+
+    def __init__(self, tensor, output_nr):
+        self.array, self.version_counter, self.output_nr = (tensor._array,
+                                                            tensor._version_counter, output_nr)
+
+    def unpack(self, node):
+        tensor = Tensor._make(self.array, node, self.output_nr)
+        tensor._version_counter = self.version_counter
+        return tensor
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -68,34 +88,68 @@ class BackwardCFunction(Node, FunctionCtx):
         self._non_differentiable = set()
         self._materialize_grads = True
         self._tensor_positions = ()
+        self._input_meta = ()
         self._output_meta = ()
+
+    def __repr__(self):
+        return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"
 
     def apply(self, grads):
         if self._saved is None:
             raise RuntimeError(FREED_MESSAGE)
+        grads = grads + (None,) * (len(self._output_meta) - len(grads))
         if self._materialize_grads:
-            grads = tuple(Tensor._make(_zeros(meta)) if g is None else g
+            grads = tuple(Tensor._make(np.zeros(*meta)) if g is None else g
                           for g, meta in zip(grads, self._output_meta))
         result = self._function.backward(self, *grads)
-        if not isinstance(result, tuple):
-            result = (result,)
-        n_args = self._n_args
+        return self._checked(result if isinstance(result, tuple) else (result,))
+
+    def _checked(self, result):
+        """``backward``'s gradients for the tensor inputs, validated as PyTorch validates them."""
+        name, n_args = type(self).__name__, self._n_args
         if len(result) != n_args:
             if len(result) > n_args and all(r is None for r in result[n_args:]):
                 result = result[:n_args]
             else:
-                raise RuntimeError(
-                    f"function {type(self).__name__} returned an incorrect number of gradients "
-                    f"(expected {n_args}, got {len(result)})")
-        return tuple(result[i] for i in self._tensor_positions)
+                raise RuntimeError(f"function {name} returned an incorrect number of gradients "
+                                   f"(expected {n_args}, got {len(result)})")
+        positions = set(self._tensor_positions)
+        for i, g in enumerate(result):
+            if g is not None and i not in positions:
+                raise RuntimeError(f"function {name} returned a gradient different than None at "
+                                   f"position {i + 1}, but the corresponding forward input was not "
+                                   "a Variable")
+        checked = []
+        for index, (position, (shape, dtype)) in enumerate(zip(self._tensor_positions,
+                                                               self._input_meta)):
+            g = result[position]
+            if g is not None:
+                g = _fit_gradient(g, shape, dtype, name, index)
+            checked.append(g)
+        return tuple(checked)
 
     def release(self):
         self._saved = None
 
 
-def _zeros(meta):
-    shape, dtype = meta
-    return np.zeros(shape, dtype=dtype)
+def _fit_gradient(g, shape, dtype, name, index):
+    """Sum a broadcast gradient back to the input's shape and cast it to the input's dtype."""
+    if g._array.shape != shape:
+        if not _broadcastable_to(shape, g._array.shape):
+            raise RuntimeError(f"Function {name} returned an invalid gradient at index {index} - "
+                               f"got {list(g._array.shape)} but expected shape compatible with "
+                               f"{list(shape)}")
+        from ..ops import sum_to
+        g = sum_to(g, shape)
+    if g._array.dtype != dtype:
+        g = g.to(dtypes.from_numpy_dtype(dtype))
+    return g
+
+
+def _broadcastable_to(shape, target):
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(reversed(shape), reversed(target)))
 
 
 class Function:
@@ -117,7 +171,10 @@ class Function:
     def _node_class(cls):
         node_class = Function._node_classes.get(cls)
         if node_class is None:
-            node_class = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_function": cls})
+            # Its gradients are user code's tensors, which the caller may hold: the engine copies
+            # them before storing one in a .grad.
+            node_class = type(f"{cls.__name__}Backward", (BackwardCFunction,),
+                              {"_function": cls, "gradients_may_be_shared": True})
             Function._node_classes[cls] = node_class
         return node_class
 
@@ -131,19 +188,28 @@ class Function:
             for t in tensors))
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx._tensor_positions = positions
+        ctx._input_meta = tuple((t._array.shape, t._array.dtype) for t in tensors)
         ctx._n_args = len(args)
         with grad_mode.no_grad():
             outputs = cls.forward(ctx, *args, **kwargs)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
-        ctx._saved = tuple((t, t._version_counter.value) if t is not None else (None, 0)
-                           for t in ctx._to_save)
-        ctx._to_save = ()
         if recording:
             outputs = tuple(_attach(ctx, i, out, tensors) for i, out in enumerate(outputs))
             ctx._output_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, Tensor)
                                      else ((), float) for o in outputs)
+        ctx._saved = tuple(_save(t, outputs if recording else ()) for t in ctx._to_save)
+        ctx._to_save = ()
         return outputs[0] if single else outputs
+
+
+def _save(tensor, outputs):
+    if tensor is None:
+        return None, 0
+    for i, out in enumerate(outputs):
+        if out is tensor and out._grad_fn is not None:
+            return _SavedOutput(out, i), out._version_counter.value
+    return tensor, tensor._version_counter.value
 
 
 def _attach(ctx, index, out, inputs):
@@ -152,7 +218,10 @@ def _attach(ctx, index, out, inputs):
         return out
     if out._array.dtype.kind != "f":
         return out
-    if any(out is t for t in inputs) and not any(out is d for d in ctx._dirty):
+    if any(out is d for d in ctx._dirty):
+        if out._grad_fn is None and out._requires_grad:
+            raise RuntimeError(LEAF_INPLACE_ERROR)
+    elif any(out is t for t in inputs):
         out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
     out._grad_fn = ctx
     out._output_nr = index

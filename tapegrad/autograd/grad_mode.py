@@ -5,6 +5,7 @@ and as decorators, exactly as in PyTorch. The state is thread-local, so one thre
 ``no_grad`` does not stop another from training.
 """
 import functools
+import inspect
 import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
@@ -55,16 +56,45 @@ class _GradModeContext:
 
     def __call__(self, fn):
         target = self._target
+        if inspect.isgeneratorfunction(fn):
+            return _generator_in_mode(fn, target)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            saved = (_state.grad_enabled, _state.inference)
-            _state.grad_enabled, _state.inference = target()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _state.grad_enabled, _state.inference = saved
+            return _in_mode(target, fn, *args, **kwargs)
         return wrapper
+
+
+def _in_mode(target, fn, *args, **kwargs):
+    """Call ``fn`` with the grad mode ``target()`` gives, restoring the caller's mode after."""
+    saved = (_state.grad_enabled, _state.inference)
+    _state.grad_enabled, _state.inference = target()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _state.grad_enabled, _state.inference = saved
+
+
+def _generator_in_mode(fn, target):
+    """A decorated generator runs each of its steps in the mode, and yields in the caller's mode."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        generator = _in_mode(target, fn, *args, **kwargs)
+        try:
+            response = _in_mode(target, generator.send, None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    _in_mode(target, generator.close)
+                    raise
+                except BaseException as exc:
+                    response = _in_mode(target, generator.throw, exc)
+                else:
+                    response = _in_mode(target, generator.send, request)
+        except StopIteration as stop:
+            return stop.value
+    return wrapper
 
 
 class no_grad(_GradModeContext):
@@ -105,14 +135,12 @@ class set_grad_enabled(_GradModeContext):
 class inference_mode(_GradModeContext):
     """``no_grad`` for pure inference: nothing is recorded and ``is_inference_mode_enabled()`` is true.
 
-    ``inference_mode(False)`` leaves the mode as it was. tapegrad's ``no_grad`` is already free of
-    per-tensor bookkeeping, so both run at the same speed.
+    ``inference_mode(False)`` switches inference mode off and recording on, as PyTorch's does.
+    tapegrad's ``no_grad`` is already free of per-tensor bookkeeping, so both run at the same speed.
     """
 
     def __init__(self, mode=True):
         self.mode = bool(mode)
 
     def _target(self):
-        if self.mode:
-            return False, True
-        return _state.grad_enabled, _state.inference
+        return (False, True) if self.mode else (True, False)

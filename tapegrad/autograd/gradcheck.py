@@ -37,14 +37,15 @@ def _numerical_jacobians(func, inputs, eps):
     outputs = _outputs(func, inputs)
     jacobians = [[np.zeros((t._array.size, o._array.size)) for o in outputs] for t in wrt]
     for i, t in enumerate(wrt):
-        flat = t._array.reshape(-1)  # a view: perturbing it perturbs the input
-        for k in range(flat.size):
-            original = flat[k]
-            flat[k] = original + eps
+        array = t._array  # perturbed in place, element by element, whatever its memory layout
+        for k in range(array.size):
+            index = np.unravel_index(k, array.shape)
+            original = array[index]
+            array[index] = original + eps
             plus = [o._array.astype(np.float64).ravel() for o in _outputs(func, inputs)]
-            flat[k] = original - eps
+            array[index] = original - eps
             minus = [o._array.astype(np.float64).ravel() for o in _outputs(func, inputs)]
-            flat[k] = original
+            array[index] = original
             for j in range(len(outputs)):
                 jacobians[i][j][k] = (plus[j] - minus[j]) / (2 * eps)
     return jacobians
@@ -85,7 +86,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 if raise_exception:
                     raise GradcheckError(
                         f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                        f"numerical:{num}\nanalytical:{ana}\n")
+                        f"numerical:{Tensor._make(num)!r}\nanalytical:{Tensor._make(ana)!r}\n")
                 return False
     return True
 

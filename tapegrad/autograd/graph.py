@@ -7,6 +7,7 @@ an input that needs none. This module knows nothing about particular operations;
 (``tapegrad.ops``) makes one ``Node`` subclass per primitive, named as PyTorch names it.
 """
 import itertools
+import sys
 import weakref
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError"]
@@ -34,6 +35,9 @@ class Node:
     """
 
     __slots__ = ("next_functions", "sequence_nr", "_hooks", "__weakref__")
+    # True when ``apply`` may return tensors someone else holds (user code): the engine then
+    # copies such a gradient before storing it in a leaf's .grad.
+    gradients_may_be_shared = False
 
     def __init__(self, next_functions):
         self.next_functions = next_functions
@@ -96,7 +100,11 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         super().__init__(())
+        self.sequence_nr = sys.maxsize  # as PyTorch: a leaf's gradient is stored once it is ready
         self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
 
     @staticmethod
     def of(tensor):
