@@ -195,6 +195,11 @@ class Tensor:
         self._grad = value
 
     @property
+    def output_nr(self):
+        """Which output of ``grad_fn`` this tensor is."""
+        return self._output_nr
+
+    @property
     def retains_grad(self):
         return self._retains_grad
 
