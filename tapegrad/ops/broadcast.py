@@ -5,6 +5,7 @@ broadcasting, instead of a fix in every rule.
 """
 import numpy as np
 
+from ..tensor import _LEGACY_TYPE_NAMES
 from .registry import REDUCTION, VIEW, primitive
 
 __all__ = ["expand", "broadcast_to", "sum_to", "expand_shape"]
@@ -40,15 +41,17 @@ def sum_to(tensor, shape):
     return _sum_to(tensor, shape=tuple(shape))
 
 
-def expand_shape(current, sizes):
+def expand_shape(input, sizes):
     """PyTorch's ``expand`` sizes: -1 keeps a dimension; new dimensions may only lead."""
+    current = input._array.shape
     sizes = tuple(sizes)
     lead = len(sizes) - len(current)
     if lead < 0:
+        kind = _LEGACY_TYPE_NAMES[input._array.dtype.name]
         raise RuntimeError(
-            f"expand({list(current)}, size={list(sizes)}): the number of sizes provided "
-            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor "
-            f"({len(current)})")
+            f"expand(torch.{kind}Tensor{{{list(current)}}}, size={list(sizes)}): the number of "
+            f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
+            f"in the tensor ({len(current)})")
     shape = []
     for i, size in enumerate(sizes):
         if i < lead:
@@ -72,7 +75,7 @@ def expand_shape(current, sizes):
 def expand(input, *sizes):
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = sizes[0]
-    return _expand(input, shape=expand_shape(input._array.shape, sizes))
+    return _expand(input, shape=expand_shape(input, sizes))
 
 
 def broadcast_to(input, size):

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, random
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
            "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
@@ -16,14 +16,27 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 def _finish(array, requires_grad):
     t = Tensor._make(array)
     if requires_grad:
-        t.requires_grad_(True)
+        if array.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        t._requires_grad = True
     return t
 
 
-def _size(size):
+def _size(size, name):
+    """``(2, 3)``, ``2, 3`` or ``torch.Size`` as a tuple of ints, refused as PyTorch refuses it."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
-    return tuple(builtins.int(s) for s in size)
+    for position, s in enumerate(size, 1):
+        if isinstance(s, builtins.bool) or not isinstance(s, (builtins.int, np.integer)):
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{position} with error \"type must be tuple of ints,but got "
+                            f"{type(s).__name__}\"")
+    size = tuple(builtins.int(s) for s in size)
+    for s in size:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    return size
 
 
 def _numpy_dtype(dtype, default=None):
@@ -43,6 +56,9 @@ def _infer_array(data):
         return np.asarray(data)
     if isinstance(data, (list, tuple)):
         data = _unwrap_tensors(data)
+        _check_rectangular(data)
+    elif isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
     array = np.asarray(data)
     if array.dtype.kind == "f":
         return array.astype(dtypes.get_default_dtype().numpy)
@@ -52,7 +68,31 @@ def _infer_array(data):
         return array
     if array.size == 0:
         return array.astype(dtypes.get_default_dtype().numpy)
-    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    if array.dtype.kind in "US":
+        raise TypeError(f"new(): invalid data type '{type(array.flat[0].item()).__name__}'")
+    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _check_rectangular(data):
+    """Nested sequences must be rectangular: PyTorch names the first ragged dimension."""
+    level, dim = [data], 0
+    while isinstance(level[0], (list, tuple)):
+        length = len(level[0])
+        for x in level:
+            if not isinstance(x, (list, tuple)):
+                raise TypeError("not a sequence")
+            if len(x) != length:
+                raise ValueError(f"expected sequence of length {length} at dim {dim} "
+                                 f"(got {len(x)})")
+        level = [item for x in level for item in x]
+        dim += 1
+        if not level:
+            return
+    for x in level:
+        if isinstance(x, (list, tuple)):  # a number where its siblings are numbers
+            raise TypeError(f"must be real number, not {type(x).__name__}"
+                            if isinstance(level[0], float) else
+                            f"'{type(x).__name__}' object cannot be interpreted as an integer")
 
 
 def _unwrap_tensors(data):
@@ -98,63 +138,89 @@ def scalar_tensor(value, *, dtype=None, requires_grad=False):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
-    return _finish(np.zeros(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+    try:
+        shape = _size(size, "zeros")
+    except RuntimeError:
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    return _finish(np.zeros(shape, dtype=_numpy_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _finish(np.ones(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.ones(_size(size, "ones"), dtype=_numpy_dtype(dtype)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _finish(np.empty(_size(size), dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.empty(_size(size, "empty"), dtype=_numpy_dtype(dtype)), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
-    return _finish(np.full(_size((size,)), fill_value, dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.full(_size((size,), "full"), fill_value, dtype=_numpy_dtype(dtype)),
+                   requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """``start + i * step`` computed in double precision, then cast (as PyTorch's kernel does;
+    numpy's float32 arange accumulates a float32 step and drifts by hundreds of ulps)."""
     if end is None:
         start, end = 0, start
-    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
-    if dtype is None:
-        dtype = dtypes.result_type(*values)
-    return _finish(np.arange(*values, dtype=_numpy_dtype(dtype)), requires_grad)
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    d = _numpy_dtype(dtype or dtypes.result_type(start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if d.kind in "iub":  # PyTorch's argument parsing truncates the bounds and the step
+        start, end, step = (builtins.int(v) for v in (start, end, step))
+        if step == 0:
+            raise ValueError("step must be nonzero")
+    if not all(np.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if d.kind != "f":
+        return _finish(np.arange(start, end, step, dtype=d), requires_grad)
+    count = builtins.int(np.ceil((end - start) / step))
+    return _finish((start + np.arange(count, dtype=np.float64) * step).astype(d), requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     values = np.linspace(start, end, steps, dtype=np.float64)
     return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype)), requires_grad)
 
 
-def _float_dtype(dtype):
+def _float_dtype(dtype, kernel):
     d = _numpy_dtype(dtype)
     if d.kind != "f":
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for '
-                           f"'{dtypes.from_numpy_dtype(d).name.capitalize()}'")
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[d.name]}'")
     return d
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    d = _float_dtype(dtype)
+    d = _float_dtype(dtype, "check_uniform_bounds")
+    shape = _size(size, "rand")
     rng = random.generator(generator)
-    array = rng.random(_size(size), dtype=d) if d != np.float16 else rng.random(_size(size)).astype(d)
+    array = rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
     return _finish(array, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
-    d = _float_dtype(dtype)
+    d = _float_dtype(dtype, "normal_kernel_cpu")
+    shape = _size(size, "randn")
     rng = random.generator(generator)
     if d in (np.float32, np.float64):
-        array = rng.standard_normal(_size(size), dtype=d)
+        array = rng.standard_normal(shape, dtype=d)
     else:
-        array = rng.standard_normal(_size(size)).astype(d)
+        array = rng.standard_normal(shape).astype(d)
     return _finish(array, requires_grad)
 
 
@@ -162,12 +228,18 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
             requires_grad=False):
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
     d = _numpy_dtype(dtype, dtypes.int64)
-    array = random.generator(generator).integers(low, high, _size((size,)), dtype=np.int64)
+    shape = _size((size,), "randint")
+    array = random.generator(generator).integers(low, high, shape, dtype=np.int64)
     return _finish(array.astype(d), requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     array = random.generator(generator).permutation(n).astype(_numpy_dtype(dtype, dtypes.int64))
     return _finish(array, requires_grad)
 
@@ -179,7 +251,7 @@ def normal(mean, std, size=None, *, generator=None):
         like = mean if isinstance(mean, Tensor) else std
         array = random.generator(generator).normal(mean_a, std_a).astype(like._array.dtype)
         return Tensor._make(np.asarray(array))
-    array = random.generator(generator).normal(mean, std, _size((size,)))
+    array = random.generator(generator).normal(mean, std, _size((size,), "normal"))
     return Tensor._make(array.astype(dtypes.get_default_dtype().numpy))
 
 

@@ -4,13 +4,21 @@ Binary ops broadcast like numpy; each backward rule sums its gradient back to th
 ``sum_to``. Lowerings are scalar expressions over the operands ``{0}``, ``{1}`` (and parameters by
 name) that the compiler inlines into fused loops.
 """
+import warnings
+
 import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
-from .operands import broadcast_error, promote
+from .operands import broadcast_error, cast_operand, promote
 from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
+
+# PyTorch computes 1/0 = inf and log(-1) = nan silently; numpy warns from the op table's modules.
+# A filter scoped to those modules costs nothing per op (np.errstate would) and leaves numpy's
+# behaviour in the user's own code alone.
+warnings.filterwarnings("ignore", r"(divide by zero|invalid value|overflow) encountered",
+                        RuntimeWarning, r"tapegrad\.ops\.")
 
 # --------------------------------------------------------------------------------------- binary
 
@@ -99,10 +107,32 @@ def _(ctx, grad):
             sum_to(-grad * a / (b * b), ctx.input_shapes[1]) if need_b else None)
 
 
+def _pow_error(inputs, params):
+    """numpy refuses negative integer powers of integers (PyTorch's words), or shapes."""
+    shapes = [t._array.shape for t in inputs]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        return broadcast_error(inputs, params)
+    return "Integers to negative integer powers are not allowed."
+
+
 @primitive("pow", node="PowBackward1", group=ELEMENTWISE, saves=("a", "b", "out"),
-           lowering="{0} ** {1}", error=broadcast_error)
+           lowering="{0} ** {1}", error=_pow_error)
 def _pow(a, b):
-    return a ** b
+    return a ** b if a.dtype.kind == "f" else _integer_power(a, b)
+
+
+def _integer_power(base, exponent):
+    """Integer powers as PyTorch computes them: where the exponent is negative, 1 for base 1, ±1
+    for base -1 and 0 for any other base (numpy refuses negative integer powers)."""
+    negative = exponent < 0
+    if not negative.any():
+        return base ** exponent
+    magnitude = base ** np.where(negative, 0, exponent)
+    odd = exponent % 2 != 0
+    reciprocal = np.where(base == 1, 1, np.where(base == -1, np.where(odd, -1, 1), 0))
+    return np.where(negative, reciprocal, magnitude).astype(magnitude.dtype)
 
 
 @_pow.vjp
@@ -182,7 +212,7 @@ def _(ctx, grad, other, alpha):
 
 
 @primitive("pow_scalar", node="PowBackward0", group=ELEMENTWISE, saves=("a",),
-           lowering="{0} ** {exponent}")
+           lowering="{0} ** {exponent}", error=_pow_error)
 def _pow_scalar(a, exponent):
     return a ** exponent
 
@@ -200,7 +230,8 @@ def _(ctx, grad, exponent):
 @primitive("pow_scalar_base", node="PowBackward2", group=ELEMENTWISE, saves=("exponent", "out"),
            lowering="{base} ** {0}")
 def _pow_scalar_base(exponent, base):
-    return np.power(np.asarray(base, dtype=exponent.dtype), exponent)
+    base = np.asarray(base, dtype=exponent.dtype)
+    return np.power(base, exponent) if base.dtype.kind == "f" else _integer_power(base, exponent)
 
 
 @_pow_scalar_base.vjp
@@ -478,6 +509,7 @@ def add(input, other, *, alpha=1):
 
 
 def sub(input, other, *, alpha=1):
+    check_bool_subtraction(input, other)
     if alpha != 1:
         return _sub_alpha(*promote(input, other), alpha=alpha)
     return _sub(*promote(input, other))
@@ -488,10 +520,11 @@ subtract = sub
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (``2 - x`` records PyTorch's RsubBackward1)."""
+    check_bool_subtraction(other, input)
     a, b = promote(input, other)
     if isinstance(other, Tensor):
         return _rsub_tensor(a, b, alpha=alpha)
-    return _rsub(a, other=other, alpha=alpha)
+    return _rsub(a, other=b._array.item(), alpha=alpha)  # the number in a's dtype (ints wrap)
 
 
 def mul(input, other):
@@ -507,8 +540,9 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
     a, b = promote(input, other)
-    if a._array.dtype.kind != "f":  # true division of integers gives the default float
-        a, b = to_dtype(a, dtypes.get_default_dtype()), to_dtype(b, dtypes.get_default_dtype())
+    if a._array.dtype.kind != "f":  # true division of integers computes in the default float
+        result = dtypes.get_default_dtype()
+        a, b = cast_operand(input, result), cast_operand(other, result)
     return _div(a, b)
 
 
@@ -545,7 +579,31 @@ def where(condition, input=None, other=None):
 
 
 def neg(input):
+    check_bool_negation(input)
     return _neg(input)
+
+
+def check_bool_negation(input):
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                           "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                           "instead.")
+
+
+def _is_bool(value):
+    return type(value) is bool or (isinstance(value, Tensor) and value._array.dtype == np.bool_)
+
+
+def check_bool_subtraction(input, other):
+    """PyTorch refuses ``-`` on booleans rather than guess between xor and logical_not."""
+    input_bool, other_bool = _is_bool(input), _is_bool(other)
+    if input_bool and other_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if input_bool or other_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
 
 
 negative = neg
@@ -659,6 +717,9 @@ def _constant_op(name, node, compute, lowering):
     (``grad * (out > 0)``); bool results are never recorded, float ones get zero gradients.
     """
     prim = Primitive(name, compute, node=node, group=ELEMENTWISE, lowering=lowering)
+    arity = compute.nin if isinstance(compute, np.ufunc) else len(prim.arg_names)
+    if arity == 2:
+        prim.error = broadcast_error
 
     @prim.vjp
     def _(ctx, grad):
@@ -672,7 +733,6 @@ def _constant_op(name, node, compute, lowering):
     def binary(input, other):
         return prim(*promote(input, other))
 
-    arity = compute.nin if isinstance(compute, np.ufunc) else len(prim.arg_names)
     op = binary if arity == 2 else unary
     op.__name__ = name
     return op

@@ -9,7 +9,9 @@ import numpy as np
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import elementwise as ew
+from . import registry
 from .operands import as_tensor_operand, broadcast_error
+from . import shape as shape_ops
 from .shape import setitem
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
@@ -23,10 +25,8 @@ def apply_inplace(prim, target, others, params):
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:
         _check_inplace_allowed(target)
-    if recording and target._base is not None and target._base._requires_grad:
-        raise RuntimeError(
-            "tapegrad: an in-place operation on a view of a tensor that requires grad is not "
-            "supported; apply it to the base tensor or use the out-of-place operation")
+    if recording and target._base is not None:
+        return _apply_on_view(prim, target, others, params)
 
     source = target
     if recording and 0 in prim.save_positions:  # the rule needs the value from before the write
@@ -36,9 +36,50 @@ def apply_inplace(prim, target, others, params):
     arrays = [o._array for o in others]
     _write(prim, target, arrays, params)
     target._version_counter.value += 1
+    if registry._interceptor is not None:  # a tracing compiler records the write as well
+        registry._interceptor.record_inplace(prim, target, others, params)
     if recording:
         prim._record((source, *others), params, target)
     return target
+
+
+def _apply_on_view(prim, view, others, params):
+    """An in-place op on a view, recorded on its base as PyTorch's CopySlices.
+
+    The op runs out of place on a copy of the viewed region (taken from the base's current
+    history), the result is written through the view, and the base's history becomes "the old base
+    with that region replaced": gradients reach the base outside the region, and the op's inputs
+    through it. The view's own ``grad_fn`` is regenerated from the new base (AsStridedBackward0).
+    """
+    base = view._base
+    geometry = _view_geometry(view._array, base._array)
+    if geometry is None:
+        raise RuntimeError(
+            "tapegrad: an in-place operation on a view of a non-contiguous tensor that requires "
+            "grad is not supported; apply it to a contiguous tensor or out of place")
+    region = shape_ops._strided_region(base, geometry=geometry)
+    result = prim(region, *others, **params)
+    if result._array.shape != view._array.shape:
+        raise RuntimeError(f"output with shape {list(view._array.shape)} doesn't match the "
+                           f"broadcast shape {list(result._array.shape)}")
+    _write(shape_ops._copy_slices, view, [result._array], {"key": ((), None)})
+    view._version_counter.value += 1
+    if registry._interceptor is not None:
+        registry._interceptor.record_inplace(prim, view, others, params)
+    shape_ops._copy_slices._record((base, result), {"key": shape_ops.strided_key(geometry)}, base)
+    regenerated = shape_ops._strided_region(base, geometry=geometry)
+    view._grad_fn, view._output_nr, view._requires_grad = regenerated._grad_fn, 0, True
+    return view
+
+
+def _view_geometry(view, base):
+    """``(shape, strides, offset)`` of ``view`` in elements of its C-contiguous base (None for a
+    base of another layout, where no such description exists)."""
+    if not base.flags.c_contiguous:
+        return None
+    itemsize = base.itemsize
+    offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return view.shape, tuple(stride // itemsize for stride in view.strides), offset // itemsize
 
 
 def _write(prim, target, arrays, params):
@@ -59,12 +100,25 @@ def _write(prim, target, arrays, params):
                 "unsupported operation: more than one element of the written-to tensor refers to "
                 "a single memory location. Please clone() the tensor before performing the "
                 "operation.") from None
-        shapes = (target, *[Tensor._make(a) for a in arrays])
-        if len(shapes) > 1:
-            raise RuntimeError(broadcast_error(shapes, params)) from None
-        raise
+        if not arrays and prim.error is None:
+            raise
+        raise RuntimeError(_shape_message(prim, target, arrays, params)) from None
     except TypeError:  # numpy's casting refusal
         raise RuntimeError(_cast_message(target, arrays)) from None
+
+
+def _shape_message(prim, target, arrays, params):
+    """Why the operands do not fit into ``target``, in PyTorch's words."""
+    inputs = (target, *[Tensor._make(a) for a in arrays])
+    if arrays and getattr(prim, "inplace", None) is None:
+        try:
+            shape = np.broadcast_shapes(target._array.shape, *(a.shape for a in arrays))
+        except ValueError:
+            shape = None
+        if shape is not None and shape != target._array.shape:
+            return (f"output with shape {list(target._array.shape)} doesn't match the broadcast "
+                    f"shape {list(shape)}")
+    return (prim.error or broadcast_error)(inputs, params)
 
 
 def _cast_message(target, arrays):
@@ -81,12 +135,16 @@ def _check_inplace_allowed(target):
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
 
 
-def _binary_inplace(prim):
-    def op(input, other, **kwargs):
-        alpha = kwargs.pop("alpha", 1)
-        other = as_tensor_operand(other if alpha == 1 else ew.mul(other, alpha))
+def _binary_inplace(prim, scaled=None):
+    """The in-place form of a binary primitive; ``scaled`` takes ``alpha`` (add_, sub_)."""
+    def op(input, other, *, alpha=1):
+        other = as_tensor_operand(other)
         if other._array.dtype != input._array.dtype:
             other = _cast_operand(other, input)
+        if alpha != 1:
+            if scaled is None:
+                raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'alpha'")
+            return apply_inplace(scaled, input, (other,), {"alpha": alpha})
         return apply_inplace(prim, input, (other,), {})
     op.__name__ = prim.name + "_"
     return op
@@ -105,10 +163,10 @@ def _unary_inplace(prim, **fixed):
     return op
 
 
-add_ = _binary_inplace(ew._add)
-sub_ = _binary_inplace(ew._sub)
+add_ = _binary_inplace(ew._add, scaled=ew._add_alpha)
+_sub_unchecked = _binary_inplace(ew._sub, scaled=ew._sub_alpha)
 mul_ = _binary_inplace(ew._mul)
-neg_ = _unary_inplace(ew._neg)
+_neg_unchecked = _unary_inplace(ew._neg)
 exp_ = _unary_inplace(ew._exp)
 log_ = _unary_inplace(ew._log)
 sqrt_ = _unary_inplace(ew._sqrt)
@@ -121,42 +179,65 @@ cos_ = _unary_inplace(ew._cos)
 _div_same_dtype = _binary_inplace(ew._div)
 
 
+def sub_(input, other, *, alpha=1):
+    ew.check_bool_subtraction(input, other)
+    return _sub_unchecked(input, other, alpha=alpha)
+
+
+def neg_(input):
+    ew.check_bool_negation(input)
+    return _neg_unchecked(input)
+
+
 def div_(input, other):
     if input._array.dtype.kind != "f":  # true division gives floats
         raise RuntimeError(_cast_message(input, [np.zeros(0, np.float32)]))
     return _div_same_dtype(input, other)
 
 
+_pow_tensor_ = _binary_inplace(ew._pow)
+
+
 def pow_(input, exponent):
     if isinstance(exponent, Tensor):
-        return _binary_inplace(ew._pow)(input, exponent)
+        return _pow_tensor_(input, exponent)
     return apply_inplace(ew._pow_scalar, input, (), {"exponent": exponent})
 
 
 def clamp_(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        bounds = (ew._bound(min, input, False), ew._bound(max, input, True))
+        return apply_inplace(ew._clamp_tensor, input, bounds, {})
     return apply_inplace(ew._clamp, input, (), {"min": min, "max": max})
 
 
 def clamp_min_(input, min):
-    return clamp_(input, min=min)
+    if isinstance(min, Tensor):
+        return clamp_(input, min=min)
+    return apply_inplace(ew._clamp_min, input, (), {"min": min})
 
 
 def clamp_max_(input, max):
-    return clamp_(input, max=max)
+    if isinstance(max, Tensor):
+        return clamp_(input, max=max)
+    return apply_inplace(ew._clamp_max, input, (), {"max": max})
 
 
 def fill_(input, value):
-    value = as_tensor_operand(value)
+    if not isinstance(value, Tensor):
+        return apply_inplace(ew._fill, input, (), {"value": value})
     if value._array.ndim:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value._array.ndim} dimensions.")
-    return copy_(input, value)
+    if value._array.dtype != input._array.dtype:
+        value = ew.to_dtype(value, input.dtype)
+    return apply_inplace(ew._fill_tensor, input, (value,), {})
 
 
 def zero_(input):
-    return fill_(input, 0)
+    return apply_inplace(ew._zero, input, (), {})
 
 
 def copy_(input, src, non_blocking=False):

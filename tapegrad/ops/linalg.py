@@ -1,18 +1,28 @@
-"""Matrix products. ``matmul`` dispatches on the operands' ranks to the primitive PyTorch would
-record (``DotBackward0``, ``MvBackward0``, ``MmBackward0``, ``BmmBackward0``); ``addmm`` is the fused
-``bias + x @ W.T`` that ``nn.Linear`` records as ``AddmmBackward0``."""
+"""Matrix products. ``matmul`` decomposes into dot, mv, mm or bmm (with the reshapes and expands
+around them) exactly as PyTorch does, so it records PyTorch's graph; ``addmm`` is the fused
+``beta * bias + alpha * x @ W.T`` that ``nn.Linear`` records as ``AddmmBackward0``."""
+import builtins
+import math
+
 import numpy as np
 
-from .broadcast import sum_to
-from .operands import promote
-from .registry import OTHER, primitive
+from ..tensor import Tensor
+from .broadcast import expand, expand_shape, sum_to
+from .operands import broadcast_error, promote
+from .registry import OTHER, VIEW, primitive
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "addmm", "outer", "inner"]
 
 
 def _mm_error(inputs, params):
     a, b = (t._array.shape for t in inputs[-2:])
-    return f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
+    if a[1] != b[0]:
+        return f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
+    try:  # the product is fine: addmm's bias does not expand to it
+        expand_shape(inputs[0], (a[0], b[1]))
+    except RuntimeError as exc:
+        return str(exc)
+    return f"bias of shape {list(inputs[0]._array.shape)} does not expand to {[a[0], b[1]]}"
 
 
 def _dot_error(inputs, params):
@@ -78,20 +88,39 @@ def _(ctx, grad):
 
 
 @primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"), error=_mm_error)
-def _addmm(bias, a, b):
-    return bias + a @ b
+def _addmm(bias, a, b, beta, alpha):
+    if beta == 1 and alpha == 1:
+        return bias + a @ b
+    product = a @ b if alpha == 1 else alpha * (a @ b)
+    return product if beta == 0 else beta * bias + product  # beta 0 ignores bias, even nan
 
 
 @_addmm.vjp
-def _(ctx, grad):
+def _(ctx, grad, beta, alpha):
     a, b = ctx.saved
     need_bias, need_a, need_b = ctx.needs_input_grad
-    return (sum_to(grad, ctx.input_shapes[0]) if need_bias else None,
-            _mm(grad, b.t()) if need_a else None,
-            _mm(a.t(), grad) if need_b else None)
+    scaled = grad if alpha == 1 else grad * alpha
+    return (sum_to(grad if beta == 1 else grad * beta, ctx.input_shapes[0]) if need_bias else None,
+            _mm(scaled, b.t()) if need_a else None,
+            _mm(a.t(), scaled) if need_b else None)
+
+
+@primitive("squeeze_", node="SqueezeBackward4", group=VIEW)
+def _squeeze_first(a):
+    """matmul's 1-D @ 2-D result: PyTorch squeezes the mm output in place (SqueezeBackward4).
+    That output is never seen, so an out-of-place squeeze records the same graph."""
+    return a.reshape(a.shape[1:])
+
+
+@_squeeze_first.vjp
+def _(ctx, grad):
+    return grad.unsqueeze(0)
 
 
 def matmul(input, other):
+    """PyTorch's matmul, decomposed as PyTorch decomposes it (so the same nodes are recorded):
+    dot, mv or mm by rank; a batch folded into an mm or mv when that needs no copy (or saves a large
+    gradient); otherwise both operands expanded to a common batch, reshaped to 3-D and bmm'd."""
     a, b = promote(input, other)
     ranks = (a._array.ndim, b._array.ndim)
     if 0 in ranks:
@@ -101,13 +130,73 @@ def matmul(input, other):
         return _dot(a, b)
     if ranks == (2, 1):
         return _mv(a, b)
+    if ranks == (1, 2):
+        return _squeeze_first(mm(a.unsqueeze(0), b))
     if ranks == (2, 2):
         return _mm(a, b)
-    if ranks[0] == 1:  # a vector on the left acts as a row
-        return _bmm(a.unsqueeze(0), b).squeeze(-2)
-    if ranks[1] == 1:
-        return _bmm(a, b.unsqueeze(1)).squeeze(-1)
-    return _bmm(a, b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    return _batched_matmul(a, b)
+
+
+def _should_fold(a, b):
+    """PyTorch's test: fold the larger operand's batch into rows of an mm/mv when the smaller one
+    requires grad (its gradient then needs no batch-sized buffer) or when folding needs no copy."""
+    larger_first = a._array.ndim >= b._array.ndim
+    big = a._array if larger_first else b._array.swapaxes(-1, -2)
+    small_ndim = b._array.ndim if larger_first else a._array.ndim
+    if not (big.ndim >= 3 and small_ndim <= 2):
+        return False
+    if (b if larger_first else a)._requires_grad:
+        return True
+    if a._array.ndim == 2:
+        return False
+    if big.size == 0:
+        return True
+    strides, shape = big.strides, big.shape
+    return builtins.all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(big.ndim - 2))
+
+
+def _folded_matmul(a, b):
+    transpose = b._array.ndim > a._array.ndim
+    big = b.mT if transpose else a
+    small = (a.t() if a._array.ndim == 2 else a) if transpose else b
+    rows = big._array.shape[:-1]
+    out_shape = rows + ((small._array.shape[1],) if small._array.ndim == 2 else ())
+    folded = reshape(big, (math.prod(rows), big._array.shape[-1]))
+    if small._array.ndim == 1:
+        return _unsafe_view(mv(folded, small), shape=out_shape)
+    out = _unsafe_view(mm(folded, small), shape=out_shape)
+    return out.mT.contiguous() if transpose else out
+
+
+def _batched_matmul(a, b):
+    shape_a, shape_b = a._array.shape, b._array.shape
+    n = shape_a[-2] if len(shape_a) > 1 else 1
+    m2, p = (shape_b[-2], shape_b[-1]) if len(shape_b) > 1 else (shape_b[0], 1)
+    batch_a, batch_b = shape_a[:-2], shape_b[:-2]
+    if len(shape_a) == 3 and len(shape_b) == 3 and batch_a[0] != batch_b[0]:
+        # A size-1 batch that requires grad is dropped, so its gradient needs no batch buffer.
+        if batch_a[0] == 1 and a._requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch_b[0] == 1 and b._requires_grad:
+            return matmul(a, b.squeeze(0))
+    batch = _broadcast_batch(batch_a, batch_b)
+    count = math.prod(batch)
+    a3 = reshape(expand(a, batch + (n, shape_a[-1])), (count, n, shape_a[-1]))
+    if len(shape_b) == 1:
+        b3 = reshape(expand(b, batch + (m2,)), (count, m2)).unsqueeze(2)
+        return _unsafe_view(bmm(a3, b3).squeeze(-1), shape=batch + (n,)[:len(shape_a) - 1])
+    b3 = reshape(expand(b, batch + (m2, p)), (count, m2, p))
+    return _unsafe_view(bmm(a3, b3), shape=batch + (n,)[:len(shape_a) - 1] + (p,))
+
+
+def _broadcast_batch(batch_a, batch_b):
+    try:
+        return tuple(np.broadcast_shapes(batch_a, batch_b))
+    except ValueError:
+        raise RuntimeError(broadcast_error(
+            (Tensor._make(np.empty(batch_a)), Tensor._make(np.empty(batch_b))), None)) from None
 
 
 def mm(input, mat2):
@@ -136,10 +225,11 @@ inner = dot
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    if beta != 1 or alpha != 1:
-        return input * beta + matmul(mat1, mat2) * alpha
-    return _addmm(input, mat1, mat2)
+    return _addmm(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
 def outer(input, vec2):
     return input.unsqueeze(1) * vec2.unsqueeze(0)
+
+
+from .shape import _unsafe_view, reshape  # noqa: E402

@@ -6,7 +6,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "promote", "scalar_tensor", "broadcast_error"]
+__all__ = ["as_tensor_operand", "promote", "cast_operand", "scalar_tensor", "broadcast_error"]
 
 
 def scalar_tensor(value, dtype):
@@ -18,16 +18,30 @@ _wrapped = {}  # (type, value, numpy dtype) -> read-only 0-d tensor, shared by e
 
 
 def wrapped_number(value, np_dtype):
-    """A cached read-only 0-d tensor for ``value``: ``x * 2`` in a loop makes no new array."""
+    """A cached read-only 0-d tensor for ``value``: ``x * 2`` in a loop makes no new array.
+
+    Zeros and NaNs bypass the cache: ``-0.0 == 0.0`` would share one entry (losing the sign) and
+    ``nan != nan`` would never hit. A Python int out of the dtype's range wraps around, as in
+    PyTorch (``uint8_tensor + -1`` adds 255).
+    """
+    if value == 0 or value != value:
+        return Tensor._make(_number_array(value, np_dtype))
     key = (type(value), value, np_dtype)
     tensor = _wrapped.get(key)
     if tensor is None:
         if len(_wrapped) >= 4096:
             _wrapped.clear()
-        array = np.array(value, dtype=np_dtype)
+        array = _number_array(value, np_dtype)
         array.flags.writeable = False
         tensor = _wrapped[key] = Tensor._make(array)
     return tensor
+
+
+def _number_array(value, np_dtype):
+    try:
+        return np.array(value, dtype=np_dtype)
+    except OverflowError:
+        return np.array(value).astype(np_dtype)
 
 
 def as_tensor_operand(value):
@@ -55,10 +69,11 @@ def promote(a, b):
     elif b_is_tensor and type(a) in (float, int) and b._array.dtype.kind == "f":
         return wrapped_number(a, b._array.dtype), b
     result = dtypes.result_type(a, b)
-    return _cast(a, result), _cast(b, result)
+    return cast_operand(a, result), cast_operand(b, result)
 
 
-def _cast(value, dtype):
+def cast_operand(value, dtype):
+    """A tensor or number as a tensor of ``dtype`` (a differentiable cast for tensors)."""
     if not isinstance(value, Tensor):
         if not isinstance(value, (numbers.Number, np.generic)):
             raise TypeError(f"unsupported operand type: {type(value).__name__}")

@@ -4,6 +4,7 @@ PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBa
 ``SumBackward1``); here they are two primitives sharing one forward and one rule.
 """
 import builtins
+import warnings
 
 import numpy as np
 
@@ -117,7 +118,6 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 # ---------------------------------------------------------------------------- max, min, amax, amin
 
 def _extremum_forward(a, dims, keepdim, largest):
-    _check_nonempty(a, dims, "max" if largest else "min")
     return (np.amax if largest else np.amin)(a, axis=dims, keepdims=keepdim)
 
 
@@ -146,7 +146,6 @@ def _(ctx, grad, dims, keepdim, largest):
 
 
 def _extremum_dim_forward(a, dim, keepdim, largest):
-    _check_nonempty(a, (dim,), "max" if largest else "min")
     indices = (np.argmax if largest else np.argmin)(a, axis=dim, keepdims=True)
     values = np.take_along_axis(a, indices, axis=dim)
     if not keepdim:
@@ -198,10 +197,13 @@ def _extremum(largest, input, dim, keepdim, other):
     if other is not None:
         from .elementwise import maximum, minimum
         return (maximum if largest else minimum)(input, other)
+    name = "max" if largest else "min"
     if dim is None:
+        _check_reducible(input, None, name)
         return (_max_all if largest else _min_all)(input, dims=None, keepdim=False,
                                                    largest=largest)
     (axis,) = normalize_dims(dim, input._array.ndim) or (0,)
+    _check_reducible(input, (axis,) if input._array.ndim else None, name)
     prim = _max_dim if largest else _min_dim
     values, indices = prim(input, dim=axis, keepdim=keepdim, largest=largest)
     return (return_types.max if largest else return_types.min)(values, indices)
@@ -216,44 +218,69 @@ def min(input, dim=None, keepdim=False, *, other=None):
 
 
 def amax(input, dim=(), keepdim=False):
-    return _amax(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim, largest=True)
+    dims = normalize_dims(dim, input._array.ndim)
+    _check_reducible(input, dims, "amax")
+    return _amax(input, dims=dims, keepdim=keepdim, largest=True)
 
 
 def amin(input, dim=(), keepdim=False):
-    return _amin(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim, largest=False)
+    dims = normalize_dims(dim, input._array.ndim)
+    _check_reducible(input, dims, "amin")
+    return _amin(input, dims=dims, keepdim=keepdim, largest=False)
 
 
 def argmax(input, dim=None, keepdim=False):
-    return _arg_extremum(np.argmax, input, dim, keepdim)
+    return _arg_extremum(np.argmax, "argmax", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    return _arg_extremum(np.argmin, input, dim, keepdim)
+    return _arg_extremum(np.argmin, "argmin", input, dim, keepdim)
 
 
-def _arg_extremum(find, input, dim, keepdim):
+def _arg_extremum(find, name, input, dim, keepdim):
     a = input._array
     if dim is None:
+        if a.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
         out = find(a.reshape(-1))
         return Tensor._make(np.asarray(out, dtype=np.int64).reshape((1,) * a.ndim if keepdim else ()))
     (axis,) = normalize_dims(dim, a.ndim) or (0,)
+    if a.ndim:
+        _check_reducible(input, (axis,), name)
     return Tensor._make(find(a, axis=axis, keepdims=keepdim).astype(np.int64))
 
 
-def _check_nonempty(a, dims, name):
-    if a.size == 0:
-        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                         "Specify the reduction dim with the 'dim' argument.")
+def _check_reducible(input, dims, name):
+    """An extremum of nothing is undefined: PyTorch refuses an empty reduction (numpy's own
+    message would name its internal ufunc)."""
+    shape = input._array.shape
+    if dims is None:
+        if input._array.size == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return
+    for d in dims:
+        if shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 # ----------------------------------------------------------------------------------- var, std
 
 def _var_forward(a, dims, keepdim, correction):
-    return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
+    n = _count(a.shape, dims)
+    if n - correction > 0:
+        return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
+    # No degrees of freedom: PyTorch divides by zero (inf or nan) after one warning, given in
+    # _spread; numpy would warn again in its own words.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.divide(np.float64(n), 0.0)
+        return (np.var(a, axis=dims, keepdims=keepdim) * scale).astype(a.dtype)
 
 
 def _std_forward(a, dims, keepdim, correction):
-    return np.std(a, axis=dims, keepdims=keepdim, ddof=correction)
+    return np.sqrt(_var_forward(a, dims, keepdim, correction))
 
 
 _var = Primitive("var", _var_forward, node="VarBackward0", group=REDUCTION, saves=("a",))
@@ -268,7 +295,7 @@ def _centered(a, dims):
 def _(ctx, grad, dims, keepdim, correction):
     (a,) = ctx.saved
     shape = ctx.input_shapes[0]
-    scale = 2 / builtins.max(_count(shape, dims) - correction, 0)
+    scale = np.divide(2.0, builtins.max(_count(shape, dims) - correction, 0))  # inf at no dof
     return _unreduce(grad, shape, dims, keepdim) * _centered(a, dims) * scale
 
 
@@ -287,17 +314,23 @@ def _correction(unbiased, correction):
 
 
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    if isinstance(dim, bool):  # var(input, unbiased)
-        unbiased, dim = dim, None
-    return _var(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim,
-                correction=_correction(unbiased, correction))
+    return _spread(_var, "var", input, dim, unbiased, keepdim, correction)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    if isinstance(dim, bool):
+    return _spread(_std, "std", input, dim, unbiased, keepdim, correction)
+
+
+def _spread(prim, name, input, dim, unbiased, keepdim, correction):
+    if isinstance(dim, bool):  # var(input, unbiased)
         unbiased, dim = dim, None
-    return _std(input, dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim,
-                correction=_correction(unbiased, correction))
+    dims = normalize_dims(dim, input._array.ndim)
+    correction = _correction(unbiased, correction)
+    if _count(input._array.shape, dims) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    return prim(input, dims=dims, keepdim=keepdim, correction=correction)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):

@@ -21,12 +21,23 @@ __all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "
 
 @primitive("view", node="ViewBackward0", group=VIEW, is_view=True)
 def _reshape(a, shape):
-    return a.reshape(shape)
+    return a.reshape(shape, copy=False)  # ValueError when the strides allow no view
 
 
 @_reshape.vjp
 def _(ctx, grad, shape):
     return _reshape(grad.contiguous(), shape=ctx.input_shapes[0])
+
+
+@primitive("unsafe_view", node="UnsafeViewBackward0", group=VIEW)
+def _unsafe_view(a, shape):
+    """A reshape of a fresh contiguous result (PyTorch's ``_unsafe_view``), not tracked as a view."""
+    return a.reshape(shape)
+
+
+@_unsafe_view.vjp
+def _(ctx, grad, shape):
+    return reshape(grad, ctx.input_shapes[0])
 
 
 def _infer_shape(shape, numel):
@@ -45,18 +56,24 @@ def _infer_shape(shape, numel):
     return shape
 
 
+_NOT_A_VIEW = ("view size is not compatible with input tensor's size and stride (at least one "
+               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+
 def view(input, *shape):
-    shape = _infer_shape(shape, input._array.size)
-    out = _reshape(input, shape=shape)
-    if input._array.size and not np.may_share_memory(out._array, input._array):
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
-    return out
+    try:
+        return _reshape(input, shape=_infer_shape(shape, input._array.size))
+    except ValueError:
+        raise RuntimeError(_NOT_A_VIEW) from None
 
 
 def reshape(input, *shape):
-    return _reshape(input, shape=_infer_shape(shape, input._array.size))
+    """A view when the strides allow one; otherwise, as PyTorch, a contiguous copy reshaped."""
+    shape = _infer_shape(shape, input._array.size)
+    try:
+        return _reshape(input, shape=shape)
+    except ValueError:
+        return _unsafe_view(input.contiguous(), shape=shape)
 
 
 def flatten(input, start_dim=0, end_dim=-1):
@@ -193,27 +210,11 @@ def unsqueeze(input, dim):
 
 
 # -------------------------------------------------------------------------------- indexing
-
-def _numpy_key(key):
-    """An indexing key with tensors replaced by numpy arrays; a tuple of parts always."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    parts = []
-    for part in key:
-        if isinstance(part, Tensor):
-            part = part._array
-        elif isinstance(part, list):
-            part = np.asarray(part)
-        if isinstance(part, np.ndarray) and part.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        parts.append(part)
-    return tuple(parts)
-
-
-def _is_basic(key):
-    return builtins.all(part is None or part is Ellipsis or isinstance(part, (int, slice))
-                        for part in key)
-
+#
+# PyTorch applies an indexing key part by part, each a view: an integer is a ``select``, a slice a
+# ``slice``, None an ``unsqueeze``; the index tensors (integer arrays, boolean masks) are then
+# applied together by one ``index``. tapegrad records the same steps, and so keeps PyTorch's
+# semantics where numpy's differ (``x[1, :, idx]`` keeps the sliced dimension first).
 
 def _index_forward(a, key):
     return a[key]
@@ -222,11 +223,15 @@ def _index_forward(a, key):
 _select = primitive("select", node="SelectBackward0", group=VIEW, is_view=True)(_index_forward)
 _slice = primitive("slice", node="SliceBackward0", group=VIEW, is_view=True)(_index_forward)
 _index = primitive("index", node="IndexBackward0", group=OTHER)(_index_forward)
+_index_select = primitive("index_select", node="IndexSelectBackward0", group=OTHER)(_index_forward)
+_gather = primitive("gather", node="GatherBackward0", group=OTHER)(_index_forward)
 
 
 @_select.vjp
 @_slice.vjp
 @_index.vjp
+@_index_select.vjp
+@_gather.vjp
 def _(ctx, grad, key):
     return _index_backward(grad, shape=ctx.input_shapes[0], key=key)
 
@@ -244,90 +249,306 @@ def _index_backward(grad, shape, key):
 
 @_index_backward.vjp
 def _(ctx, grad, shape, key):
-    return _index_forward_op(grad, key)
+    return (_slice if _is_basic(key) else _index)(grad, key=key)
 
 
-def _index_forward_op(input, key):
-    if _is_basic(key):
-        only_ints = builtins.all(isinstance(part, int) for part in key)
-        return (_select if only_ints else _slice)(input, key=key)
-    return _index(input, key=key)
+def _is_basic(key):
+    return builtins.all(part is None or part is Ellipsis or isinstance(part, (int, slice))
+                        for part in key)
+
+
+@primitive("alias", node="AliasBackward0", group=VIEW, is_view=True)
+def _alias(a):
+    return a.view()
+
+
+@_alias.vjp
+def _(ctx, grad):
+    return grad
+
+
+def _key_parts(key):
+    """The parts of an indexing key, with tensors and lists as numpy arrays (0-d ones as Python
+    numbers, as PyTorch reads them) and anything else refused with PyTorch's message."""
+    parts = list(key) if type(key) is tuple else [key]
+    for i, part in enumerate(parts):
+        if isinstance(part, Tensor):
+            part = part._array
+        elif isinstance(part, (list, range)):
+            part = np.asarray(part) if len(part) else np.zeros(0, dtype=np.int64)
+        if isinstance(part, (np.ndarray, np.generic)):
+            kind = part.dtype.kind
+            if kind == "b" or part.dtype == np.uint8:  # byte tensors are masks, as in PyTorch
+                part = builtins.bool(part) if part.ndim == 0 else part.astype(np.bool_, copy=False)
+            elif kind in "iu":
+                part = builtins.int(part) if part.ndim == 0 else part.astype(np.int64, copy=False)
+            else:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        elif not (part is None or part is Ellipsis or isinstance(part, (builtins.int, slice))):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                             f"Variables are valid indices (got {type(part).__name__})")
+        parts[i] = part
+    return parts
+
+
+def _parse_key(shape, parts, skip_full_slices=True):
+    """PyTorch's reading of a key: the view steps ``(kind, numpy key, dim)`` applied in order, then
+    the numpy key of the index tensors over the result (None when there are none)."""
+    ndim = len(shape)
+    specified = builtins.sum(
+        p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
+        for p in parts if not (p is None or p is Ellipsis or type(p) is bool))
+    if ndim == 0 and len(parts) == 1 and type(parts[0]) is builtins.int:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    shape = list(shape)  # the shape of the view built so far
+    steps, indices, dim = [], [], 0
+    for real_dim, part in enumerate(parts):
+        lead = (slice(None),) * dim
+        if part is Ellipsis:
+            dim += ndim - specified
+        elif part is None or type(part) is bool:  # a bool adds a dimension it then indexes
+            steps.append(("unsqueeze", lead + (None,), dim))
+            shape.insert(dim, 1)
+            if type(part) is bool:
+                indices.append((dim, np.zeros(builtins.int(part), dtype=np.int64)))
+            dim += 1
+        elif isinstance(part, builtins.int):
+            size = shape[dim]
+            if not -size <= part < size:
+                raise IndexError(f"index {part} is out of bounds for dimension {real_dim} with "
+                                 f"size {size}")
+            steps.append(("select", lead + (part, Ellipsis), dim))
+            del shape[dim]
+        elif isinstance(part, slice):
+            if part.step is not None and part.step <= 0:
+                raise ValueError("step must be greater than zero")
+            bounds = part.indices(shape[dim])
+            if not (skip_full_slices and bounds == (0, shape[dim], 1)):
+                steps.append(("slice", lead + (part,), dim))
+                shape[dim] = len(range(*bounds))
+            dim += 1
+        else:
+            _check_index_array(part, shape, dim, len(indices))
+            indices.append((dim, part))
+            dim += part.ndim if part.dtype == np.bool_ else 1
+    return steps, _advanced_key(indices)
+
+
+def _check_index_array(index, shape, dim, ordinal):
+    if index.dtype == np.bool_:
+        for j, size in enumerate(index.shape):
+            if dim + j >= len(shape) or shape[dim + j] != size:
+                raise IndexError(f"The shape of the mask {list(index.shape)} at index {j} does not "
+                                 f"match the shape of the indexed tensor {shape} at index "
+                                 f"{dim + j}")
+        return
+    size = shape[dim]
+    outside = (index >= size) | (index < -size)
+    if outside.any():
+        raise IndexError(f"index {index[outside].flat[0]} is out of bounds for dimension "
+                         f"{ordinal} with size {size}")
+
+
+def _advanced_key(indices):
+    """``(dim, array)`` pairs as one numpy key: full slices up to each array's dimension."""
+    if not indices:
+        return None
+    key, position = [], 0
+    for dim, index in indices:
+        key.extend([slice(None)] * (dim - position))
+        key.append(index)
+        position = dim + (index.ndim if index.dtype == np.bool_ else 1)
+    return tuple(key)
+
+
+def _apply_key(input, steps, advanced):
+    """The recorded ops of a parsed key: its view steps, then one index."""
+    result = input
+    for kind, key, dim in steps:
+        if kind == "unsqueeze":
+            result = unsqueeze(result, dim)
+        elif kind == "strided":
+            result = _strided_region(result, geometry=key)
+        else:
+            result = (_select if kind == "select" else _slice)(result, key=key)
+    return result if advanced is None else _index(result, key=advanced)
+
+
+def _view_of(array, steps):
+    """The numpy view the steps select (what an assignment writes into)."""
+    for kind, key, _ in steps:
+        array = _strided(array, key) if kind == "strided" else array[key]
+    return array
+
+
+def _strided(array, geometry):
+    """The region ``(shape, strides, offset)`` (in elements of the C-order layout) of ``array``."""
+    shape, strides, offset = geometry
+    flat = np.ascontiguousarray(array).reshape(-1)
+    return np.lib.stride_tricks.as_strided(flat[offset:], shape,
+                                           [stride * array.itemsize for stride in strides])
+
+
+def strided_key(geometry):
+    """An assignment key for the region a view occupies in its base (in-place ops on views)."""
+    return [("strided", geometry, None)], None
+
+
+@primitive("as_strided", node="AsStridedBackward0", group=OTHER)
+def _strided_region(a, geometry):
+    """A copy of a view's region of its base: how an in-place op on a view reads the base."""
+    return _strided(a, geometry).copy()
+
+
+@_strided_region.vjp
+def _(ctx, grad, geometry):
+    zeros = Tensor._make(np.zeros(ctx.input_shapes[0], dtype=grad._array.dtype))
+    return _copy_slices(zeros, grad, key=strided_key(geometry))
 
 
 def getitem(input, key):
-    key = _numpy_key(key)
-    try:
-        return _index_forward_op(input, key)
-    except IndexError as exc:
-        raise IndexError(_index_error(input, key, exc)) from None
+    parts = _key_parts(key)
+    lone_slice = len(parts) == 1 and isinstance(parts[0], slice)  # PyTorch records even ``x[:]``
+    steps, advanced = _parse_key(input._array.shape, parts, skip_full_slices=not lone_slice)
+    result = _apply_key(input, steps, advanced)
+    return _alias(input) if result is input else result
 
 
-def _index_error(input, key, exc):
-    for dim, part in enumerate(p for p in key if p is not None and p is not Ellipsis):
-        if isinstance(part, int) and dim < input._array.ndim:
-            size = input._array.shape[dim]
-            if not -size <= part < size:
-                return f"index {part} is out of bounds for dimension {dim} with size {size}"
-    return str(exc)
-
-
-@primitive("index_put", node="CopySlices", group=OTHER)
-def _index_put(a, value, key):
+def _put_forward(a, value, key):
     out = a.copy()
-    out[key] = value
+    _put_inplace(out, value, key)
     return out
 
 
+def _put_inplace(a, value, key):
+    steps, advanced = key
+    _view_of(a, steps)[Ellipsis if advanced is None else advanced] = value
+
+
+def _put_error(inputs, params):
+    a, value = inputs
+    steps, advanced = params["key"]
+    target = _view_of(a._array, steps)
+    indexed = target.shape if advanced is None else target[advanced].shape
+    return (f"shape mismatch: value tensor of shape {list(value._array.shape)} cannot be broadcast "
+            f"to indexing result of shape {list(indexed)}")
+
+
+# ``x[key] = value``: PyTorch's IndexPutBackward0 when the key is index tensors only, CopySlices
+# when the assignment goes through a view of ``x``.
+_index_put = primitive("index_put", node="IndexPutBackward0", group=OTHER,
+                       error=_put_error)(_put_forward)
+_copy_slices = primitive("copy_slices", node="CopySlices", group=OTHER,
+                         error=_put_error)(_put_forward)
+_index_put.inplace = _copy_slices.inplace = _put_inplace
+
+
 @_index_put.vjp
+@_copy_slices.vjp
 def _(ctx, grad, key):
     need_a, need_value = ctx.needs_input_grad
     grad_a = grad_value = None
     if need_a:
-        grad_a = _index_put(grad, _zeros_of(grad, ()), key=key)
+        zero = Tensor._make(np.zeros((), dtype=grad._array.dtype))
+        grad_a = ctx.primitive(grad, zero, key=key)
     if need_value:
-        grad_value = sum_to(_index_forward_op(grad, key), ctx.input_shapes[1])
+        grad_value = sum_to(_apply_key(grad, *key), ctx.input_shapes[1])
     return grad_a, grad_value
 
 
-def _zeros_of(like, shape):
-    return Tensor._make(np.zeros(shape, dtype=like._array.dtype))
-
-
-def _inplace_index_put(a, value, key):
-    a[key] = value
-
-
-_index_put.inplace = _inplace_index_put
-
-
 def setitem(input, key, value):
-    """``input[key] = value``, recorded as PyTorch's CopySlices when autograd is involved."""
-    from .inplace import apply_inplace
-    from .operands import as_tensor_operand
-    value = as_tensor_operand(value)
+    """``input[key] = value`` as PyTorch does it: a copy (or fill) into the selected view, or an
+    index_put for index tensors; recorded as CopySlices when it writes through a view."""
+    from .inplace import apply_inplace, copy_, fill_
+    steps, advanced = _parse_key(input._array.shape, _key_parts(key))
+    value = _value_of_dtype(value, input)
+    if advanced is not None:
+        stripped = _without_leading_ones(value._array.shape)
+        if stripped != value._array.shape:
+            value = view(value, stripped)
+        prim = _copy_slices if steps else _index_put
+        return apply_inplace(prim, input, (value,), {"key": (steps, advanced)})
+    target_shape = _view_of(input._array, steps).shape
+    if value._array.shape != target_shape and value._array.ndim:
+        value = view(value, _without_leading_ones(value._array.shape))
+        if value._array.shape != target_shape:
+            value = expand(value, target_shape)
+    if steps:
+        return apply_inplace(_copy_slices, input, (value,), {"key": (steps, None)})
+    return fill_(input, value) if value._array.ndim == 0 else copy_(input, value)
+
+
+def _value_of_dtype(value, input):
+    if not isinstance(value, Tensor):
+        return Tensor._make(np.array(value, dtype=input._array.dtype))
     if value._array.dtype != input._array.dtype:
-        value = value.to(input.dtype)
-    apply_inplace(_index_put, input, (value,), {"key": _numpy_key(key)})
+        from .elementwise import to_dtype
+        return to_dtype(value, input.dtype)
+    return value
+
+
+def _without_leading_ones(shape):
+    """numpy's legacy rule PyTorch keeps: leading size-1 dimensions of a value are dropped."""
+    lead = 0
+    while lead < len(shape) and shape[lead] == 1:
+        lead += 1
+    return shape[lead:]
 
 
 def index_select(input, dim, index):
+    positions = index._array
+    if positions.dtype.kind not in "iu":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if positions.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    dim = _axis(dim, input._array.ndim)
+    size = input._array.shape[dim] if input._array.ndim else 1
+    if positions.size and (positions.min() < 0 or positions.max() >= size):
+        raise IndexError("index out of range in self")
     key = [slice(None)] * input._array.ndim
-    key[_axis(dim, input._array.ndim)] = index._array
-    return _index(input, key=tuple(key))
+    key[dim] = positions.reshape(-1)
+    return _index_select(input, key=tuple(key))
 
 
 def gather(input, dim, index):
     """``out[i][j] = input[index[i][j]][j]`` (for dim 0), as an advanced-indexing primitive."""
-    dim = _axis(dim, input._array.ndim)
-    grids = np.indices(index._array.shape, sparse=True)
-    key = tuple(index._array if d == dim else grids[d] for d in range(input._array.ndim))
-    return _index(input, key=key)
+    positions, shape = index._array, input._array.shape
+    if positions.dtype.kind not in "iu":
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if positions.ndim != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    dim = _axis(dim, len(shape))
+    for d, (got, limit) in enumerate(zip(positions.shape, shape)):
+        if d != dim and got > limit:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index "
+                               f"{list(positions.shape)} to be no larger than self {list(shape)} "
+                               f"apart from dimension {dim}")
+    outside = (positions < 0) | (positions >= shape[dim])
+    if outside.any():
+        raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
+                           f"{dim} with size {shape[dim]}")
+    grids = np.indices(positions.shape, sparse=True)
+    key = tuple(positions if d == dim else grids[d] for d in range(len(shape)))
+    return _gather(input, key=key)
 
 
 def narrow(input, dim, start, length):
-    key = [slice(None)] * input._array.ndim
-    key[_axis(dim, input._array.ndim)] = slice(start, start + length)
-    return _slice(input, key=tuple(key))
+    dim = _axis(dim, input._array.ndim)
+    size = input._array.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but "
+                         f"got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    key = (slice(None),) * dim + (slice(start, start + length),)
+    return _slice(input, key=key)
 
 
 # ---------------------------------------------------------------------------- cat, stack
@@ -359,17 +580,17 @@ def _(ctx, grad, dim):
                  for i, needed in enumerate(ctx.needs_input_grad))
 
 
-def _same_dtype(tensors, name):
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+def _same_dtype(tensors):
     from .. import dtypes
     common = dtypes.result_type(*tensors)
     return [t if t._array.dtype == common.numpy else t.to(common) for t in tensors]
 
 
 def cat(tensors, dim=0):
-    tensors = _same_dtype(tensors, "torch.cat")
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    tensors = _same_dtype(tensors)
     ndim = builtins.max(t._array.ndim for t in tensors)
     dim = _axis(dim, ndim)
     first = tensors[0]._array.shape
@@ -390,7 +611,10 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0):
-    tensors = _same_dtype(tensors, "stack")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    tensors = _same_dtype(tensors)
     first = tensors[0]._array.shape
     for i, t in enumerate(tensors[1:], 1):
         if t._array.shape != first:
@@ -417,6 +641,8 @@ def split(input, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input._array.shape[_axis(dim, input._array.ndim)]
     return split(input, builtins.max(1, -(-size // chunks)), dim)
 

@@ -1,0 +1,298 @@
+"""Bad input: PyTorch's exception and message, and nothing half-done.
+
+Every row of ``BAD_CALLS`` is compared with PyTorch (exception type and exact message) when torch
+is installed; the key messages are also pinned as literals. Then each failing operation is run
+against prepared tensors (a leaf with a ``.grad``, a non-leaf, plain and integer tensors) and must
+leave all of them exactly as they were: values, ``_version``, ``grad_fn``, ``.grad`` and the graph
+behind them.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import tapegrad
+
+
+def _setitem(target, key, value):
+    target[key] = value
+
+
+BAD_CALLS = {
+    # broadcasting
+    "add-broadcast": lambda T: T.ones(2, 3) + T.ones(4),
+    "add-broadcast-3d": lambda T: T.ones(2, 3, 4) + T.ones(5, 1, 1),
+    "mul-broadcast": lambda T: T.ones(3) * T.ones(2),
+    "sub-broadcast": lambda T: T.ones(2, 1) - T.ones(3, 2),
+    "div-broadcast": lambda T: T.ones(3) / T.ones(4),
+    "pow-broadcast": lambda T: T.ones(3) ** T.ones(4),
+    "maximum-broadcast": lambda T: T.maximum(T.ones(3), T.ones(4)),
+    "where-broadcast": lambda T: T.where(T.ones(3) > 0, T.ones(4), T.ones(3)),
+    "lt-broadcast": lambda T: T.ones(3) < T.ones(4),
+    "eq-broadcast": lambda T: T.ones(3) == T.ones(2),
+    "clamp-tensor-broadcast": lambda T: T.ones(3).clamp(min=T.zeros(2)),
+    # matrix products
+    "matmul-mm": lambda T: T.ones(3, 2) @ T.ones(4, 2),
+    "mm": lambda T: T.mm(T.ones(3, 2), T.ones(4, 2)),
+    "mm-not-matrix": lambda T: T.mm(T.ones(3), T.ones(3, 2)),
+    "mv": lambda T: T.mv(T.ones(3, 2), T.ones(3)),
+    "matmul-mv": lambda T: T.ones(3, 2) @ T.ones(3),
+    "dot": lambda T: T.dot(T.ones(3), T.ones(4)),
+    "matmul-dot": lambda T: T.ones(3) @ T.ones(4),
+    "matmul-1d-2d": lambda T: T.ones(3) @ T.ones(4, 2),
+    "matmul-3d-2d": lambda T: T.ones(2, 3, 4) @ T.ones(5, 2),
+    "matmul-3d-3d": lambda T: T.ones(2, 3, 4) @ T.ones(2, 5, 2),
+    "matmul-batch-broadcast": lambda T: T.ones(2, 3, 4) @ T.ones(3, 4, 2),
+    "matmul-0d": lambda T: T.ones(()) @ T.ones(3),
+    "bmm": lambda T: T.bmm(T.ones(2, 3, 4), T.ones(2, 5, 2)),
+    "bmm-batch": lambda T: T.bmm(T.ones(2, 3, 4), T.ones(3, 4, 2)),
+    "bmm-2d": lambda T: T.bmm(T.ones(3, 4), T.ones(2, 4, 2)),
+    "addmm": lambda T: T.addmm(T.ones(3), T.ones(2, 3), T.ones(4, 3)),
+    "addmm-bias": lambda T: T.addmm(T.ones(5), T.ones(2, 3), T.ones(3, 4)),
+    # views and reshapes
+    "reshape-size": lambda T: T.ones(2, 3).reshape(5),
+    "reshape-infer": lambda T: T.ones(2, 3).reshape(-1, 4),
+    "view-two-infer": lambda T: T.ones(2, 3).view(-1, -1),
+    "view-size": lambda T: T.ones(2, 3).view(7),
+    "view-noncontiguous": lambda T: T.ones(2, 3).t().view(6),
+    "expand": lambda T: T.ones(2, 3).expand(4, 3),
+    "expand-fewer": lambda T: T.ones(2, 3).expand(3),
+    "t-3d": lambda T: T.ones(2, 3, 4).t(),
+    "flatten-order": lambda T: T.ones(2, 3, 4).flatten(2, 1),
+    # dimensions out of range
+    "sum-dim": lambda T: T.ones(2, 3).sum(2),
+    "sum-dim-neg": lambda T: T.ones(2, 3).sum(-3),
+    "mean-dims-repeated": lambda T: T.ones(2, 3).mean((0, 0)),
+    "max-dim": lambda T: T.ones(2, 3).max(3),
+    "argmax-dim": lambda T: T.ones(2, 3).argmax(2),
+    "softmax-dim": lambda T: T.ones(2, 3).softmax(2),
+    "log_softmax-dim": lambda T: T.ones(3).log_softmax(1),
+    "logsumexp-dim": lambda T: T.ones(3).logsumexp(1),
+    "var-dim": lambda T: T.ones(3).var(1),
+    "transpose-dim": lambda T: T.ones(2, 3).transpose(0, 5),
+    "permute-length": lambda T: T.ones(2, 3).permute(0),
+    "permute-repeat": lambda T: T.ones(2, 3).permute(0, 0),
+    "unsqueeze-dim": lambda T: T.ones(2, 3).unsqueeze(4),
+    "squeeze-dim": lambda T: T.ones(2, 3).squeeze(5),
+    "cat-dim": lambda T: T.cat([T.ones(2), T.ones(2)], dim=1),
+    "unbind-dim": lambda T: T.ones(2).unbind(1),
+    "size-dim": lambda T: T.ones(2).size(1),
+    # empty reductions, dtypes
+    "max-empty": lambda T: T.ones(0).max(),
+    "amax-empty": lambda T: T.ones(0).amax(),
+    "max-empty-dim": lambda T: T.ones(0, 3).max(0),
+    "argmax-empty": lambda T: T.ones(0).argmax(),
+    "mean-int": lambda T: T.tensor([1, 2]).mean(),
+    "neg-bool": lambda T: -T.tensor([True]),
+    "sub-bool": lambda T: T.tensor([True]) - T.tensor([False]),
+    "sub-one-bool": lambda T: T.ones(2) - T.tensor([True, False]),
+    "pow-int-negative": lambda T: T.tensor([2]) ** -1,
+    # indices out of range
+    "index-int": lambda T: T.ones(4, 5)[4],
+    "index-int-neg": lambda T: T.ones(4, 5)[-5],
+    "index-second": lambda T: T.ones(4, 5)[1, 10],
+    "index-array": lambda T: T.ones(4, 5)[T.tensor([0, 10])],
+    "index-array-second": lambda T: T.ones(4, 5)[:, [7]],
+    "index-too-many": lambda T: T.ones(4, 5)[0, 0, 0],
+    "index-mask": lambda T: T.ones(4, 5)[T.tensor([True, False, True])],
+    "index-float-tensor": lambda T: T.ones(4, 5)[T.tensor([1.0])],
+    "index-python-float": lambda T: T.ones(4)[1.5],
+    "index-0d": lambda T: T.tensor(1.0)[0],
+    "index-negative-step": lambda T: T.ones(4)[::-1],
+    "gather-index": lambda T: T.ones(2, 3).gather(1, T.tensor([[0], [5]])),
+    "gather-negative-index": lambda T: T.ones(2, 3).gather(1, T.tensor([[-1]])),
+    "gather-ndim": lambda T: T.ones(2, 3).gather(1, T.tensor([0])),
+    "gather-size": lambda T: T.ones(2, 3).gather(1, T.tensor([[0], [0], [0]])),
+    "gather-float-index": lambda T: T.ones(2, 3).gather(1, T.tensor([[0.0]])),
+    "gather-dim": lambda T: T.ones(2, 3).gather(2, T.tensor([[0]])),
+    "index_select": lambda T: T.ones(2, 3).index_select(0, T.tensor([3])),
+    "index_select-negative": lambda T: T.ones(2, 3).index_select(0, T.tensor([-1])),
+    "index_select-matrix": lambda T: T.ones(2, 3).index_select(0, T.tensor([[0]])),
+    "narrow": lambda T: T.ones(2, 3).narrow(1, 2, 2),
+    "narrow-start": lambda T: T.ones(2, 3).narrow(1, -4, 1),
+    "narrow-length": lambda T: T.ones(2, 3).narrow(1, 0, -1),
+    # joining and splitting
+    "cat-size": lambda T: T.cat([T.ones(2, 3), T.ones(2, 4)]),
+    "cat-size-dim1": lambda T: T.cat([T.ones(2, 3), T.ones(3, 3)], dim=1),
+    "cat-dims": lambda T: T.cat([T.ones(2, 3), T.ones(3)]),
+    "cat-empty": lambda T: T.cat([]),
+    "stack-size": lambda T: T.stack([T.ones(2, 3), T.ones(3, 2)]),
+    "stack-third": lambda T: T.stack([T.ones(2), T.ones(2), T.ones(3)]),
+    "stack-empty": lambda T: T.stack([]),
+    "split-sizes": lambda T: T.ones(5).split([2, 2]),
+    "chunk-zero": lambda T: T.ones(5).chunk(0),
+    # in place
+    "add_-larger-broadcast": lambda T: T.ones(3).add_(T.ones(2, 3)),
+    "add_-mismatch": lambda T: T.ones(3).add_(T.ones(4)),
+    "mul_-mismatch": lambda T: T.ones(2, 3).mul_(T.ones(2)),
+    "add_-int-float": lambda T: T.tensor([1, 2]).add_(1.5),
+    "add_-int-float-tensor": lambda T: T.tensor([1, 2]).add_(T.ones(2)),
+    "div_-int": lambda T: T.tensor([1, 2]).div_(2),
+    "pow_-int-negative": lambda T: T.tensor([2]).pow_(-1),
+    "copy_-shape": lambda T: T.ones(3).copy_(T.ones(4)),
+    "fill_-1d": lambda T: T.ones(3).fill_(T.ones(2)),
+    "clamp-none": lambda T: T.ones(3).clamp(),
+    "clamp_-none": lambda T: T.ones(3).clamp_(),
+    "setitem-shape": lambda T: _setitem(T.ones(4, 5), (slice(None), slice(1, 3)), T.ones(3)),
+    "setitem-index-shape": lambda T: _setitem(T.ones(4, 5), T.tensor([0, 1]), T.ones(3)),
+    "setitem-oob": lambda T: _setitem(T.ones(4), T.tensor([0, 10]), 1.0),
+    "setitem-int-oob": lambda T: _setitem(T.ones(4, 2), (1, 5), 1.0),
+    "setitem-mask": lambda T: _setitem(T.ones(4), T.tensor([True, False]), 1.0),
+    "leaf-inplace": lambda T: T.ones(3, requires_grad=True).add_(1),
+    "view-of-leaf-inplace": lambda T: T.ones(3, requires_grad=True)[:2].mul_(2),
+    # autograd entry points
+    "backward-nonscalar": lambda T: (T.ones(3, requires_grad=True) * 2).backward(),
+    "backward-no-grad": lambda T: T.ones(3).sum().backward(),
+    "item-many": lambda T: T.ones(2).item(),
+    "bool-many": lambda T: bool(T.ones(2)),
+}
+
+LITERAL_MESSAGES = {
+    "add-broadcast": "The size of tensor a (3) must match the size of tensor b (4) at "
+                     "non-singleton dimension 1",
+    "matmul-mm": "mat1 and mat2 shapes cannot be multiplied (3x2 and 4x2)",
+    "matmul-3d-2d": "mat1 and mat2 shapes cannot be multiplied (6x4 and 5x2)",
+    "reshape-size": "shape '[5]' is invalid for input of size 6",
+    "view-two-infer": "only one dimension can be inferred",
+    "view-noncontiguous": "view size is not compatible with input tensor's size and stride (at "
+                          "least one dimension spans across two contiguous subspaces). Use "
+                          ".reshape(...) instead.",
+    "sum-dim": "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+    "index-second": "index 10 is out of bounds for dimension 1 with size 5",
+    "index-too-many": "too many indices for tensor of dimension 2",
+    "cat-size": "Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 "
+                "for tensor number 1 in the list.",
+    "stack-size": "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and "
+                  "[3, 2] at entry 1",
+    "add_-larger-broadcast": "output with shape [3] doesn't match the broadcast shape [2, 3]",
+    "add_-int-float": "result type Float can't be cast to the desired output type Long",
+    "setitem-index-shape": "shape mismatch: value tensor of shape [3] cannot be broadcast to "
+                           "indexing result of shape [2, 5]",
+    "leaf-inplace": "a leaf Variable that requires grad is being used in an in-place operation.",
+    "backward-nonscalar": "grad can be implicitly created only for scalar outputs",
+}
+
+
+def raised(fn, T):
+    """(exception type name, message) of ``fn(T)``, which must raise."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(Exception) as info:
+            fn(T)
+    return type(info.value).__name__, str(info.value)
+
+
+@pytest.mark.parametrize("name", BAD_CALLS)
+def test_error_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    assert raised(BAD_CALLS[name], tapegrad) == raised(BAD_CALLS[name], torch)
+
+
+@pytest.mark.parametrize("name", LITERAL_MESSAGES)
+def test_error_message(name):
+    assert raised(BAD_CALLS[name], tapegrad)[1] == LITERAL_MESSAGES[name]
+
+
+# --------------------------------------------------------------------- nothing half-done
+
+class Workbench:
+    """Tensors in every autograd role (of library ``T``), to run failing operations against."""
+
+    def __init__(self, T):
+        self.leaf = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        (self.leaf * 3).sum().backward()  # the leaf has a .grad of 3s
+        self.nonleaf = self.leaf * 2
+        self.plain = T.arange(6.0).reshape(2, 3)
+        self.ints = T.tensor([1, 2, 3])
+        self.tensors = {"leaf": self.leaf, "nonleaf": self.nonleaf, "plain": self.plain,
+                        "ints": self.ints}
+
+    def snapshot(self):
+        return {name: _state(t) for name, t in self.tensors.items()}
+
+
+def _state(t):
+    grad = t._grad  # read directly: .grad of a non-leaf warns
+    return {"values": t._array.copy(), "version": t._version, "grad_fn": t.grad_fn,
+            "grad": None if grad is None else grad._array.copy(), "requires_grad": t.requires_grad,
+            "shape": tuple(t.shape), "dtype": t.dtype}
+
+
+def _assert_same_state(before, after):
+    for name in before:
+        for field in before[name]:
+            old, new = before[name][field], after[name][field]
+            if isinstance(old, np.ndarray):
+                np.testing.assert_array_equal(new, old, err_msg=f"{name}.{field}")
+            elif field == "grad_fn":
+                assert new is old, f"{name}.grad_fn changed"
+            else:
+                assert new == old, f"{name}.{field}: {old} -> {new}"
+
+
+FAILING_OPS = {  # fn(T, bench) -> raises; must leave every tensor of the bench unchanged
+    "add-broadcast": lambda T, b: b.leaf + T.ones(4),
+    "matmul": lambda T, b: b.nonleaf @ T.ones(4, 2),
+    "cat": lambda T, b: T.cat([b.leaf, T.ones(2, 4)]),
+    "stack": lambda T, b: T.stack([b.nonleaf, b.plain.t()]),
+    "view": lambda T, b: b.nonleaf.view(7),
+    "index": lambda T, b: b.nonleaf[5],
+    "nonleaf.add_-mismatch": lambda T, b: b.nonleaf.add_(T.ones(4)),
+    "nonleaf.add_-larger": lambda T, b: b.nonleaf.add_(T.ones(2, 2, 3)),
+    "nonleaf.mul_-requires-grad-other": lambda T, b: b.nonleaf.mul_(b.leaf[:, :2]),
+    "nonleaf.sub_-alpha-mismatch": lambda T, b: b.nonleaf.sub_(T.ones(2), alpha=2),
+    "nonleaf.sub_-bool": lambda T, b: b.nonleaf.sub_(T.tensor([True, False, True])),
+    "nonleaf.pow_-mismatch": lambda T, b: b.nonleaf.pow_(T.ones(5)),
+    "nonleaf.clamp_-nothing": lambda T, b: b.nonleaf.clamp_(),
+    "nonleaf.copy_-mismatch": lambda T, b: b.nonleaf.copy_(T.ones(5)),
+    "nonleaf.fill_-vector": lambda T, b: b.nonleaf.fill_(T.ones(2)),
+    "nonleaf.setitem-shape": lambda T, b: _setitem(b.nonleaf, (slice(None), 0), T.ones(3)),
+    "nonleaf.setitem-index-shape": lambda T, b: _setitem(b.nonleaf, T.tensor([0]), T.ones(4)),
+    "nonleaf.setitem-oob": lambda T, b: _setitem(b.nonleaf, T.tensor([0, 9]), 1.0),
+    "nonleaf.setitem-mask": lambda T, b: _setitem(b.nonleaf, T.tensor([True]), 1.0),
+    "nonleaf.setitem-grad-value": lambda T, b: _setitem(b.nonleaf, 0, b.leaf),
+    "plain.iadd-mismatch": lambda T, b: b.plain.__iadd__(T.ones(3, 3)),
+    "plain.setitem-int-oob": lambda T, b: _setitem(b.plain, (0, 7), 1.0),
+    "leaf.add_": lambda T, b: b.leaf.add_(1),
+    "leaf.setitem": lambda T, b: _setitem(b.leaf, 0, 1.0),
+    "leaf-view.mul_": lambda T, b: b.leaf[0].mul_(2),
+    "ints.add_-float": lambda T, b: b.ints.add_(1.5),
+    "ints.div_": lambda T, b: b.ints.div_(2),
+    "ints.pow_-negative": lambda T, b: b.ints.pow_(-1),
+    "ints.setitem-oob": lambda T, b: _setitem(b.ints, 3, 0),
+}
+ERRORS = (RuntimeError, IndexError, ValueError, TypeError)
+
+
+@pytest.mark.parametrize("name", FAILING_OPS)
+def test_failed_op_leaves_every_tensor_unchanged(name):
+    bench = Workbench(tapegrad)
+    before = bench.snapshot()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ERRORS):
+            FAILING_OPS[name](tapegrad, bench)
+    _assert_same_state(before, bench.snapshot())
+    # The graph behind the non-leaf still works: d(sum(2 * leaf))/d(leaf) adds 2 to the 3s.
+    bench.nonleaf.sum().backward()
+    np.testing.assert_array_equal(bench.leaf.grad.numpy(), np.full((2, 3), 5.0))
+
+
+@pytest.mark.parametrize("name", FAILING_OPS)
+def test_failing_op_also_fails_in_torch(name):
+    """The rows really are errors in PyTorch too (and leave its version counters alone)."""
+    torch = pytest.importorskip("torch")
+    bench = Workbench(torch)
+    with pytest.raises(ERRORS):
+        FAILING_OPS[name](torch, bench)
+    assert bench.nonleaf._version == 0 and bench.plain._version == 0
+
+
+def test_failed_backward_leaves_grads_and_graph_usable():
+    x = tapegrad.ones(3, requires_grad=True)
+    y = x * 2
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
+        y.backward()
+    assert x.grad is None
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0, 2.0])
