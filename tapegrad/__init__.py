@@ -5,7 +5,8 @@ does. ``tapegrad.compile`` traces a function into a static graph and compiles it
 """
 from . import dtypes
 from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,
-                     int, int8, int16, int32, int64, long, set_default_dtype, short, uint8)
+                     int, int8, int16, int32, int64, long, promote_types, result_type,
+                     set_default_dtype, short, uint8)
 from .tensor import Size, Tensor, device
 from ._printing import set_printoptions
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
@@ -17,6 +18,7 @@ from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inferenc
 from . import nn, optim, utils
 from .serialization import load, save
 from . import viz
+from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 
 __version__ = "0.1.0"
 

@@ -152,6 +152,9 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if flag and self._grad_fn is None and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")  # PyTorch's setter words it so; requires_grad_ not
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
@@ -294,7 +297,7 @@ class Tensor:
     def __repr__(self):
         suffixes = []
         if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self._grad_fn.name()}>")
+            suffixes.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         d = self.dtype

@@ -115,8 +115,6 @@ def test_promote_types_and_result_type_functions():
     assert tapegrad.dtypes.result_type(sample(tapegrad, "int32"), True) is tapegrad.int32
 
 
-@pytest.mark.xfail(strict=True, reason="tapegrad/__init__.py does not export result_type and "
-                                       "promote_types (they live in tapegrad.dtypes)")
 def test_result_type_is_exported_like_torch():
     assert tapegrad.result_type(sample(tapegrad, "int64"), 1.5) is tapegrad.float32
     assert tapegrad.promote_types(tapegrad.int32, tapegrad.float16) is tapegrad.float16
@@ -297,8 +295,6 @@ def test_integer_requires_grad_method_message():
     assert str(info.value) == METHOD_MESSAGE
 
 
-@pytest.mark.xfail(strict=True, reason="the requires_grad setter (tensor.py) reuses "
-                                       "requires_grad_()'s message; PyTorch's adds 'and complex'")
 def test_integer_requires_grad_setter_message():
     t = tapegrad.tensor([1, 2])
     with pytest.raises(RuntimeError) as info:

@@ -75,8 +75,6 @@ def _setitem(key_fn):
     return fn
 
 
-WHERE_CONDITION_EDGE = ("the op table has no non-differentiable inputs: where's condition gets a "
-                        "(None, 0) entry in next_functions that PyTorch does not list")
 VIEW_INPLACE = ("an in-place op on a view records the op's own node under CopySlices; PyTorch "
                 "folds it into CopySlices' next_functions")
 MULTI_OUTPUT = ("the op table has no multi-output differentiable nodes: each piece gets its own "
@@ -115,11 +113,10 @@ def _binary_cases():
     yield case("div-scalar-left", lambda T, a: 4.0 / a, (2, 3), domains=("nonzero",))
     yield case("maximum-0d", lambda T, a, b: T.maximum(a, b), (2, 3), ())
     yield case("where", lambda T, c, a, b: T.where(c > 0, a, b), (2, 3), (2, 3), (2, 3),
-               domains=("nonzero", "normal", "normal"), graph_differs=WHERE_CONDITION_EDGE)
+               domains=("nonzero", "normal", "normal"))
     yield case("where-broadcast", lambda T, c, a, b: T.where(c > 0, a, b), (3, 1), (1, 4), (4,),
-               domains=("nonzero", "normal", "normal"), graph_differs=WHERE_CONDITION_EDGE)
-    yield case("where-scalar", lambda T, a: T.where(a > 0, a, 0.5), (2, 3), domains=("nonzero",),
-               graph_differs=WHERE_CONDITION_EDGE)
+               domains=("nonzero", "normal", "normal"))
+    yield case("where-scalar", lambda T, a: T.where(a > 0, a, 0.5), (2, 3), domains=("nonzero",))
 
 
 def _pow_cases():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import tapegrad
-from test_ops_gradcheck import CASE_IDS, CASES, WHERE_CONDITION_EDGE, make_arrays
+from test_ops_gradcheck import CASE_IDS, CASES, make_arrays
 
 torch = pytest.importorskip("torch")
 
@@ -147,7 +147,6 @@ def _array(shape, elements):
     return hnp.arrays(np.float64, shape, elements=elements)
 
 
-KNOWN_GRAPH_DIFFERENCES = {"where": WHERE_CONDITION_EDGE}  # listed in the report, xfail above
 BINARY = {
     "add": (lambda T, a, b: a + b, FLOATS, FLOATS),
     "sub": (lambda T, a, b: a - b, FLOATS, FLOATS),
@@ -177,8 +176,7 @@ def test_binary_ops_match_torch_on_random_broadcasting_inputs(inputs, dtype_name
     ours, theirs = run_both(fn, arrays, dtype_name)
     assert_same_values(ours[1], theirs[1], tol)
     compare_gradients(ours, theirs, tol)
-    if name not in KNOWN_GRAPH_DIFFERENCES:
-        assert graph_of(ours[1][0]) == graph_of(theirs[1][0])
+    assert graph_of(ours[1][0]) == graph_of(theirs[1][0])
 
 
 SCALAR_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,

@@ -44,8 +44,10 @@ class Node:
         self.sequence_nr = next(_sequence)
         self._hooks = None
 
+    qualified_name = None  # PyTorch's name() where it differs from the class name
+
     def name(self):
-        return type(self).__name__
+        return self.qualified_name or type(self).__name__
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -103,8 +105,7 @@ class AccumulateGrad(Node):
         self.sequence_nr = sys.maxsize  # as PyTorch: a leaf's gradient is stored once it is ready
         self.variable = variable
 
-    def name(self):
-        return "torch::autograd::AccumulateGrad"
+    qualified_name = "torch::autograd::AccumulateGrad"
 
     @staticmethod
     def of(tensor):

@@ -173,6 +173,7 @@ def _(ctx, grad):
 
 
 @primitive("where", node="WhereBackward0", group=ELEMENTWISE, saves=("condition",),
+           nondifferentiable=("condition",),
            lowering="{1} if {0} else {2}", error=broadcast_error)
 def _where(condition, a, b):
     return np.where(condition, a, b)

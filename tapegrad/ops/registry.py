@@ -58,7 +58,10 @@ class OpNode(Node):
     def apply(self, grads):
         grad = grads[0] if len(grads) == 1 else grads
         input_grads = self.primitive.vjp_rule(self, grad, **self.params)
-        return input_grads if type(input_grads) is tuple else (input_grads,)
+        if type(input_grads) is not tuple:
+            return (input_grads,)
+        positions = self.primitive.edge_positions
+        return input_grads if positions is None else tuple(input_grads[i] for i in positions)
 
     def release(self):
         if self._saved is not None:
@@ -109,7 +112,7 @@ class Primitive:
     """One entry of the op table. Call it with tensors (and keyword parameters) to apply it."""
 
     def __init__(self, name, forward, *, node, group, saves=(), lowering=None, n_outputs=1,
-                 ufunc=None, is_view=False, error=None):
+                 ufunc=None, is_view=False, error=None, nondifferentiable=()):
         self.name = name
         self.forward = forward
         self.group = group
@@ -123,7 +126,15 @@ class Primitive:
                           if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
         self.saves = tuple(saves)
         self.save_positions = tuple(-1 if s == "out" else self.arg_names.index(s) for s in saves)
-        self.node_class = type(node, (OpNode,), {"__slots__": (), "primitive": self})
+        # Inputs that never carry a gradient (where's condition) get no edge, as in PyTorch; the
+        # rule still returns one entry per input, and the node keeps those of the others.
+        skipped = {self.arg_names.index(n) for n in nondifferentiable}
+        self.edge_positions = (None if not skipped else
+                               tuple(i for i in range(len(self.arg_names)) if i not in skipped))
+        attributes = {"__slots__": (), "primitive": self}
+        if node in _CPP_NODE_NAMES:
+            attributes["qualified_name"] = "torch::autograd::" + node
+        self.node_class = type(node, (OpNode,), attributes)
         PRIMITIVES[name] = self
 
     def vjp(self, rule):
@@ -189,6 +200,8 @@ class Primitive:
             else:
                 edges.append(_NO_EDGE)
                 needs.append(False)
+        if self.edge_positions is not None:
+            edges = [edges[i] for i in self.edge_positions]
         node = self.node_class(tuple(edges))
         node.params = params
         node.input_shapes = tuple(shapes)
@@ -204,6 +217,9 @@ class Primitive:
 
 
 _NO_EDGE = (None, 0)
+
+# Nodes PyTorch implements in C++ outside the generated code: their name() is namespaced.
+_CPP_NODE_NAMES = {"CopySlices", "CopyBackwards"}
 
 
 def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
