@@ -6,8 +6,10 @@ from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inferen
 from .graph import AccumulateGrad, Node
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from . import functional
+from ..tensor import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "Node", "AccumulateGrad", "grad_mode",
            "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
-           "GradcheckError"]
+           "GradcheckError", "functional", "Variable"]

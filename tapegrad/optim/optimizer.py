@@ -10,7 +10,7 @@ from ..autograd import grad_mode
 from ..nn.parameter import reset_grad
 from ..tensor import Tensor
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "check_hyperparameters"]
 
 
 class _Required:
@@ -102,6 +102,18 @@ class Optimizer:
     def _update(self, group, param, grad, state):
         raise NotImplementedError
 
+    @staticmethod
+    def _apply_weight_decay(group, param, grad):
+        """L2 decay: added to the gradient, or (``decoupled_weight_decay``) applied to the weights
+        directly, as AdamW; returns the gradient the update rule should use."""
+        weight_decay = group["weight_decay"]
+        if weight_decay == 0:
+            return grad
+        if group.get("decoupled_weight_decay"):
+            param.mul_(1 - group["lr"] * weight_decay)
+            return grad
+        return grad.add(param, alpha=weight_decay)
+
     # -- state dicts ------------------------------------------------------------------------------
     def state_dict(self):
         """``{"state": {index: state}, "param_groups": [...]}`` with parameters as indices."""
@@ -155,6 +167,20 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def check_hyperparameters(lr=0.0, eps=0.0, weight_decay=0.0, betas=(0.0, 0.0)):
+    """Raise PyTorch's ``ValueError`` for a negative lr, eps or weight decay, or a beta outside
+    [0, 1)."""
+    if lr < 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if eps < 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    for index, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+    if weight_decay < 0.0:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def _cast_like(param, key, value):

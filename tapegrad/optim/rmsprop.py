@@ -34,8 +34,7 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = ops.zeros_like(param)
         alpha = group["alpha"]
         state["step"].add_(1)
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = self._apply_weight_decay(group, param, grad)
         square_avg = state["square_avg"]
         square_avg.mul_(alpha).add_(grad * grad * (1 - alpha))
         if group["centered"]:

@@ -21,8 +21,7 @@ class SGD(Optimizer):
                                       differentiable=differentiable, fused=fused))
 
     def _update(self, group, param, grad, state):
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = self._apply_weight_decay(group, param, grad)
         momentum = group["momentum"]
         if momentum != 0:
             buffer = state.get("momentum_buffer")

@@ -1,0 +1,60 @@
+"""The Bernoulli distribution: 1 with probability ``probs``, else 0."""
+import numbers
+
+from .. import ops
+from ..nn.functional import binary_cross_entropy_with_logits
+from . import constraints
+from ._discrete import ProbsOrLogits, check_one_of
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Bernoulli"]
+
+
+class Bernoulli(ProbsOrLogits, Distribution):
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+    _is_binary = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        check_one_of(probs, logits)
+        given = probs if probs is not None else logits
+        (self._param,) = broadcast_all(given)
+        if probs is not None:
+            self.probs = self._param
+        else:
+            self.logits = self._param
+        batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
+        super().__init__(batch_shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs.dtype)
+        return ops.where(self.probs == 0.5, ops.full_like(mode, float("nan")), mode)
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return ops.bernoulli(self.probs.detach().expand(shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def entropy(self):
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    def enumerate_support(self, expand=True):
+        values = ops.arange(2, dtype=self._param.dtype)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + tuple(self._batch_shape)) if expand else values

@@ -1,0 +1,133 @@
+"""``Distribution``: batch and event shapes, argument and sample validation, and the sampling
+interface shared by every distribution."""
+from ..autograd import grad_mode
+from ..tensor import Size, Tensor
+from . import constraints
+from .utils import format_value, lazy_property
+
+__all__ = ["Distribution"]
+
+
+class Distribution:
+    has_rsample = False
+    has_enumerate_support = False
+    _validate_args = __debug__
+
+    @staticmethod
+    def set_default_validate_args(value):
+        if value not in (True, False):
+            raise ValueError
+        Distribution._validate_args = value
+
+    def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
+        self._batch_shape = Size(batch_shape)
+        self._event_shape = Size(event_shape)
+        if validate_args is not None:
+            self._validate_args = validate_args
+        if self._validate_args:
+            self._validate_parameters()
+
+    def _validate_parameters(self):
+        for name, constraint in self.arg_constraints.items():
+            if constraints.is_dependent(constraint):
+                continue
+            if name not in self.__dict__ and isinstance(getattr(type(self), name), lazy_property):
+                continue  # not computed yet: it follows from a checked parameter
+            value = getattr(self, name)
+            if not bool(constraint.check(value).all()):
+                raise ValueError(
+                    f"Expected parameter {name} ({type(value).__name__} of shape "
+                    f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
+                    f"{constraint!r}, but found invalid values:\n{format_value(value)}")
+
+    # -- shapes -----------------------------------------------------------------------------------
+    @property
+    def batch_shape(self):
+        return self._batch_shape
+
+    @property
+    def event_shape(self):
+        return self._event_shape
+
+    def _extended_shape(self, sample_shape=()):
+        return Size(tuple(sample_shape) + self._batch_shape + self._event_shape)
+
+    # -- interface --------------------------------------------------------------------------------
+    @property
+    def arg_constraints(self):
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        raise NotImplementedError
+
+    @property
+    def mean(self):
+        raise NotImplementedError(f"{type(self)} does not implement mean")
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError(f"{type(self)} does not implement variance")
+
+    @property
+    def stddev(self):
+        return self.variance.sqrt()
+
+    def sample(self, sample_shape=()):
+        """A sample that is not differentiable (``rsample`` under ``no_grad`` by default)."""
+        with grad_mode.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        """A reparameterized sample: differentiable with respect to the parameters."""
+        raise NotImplementedError
+
+    def sample_n(self, n):
+        return self.sample(Size((n,)))
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def perplexity(self):
+        return self.entropy().exp()
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    # -- validation -------------------------------------------------------------------------------
+    def _validate_sample(self, value):
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        event_start = len(value.size()) - len(self._event_shape)
+        if value.size()[event_start:] != self._event_shape:
+            raise ValueError("The right-most size of value must match event_shape: "
+                             f"{value.size()} vs {self._event_shape}.")
+        actual, expected = value.size(), Size(self._batch_shape + self._event_shape)
+        for i, j in zip(reversed(actual), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{actual} vs {expected}.")
+        support = self.support
+        if not bool(support.check(value).all()):
+            raise ValueError(f"Expected value argument ({type(value).__name__} of shape "
+                             f"{tuple(value.shape)}) to be within the support ({support!r}) of "
+                             f"the distribution {self!r}, but found invalid values:\n"
+                             f"{format_value(value)}")
+
+    def __repr__(self):
+        names = [name for name in self.arg_constraints if name in self.__dict__]
+        arguments = ", ".join(f"{name}: {format_value(self.__dict__[name])}"
+                              if self.__dict__[name].numel() == 1
+                              else f"{name}: {self.__dict__[name].size()}" for name in names)
+        return f"{type(self).__name__}({arguments})"
+

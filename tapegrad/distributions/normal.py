@@ -1,0 +1,57 @@
+"""The normal (Gaussian) distribution, reparameterized as ``loc + scale · ε``."""
+import math
+import numbers
+
+from .. import ops
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Normal"]
+
+
+class Normal(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        both_numbers = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
+        super().__init__(() if both_numbers else self.loc.size(), validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    @property
+    def variance(self):
+        return self.stddev.pow(2)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        noise = ops.randn(*shape, dtype=self.loc.dtype)
+        return self.loc + noise * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        variance = self.scale ** 2
+        return (-((value - self.loc) ** 2) / (2 * variance) - self.scale.log()
+                - math.log(math.sqrt(2 * math.pi)))
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + ops.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

@@ -1,0 +1,65 @@
+"""Helpers shared by the distributions: broadcasting parameters, probabilities ↔ logits, and
+lazily computed attributes."""
+import numbers
+
+import numpy as np
+
+from .. import dtypes, ops
+from ..autograd import grad_mode
+from ..tensor import Tensor
+
+__all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
+           "format_value"]
+
+
+def format_value(value):
+    """A value as PyTorch shows it in messages: a 0-d tensor as its Python number."""
+    return value.item() if isinstance(value, Tensor) and value.dim() == 0 else value
+
+
+def broadcast_all(*values):
+    """Tensors (numbers become tensors of the tensors' dtype, or the default dtype) broadcast to
+    one shape."""
+    if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor "
+                         "or objects implementing __torch_function__.")
+    if all(isinstance(v, numbers.Number) for v in values):
+        dtype = dtypes.get_default_dtype()
+    else:
+        dtype = next(v.dtype for v in values if isinstance(v, Tensor))
+    tensors = [v if isinstance(v, Tensor) else ops.tensor(v, dtype=dtype) for v in values]
+    return tuple(ops.broadcast_tensors(*tensors))
+
+
+def clamp_probs(probs):
+    """Probabilities kept inside (0, 1) by the dtype's machine epsilon, so logs stay finite."""
+    eps = float(np.finfo(probs.dtype.numpy).eps)
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs, is_binary=False):
+    clamped = clamp_probs(probs)
+    if is_binary:
+        return clamped.log() - (-clamped).log1p()
+    return clamped.log()
+
+
+def logits_to_probs(logits, is_binary=False):
+    return logits.sigmoid() if is_binary else logits.softmax(dim=-1)
+
+
+class lazy_property:
+    """Computed on first access (with grad enabled, so it stays differentiable) and then stored
+    on the instance, as PyTorch's ``lazy_property``: ``probs`` from ``logits`` or the reverse."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with grad_mode.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value

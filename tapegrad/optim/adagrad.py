@@ -1,0 +1,41 @@
+"""Adagrad: per-coordinate steps shrink with the running sum of squared gradients."""
+from .. import ops
+from .optimizer import Optimizer, check_hyperparameters
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+                 eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        check_hyperparameters(lr, eps, weight_decay)
+        if lr_decay < 0.0:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if initial_accumulator_value < 0.0:
+            raise ValueError(f"Invalid initial_accumulator_value value: "
+                             f"{initial_accumulator_value}")
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps,
+                                      weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value,
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, fused=fused))
+        # PyTorch creates Adagrad's state up front, so a fresh state_dict already holds it.
+        for group in self.param_groups:
+            for param in group["params"]:
+                self._initialise(group, param, self.state[param])
+
+    @staticmethod
+    def _initialise(group, param, state):
+        state["step"] = ops.tensor(0.0)
+        state["sum"] = ops.full_like(param, group["initial_accumulator_value"])
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            self._initialise(group, param, state)
+        state["step"].add_(1)
+        grad = self._apply_weight_decay(group, param, grad)
+        step_size = group["lr"]
+        if group["lr_decay"] != 0:  # reads the step count, so only then (compiled steps break)
+            step_size /= 1 + (state["step"].item() - 1) * group["lr_decay"]
+        state["sum"].add_(grad * grad)
+        param.sub_(grad / (state["sum"].sqrt() + group["eps"]) * step_size)

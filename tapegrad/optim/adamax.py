@@ -1,0 +1,28 @@
+"""Adamax: Adam with the second moment replaced by an exponentially weighted infinity norm."""
+from .. import ops
+from .optimizer import Optimizer, check_hyperparameters
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        check_hyperparameters(lr, eps, weight_decay, betas)
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, capturable=capturable))
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            state["step"] = ops.tensor(0.0)
+            state["exp_avg"] = ops.zeros_like(param)
+            state["exp_inf"] = ops.zeros_like(param)
+        beta1, beta2 = group["betas"]
+        state["step"].add_(1)
+        step = state["step"].item()
+        grad = self._apply_weight_decay(group, param, grad)
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.add_((grad - exp_avg) * (1 - beta1))
+        exp_inf.copy_(ops.maximum(exp_inf.mul_(beta2), grad.abs() + group["eps"]))
+        param.sub_(exp_avg / exp_inf * (group["lr"] / (1 - beta1 ** step)))

@@ -1,0 +1,43 @@
+"""NAdam: Adam with Nesterov momentum, whose momentum coefficient warms up over the steps."""
+from .. import ops
+from .optimizer import Optimizer, check_hyperparameters
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        check_hyperparameters(lr, eps, weight_decay, betas)
+        if momentum_decay < 0.0:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay,
+                                      decoupled_weight_decay=decoupled_weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable))
+
+    def _momentum_at(self, group, step):
+        """The warmed-up momentum coefficient μ_t."""
+        return group["betas"][0] * (1.0 - 0.5 * 0.96 ** (step * group["momentum_decay"]))
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            state["step"] = ops.tensor(0.0)
+            state["mu_product"] = ops.tensor(1.0)  # float32, as PyTorch, so rounding matches
+            state["exp_avg"] = ops.zeros_like(param)
+            state["exp_avg_sq"] = ops.zeros_like(param)
+        beta1, beta2 = group["betas"]
+        lr = group["lr"]
+        state["step"].add_(1)
+        step = state["step"].item()
+        grad = self._apply_weight_decay(group, param, grad)
+        mu, mu_next = self._momentum_at(group, step), self._momentum_at(group, step + 1)
+        mu_product = state["mu_product"].mul_(mu).item()
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.add_((grad - exp_avg) * (1 - beta1))
+        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
+        denominator = (exp_avg_sq / (1 - beta2 ** step)).sqrt() + group["eps"]
+        param.add_(grad / denominator * (-lr * (1.0 - mu) / (1.0 - mu_product)))
+        param.add_(exp_avg / denominator * (-lr * mu_next / (1.0 - mu_product * mu_next)))

@@ -1,0 +1,44 @@
+"""RAdam: Adam whose adaptive step is switched on, and rectified, once the variance of the
+second-moment estimate is tractable (SGD with momentum before that)."""
+import math
+
+from .. import ops
+from .optimizer import Optimizer, check_hyperparameters
+
+__all__ = ["RAdam"]
+
+
+class RAdam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False,
+                 capturable=False, differentiable=False):
+        check_hyperparameters(lr, eps, weight_decay, betas)
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize, foreach=foreach, capturable=capturable,
+                                      decoupled_weight_decay=decoupled_weight_decay,
+                                      differentiable=differentiable))
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            state["step"] = ops.tensor(0.0)
+            state["exp_avg"] = ops.zeros_like(param)
+            state["exp_avg_sq"] = ops.zeros_like(param)
+        beta1, beta2 = group["betas"]
+        lr = group["lr"]
+        state["step"].add_(1)
+        step = state["step"].item()
+        grad = self._apply_weight_decay(group, param, grad)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.add_((grad - exp_avg) * (1 - beta1))
+        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
+        bias_correction2 = 1 - beta2 ** step
+        corrected_exp_avg = exp_avg / (1 - beta1 ** step)
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            rectification = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive_lr = math.sqrt(bias_correction2) / (exp_avg_sq.sqrt() + group["eps"])
+            param.sub_(corrected_exp_avg * lr * adaptive_lr * rectification)
+        else:
+            param.sub_(corrected_exp_avg * lr)
