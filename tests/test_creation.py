@@ -352,3 +352,13 @@ def test_bad_creation_raises_pytorchs_error(name, torch):
 ])
 def test_bad_creation_messages(name, expected):
     assert _raised(BAD_CREATION[name], tapegrad)[1] == expected
+
+
+def test_explicit_float64_dtype_keeps_full_precision():
+    """Python floats go straight to the requested dtype, never through float32 first."""
+    assert tapegrad.tensor([0.1], dtype=tapegrad.float64).item() == 0.1
+    assert tapegrad.tensor(0.1, dtype=tapegrad.float64).item() == 0.1
+    assert tapegrad.as_tensor([0.1], dtype=tapegrad.float64).item() == 0.1
+    a = tapegrad.tensor([0.1], dtype=tapegrad.float64)
+    a.mul_(0.7)  # the Python number is taken at the tensor's precision as well
+    assert a.item() == 0.1 * 0.7

@@ -45,8 +45,12 @@ def _numpy_dtype(dtype, default=None):
     return dtypes.as_dtype(dtype).numpy
 
 
-def _infer_array(data):
-    """PyTorch's dtype inference: Python floats give the default float dtype, ints int64."""
+def _infer_array(data, dtype=None):
+    """PyTorch's dtype inference: Python floats give the default float dtype, ints int64.
+
+    With an explicit ``dtype`` the data is converted straight to it, so that
+    ``tensor([0.1], dtype=float64)`` keeps every digit instead of passing through float32.
+    """
     if isinstance(data, Tensor):
         return data._array
     if isinstance(data, np.ndarray):
@@ -60,6 +64,8 @@ def _infer_array(data):
     elif isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     array = np.asarray(data)
+    if dtype is not None and array.dtype.kind in "fiub":
+        return array.astype(_numpy_dtype(dtype))
     if array.dtype.kind == "f":
         return array.astype(dtypes.get_default_dtype().numpy)
     if array.dtype.kind in "iu":
@@ -107,7 +113,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-    array = _infer_array(data)
+    array = _infer_array(data, dtype)
     array = np.array(array, dtype=None if dtype is None else _numpy_dtype(dtype), copy=True)
     return _finish(array, requires_grad)
 
@@ -116,7 +122,7 @@ def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype."""
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.as_dtype(dtype)):
         return data
-    array = _infer_array(data)
+    array = _infer_array(data, dtype)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype), copy=False)
     return Tensor._make(array)
@@ -277,3 +283,33 @@ def randint_like(input, low, high=None, *, dtype=None, requires_grad=False):
     return _finish(random.generator().integers(low, high, input._array.shape).astype(d),
                    requires_grad)
 
+
+# ``Tensor.new_*``: factories that default to the tensor's dtype (methods only, as in PyTorch).
+
+
+def _factory_dtype(self, dtype):
+    return self.dtype if dtype is None else dtype
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    return zeros(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    return ones(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    return empty(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return full(size, fill_value, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    return tensor(data, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def type_as(self, other):
+    return self.to(other.dtype)

@@ -10,13 +10,12 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import elementwise as ew
 from . import registry
-from .operands import as_tensor_operand, broadcast_error
+from .operands import as_tensor_operand, wrapped_number, broadcast_error
 from . import shape as shape_ops
-from .shape import setitem
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
            "clamp_max_", "neg_", "exp_", "log_", "sqrt_", "abs_", "tanh_", "sigmoid_", "relu_",
-           "sin_", "cos_", "zero_", "fill_", "copy_", "masked_fill_", "uniform_", "normal_"]
+           "sin_", "cos_", "zero_", "fill_", "copy_", "uniform_", "normal_"]
 
 
 def apply_inplace(prim, target, others, params):
@@ -138,6 +137,8 @@ def _check_inplace_allowed(target):
 def _binary_inplace(prim, scaled=None):
     """The in-place form of a binary primitive; ``scaled`` takes ``alpha`` (add_, sub_)."""
     def op(input, other, *, alpha=1):
+        if type(other) in (float, int) and input._array.dtype.kind == "f":
+            other = wrapped_number(other, input._array.dtype)  # at the tensor's precision
         other = as_tensor_operand(other)
         if other._array.dtype != input._array.dtype:
             other = _cast_operand(other, input)
@@ -246,11 +247,6 @@ def copy_(input, src, non_blocking=False):
     if src._array.dtype != input._array.dtype:
         src = ew.to_dtype(src, input.dtype)
     return apply_inplace(ew._copy, input, (src,), {})
-
-
-def masked_fill_(input, mask, value):
-    setitem(input, mask, value)
-    return input
 
 
 def uniform_(input, a=0.0, b=1.0, *, generator=None):
