@@ -24,6 +24,7 @@ BINARY = RNG.integers(0, 2, (3, 5)).astype(float)
 LOSSES = {
     "mse": ("mse_loss", VALUES, (TARGETS,), {}),
     "mse-sum": ("mse_loss", VALUES, (TARGETS,), {"reduction": "sum"}),
+    "mse-none": ("mse_loss", VALUES, (TARGETS,), {"reduction": "none"}),
     "l1": ("l1_loss", VALUES, (TARGETS,), {}),
     "l1-none": ("l1_loss", VALUES, (TARGETS,), {"reduction": "none"}),
     "ce": ("cross_entropy", LOGITS, (LABELS,), {}),
@@ -38,6 +39,7 @@ LOSSES = {
     "ce-smooth-none": ("cross_entropy", LOGITS, (LABELS_IGNORED,),
                        {"label_smoothing": 0.3, "reduction": "none"}),
     "ce-probs": ("cross_entropy", LOGITS, (PROBS,), {}),
+    "ce-probs-none": ("cross_entropy", LOGITS, (PROBS,), {"reduction": "none"}),
     "ce-probs-smooth-weight": ("cross_entropy", LOGITS, (PROBS,),
                                {"label_smoothing": 0.1, "weight": WEIGHT}),
     "ce-1d": ("cross_entropy", LOGITS[0], (np.array(2),), {}),
@@ -52,11 +54,50 @@ LOSSES = {
     "bce-logits": ("binary_cross_entropy_with_logits", VALUES, (BINARY,), {}),
     "bce-logits-pos": ("binary_cross_entropy_with_logits", VALUES, (BINARY,),
                        {"pos_weight": np.array([1.0, 2.0, 0.5, 3.0, 1.5]), "reduction": "sum"}),
+    "bce-logits-weight-none": ("binary_cross_entropy_with_logits", VALUES, (UNIT,),
+                               {"weight": VALUES[0] ** 2, "reduction": "none"}),
+    "smooth-l1": ("smooth_l1_loss", VALUES, (TARGETS,), {}),
+    "smooth-l1-beta-none": ("smooth_l1_loss", VALUES, (TARGETS,),
+                            {"beta": 0.5, "reduction": "none"}),
+    "smooth-l1-beta0": ("smooth_l1_loss", VALUES, (TARGETS,), {"beta": 0.0}),
+    "huber": ("huber_loss", VALUES, (TARGETS,), {"delta": 0.5}),
+    "huber-sum": ("huber_loss", VALUES, (TARGETS,), {"reduction": "sum"}),
+    "kl-batchmean": ("kl_div", np.log(PROBS), (PROBS[::-1].copy(),), {"reduction": "batchmean"}),
+    "kl-log-target-sum": ("kl_div", np.log(PROBS), (np.log(PROBS[::-1]),),
+                          {"reduction": "sum", "log_target": True}),
+    "cosine-embedding": ("cosine_embedding_loss", VALUES, (TARGETS, np.array([1, -1, 1])),
+                         {"margin": 0.1}),
+}
+
+# Composites here, single (or fused) nodes in PyTorch: the values and gradients still agree.
+OTHER_NODES = {"sdpa", "sdpa-causal", "sdpa-float-mask", "avg-pool", "adaptive-avg-pool"}
+
+# name: (function name, input, other arrays, keyword arguments): more of nn.functional
+FUNCTIONS = {
+    "pad": ("pad", VALUES, (), {"pad": (1, 2, -1, 1), "value": 0.5}),
+    "normalize": ("normalize", VALUES, (), {"dim": 1}),
+    "normalize-p1": ("normalize", VALUES, (), {"p": 1, "dim": 0}),
+    "cosine-similarity": ("cosine_similarity", VALUES, (TARGETS,), {"dim": 1}),
+    "cosine-similarity-broadcast": ("cosine_similarity", VALUES, (TARGETS[:1],), {}),
+    "sdpa": ("scaled_dot_product_attention", LOGITS.reshape(2, 3, 4),
+             (LOGITS.reshape(2, 3, 4)[::-1].copy(), SPATIAL_LOGITS.reshape(2, 3, 4)), {}),
+    "sdpa-causal": ("scaled_dot_product_attention", LOGITS.reshape(2, 3, 4),
+                    (LOGITS.reshape(2, 3, 4), SPATIAL_LOGITS.reshape(2, 3, 4)),
+                    {"is_causal": True, "scale": 0.3}),
+    "sdpa-float-mask": ("scaled_dot_product_attention", LOGITS.reshape(2, 3, 4),
+                        (LOGITS.reshape(2, 3, 4), SPATIAL_LOGITS.reshape(2, 3, 4)),
+                        {"attn_mask": VALUES[:, :3]}),
+    "softsign": ("softsign", VALUES, (), {}),
+    "logsigmoid": ("logsigmoid", VALUES * 10, (), {}),
+    "softplus": ("softplus", VALUES * 10, (), {"beta": 0.5, "threshold": 3}),
+    "mish": ("mish", VALUES * 5, (), {}),
+    "avg-pool": ("avg_pool2d", SPATIAL_LOGITS, (), {"kernel_size": 2, "stride": 1}),
+    "adaptive-avg-pool": ("adaptive_avg_pool2d", SPATIAL_LOGITS, (), {"output_size": (1, 2)}),
 }
 
 
 def _call(library, name, dtype):
-    function, input, others, kwargs = LOSSES[name]
+    function, input, others, kwargs = {**LOSSES, **FUNCTIONS}[name]
     make = (lambda a: tapegrad.tensor(a, dtype=dtype)) if library is tapegrad else (
         lambda a: library.tensor(a, dtype=dtype))
     as_tensor = lambda a: make(a) if np.asarray(a).dtype.kind == "f" else library.tensor(a)
@@ -67,25 +108,27 @@ def _call(library, name, dtype):
     return x, getattr(functional, function)(x, *args, **kwargs)
 
 
-@pytest.mark.parametrize("name", LOSSES)
+@pytest.mark.parametrize("name", [*LOSSES, *FUNCTIONS])
 def test_loss_and_gradient_equal_pytorchs(name):
     torch = pytest.importorskip("torch")
     x, loss = _call(tapegrad, name, tapegrad.float64)
     tx, tloss = _call(torch, name, torch.float64)
+    if name in FUNCTIONS:
+        assert loss.grad_fn.name() == tloss.grad_fn.name() or name in OTHER_NODES
     np.testing.assert_allclose(loss.detach().numpy(), tloss.detach().numpy(), rtol=1e-12)
     loss.sum().backward()
     tloss.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-14)
 
 
-@pytest.mark.parametrize("name", LOSSES)
+@pytest.mark.parametrize("name", [*LOSSES, *FUNCTIONS])
 def test_loss_gradient_matches_finite_differences(name):
     x, _ = _call(tapegrad, name, tapegrad.float64)
     assert gradcheck(lambda x: _call_with(x, name), (x,))
 
 
 def _call_with(x, name):
-    function, _, others, kwargs = LOSSES[name]
+    function, _, others, kwargs = {**LOSSES, **FUNCTIONS}[name]
     as_tensor = lambda a: (tapegrad.tensor(a, dtype=tapegrad.float64)
                            if np.asarray(a).dtype.kind == "f" else tapegrad.tensor(a))
     kwargs = {k: as_tensor(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
@@ -96,6 +139,67 @@ def _call_with(x, name):
 def test_cross_entropy_second_derivatives(name):
     x, _ = _call(tapegrad, name, tapegrad.float64)
     assert gradgradcheck(lambda x: _call_with(x, name), (x,))
+
+
+# call(functional, x, target maker) for losses whose node PyTorch names after the loss itself
+NODES = {
+    "mse-mean": lambda F, x, t: F.mse_loss(x, t),
+    "mse-sum": lambda F, x, t: F.mse_loss(x, t, reduction="sum"),
+    "mse-none": lambda F, x, t: F.mse_loss(x, t, reduction="none"),
+    "bce-logits": lambda F, x, t: F.binary_cross_entropy_with_logits(x, t.sigmoid()),
+    "bce-logits-none": lambda F, x, t: F.binary_cross_entropy_with_logits(
+        x, t.sigmoid(), reduction="none"),
+    "ce-probs-mean": lambda F, x, t: F.cross_entropy(x, t.softmax(1)),
+    "ce-probs-sum": lambda F, x, t: F.cross_entropy(x, t.softmax(1), reduction="sum"),
+    "ce-probs-none": lambda F, x, t: F.cross_entropy(x, t.softmax(1), reduction="none"),
+    "layer_norm": lambda F, x, t: F.layer_norm(x, (5,)),
+    "layer_norm-affine": lambda F, x, t: F.layer_norm(x, (3, 5), t * 2, t),
+    "embedding": lambda F, x, t: F.embedding(t.argmax(0), x),
+}
+
+
+def _node_chain(output, depth=3):
+    """The names of the first ``depth`` nodes down the first edge."""
+    names, node = [], output.grad_fn
+    while node is not None and len(names) < depth:
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+@pytest.mark.parametrize("name", NODES)
+def test_records_pytorchs_nodes(name):
+    torch = pytest.importorskip("torch")
+    x, t = VALUES, TARGETS
+    ours = NODES[name](F, tapegrad.tensor(x, requires_grad=True), tapegrad.tensor(t))
+    theirs = NODES[name](torch.nn.functional, torch.tensor(x, requires_grad=True),
+                         torch.tensor(t))
+    assert _node_chain(ours) == _node_chain(theirs)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("function", ["mse_loss", "binary_cross_entropy_with_logits"])
+def test_loss_differentiates_the_target(function):
+    torch = pytest.importorskip("torch")
+    x = tapegrad.tensor(VALUES, requires_grad=True)
+    t = tapegrad.tensor(UNIT, requires_grad=True)
+    tx, tt = torch.tensor(VALUES, requires_grad=True), torch.tensor(UNIT, requires_grad=True)
+    kwargs = {"pos_weight": tapegrad.tensor(VALUES[1] ** 2)} if "logits" in function else {}
+    tkwargs = {"pos_weight": torch.tensor(VALUES[1] ** 2)} if "logits" in function else {}
+    getattr(F, function)(x, t, **kwargs).backward()
+    getattr(torch.nn.functional, function)(tx, tt, **tkwargs).backward()
+    np.testing.assert_allclose(t.grad.numpy(), tt.grad.numpy(), rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-14)
+    assert gradcheck(lambda x, t: getattr(F, function)(x, t, **kwargs), (x, t))
+    assert gradgradcheck(lambda x, t: getattr(F, function)(x, t, **kwargs), (x, t))
+
+
+def test_layer_norm_gradients_for_input_weight_bias():
+    x = tapegrad.tensor(VALUES.reshape(3, 5, 1) * [1.0, 2.0], requires_grad=True)
+    w = tapegrad.tensor(TARGETS[0:2].reshape(5, 2), requires_grad=True)
+    b = tapegrad.tensor(VALUES[1:3].reshape(5, 2), requires_grad=True)
+    assert gradcheck(lambda x, w, b: F.layer_norm(x, (5, 2), w, b, eps=1e-3), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.layer_norm(x, (5, 2), w, b), (x, w, b))
 
 
 def test_cross_entropy_records_pytorchs_node():
@@ -167,6 +271,24 @@ def test_loss_modules_pass_their_options():
      "weight tensor should be defined either for all 3 classes or no classes"),
     (lambda: F.binary_cross_entropy(tapegrad.tensor([1.5]), tapegrad.tensor([1.0])),
      RuntimeError, "all elements of input should be between 0 and 1"),
+    (lambda: nn.NLLLoss()(tapegrad.ones(3, 4, dtype=tapegrad.int64), tapegrad.tensor([1, 0, 2])),
+     NotImplementedError, "\"nll_loss_out_frame\" not implemented for 'Long'"),
+    (lambda: nn.MSELoss()(tapegrad.ones(3, dtype=tapegrad.int64),
+                          tapegrad.ones(3, dtype=tapegrad.int64)),
+     NotImplementedError, "\"mse_cpu\" not implemented for 'Long'"),
+    (lambda: nn.CrossEntropyLoss()(tapegrad.ones(3, 4), tapegrad.tensor([1., 0., 2.])),
+     RuntimeError, "expected target dtype to be Long or Byte, but got Float"),
+    (lambda: nn.CrossEntropyLoss()(tapegrad.ones(3, 4), tapegrad.ones(3, 5)),
+     RuntimeError, "0D or 1D target tensor expected, multi-target not supported"),
+    (lambda: F.cross_entropy(tapegrad.ones(3, 4), tapegrad.ones(3, 4, dtype=tapegrad.int64)),
+     RuntimeError, "Expected floating point type for target with class probabilities, got Long"),
+    (lambda: F.embedding(tapegrad.tensor([0, 5]), tapegrad.ones(5, 2)), IndexError,
+     "index out of range in self"),
+    (lambda: nn.Linear(5, 2)(tapegrad.ones(4, 5, dtype=tapegrad.float64)), RuntimeError,
+     "mat1 and mat2 must have the same dtype, but got Double and Float"),
+    (lambda: F.binary_cross_entropy_with_logits(
+        tapegrad.ones(2), tapegrad.ones(2), weight=tapegrad.ones(2, requires_grad=True)),
+     RuntimeError, "is not differentiable with respect to argument 'weight'"),
 ])
 def test_bad_loss_input_gives_pytorchs_error(call, error, message):
     with pytest.raises(error) as info:

@@ -26,8 +26,10 @@ def _index_input(high):
 LAYERS = {
     "Linear": (lambda m: m.Linear(5, 3), (4, 5), _float_input, "AddmmBackward0"),
     "Linear-nobias": (lambda m: m.Linear(5, 3, bias=False), (4, 5), _float_input, "MmBackward0"),
-    "Linear-3d": (lambda m: m.Linear(5, 3), (2, 4, 5), _float_input, None),
-    "Linear-1d": (lambda m: m.Linear(5, 3), (5,), _float_input, None),
+    "Linear-3d": (lambda m: m.Linear(5, 3), (2, 4, 5), _float_input, "ViewBackward0"),
+    "Linear-1d": (lambda m: m.Linear(5, 3), (5,), _float_input, "ViewBackward0"),
+    "Linear-1d-nobias": (lambda m: m.Linear(5, 3, bias=False), (5,), _float_input,
+                         "SqueezeBackward4"),
     "Identity": (lambda m: m.Identity(7, foo=1), (2, 3), _float_input, None),
     "ReLU": (lambda m: m.ReLU(), (3, 4), _float_input, "ReluBackward0"),
     "GELU": (lambda m: m.GELU(), (3, 4), _float_input, "GeluBackward0"),
@@ -37,11 +39,44 @@ LAYERS = {
     "Softmax": (lambda m: m.Softmax(dim=1), (3, 4), _float_input, "SoftmaxBackward0"),
     "LogSoftmax": (lambda m: m.LogSoftmax(dim=-1), (3, 4), _float_input, "LogSoftmaxBackward0"),
     "Dropout-eval": (lambda m: m.Dropout(0.3).eval(), (3, 4), _float_input, None),
-    "LayerNorm": (lambda m: m.LayerNorm(4), (3, 4), _float_input, None),
-    "LayerNorm-2d": (lambda m: m.LayerNorm([3, 4], eps=1e-3), (2, 3, 4), _float_input, None),
+    "LeakyReLU": (lambda m: m.LeakyReLU(0.2), (3, 4), _float_input, "LeakyReluBackward0"),
+    "ELU": (lambda m: m.ELU(0.5), (3, 4), _float_input, "EluBackward0"),
+    "SELU": (lambda m: m.SELU(), (3, 4), _float_input, "EluBackward0"),
+    "SiLU": (lambda m: m.SiLU(), (3, 4), _float_input, "SiluBackward0"),
+    "Softplus": (lambda m: m.Softplus(beta=2, threshold=1), (3, 4), _float_input,
+                 "SoftplusBackward0"),
+    "Mish": (lambda m: m.Mish(), (3, 4), _float_input, "MishBackward0"),
+    "Hardtanh": (lambda m: m.Hardtanh(-0.5, 0.75), (3, 4), _float_input, "HardtanhBackward0"),
+    "ReLU6": (lambda m: m.ReLU6(), (3, 4), lambda shape, rng: 4 * rng.standard_normal(shape),
+              "HardtanhBackward0"),
+    "LogSigmoid": (lambda m: m.LogSigmoid(), (3, 4), _float_input, "LogSigmoidBackward0"),
+    "Softsign": (lambda m: m.Softsign(), (3, 4), _float_input, "DivBackward0"),
+    "Hardswish": (lambda m: m.Hardswish(), (3, 4),
+                  lambda shape, rng: 3 * rng.standard_normal(shape), "HardswishBackward0"),
+    "Hardsigmoid": (lambda m: m.Hardsigmoid(), (3, 4),
+                    lambda shape, rng: 3 * rng.standard_normal(shape), "HardsigmoidBackward0"),
+    "BatchNorm1d": (lambda m: m.BatchNorm1d(4), (5, 4), _float_input, "NativeBatchNormBackward0"),
+    "BatchNorm1d-3d": (lambda m: m.BatchNorm1d(3, affine=False), (4, 3, 2), _float_input,
+                       "NativeBatchNormBackward0"),
+    "BatchNorm2d": (lambda m: m.BatchNorm2d(3, momentum=0.3), (2, 3, 2, 3), _float_input,
+                    "NativeBatchNormBackward0"),
+    "BatchNorm2d-eval": (lambda m: _trained_eval_batch_norm(m), (2, 3, 2, 3), _float_input,
+                         "NativeBatchNormBackward0"),
+    "BatchNorm2d-untracked": (lambda m: m.BatchNorm2d(3, track_running_stats=False).eval(),
+                              (2, 3, 2, 2), _float_input, "NativeBatchNormBackward0"),
+    "AvgPool2d": (lambda m: m.AvgPool2d(2), (2, 3, 4, 6), _float_input, None),
+    "AvgPool2d-padded": (lambda m: m.AvgPool2d(3, stride=2, padding=1), (1, 2, 5, 6),
+                         _float_input, None),
+    "AdaptiveAvgPool2d-1": (lambda m: m.AdaptiveAvgPool2d(1), (2, 3, 4, 5), _float_input,
+                            "MeanBackward1"),
+    "AdaptiveAvgPool2d-uneven": (lambda m: m.AdaptiveAvgPool2d((2, 3)), (1, 2, 5, 7),
+                                 _float_input, None),
+    "LayerNorm": (lambda m: m.LayerNorm(4), (3, 4), _float_input, "NativeLayerNormBackward0"),
+    "LayerNorm-2d": (lambda m: m.LayerNorm([3, 4], eps=1e-3), (2, 3, 4), _float_input,
+                     "NativeLayerNormBackward0"),
     "LayerNorm-noaffine": (lambda m: m.LayerNorm(4, elementwise_affine=False), (3, 4),
                            _float_input, None),
-    "Embedding": (lambda m: m.Embedding(6, 3), (2, 5), _index_input(6), None),
+    "Embedding": (lambda m: m.Embedding(6, 3), (2, 5), _index_input(6), "EmbeddingBackward0"),
     "Embedding-padding": (lambda m: m.Embedding(6, 3, padding_idx=2), (2, 5), _index_input(6),
                           None),
     "Flatten": (lambda m: m.Flatten(), (2, 3, 2, 2), _float_input, "ViewBackward0"),
@@ -68,6 +103,14 @@ LAYERS = {
                                    m.Flatten(), m.Linear(8, 3)), (2, 1, 4, 4), _float_input,
             "AddmmBackward0"),
 }
+
+
+def _trained_eval_batch_norm(m):
+    """A BatchNorm2d in eval mode whose running statistics are not the initial ones."""
+    layer = m.BatchNorm2d(3)
+    layer.running_mean.fill_(0.5)
+    layer.running_var.fill_(2.0)
+    return layer.eval()
 
 
 def _pair(name, torch, dtype=np.float32):
@@ -181,6 +224,8 @@ def test_parameters_are_leaves_that_require_grad():
     assert isinstance(layer.weight, nn.Parameter)
     assert layer.weight.is_leaf and layer.weight.requires_grad
     assert repr(layer.bias).startswith("Parameter containing:\ntensor([")
+    assert str(nn.Parameter(tapegrad.tensor([1., 2.]))) == (
+        "Parameter containing:\ntensor([1., 2.], requires_grad=True)")
     assert type(layer.weight * 2) is tapegrad.Tensor
 
 
@@ -230,3 +275,80 @@ def test_bad_input_gives_pytorchs_error(call, message):
     with pytest.raises((RuntimeError, ValueError)) as info:
         call()
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_batch_norm_running_statistics_follow_pytorchs(momentum):
+    torch = pytest.importorskip("torch")
+    ours, theirs = nn.BatchNorm2d(3, momentum=momentum), torch.nn.BatchNorm2d(3, momentum=momentum)
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        data = rng.standard_normal((4, 3, 2, 2)).astype(np.float32) * 2 + 1
+        ours(tapegrad.tensor(data))
+        theirs(torch.tensor(data))
+    for name in ("running_mean", "running_var", "num_batches_tracked"):
+        np.testing.assert_allclose(getattr(ours, name).numpy(), getattr(theirs, name).numpy(),
+                                   rtol=1e-5, err_msg=name)
+    data = rng.standard_normal((4, 3, 2, 2)).astype(np.float32)
+    np.testing.assert_allclose(ours.eval()(tapegrad.tensor(data)).detach().numpy(),
+                               theirs.eval()(torch.tensor(data)).detach().numpy(), rtol=1e-5,
+                               atol=1e-6)
+    assert ours.num_batches_tracked.item() == 3
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "selu", "silu", "mish", "hardtanh",
+                                  "relu6", "hardswish", "hardsigmoid"])
+def test_inplace_activations_write_into_their_input(name):
+    torch = pytest.importorskip("torch")
+    data = np.linspace(-4, 4, 9)
+    results = []
+    for library in (tapegrad, torch):
+        x = library.tensor(data, requires_grad=True)
+        y = x * 1
+        out = getattr(library.nn.functional, name)(y, inplace=True)
+        assert out is y
+        out.sum().backward()
+        results.append((out.detach().numpy(), x.grad.numpy(), out.grad_fn.name()))
+    (ours, our_grad, our_node), (theirs, their_grad, their_node) = results
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-7)  # PyTorch's 1/6 is float32
+    assert our_node == their_node
+
+
+def test_parameter_containers_register_and_print_as_pytorchs():
+    torch = pytest.importorskip("torch")
+    built = []
+    for library in (tapegrad, torch):
+        module = library.nn.Module()
+        module.plist = library.nn.ParameterList([library.nn.Parameter(library.ones(2)),
+                                                 library.zeros(2, 3)])
+        module.plist.append(library.nn.Parameter(library.ones(1)))
+        module.pdict = library.nn.ParameterDict({"a": library.nn.Parameter(library.ones(2))})
+        module.pdict["b"] = library.zeros(3)
+        built.append(module)
+    ours, theirs = built
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    assert repr(ours) == repr(theirs)
+    assert isinstance(ours.plist[1], nn.Parameter) and isinstance(ours.pdict["b"], nn.Parameter)
+    assert len(ours.plist) == 3 and list(ours.pdict) == ["a", "b"] and "b" in ours.pdict
+    assert ours.pdict.pop("a").shape == (2,) and list(ours.pdict.keys()) == ["b"]
+    assert [n for n, _ in ours.named_parameters()] == ["plist.0", "plist.1", "plist.2", "pdict.b"]
+
+
+def test_parameters_to_vector_and_back():
+    layer = nn.Linear(3, 2)
+    vector = nn.utils.parameters_to_vector(layer.parameters())
+    assert vector.shape == (8,) and vector.grad_fn.name() == "CatBackward0"
+    np.testing.assert_array_equal(vector.detach().numpy()[:6],
+                                  layer.weight.detach().numpy().ravel())
+    nn.utils.vector_to_parameters(tapegrad.arange(8.0), layer.parameters())
+    np.testing.assert_array_equal(layer.bias.detach().numpy(), [6.0, 7.0])
+    assert layer.weight.is_leaf and layer.weight.requires_grad
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "selu"])
+def test_inplace_activations_gradients_match_finite_differences(name):
+    function = getattr(nn.functional, name)
+    x = tapegrad.tensor(np.linspace(-2, 2, 7) + 0.05, requires_grad=True)
+    assert gradcheck(lambda x: function(x * 1, inplace=True), (x,))
+    assert gradgradcheck(lambda x: function(x * 1, inplace=True), (x,))

@@ -1,34 +1,57 @@
 """``nn.functional``: the layers and losses as functions of tensors.
 
-Most are composites of the op table's primitives and get their gradients from them; the ones
-that are primitives of their own (``nll_loss``, ``binary_cross_entropy``, ``gelu``, ``conv2d``,
-``max_pool2d``) say why in ``tapegrad.ops``.
+Most are composites of the op table's primitives and get their gradients from them. The ones
+PyTorch records as a node of their own are primitives here too, so ``grad_fn`` names match:
+``nll_loss``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``, the two binary cross-entropies
+(``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm`` (``ops.normalization``), ``embedding``
+(``ops.embedding``), ``pad`` (``ops.padding``), the activations (``ops.activation``), ``conv2d``
+and ``max_pool2d`` (``ops.conv``).
 """
+import math
 import warnings
 
-from .. import ops
-from ..ops.activation import gelu
-from ..ops.conv import conv2d, max_pool2d
+import numpy as np
+
+from .. import dtypes, ops
+from ..ops import activation as _activation
+from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
+from ..ops.conv import _pair, conv2d, max_pool2d
+from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
+from ..ops import embedding as _embedding
+from ..ops import normalization as _normalization
+from ..ops.padding import constant_pad_nd as _constant_pad_nd
 from ..random import generator as _numpy_generator
+from ._reduction import legacy_get_string as _legacy_reduction
 from ..tensor import Tensor
 
-__all__ = ["linear", "relu", "gelu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout",
-           "layer_norm", "embedding", "one_hot", "conv2d", "max_pool2d", "mse_loss", "l1_loss",
-           "nll_loss", "cross_entropy", "binary_cross_entropy",
+__all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
+           "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
+           "softsign", "hardswish", "hardsigmoid", "dropout", "layer_norm", "batch_norm",
+           "embedding", "one_hot", "pad", "normalize", "cosine_similarity",
+           "scaled_dot_product_attention", "conv2d", "max_pool2d", "avg_pool2d",
+           "adaptive_avg_pool2d", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+           "kl_div", "cosine_embedding_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits"]
 
 
 # ------------------------------------------------------------------------------------- layers
 
 def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``; a matrix input records one ``AddmmBackward0`` as PyTorch."""
-    if input.dim() == 2 and bias is not None:
-        return ops.addmm(bias, input, weight.t())
+    """``input @ weight.T + bias``. With a bias, PyTorch folds the leading dimensions into one:
+    a view to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this."""
+    if input._array.dtype != weight._array.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if bias is None:
+        return ops.mm(input, weight.t()) if input.dim() == 2 else ops.matmul(input, weight.t())
     if input.dim() == 2:
-        return ops.mm(input, weight.t())
-    output = ops.matmul(input, weight.t())
-    return output if bias is None else output + bias
+        return ops.addmm(bias, input, weight.t())
+    rows = input.reshape(-1, input.shape[-1])
+    return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
 def relu(input, inplace=False):
@@ -51,6 +74,42 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return ops.log_softmax(input, dim, dtype=dtype)
 
 
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _activation.leaky_relu(input, negative_slope, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _activation.elu(input, alpha, inplace=inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    return _activation.elu(input, _SELU_ALPHA, _SELU_SCALE, inplace=inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _activation.softplus(input, beta, threshold)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _activation.hardtanh(input, min_val, max_val, inplace)
+
+
+def logsigmoid(input):
+    return _activation.log_sigmoid(input)
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0.0 <= p <= 1.0:
@@ -65,38 +124,52 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalises over the trailing ``normalized_shape`` dimensions (biased variance, as PyTorch)."""
+    """Normalises over the trailing ``normalized_shape`` dimensions (biased variance), as one
+    ``NativeLayerNormBackward0``; a missing weight or bias is a constant one or zero."""
     normalized_shape = _as_shape(normalized_shape)
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{input.shape}")
-    dims = tuple(range(-len(normalized_shape), 0))
-    mean = input.mean(dims, keepdim=True)
-    centered = input - mean
-    variance = (centered * centered).mean(dims, keepdim=True)
-    output = centered / (variance + eps).sqrt()
-    if weight is not None:
-        output = output * weight
-    if bias is not None:
-        output = output + bias
-    return output
+    if weight is None:
+        weight = ops.ones(normalized_shape, dtype=input.dtype)
+    if bias is None:
+        bias = ops.zeros(normalized_shape, dtype=input.dtype)
+    return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Normalises each channel (dim 1) with the batch's statistics in training — updating the
+    running ones in place, with the unbiased variance — or with the running ones in eval."""
+    if input.dim() < 2:
+        raise ValueError(f"expected 2D or more input (got {input.dim()}D input)")
+    channels = input.shape[1]
+    if training and input.numel() // channels <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{input.shape}")
+    if weight is None:
+        weight = ops.ones(channels, dtype=input.dtype)
+    if bias is None:
+        bias = ops.zeros(channels, dtype=input.dtype)
+    if not training and running_mean is not None:
+        return _normalization.batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+    if running_mean is not None:
+        _normalization.update_running_stats(input, running_mean, running_var, momentum)
+    return _normalization.batch_norm_train(input, weight, bias, eps)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of ``weight`` picked by the integer ``input``; the padding row gets no gradient."""
-    if input._array.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got {input.type()} instead (while "
-                           "checking arguments for embedding)")
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not "
                                   "supported")
-    if padding_idx is not None and weight._requires_grad:
-        is_padding_row = (ops.arange(weight.shape[0]) == padding_idx % weight.shape[0]).unsqueeze(1)
-        weight = ops.where(is_padding_row, weight.detach(), weight)
-    return weight[input]
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= weight.shape[0]
+    return _embedding.embedding(weight, input, padding_idx)
 
 
 def one_hot(tensor, num_classes=-1):
@@ -105,6 +178,90 @@ def one_hot(tensor, num_classes=-1):
     if num_classes == -1:
         num_classes = int(tensor._array.max()) + 1 if tensor.numel() else 0
     return (tensor.unsqueeze(-1) == ops.arange(num_classes)).long()
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads the last ``len(pad) // 2`` dimensions; ``pad`` runs from the last dimension back."""
+    if mode != "constant":
+        raise NotImplementedError(f"pad: only mode='constant' is supported, got {mode!r}")
+    return _constant_pad_nd(input, pad, 0 if value is None else value)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``)."""
+    norm = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / norm
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """``<x1, x2> / (|x1| |x2|)`` along ``dim``, each norm at least ``eps``, as ATen computes it."""
+    x1, x2 = ops.broadcast_to(x1, _broadcast_shape(x1, x2)), ops.broadcast_to(
+        x2, _broadcast_shape(x1, x2))
+    x1_norm = x1.norm(2, dim, keepdim=True).clamp_min(eps)
+    x2_norm = x2.norm(2, dim, keepdim=True).clamp_min(eps)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def _broadcast_shape(a, b):
+    try:
+        return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    except ValueError:
+        raise RuntimeError(broadcast_error((a, b), {})) from None
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None, enable_gqa=False):
+    """``softmax(q kᵀ · scale + mask) v``; a boolean mask marks the positions that take part."""
+    length, source_length = query.shape[-2], key.shape[-2]
+    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = ops.matmul(query, key.transpose(-2, -1)) * scale
+    if is_causal:
+        if attn_mask is not None:
+            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                               "set when is_causal=True")
+        attn_mask = ops.ones(length, source_length, dtype=dtypes.bool).tril()
+    if attn_mask is not None:
+        if attn_mask.dtype == dtypes.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = ops.softmax(scores, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p)
+    return ops.matmul(weights, value)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each window: a depthwise convolution with a constant kernel."""
+    if ceil_mode or not count_include_pad:
+        raise NotImplementedError("avg_pool2d: ceil_mode=True and count_include_pad=False are "
+                                  "not supported")
+    kernel = _pair(kernel_size, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _pair(stride, "stride")
+    batched = input if input.dim() == 4 else input.unsqueeze(0)
+    channels = batched.shape[1]
+    divisor = divisor_override or kernel[0] * kernel[1]
+    weight = ops.full((channels, 1, *kernel), 1.0 / divisor, dtype=input.dtype)
+    output = conv2d(batched, weight, None, stride, padding, 1, channels)
+    return output if input.dim() == 4 else output.squeeze(0)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Means over the bins PyTorch uses: bin i spans [floor(i·n/m), ceil((i+1)·n/m))."""
+    height, width = input.shape[-2:]
+    out_h, out_w = ((output_size, output_size) if isinstance(output_size, int) else
+                    tuple(h if o is None else o for o, h in zip(output_size, (height, width))))
+    if (out_h, out_w) == (1, 1):
+        return input.mean((-2, -1), keepdim=True)
+    rows = [_bin(i, height, out_h) for i in range(out_h)]
+    cols = [_bin(j, width, out_w) for j in range(out_w)]
+    return ops.stack([ops.stack([input[..., r0:r1, c0:c1].mean((-2, -1)) for c0, c1 in cols], -1)
+                      for r0, r1 in rows], -2)
+
+
+def _bin(index, size, bins):
+    return (index * size) // bins, -((-(index + 1) * size) // bins)
 
 
 # ------------------------------------------------------------------------------------- losses
@@ -128,14 +285,75 @@ def _warn_if_broadcasting(input, target, stacklevel=3):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    _warn_if_broadcasting(input, target)
-    difference = input - target
-    return _reduce(difference * difference, reduction)
+    """One ``MseLossBackward0``; a target of another shape is broadcast first (with a warning)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _loss.mse_loss(*_broadcast_pair(input, target), reduction)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _warn_if_broadcasting(input, target)
     return _reduce((input - target).abs(), reduction)
+
+
+def _broadcast_pair(input, target):
+    """Both tensors expanded to their common shape (PyTorch's losses broadcast, warning first)."""
+    _warn_if_broadcasting(input, target, stacklevel=4)
+    if target.shape == input.shape:
+        return input, target
+    shape = _broadcast_shape(input, target)
+    return ops.broadcast_to(input, shape), ops.broadcast_to(target, shape)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return _loss.smooth_l1_loss(*_broadcast_pair(input, target), reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    return _loss.huber_loss(*_broadcast_pair(input, target), reduction, delta)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL divergence of ``input`` (log-probabilities) from ``target``, pointwise as ATen:
+    ``xlogy(t, t) - t * input``, or ``exp(t) * (t - input)`` for a log target."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        target_log_target = ops.where(target == 0, 0.0, target * target.clamp_min(
+            np.finfo(target._array.dtype).tiny).log())
+        pointwise = target_log_target - target * input
+    if reduction == "batchmean":
+        return pointwise.sum() / input.shape[0] if input.dim() else pointwise.sum()
+    return _reduce(pointwise, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                          reduction="mean"):
+    """``1 - cos`` for pairs labelled 1, ``max(0, cos - margin)`` for pairs labelled -1."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
+    zeros = ops.zeros_like(cos)
+    positive = ops.where(target == 1, 1 - cos, zeros)
+    negative = ops.where(target == -1, (cos - margin).clamp_min(0), zeros)
+    return _reduce(positive + negative, reduction)
 
 
 def _classes_last(input, target):
@@ -165,14 +383,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    """``nll_loss(log_softmax(input))``: class indices, or class probabilities of input's shape."""
+    """``nll_loss(log_softmax(input))`` for class indices; for class probabilities (a target of
+    input's shape), ``-(log_softmax(input) * target).sum()`` reduced as PyTorch composes it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     if reduction not in _loss.REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.dim() == 1 else 1
     log_probs = ops.log_softmax(input, class_dim)
-    if target.is_floating_point():
+    if target.shape == input.shape:
         return _soft_cross_entropy(log_probs, target, weight, class_dim, reduction,
                                    label_smoothing)
     loss = _nll_nd(log_probs, target, weight, ignore_index, reduction)
@@ -206,19 +427,22 @@ def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_di
 
 
 def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_smoothing):
-    if target.shape != log_probs.shape:
-        raise RuntimeError(f"Expected floating point type target to have the same shape as input "
-                           f"{list(log_probs.shape)}, got {list(target.shape)}")
+    if not target.is_floating_point():
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, "
+                           f"got {target.type()[6:-6]}")
     classes = log_probs.shape[class_dim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
     products = log_probs * target
     if weight is not None:
         products = products * _class_weight_view(weight, log_probs, class_dim)
-    per_sample = -products.sum(class_dim)
-    if reduction == "mean":
-        return per_sample.sum() / (log_probs.numel() // classes if log_probs.dim() else 1)
-    return _reduce(per_sample, reduction)
+    if reduction == "none":
+        return -products.sum(class_dim)
+    total = -products.sum()
+    if reduction == "sum":
+        return total
+    return _loss.div_scalar(total, log_probs.numel() / classes if log_probs.numel() else
+                            float("nan"))
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -229,15 +453,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
-    """BCE on logits: ``(1 - t) x + w_pos · softplus(-x)``, never exponentiating a large value."""
-    if target.shape != input.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
-                         f"({input.shape})")
-    softplus_of_negative = (-input).clamp_min(0) + (1 + (-input.abs()).exp()).log()
-    if pos_weight is not None:
-        softplus_of_negative = softplus_of_negative * ((pos_weight - 1) * target + 1)
-    loss = (1 - target) * input + softplus_of_negative
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    """BCE on logits, one ``BinaryCrossEntropyWithLogitsBackward0``."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _loss.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
 def _as_shape(shape):

@@ -6,10 +6,15 @@ tapegrad's generator, so the statistics match PyTorch's, not the individual numb
 import math
 import warnings
 
-from ..autograd import grad_mode
+import numpy as np
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+from .. import random
+from ..autograd import grad_mode
+from ..tensor import Tensor
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
+           "zeros_", "eye_", "orthogonal_", "xavier_uniform_", "xavier_normal_",
+           "kaiming_uniform_", "kaiming_normal_"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -60,6 +65,48 @@ def uniform_(tensor, a=0.0, b=1.0, generator=None):
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     with grad_mode.no_grad():
         return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Normal values, redrawn until they fall in [a, b] (the truncated normal distribution)."""
+    rng = random.generator(generator)
+    values = rng.normal(mean, std, tensor.shape)
+    outside = (values < a) | (values > b)
+    while outside.any():
+        values[outside] = rng.normal(mean, std, int(outside.sum()))
+        outside = (values < a) | (values > b)
+    return _write(tensor, values)
+
+
+def _write(tensor, values):
+    with grad_mode.no_grad():
+        return tensor.copy_(Tensor._make(values.astype(tensor._array.dtype)))
+
+
+def eye_(tensor):
+    """The identity matrix (ones on the main diagonal of a 2-D tensor)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _write(tensor, np.eye(*tensor.shape))
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal one, as PyTorch:
+    the signs of R's diagonal fixed so that the result is uniformly distributed."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    columns = tensor.numel() // rows
+    flattened = random.generator(generator).normal(0.0, 1.0, (rows, columns))
+    if rows < columns:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q = q * np.sign(np.diag(r))
+    if rows < columns:
+        q = q.T
+    return _write(tensor, gain * q.reshape(tensor.shape))
 
 
 def constant_(tensor, val):

@@ -1,4 +1,5 @@
-"""Loss primitives: negative log-likelihood and binary cross-entropy.
+"""Loss primitives: negative log-likelihood, binary cross-entropy (on probabilities and on
+logits) and mean squared error — the losses PyTorch records as one node of their own.
 
 ``nll_loss`` (behind ``cross_entropy``): as a composite (index the log-probabilities, negate,
 weight, average) it records four nodes and scatters its gradient with ``np.add.at``; as one
@@ -6,14 +7,18 @@ primitive it is a single gather forward and a one-hot backward, named ``NllLossB
 
 ``binary_cross_entropy``: PyTorch clamps the logs at -100 and bounds the gradient's denominator;
 written as a composite, the clamped log's backward would still divide 0 by 0 at a saturated input.
+
+``binary_cross_entropy_with_logits``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``: one pass
+over memory instead of three to six, and PyTorch's node for each on the tape.
 """
 import numpy as np
 
 from ..tensor import Tensor
 from .creation import arange
-from .registry import OTHER, primitive
+from .registry import ELEMENTWISE, OTHER, primitive
 
-__all__ = ["nll_loss", "binary_cross_entropy"]
+__all__ = ["nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
+           "smooth_l1_loss", "huber_loss", "div_scalar"]
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -55,6 +60,7 @@ def nll_loss(log_probs, target, weight=None, ignore_index=-100, reduction="mean"
     """Negative log-likelihood of class indices: (N, C) with (N,), or (C,) with a 0-d target."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(log_probs, "nll_loss_out_frame")
     _check(log_probs, target, weight, ignore_index)
     weight_array = None if weight is None else weight._array.astype(log_probs._array.dtype)
     return _nll_loss(log_probs, target, weight=weight_array, ignore_index=ignore_index,
@@ -65,8 +71,11 @@ def _check(log_probs, target, weight, ignore_index):
     if log_probs._array.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions for the nll_loss primitive (got "
                          f"{log_probs._array.ndim})")
-    if target._array.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {target.type()[6:-6]}")
+    if target._array.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target._array.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.type()[6:-6]}")
     if log_probs._array.ndim == 2 and target._array.shape != log_probs._array.shape[:1]:
         raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
                          f"target batch_size ({target._array.shape[0] if target._array.ndim else 0}).")
@@ -141,3 +150,168 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if weight is not None:
         weight_array = np.broadcast_to(weight._array, values.shape).astype(values.dtype)
     return _binary_cross_entropy(input, target, weight=weight_array, reduction=reduction)
+
+
+# ------------------------------------------------------------------ BCE on logits, squared error
+
+def _check_floating(input, kernel):
+    """PyTorch's CPU loss kernels exist for floating types only; this is its message."""
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.type()[6:-6]}\'')
+
+
+def _reduce_gradient(grad, reduction, numel):
+    """The gradient reaching each element of an elementwise loss before its reduction."""
+    return grad / numel if reduction == "mean" else grad
+
+
+@primitive("binary_cross_entropy_with_logits", node="BinaryCrossEntropyWithLogitsBackward0",
+           group=OTHER, saves=("x", "target"))
+def _bce_with_logits(x, target, weight, pos_weight, reduction):
+    """``(1 - t) x + (1 + (w_pos - 1) t) softplus(-x)``, never exponentiating a large value."""
+    softplus_of_negative = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is not None:
+        softplus_of_negative = softplus_of_negative * ((pos_weight - 1) * target + 1)
+    loss = (1 - target) * x + softplus_of_negative
+    return _apply_reduction(loss if weight is None else loss * weight, reduction)
+
+
+@_bce_with_logits.vjp
+def _(ctx, grad, weight, pos_weight, reduction):
+    x, target = ctx.saved
+    grad = _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
+    if weight is not None:
+        grad = grad * Tensor._make(weight)
+    need_x, need_target = ctx.needs_input_grad
+    grad_x = grad_target = None
+    if pos_weight is None:
+        if need_x:
+            grad_x = grad * (x.sigmoid() - target)
+        if need_target:
+            grad_target = -grad * x
+        return grad_x, grad_target
+    pos_weight = Tensor._make(pos_weight)
+    if need_x:
+        grad_x = grad * ((1 - target) - ((pos_weight - 1) * target + 1) * (-x).sigmoid())
+    if need_target:
+        softplus_of_negative = (-x).clamp_min(0) + (1 + (-x.abs()).exp()).log()
+        grad_target = grad * ((pos_weight - 1) * softplus_of_negative - x)
+    return grad_x, grad_target
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
+                                     pos_weight=None):
+    """BCE on logits as one primitive; ``weight`` and ``pos_weight`` carry no gradient, as in
+    PyTorch."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if target._array.shape != input._array.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
+        if extra is not None and extra._requires_grad:
+            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
+                               f"differentiable with respect to argument '{name}'. This input "
+                               "cannot have requires_grad True.")
+    dtype = input._array.dtype
+    arrays = [None if t is None else np.broadcast_to(t._array, input._array.shape).astype(dtype)
+              for t in (weight, pos_weight)]
+    target = target if target._array.dtype == dtype else target.to(input.dtype)
+    return _bce_with_logits(input, target, weight=arrays[0], pos_weight=arrays[1],
+                            reduction=reduction)
+
+
+@primitive("mse_loss", node="MseLossBackward0", group=OTHER, saves=("a", "b"))
+def _mse_loss(a, b, reduction):
+    difference = a - b
+    return _apply_reduction(difference * difference, reduction)
+
+
+@_mse_loss.vjp
+def _(ctx, grad, reduction):
+    a, b = ctx.saved
+    grad_a = 2 * (a - b) * _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
+    need_a, need_b = ctx.needs_input_grad
+    return grad_a if need_a else None, -grad_a if need_b else None
+
+
+def mse_loss(input, target, reduction="mean"):
+    """Mean squared error of same-shaped tensors as one primitive."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(input, "mse_cpu")
+    target = target if target._array.dtype == input._array.dtype else target.to(input.dtype)
+    return _mse_loss(input, target, reduction=reduction)
+
+
+def _numel(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+# ------------------------------------------------------------------ smooth L1 and Huber losses
+
+def _robust_loss(name, node, forward, slope):
+    """A primitive of ``difference = a - b`` whose rule is ``grad * slope(difference)``."""
+    prim = primitive(name, node=node, group=OTHER, saves=("a", "b"))(forward)
+
+    @prim.vjp
+    def _(ctx, grad, reduction, **params):
+        a, b = ctx.saved
+        grad_a = slope(a - b, **params) * _reduce_gradient(grad, reduction,
+                                                           _numel(ctx.input_shapes[0]))
+        need_a, need_b = ctx.needs_input_grad
+        return grad_a if need_a else None, -grad_a if need_b else None
+
+    return prim
+
+
+def _smooth_l1_forward(a, b, reduction, beta):
+    distance = np.abs(a - b)
+    loss = np.where(distance < beta, 0.5 * distance * distance / beta, distance - 0.5 * beta)
+    return _apply_reduction(loss.astype(a.dtype), reduction)
+
+
+def _huber_forward(a, b, reduction, delta):
+    distance = np.abs(a - b)
+    loss = np.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
+    return _apply_reduction(loss.astype(a.dtype), reduction)
+
+
+_smooth_l1 = _robust_loss("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1_forward,
+                          lambda d, beta: (d / beta).clamp(-1, 1))
+_huber = _robust_loss("huber_loss", "HuberLossBackward0", _huber_forward,
+                      lambda d, delta: d.clamp(-delta, delta))
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """Quadratic below ``beta``, linear above; ``beta=0`` is the L1 loss (left to the caller)."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(input, "smooth_l1_cpu")
+    return _smooth_l1(input, target, reduction=reduction, beta=beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """Quadratic below ``delta``, linear (slope ``delta``) above."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(input, "huber_cpu")
+    return _huber(input, target, reduction=reduction, delta=delta)
+
+
+# ------------------------------------------------------------------------------ scalar division
+
+@primitive("div_scalar", node="DivBackward1", group=ELEMENTWISE, lowering="{0} / {divisor}")
+def _div_scalar(a, divisor):
+    return a / a.dtype.type(divisor)
+
+
+@_div_scalar.vjp
+def _(ctx, grad, divisor):
+    return _div_scalar(grad, divisor=divisor)
+
+
+def div_scalar(input, divisor):
+    """``input / divisor`` for a Python number, as ATen's ``div.Scalar``: the last step of the
+    losses PyTorch averages by a count in C++ (cross-entropy over class probabilities)."""
+    return _div_scalar(input, divisor=divisor)

@@ -1,17 +1,32 @@
 """The layer classes of ``tapegrad.nn``."""
 from .module import Module
-from .container import ModuleDict, ModuleList, Sequential
-from .linear import Identity, Linear
-from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
+from .activation import (
+    ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
+    ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Softsign, Tanh,
+)
 from .dropout import Dropout
-from .normalization import LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .sparse import Embedding
 from .flatten import Flatten
 from .conv import Conv2d
-from .pooling import MaxPool2d
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .attention import MultiheadAttention
+from .transformer import TransformerEncoder, TransformerEncoderLayer
+from .loss import (
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
+    L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
+)
 
-__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "Identity", "Linear", "ReLU",
-           "GELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "LayerNorm",
-           "Embedding", "Flatten", "Conv2d", "MaxPool2d", "MSELoss", "L1Loss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
+           "Identity", "Linear", "ReLU", "ReLU6", "GELU", "Tanh", "Sigmoid", "Softmax",
+           "LogSoftmax", "LeakyReLU", "ELU", "SELU", "SiLU", "Softplus", "Mish", "Hardtanh",
+           "LogSigmoid", "Softsign", "Hardswish", "Hardsigmoid", "Dropout", "LayerNorm",
+           "BatchNorm1d", "BatchNorm2d", "Embedding", "Flatten", "Conv2d", "MaxPool2d",
+           "AvgPool2d", "AdaptiveAvgPool2d", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
+           "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
+           "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+           "NonDynamicallyQuantizableLinear"]

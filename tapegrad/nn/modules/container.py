@@ -1,10 +1,13 @@
-"""Containers: ``Sequential`` (a pipeline), ``ModuleList`` and ``ModuleDict`` (registered holders)."""
+"""Containers: ``Sequential`` (a pipeline), ``ModuleList`` and ``ModuleDict`` (registered holders
+of modules), ``ParameterList`` and ``ParameterDict`` (registered holders of parameters)."""
 import operator
 from collections import OrderedDict
 
+from ...tensor import Tensor
+from ..parameter import Parameter
 from .module import Module, _indent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _checked_index(index, length):
@@ -193,3 +196,118 @@ class ModuleDict(Module):
         pairs = modules.items() if hasattr(modules, "items") else modules
         for key, module in pairs:
             self[key] = module
+
+
+def _as_parameter(value):
+    """A plain tensor put in a parameter container becomes a Parameter, as in PyTorch."""
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) \
+        else value
+
+
+def _describe(value, type_name):
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    size = "x".join(str(s) for s in value.shape)
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"{kind} containing: [{type_name(value)} of size {size}]"
+
+
+class ParameterList(Module):
+    """A list of parameters registered as "0", "1", …"""
+
+    def __init__(self, values=None):
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        if values is not None:
+            self.extend(values)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)([self[i] for i in range(len(self))[index]])
+        return getattr(self, str(_checked_index(index, len(self))))
+
+    def __setitem__(self, index, value):
+        setattr(self, str(_checked_index(index, len(self))), _as_parameter(value))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, values):
+        return self.extend(values)
+
+    def append(self, value):
+        object.__setattr__(self, "_size", self._size + 1)
+        setattr(self, str(self._size - 1), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        return "\n".join(f"  ({i}): " + _describe(p, lambda t: str(t.dtype))
+                         for i, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    """A dict of parameters, kept in insertion order, registered under their keys."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        object.__setattr__(self, "_keys", {})
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((key, self[key]) for key in self._keys)
+
+    def values(self):
+        return (self[key] for key in self._keys)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self):
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters):
+        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self):
+        return "\n".join(f"  ({key}): " + _describe(value, lambda t: t.type())
+                         for key, value in self.items())

@@ -7,7 +7,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Linear", "Identity"]
+__all__ = ["Linear", "Identity", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -47,3 +47,8 @@ class Linear(Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear under another name: PyTorch's MultiheadAttention uses it for ``out_proj``, and
+    the name shows in reprs."""

@@ -9,6 +9,7 @@ from ... import dtypes
 from ...autograd import grad_mode
 from ...tensor import Tensor, _check_device
 from ..parameter import Parameter, reset_grad
+from .hooks import BackwardHook, RemovableHandle
 
 __all__ = ["Module"]
 
@@ -36,13 +37,93 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        for table in _HOOK_TABLES:  # ordered dicts: handles refer to them weakly
+            object.__setattr__(self, table, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    # -- hooks ------------------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args)`` (or ``(module, args, kwargs)``) runs before ``forward``; it
+        may return new args (a tuple, or one value), or with kwargs an ``(args, kwargs)`` pair."""
+        handle = RemovableHandle(self._forward_pre_hooks,
+                                 extra_dict=self._forward_pre_hooks_with_kwargs)
+        _insert(self._forward_pre_hooks, handle.id, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """``hook(module, args, output)`` (or ``(module, args, kwargs, output)``) runs after
+        ``forward``; it may return a new output. ``always_call``: also when forward raised."""
+        handle = RemovableHandle(self._forward_hooks, extra_dict=[
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
+        _insert(self._forward_hooks, handle.id, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to the
+        module's inputs are computed; it may return a new ``grad_input``."""
+        handle = RemovableHandle(self._backward_hooks)
+        _insert(self._backward_hooks, handle.id, hook, prepend)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output)`` runs when the gradients with respect to the module's
+        outputs are computed, before the module's own backward; it may return new ones."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        _insert(self._backward_pre_hooks, handle.id, hook, prepend)
+        return handle
+
+    def _call_with_hooks(self, args, kwargs):
+        for hook_id, hook in tuple(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if (self._backward_hooks or self._backward_pre_hooks) and grad_mode.is_grad_enabled():
+            backward_hook = BackwardHook(self, self._backward_hooks, self._backward_pre_hooks)
+            args = backward_hook.setup_input_hook(args)
+        try:
+            output = self.forward(*args, **kwargs)
+        except Exception:
+            for hook_id, hook in tuple(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    self._run_forward_hook(hook_id, hook, args, kwargs, None)
+            raise
+        for hook_id, hook in tuple(self._forward_hooks.items()):
+            result = self._run_forward_hook(hook_id, hook, args, kwargs, output)
+            if result is not None:
+                output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
+        return output
+
+    def _run_forward_hook(self, hook_id, hook, args, kwargs, output):
+        if hook_id in self._forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, output)
+        return hook(self, args, output)
 
     # -- registration -----------------------------------------------------------------------------
     def register_parameter(self, name, param):
@@ -376,6 +457,17 @@ class Module:
             else:
                 body = "\n  " + "\n  ".join(lines) + "\n"
         return f"{self._get_name()}({body})"
+
+
+_HOOK_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks",
+                "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
+                "_forward_hooks_always_called")
+
+
+def _insert(hooks, hook_id, hook, prepend):
+    hooks[hook_id] = hook
+    if prepend:
+        hooks.move_to_end(hook_id, last=False)
 
 
 def _indent(text, spaces):

@@ -1,0 +1,308 @@
+"""Recurrent layers: ``RNN``, ``LSTM``, ``GRU`` and their single-step cells.
+
+They are composites of recorded ops (``linear``, ``sigmoid``, ``tanh``, ``chunk``, ``stack``), so
+backpropagation through time needs nothing of its own. Parameter names, shapes, gate order
+(LSTM: input, forget, cell, output; GRU: reset, update, new) and initialisation are PyTorch's, so
+state dicts move between the two libraries.
+
+A sequence layer projects the whole input sequence through ``weight_ih`` at once, then steps
+through time with the recurrent ``weight_hh`` product only.
+"""
+import math
+
+from ... import ops
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
+
+
+# ----------------------------------------------------------------------------- one time step
+# Each takes the input already projected (``x W_ih^T + b_ih``) and returns the new state.
+
+def _rnn_step(projected, hidden, w_hh, b_hh, nonlinearity):
+    pre_activation = projected + F.linear(hidden, w_hh, b_hh)
+    return ops.tanh(pre_activation) if nonlinearity == "tanh" else ops.relu(pre_activation)
+
+
+def _lstm_step(projected, state, w_hh, b_hh):
+    hidden, cell = state
+    gates = projected + F.linear(hidden, w_hh, b_hh)
+    in_gate, forget_gate, cell_gate, out_gate = gates.chunk(4, -1)
+    cell = forget_gate.sigmoid() * cell + in_gate.sigmoid() * cell_gate.tanh()
+    return out_gate.sigmoid() * cell.tanh(), cell
+
+
+def _gru_step(projected, hidden, w_hh, b_hh):
+    input_reset, input_update, input_new = projected.chunk(3, -1)
+    hidden_reset, hidden_update, hidden_new = F.linear(hidden, w_hh, b_hh).chunk(3, -1)
+    reset = (input_reset + hidden_reset).sigmoid()
+    update = (input_update + hidden_update).sigmoid()
+    new = (input_new + reset * hidden_new).tanh()
+    return (1 - update) * new + update * hidden
+
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _reset_uniform(module, hidden_size):
+    """PyTorch's initialisation for recurrent weights: U(-1/sqrt(hidden), 1/sqrt(hidden))."""
+    bound = 1.0 / math.sqrt(hidden_size) if hidden_size > 0 else 0
+    for weight in module.parameters():
+        init.uniform_(weight, -bound, bound)
+
+
+# ------------------------------------------------------------------------------------ cells
+
+class _CellBase(Module):
+    _mode = None
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        gates = _GATES[self._mode] * hidden_size
+        self.weight_ih = Parameter(ops.empty(gates, input_size, dtype=dtype))
+        self.weight_hh = Parameter(ops.empty(gates, hidden_size, dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(ops.empty(gates, dtype=dtype))
+            self.bias_hh = Parameter(ops.empty(gates, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _reset_uniform(self, self.hidden_size)
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if getattr(self, "nonlinearity", "tanh") != "tanh":
+            text += f", nonlinearity={self.nonlinearity}"
+        return text
+
+    def _batched(self, input, state):
+        """The input as (N, input_size) and a zero state if none was given; and whether the
+        input had no batch dimension."""
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
+                             f"{input.dim()}D instead")
+        unbatched = input.dim() == 1
+        if unbatched:
+            input = input.unsqueeze(0)
+        if state is None:
+            zeros = ops.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            state = (zeros, zeros) if self._mode == "LSTM" else zeros
+        elif unbatched:
+            state = tuple(s.unsqueeze(0) for s in state) if isinstance(state, tuple) else \
+                state.unsqueeze(0)
+        return input, state, unbatched
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx)
+        hidden = _rnn_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh,
+                           self.bias_hh, self.nonlinearity)
+        return hidden.squeeze(0) if unbatched else hidden
+
+
+class LSTMCell(_CellBase):
+    _mode = "LSTM"
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx)
+        hidden, cell = _lstm_step(F.linear(input, self.weight_ih, self.bias_ih), hx,
+                                  self.weight_hh, self.bias_hh)
+        return (hidden.squeeze(0), cell.squeeze(0)) if unbatched else (hidden, cell)
+
+
+class GRUCell(_CellBase):
+    _mode = "GRU"
+
+    def forward(self, input, hx=None):
+        input, hx, unbatched = self._batched(input, hx)
+        hidden = _gru_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh,
+                           self.bias_hh)
+        return hidden.squeeze(0) if unbatched else hidden
+
+
+# --------------------------------------------------------------------------- sequence layers
+
+class _RNNBase(Module):
+    """Stacked, optionally bidirectional recurrence over (L, N, H_in) — or (N, L, H_in) with
+    ``batch_first`` — or unbatched (L, H_in) sequences. Subclasses give ``_step``, one time
+    step of one direction of one layer."""
+
+    _mode = None
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        super().__init__()
+        if not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = 0
+        directions = 2 if bidirectional else 1
+        gates = _GATES[self._mode] * hidden_size
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size * directions
+            for suffix in ("", "_reverse")[:directions]:
+                names = _parameter_names(layer, suffix)
+                setattr(self, names[0], Parameter(ops.empty(gates, layer_input, dtype=dtype)))
+                setattr(self, names[1], Parameter(ops.empty(gates, hidden_size, dtype=dtype)))
+                if bias:
+                    setattr(self, names[2], Parameter(ops.empty(gates, dtype=dtype)))
+                    setattr(self, names[3], Parameter(ops.empty(gates, dtype=dtype)))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        _reset_uniform(self, self.hidden_size)
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            text += f", bias={self.bias}"
+        if self.batch_first is not False:
+            text += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            text += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            text += f", bidirectional={self.bidirectional}"
+        return text
+
+    def _weights(self, layer, suffix):
+        w_ih, w_hh, b_ih, b_hh = (getattr(self, name) if hasattr(self, name) else None
+                                  for name in _parameter_names(layer, suffix))
+        return w_ih, w_hh, b_ih, b_hh
+
+    def _run_direction(self, sequence, state, layer, suffix):
+        """Run one layer in one direction over (L, N, H_in); outputs (L, N, H), final state."""
+        w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+        projected = F.linear(sequence, w_ih, b_ih)
+        steps = range(sequence.shape[0])
+        if suffix:
+            steps = reversed(steps)
+        outputs = [None] * sequence.shape[0]
+        for t in steps:
+            state = self._step(projected[t], state, w_hh, b_hh)
+            outputs[t] = state[0] if isinstance(state, tuple) else state
+        return ops.stack(outputs), state
+
+    def _initial_state(self, batch, dtype):
+        directions = 2 if self.bidirectional else 1
+        return ops.zeros(self.num_layers * directions, batch, self.hidden_size, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
+                             f"{input.dim()}D instead")
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.shape[-1]}")
+        unbatched = input.dim() == 2
+        sequence = input.unsqueeze(1) if unbatched else (
+            input.transpose(0, 1) if self.batch_first else input)
+        states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
+        directions = ("", "_reverse") if self.bidirectional else ("",)
+        finals = []
+        for layer in range(self.num_layers):
+            if layer > 0 and self.dropout > 0:
+                sequence = F.dropout(sequence, self.dropout, self.training)
+            outputs = []
+            for index, suffix in enumerate(directions):
+                output, final = self._run_direction(
+                    sequence, states[layer * len(directions) + index], layer, suffix)
+                outputs.append(output)
+                finals.append(final)
+            sequence = outputs[0] if len(outputs) == 1 else ops.cat(outputs, -1)
+        output = sequence.squeeze(1) if unbatched else (
+            sequence.transpose(0, 1) if self.batch_first else sequence)
+        return output, self._join_state(finals, unbatched)
+
+    def _split_state(self, hx, batch, dtype, unbatched):
+        """The initial state of each (layer, direction)."""
+        if hx is None:
+            hx = self._initial_state(batch, dtype)
+        elif unbatched:
+            hx = hx.unsqueeze(1)
+        return list(hx.unbind(0))
+
+    def _join_state(self, finals, unbatched):
+        h_n = ops.stack(finals)
+        return h_n.squeeze(1) if unbatched else h_n
+
+
+def _parameter_names(layer, suffix):
+    return tuple(f"{kind}_l{layer}{suffix}" for kind in
+                 ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+
+
+class RNN(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
+                             "'relu'.")
+        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                         bidirectional, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def _step(self, projected, state, w_hh, b_hh):
+        return _rnn_step(projected, state, w_hh, b_hh, self.nonlinearity)
+
+
+class GRU(_RNNBase):
+    _mode = "GRU"
+
+    def _step(self, projected, state, w_hh, b_hh):
+        return _gru_step(projected, state, w_hh, b_hh)
+
+
+class LSTM(_RNNBase):
+    """Its state is a pair ``(h, c)``, given and returned as such."""
+
+    _mode = "LSTM"
+
+    def _step(self, projected, state, w_hh, b_hh):
+        return _lstm_step(projected, state, w_hh, b_hh)
+
+    def _split_state(self, hx, batch, dtype, unbatched):
+        if hx is None:
+            zeros = self._initial_state(batch, dtype)
+            hx = (zeros, zeros)
+        elif unbatched:
+            hx = tuple(s.unsqueeze(1) for s in hx)
+        return list(zip(hx[0].unbind(0), hx[1].unbind(0)))
+
+    def _join_state(self, finals, unbatched):
+        h_n = ops.stack([h for h, _ in finals])
+        c_n = ops.stack([c for _, c in finals])
+        return (h_n.squeeze(1), c_n.squeeze(1)) if unbatched else (h_n, c_n)

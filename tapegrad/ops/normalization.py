@@ -1,0 +1,141 @@
+"""Normalisation primitives: layer norm and batch norm as one op each, as PyTorch's
+``native_layer_norm`` and ``native_batch_norm``.
+
+As a composite, a normalisation records eight nodes and makes four passes over memory; as one
+primitive it records ``NativeLayerNormBackward0`` / ``NativeBatchNormBackward0``. The backward
+rules recompute the statistics with tapegrad ops (cheap next to the normalisation itself), so
+they are differentiable again and double backward needs nothing more.
+
+Layer norm normalises each sample over its trailing dimensions; batch norm (in training) each
+channel (dim 1) over all the other dimensions. Both share ``_normalized_backward``.
+"""
+import numpy as np
+
+from ..autograd import grad_mode
+from .registry import OTHER, primitive
+
+__all__ = ["layer_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
+
+
+def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps):
+    """Gradients of ``normalize(x over dims) * weight + bias`` for x, weight and bias; weight and
+    bias gradients are summed over ``reduce_dims`` (then shaped as ``ctx`` says they were)."""
+    centered = x - x.mean(dims, keepdim=True)
+    inverse_std = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    normalized = centered * inverse_std
+    need_x, need_weight, need_bias = ctx.needs_input_grad
+    grad_x = grad_weight = grad_bias = None
+    if need_x:
+        grad_normalized = grad * weight
+        grad_x = inverse_std * (grad_normalized - grad_normalized.mean(dims, keepdim=True)
+                                - normalized * (grad_normalized * normalized).mean(dims,
+                                                                                   keepdim=True))
+    if need_weight:
+        grad_weight = _summed(grad * normalized, reduce_dims, ctx.input_shapes[1])
+    if need_bias:
+        grad_bias = _summed(grad, reduce_dims, ctx.input_shapes[2])
+    return grad_x, grad_weight, grad_bias
+
+
+def _summed(values, dims, shape):
+    return (values.sum(dims) if dims else values).reshape(shape)
+
+
+def _normalized_dims(ndim, normalized_ndim):
+    return tuple(range(ndim - normalized_ndim, ndim))
+
+
+@primitive("layer_norm", node="NativeLayerNormBackward0", group=OTHER,
+           saves=("x", "weight"))
+def _layer_norm(x, weight, bias, normalized_ndim, eps):
+    dims = _normalized_dims(x.ndim, normalized_ndim)
+    mean = x.mean(axis=dims, keepdims=True)
+    centered = x - mean
+    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    return centered / np.sqrt(variance + x.dtype.type(eps)) * weight + bias
+
+
+@_layer_norm.vjp
+def _(ctx, grad, normalized_ndim, eps):
+    x, weight = ctx.saved
+    dims = _normalized_dims(x.dim(), normalized_ndim)
+    batch_dims = tuple(range(x.dim() - normalized_ndim))
+    return _normalized_backward(ctx, grad, x, weight, dims, batch_dims, eps)
+
+
+def layer_norm(input, weight, bias, normalized_ndim, eps):
+    """Normalise ``input`` over its last ``normalized_ndim`` dimensions (biased variance), then
+    scale by ``weight`` and shift by ``bias`` — both tensors of the normalised shape."""
+    return _layer_norm(input, weight, bias, normalized_ndim=normalized_ndim, eps=eps)
+
+
+def _channel_view(vector, ndim):
+    """A (C,) array or tensor shaped (1, C, 1, ...) to broadcast along dim 1 of ``ndim`` dims."""
+    return vector.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _batch_dims(ndim):
+    return (0,) + tuple(range(2, ndim))
+
+
+@primitive("batch_norm", node="NativeBatchNormBackward0", group=OTHER, saves=("x", "weight"))
+def _batch_norm_train(x, weight, bias, eps):
+    dims = _batch_dims(x.ndim)
+    mean = x.mean(axis=dims, keepdims=True)
+    centered = x - mean
+    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    normalized = centered / np.sqrt(variance + x.dtype.type(eps))
+    return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
+
+
+@_batch_norm_train.vjp
+def _(ctx, grad, eps):
+    x, weight = ctx.saved
+    dims = _batch_dims(x.dim())
+    return _normalized_backward(ctx, grad, x, _channel_view(weight, x.dim()), dims, dims, eps)
+
+
+@primitive("batch_norm_eval", node="NativeBatchNormBackward0", group=OTHER,
+           saves=("x", "weight", "mean", "var"), nondifferentiable=("mean", "var"))
+def _batch_norm_eval(x, weight, bias, mean, var, *, eps):
+    scale = weight / np.sqrt(var + x.dtype.type(eps))
+    return (x - _channel_view(mean, x.ndim)) * _channel_view(scale, x.ndim) + _channel_view(
+        bias, x.ndim)
+
+
+@_batch_norm_eval.vjp
+def _(ctx, grad, eps):
+    """With fixed statistics the op is affine in x: the gradients need no mean terms."""
+    x, weight, mean, var = ctx.saved
+    ndim = x.dim()
+    inverse_std = _channel_view((var + eps).rsqrt(), ndim)
+    need_x, need_weight, need_bias = ctx.needs_input_grad[:3]
+    dims = _batch_dims(ndim)
+    grad_x = grad * _channel_view(weight, ndim) * inverse_std if need_x else None
+    grad_weight = ((grad * (x - _channel_view(mean, ndim)) * inverse_std).sum(dims)
+                   if need_weight else None)
+    grad_bias = grad.sum(dims) if need_bias else None
+    return grad_x, grad_weight, grad_bias, None, None
+
+
+def batch_norm_train(input, weight, bias, eps):
+    """Normalise each channel of ``input`` (dim 1) with this batch's statistics."""
+    return _batch_norm_train(input, weight, bias, eps=eps)
+
+
+def batch_norm_eval(input, weight, bias, running_mean, running_var, eps):
+    """Normalise each channel of ``input`` with the given (running) statistics."""
+    dtype = input.dtype
+    return _batch_norm_eval(input, weight, bias, running_mean.to(dtype), running_var.to(dtype),
+                            eps=eps)
+
+
+def update_running_stats(input, running_mean, running_var, momentum):
+    """``running = (1 - momentum) running + momentum batch``, variance unbiased, off the tape."""
+    dims = _batch_dims(input.dim())
+    count = input.numel() // input.shape[1]
+    with grad_mode.no_grad():
+        mean = input.mean(dims)
+        variance = input.var(dims, correction=0) * (count / (count - 1))
+        running_mean.copy_(running_mean * (1 - momentum) + mean * momentum)
+        running_var.copy_(running_var * (1 - momentum) + variance * momentum)
