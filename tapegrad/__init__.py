@@ -7,17 +7,18 @@ from . import dtypes
 from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,
                      int, int8, int16, int32, int64, long, promote_types, result_type,
                      set_default_dtype, short, uint8)
-from .tensor import Size, Tensor, device
+from .tensor import (BoolTensor, ByteTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+                     LongTensor, Size, Tensor, device)
 from ._printing import set_printoptions
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
 from .ops import PRIMITIVES, return_types
 from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
-from . import autograd, cuda
+from . import autograd, backends, cuda, linalg
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                        no_grad, set_grad_enabled)
 from . import nn, optim, utils
 from .serialization import load, save
-from . import viz
+from . import distributions, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 
 __version__ = "0.1.0"

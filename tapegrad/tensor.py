@@ -21,6 +21,7 @@ NON_LEAF_GRAD_WARNING = (
     "the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
     "github.com/pytorch/pytorch/pull/30531 for more information."
 )
+CUDA_MISSING_ERROR = "Torch not compiled with CUDA enabled"
 LEAF_INPLACE_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE_ERROR = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -47,10 +48,10 @@ class Tensor:
     __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
                  "_base", "_retains_grad", "_hooks", "_grad_accumulator", "__weakref__", "__dict__")
 
-    def __init__(self, data=None, *, requires_grad=False):
-        """``Tensor(data)`` copies ``data`` as the legacy PyTorch constructor does (float32)."""
-        array = np.array([] if data is None else data, dtype=dtypes.get_default_dtype().numpy)
-        self._init(array)
+    def __init__(self, *args, requires_grad=False):
+        """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
+        ``Size``) is an uninitialized tensor of that shape, ``Tensor(data)`` a copy of ``data``."""
+        self._init(_legacy_array(args, dtypes.get_default_dtype().numpy))
         if requires_grad:
             self.requires_grad_(True)
 
@@ -310,9 +311,9 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self._array.ndim == 0 and spec:
+        if self._array.ndim == 0:  # as PyTorch: a 0-d tensor formats as its Python number
             return format(self.item(), spec)
-        return repr(self)
+        return format(repr(self), spec)
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (self._array, self._requires_grad))
@@ -348,9 +349,13 @@ class Tensor:
         return ops.to_dtype(self, dtypes.as_dtype(dtype))
 
     def type(self, dtype=None):
+        """The legacy type name (``'torch.FloatTensor'``), or a copy converted to ``dtype`` (a
+        dtype, a legacy class such as ``torch.LongTensor``, or its name)."""
         if dtype is None:
             return f"torch.{_LEGACY_TYPE_NAMES.get(self.dtype.name, 'Float')}Tensor"
-        return self.to(dtype)
+        if isinstance(dtype, str) and dtype.startswith("torch.") and dtype.endswith("Tensor"):
+            dtype = globals()[dtype[len("torch."):]]
+        return self.to(dtype.dtype if isinstance(dtype, _LegacyTensorType) else dtype)
 
     def float(self):
         return self.to(dtypes.float32)
@@ -374,7 +379,7 @@ class Tensor:
         return self
 
     def cuda(self, *args, **kwargs):
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        raise AssertionError(CUDA_MISSING_ERROR)
 
     def contiguous(self, memory_format=None):
         return self if self._array.flags.c_contiguous else ops.clone(self)
@@ -522,10 +527,20 @@ _new_tensor = object.__new__
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``; slices and sums stay Sizes."""
 
     def __repr__(self):
         return f"torch.Size({list(self)})"
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
 
     def numel(self):
         n = 1
@@ -558,9 +573,16 @@ class device:
 
 
 def _check_device(spec):
+    """Refuse a device other than the CPU with the error PyTorch built without it raises."""
     name = getattr(spec, "type", spec)
-    if name is not None and str(name).split(":")[0] != "cpu":
-        raise RuntimeError(f"tapegrad runs on the CPU only; device {spec!r} is not available")
+    kind = None if name is None else str(name).split(":")[0]
+    if kind is None or kind == "cpu":
+        return
+    if kind == "cuda":
+        raise AssertionError(CUDA_MISSING_ERROR)
+    if kind == "mps":
+        raise RuntimeError("PyTorch is not linked with support for mps devices")
+    raise RuntimeError(f"tapegrad runs on the CPU only; device {spec!r} is not available")
 
 
 class _RetainGrad:
@@ -591,6 +613,61 @@ def _wrap_dim(dim, ndim):
 def _rebuild(array, requires_grad):
     return Tensor._make(array.copy()).requires_grad_(requires_grad)
 
+
+class _VariableType(type):
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Tensor)
+
+
+class Variable(metaclass=_VariableType):
+    """PyTorch's deprecated ``autograd.Variable``: tensors do its job now, so ``Variable(t,
+    requires_grad=True)`` is ``t`` detached (sharing its data) with that flag."""
+
+    def __new__(cls, data, requires_grad=False, volatile=False):
+        return data.detach().requires_grad_(requires_grad)
+
+
+def _legacy_array(args, dtype):
+    """The array of a legacy constructor call: sizes give an uninitialized shape, else data."""
+    if not args:
+        return np.empty(0, dtype=dtype)
+    if builtins.all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        return np.empty(args, dtype=dtype)
+    (data,) = args if len(args) == 1 else (None,)
+    if isinstance(data, Size):
+        return np.empty(tuple(data), dtype=dtype)
+    if isinstance(data, Tensor):
+        return data._array.astype(dtype)
+    if data is None or np.ndim(data) == 0:
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    return np.array(data, dtype=dtype)
+
+
+class _LegacyTensorType(type):
+    """``torch.FloatTensor`` and its siblings: calling one is the legacy constructor in its dtype;
+    ``isinstance(t, torch.FloatTensor)`` asks for a float32 tensor."""
+
+    def __call__(cls, *args):
+        return Tensor._make(_legacy_array(args, cls.dtype.numpy))
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Tensor) and instance._array.dtype == cls.dtype.numpy
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_type(name, dtype):
+    return _LegacyTensorType(name, (), {"dtype": dtype, "__module__": "torch"})
+
+
+FloatTensor = _legacy_type("FloatTensor", dtypes.float32)
+DoubleTensor = _legacy_type("DoubleTensor", dtypes.float64)
+HalfTensor = _legacy_type("HalfTensor", dtypes.float16)
+LongTensor = _legacy_type("LongTensor", dtypes.int64)
+IntTensor = _legacy_type("IntTensor", dtypes.int32)
+BoolTensor = _legacy_type("BoolTensor", dtypes.bool)
+ByteTensor = _legacy_type("ByteTensor", dtypes.uint8)
 
 _LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                       "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",

@@ -37,7 +37,7 @@ class _GradModeContext:
 
     _bare_decorator = True
 
-    def __new__(cls, *args):
+    def __new__(cls, *args, **kwargs):
         if cls._bare_decorator and args and callable(args[0]):
             return cls()(args[0])  # used as a bare decorator: @no_grad
         return super().__new__(cls)

@@ -3,6 +3,8 @@
 ``PRIMITIVES`` maps each primitive's name to its ``Primitive`` entry; the functions exported here
 are the user-facing operations built on them (argument handling, type promotion, overloads).
 """
+import builtins
+
 from .registry import ELEMENTWISE, OTHER, PRIMITIVES, REDUCTION, VIEW, Primitive, primitive
 from .creation import *  # noqa: F401,F403
 from .broadcast import broadcast_to, expand, sum_to
@@ -15,24 +17,28 @@ from .elementwise import (
 )
 from .reduction import (
     all, amax, amin, any, argmax, argmin, count_nonzero, log_softmax, logsumexp, max, mean, min,
-    norm, return_types, softmax, std, std_mean, sum, var, var_mean,
+    return_types, softmax, std, std_mean, sum, var, var_mean,
 )
 from .shape import (
     cat, chunk, concat, concatenate, expand_as, flatten, gather, getitem, index_select, movedim,
     narrow, numpy_T, permute, reshape, setitem, split, squeeze, stack, swapaxes, swapdims, t,
     transpose, unbind, unflatten, unsqueeze, view,
 )
-from .linalg import addmm, bmm, dot, inner, matmul, mm, mv, outer
+from .linalg import addmm, baddbmm, bmm, cross, dot, inner, matmul, mm, mv, outer
+from .matrix import cholesky, det, inverse
+from .special import *  # noqa: F401,F403
+from .layout import *  # noqa: F401,F403
+from .cumulative import *  # noqa: F401,F403
+from .sorting import *  # noqa: F401,F403
+from .scatter import *  # noqa: F401,F403
+from .einsum import einsum
+from .norm import norm
+from .sampling import multinomial, bernoulli
+from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
-    abs_, add_, clamp_, clamp_max_, clamp_min_, copy_, cos_, div_, exp_, fill_, log_, masked_fill_,
+    abs_, add_, clamp_, clamp_max_, clamp_min_, copy_, cos_, div_, exp_, fill_, log_,
     mul_, neg_, normal_, pow_, relu_, sigmoid_, sin_, sqrt_, sub_, tanh_, uniform_, zero_,
 )
-
-
-def masked_fill(input, mask, value):
-    return where(mask, value, input) if not isinstance(value, (int, float)) else where(
-        mask, full_like(input, value), input)
-
 
 # Functions whose first argument is the tensor: they double as Tensor methods.
 TENSOR_METHODS = (
@@ -47,8 +53,35 @@ TENSOR_METHODS = (
     "chunk", "expand", "expand_as", "flatten", "gather", "index_select", "movedim", "narrow",
     "permute", "split", "squeeze", "swapaxes", "swapdims", "transpose", "unbind", "unflatten",
     "unsqueeze", "broadcast_to", "masked_fill",
-    "addmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer",
+    "addmm", "baddbmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer", "cross", "det",
+    "inverse", "cholesky",
     "abs_", "add_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "div_", "exp_", "fill_", "log_",
     "masked_fill_", "mul_", "neg_", "normal_", "pow_", "relu_", "sigmoid_", "sin_", "sqrt_",
     "sub_", "tanh_", "uniform_", "zero_",
+    # special
+    "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "rsqrt", "log2",
+    "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
+    # layout
+    "flip", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave", "diagonal", "diag",
+    "diag_embed", "trace", "fill_diagonal_",
+    # cumulative, sorting
+    "cumsum", "cumprod", "prod", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
+    "cummax", "unique", "bincount", "histc",
+    # scatter
+    "masked_select", "nonzero", "scatter", "scatter_", "scatter_add", "scatter_add_",
+    "index_add", "index_add_", "index_put", "index_put_",
+    # sampling and factories
+    "multinomial", "bernoulli", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
+    "type_as",
 )
+
+# PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
+METHOD_ONLY = (
+    "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
+    "new_full", "new_empty", "new_tensor", "type_as",
+)
+
+# What ``import tapegrad`` takes from here: the operations, not this package's modules.
+__all__ = [name for name, value in globals().items()
+           if not name.startswith("_") and name not in METHOD_ONLY
+           and not isinstance(value, type(builtins))]

@@ -11,7 +11,7 @@ from .broadcast import expand, expand_shape, sum_to
 from .operands import broadcast_error, promote
 from .registry import OTHER, VIEW, primitive
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "addmm", "outer", "inner"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "addmm", "baddbmm", "outer", "inner", "cross"]
 
 
 def _mm_error(inputs, params):
@@ -233,3 +233,64 @@ def outer(input, vec2):
 
 
 from .shape import _unsafe_view, reshape  # noqa: E402
+
+
+@primitive("baddbmm", node="BaddbmmBackward0", group=OTHER, saves=("batch1", "batch2"))
+def _baddbmm(input, batch1, batch2, beta, alpha):
+    product = np.matmul(batch1, batch2)
+    return alpha * product if beta == 0 else beta * input + alpha * product
+
+
+@_baddbmm.vjp
+def _(ctx, grad, beta, alpha):
+    batch1, batch2 = ctx.saved
+    need_input, need_1, need_2 = ctx.needs_input_grad
+    return (sum_to(grad * beta, ctx.input_shapes[0]) if need_input else None,
+            matmul(grad, batch2.transpose(1, 2)) * alpha if need_1 else None,
+            matmul(batch1.transpose(1, 2), grad) * alpha if need_2 else None)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t._array.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    (b, n, m), (b2, m2, p) = batch1._array.shape, batch2._array.shape
+    if b2 != b or m2 != m:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b}, {m}] but got: [{b2}, {m2}].")
+    expand_shape(input, (b, n, p))  # refuses an input that does not broadcast, as PyTorch
+    return _baddbmm(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+@primitive("cross", node="LinalgCrossBackward0", group=OTHER, saves=("a", "b"))
+def _cross(a, b, dim):
+    return np.cross(*np.broadcast_arrays(a, b), axis=dim)
+
+
+@_cross.vjp
+def _(ctx, grad, dim):
+    """d(a x b) = da x b + a x db; the adjoint of ``v -> v x b`` is ``g -> b x g``."""
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(_cross(b, grad, dim=dim), ctx.input_shapes[0]) if need_a else None,
+            sum_to(_cross(grad, a, dim=dim), ctx.input_shapes[1]) if need_b else None)
+
+
+def cross(input, other, dim=None):
+    """The cross product of 3-vectors along ``dim``. Without ``dim``: the first dimension of size 3
+    (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last)."""
+    input, other = promote(input, other)
+    if input._array.ndim != other._array.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    shape = np.broadcast_shapes(input._array.shape, other._array.shape)
+    if dim is None:
+        dim = next((d for d, size in enumerate(shape) if size == 3), -1)
+    ndim = len(shape)
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {dim})")
+    sizes = (input._array.shape[dim], other._array.shape[dim])
+    if sizes != (3, 3):
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{sizes[0]} and {sizes[1]}")
+    return _cross(input, other, dim=dim % ndim)

@@ -14,7 +14,7 @@ from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
 
 __all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
-           "var_mean", "std_mean", "logsumexp", "softmax", "log_softmax", "norm",
+           "var_mean", "std_mean", "logsumexp", "softmax", "log_softmax",
            "all", "any", "count_nonzero", "normalize_dims"]
 
 
@@ -189,6 +189,33 @@ class return_types:
 
     class min(_ValuesIndices):
         _name = "min"
+
+    class sort(_ValuesIndices):
+        _name = "sort"
+
+    class topk(_ValuesIndices):
+        _name = "topk"
+
+    class kthvalue(_ValuesIndices):
+        _name = "kthvalue"
+
+    class median(_ValuesIndices):
+        _name = "median"
+
+    class cummax(_ValuesIndices):
+        _name = "cummax"
+
+    class aminmax(tuple):
+        """``min`` and ``max`` rather than ``values`` and ``indices``."""
+
+        def __new__(cls, min, max):
+            return tuple.__new__(cls, (min, max))
+
+        min = property(lambda self: self[0])
+        max = property(lambda self: self[1])
+
+        def __repr__(self):
+            return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
 def _extremum(largest, input, dim, keepdim, other):
@@ -413,19 +440,7 @@ def _float(input, dtype=None):
     return input if input._array.dtype.kind == "f" else input.to(dtypes.get_default_dtype())
 
 
-# ------------------------------------------------------------------------------ composites
-
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """Vector p-norm (2 by default) over ``dim`` or over all elements."""
-    if p in ("fro", 2, 2.0):
-        return sum(input * input, dim, keepdim).sqrt()
-    magnitude = input.abs()
-    if p == float("inf"):
-        return amax(magnitude, () if dim is None else dim, keepdim)
-    if p == 1:
-        return sum(magnitude, dim, keepdim)
-    return sum(magnitude ** p, dim, keepdim) ** (1.0 / p)
-
+# ------------------------------------------------------------------------- truth and counts
 
 def all(input, dim=None, keepdim=False):
     return Tensor._make(np.asarray(np.all(input._array, axis=normalize_dims(dim, input.ndim),

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..autograd import grad_mode
+from ..tensor import VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
 from .registry import OTHER, VIEW, primitive
 
@@ -464,6 +465,8 @@ def setitem(input, key, value):
     index_put for index tensors; recorded as CopySlices when it writes through a view."""
     from .inplace import apply_inplace, copy_, fill_
     steps, advanced = _parse_key(input._array.shape, _key_parts(key))
+    if steps and input._requires_grad and input._grad_fn is None and grad_mode.is_grad_enabled():
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)  # PyTorch writes through a view of it
     value = _value_of_dtype(value, input)
     if advanced is not None:
         stripped = _without_leading_ones(value._array.shape)

@@ -1,0 +1,18 @@
+"""``torch.backends.cudnn``: no cuDNN here; ``deterministic``, ``benchmark`` and ``enabled`` are
+settable flags with no effect (tapegrad's CPU kernels are deterministic already)."""
+
+__all__ = ["is_available", "version", "enabled", "deterministic", "benchmark", "allow_tf32"]
+
+enabled = True
+deterministic = False
+benchmark = False
+allow_tf32 = True
+
+
+def is_available():
+    return False
+
+
+def version():
+    """cuDNN's version number; None without cuDNN, as in a CPU build of PyTorch."""
+    return None

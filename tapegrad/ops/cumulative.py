@@ -1,0 +1,112 @@
+"""Running and whole-dimension products and sums: cumsum, cumprod, prod, aminmax."""
+
+import numpy as np
+
+from .elementwise import where
+from .layout import _dims_of, _flip
+from .reduction import amax, amin, return_types
+from .reduction import sum as _reduce_sum
+from .registry import OTHER, REDUCTION, Primitive, primitive
+from .shape import reshape
+
+__all__ = [
+    "cumsum", "cumprod", "prod", "aminmax",
+]
+
+
+@primitive("cumsum", node="CumsumBackward0", group=OTHER)
+def _cumsum(a, dim):
+    return np.cumsum(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+
+@_cumsum.vjp
+def _(ctx, grad, dim):
+    return _reverse_cumsum(grad, dim)  # input i reaches every output from i on
+
+
+def cumsum(input, dim, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._array.ndim == 0:
+        _dims_of(dim, 0)  # still refuses a dimension out of range
+        return reshape(_cumsum(reshape(input, (1,)), dim=0), ())
+    return _cumsum(input, dim=_dims_of(dim, input._array.ndim)[0])
+
+
+@primitive("cumprod", node="CumprodBackward0", group=OTHER, saves=("a", "out"))
+def _cumprod(a, dim):
+    return np.cumprod(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+
+@_cumprod.vjp
+def _(ctx, grad, dim):
+    """Input i reaches output k >= i as the product of the others up to k. Before the first zero
+    of a slice that is ``out_k / a_i``; at the first zero, the running product with that zero
+    taken as one; after it, nothing reaches (every path multiplies by that zero)."""
+    a, out = ctx.saved
+    is_zero = a == 0
+    zeros_so_far = _cumsum(is_zero, dim=dim)
+    first_zero = is_zero & (zeros_so_far == 1)
+    before_zeros = _reverse_cumsum(grad * out, dim) / where(is_zero, 1.0, a)
+    zero_as_one = _cumprod(where(first_zero, 1.0, a), dim=dim)
+    at_first_zero = _reduce_sum(where(zeros_so_far >= 1, grad * zero_as_one, 0.0), (dim,),
+                                keepdim=True)
+    return where(zeros_so_far == 0, before_zeros, where(first_zero, at_first_zero, 0.0))
+
+
+def _reverse_cumsum(t, dim):
+    return _flip(_cumsum(_flip(t, dims=(dim,)), dim=dim), dims=(dim,))
+
+
+def cumprod(input, dim, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._array.ndim == 0:
+        _dims_of(dim, 0)
+        return reshape(_cumprod(reshape(input, (1,)), dim=0), ())
+    return _cumprod(input, dim=_dims_of(dim, input._array.ndim)[0])
+
+
+def _prod_forward(a, dims, keepdim):
+    return np.prod(a, axis=dims, keepdims=keepdim,
+                   dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+
+_prod_all = Primitive("prod_all", _prod_forward, node="ProdBackward0", group=REDUCTION,
+                      saves=("a",))
+_prod = Primitive("prod", _prod_forward, node="ProdBackward1", group=REDUCTION, saves=("a",))
+
+
+@_prod_all.vjp
+@_prod.vjp
+def _(ctx, grad, dims, keepdim):
+    """d prod / d a_i is the product of the others; computed without dividing by a zero: one
+    zero leaves a gradient at that position only, two leave none. (Second derivatives at inputs
+    holding a zero are not exact: the rule treats the other positions' zero gradient as constant.)
+    """
+    (a,) = ctx.saved
+    shape = ctx.input_shapes[0]
+    reduced = tuple(range(len(shape))) if dims is None else dims
+    is_zero = a == 0
+    safe = where(is_zero, 1.0, a)
+    product_of_nonzeros = _prod(safe, dims=reduced, keepdim=True)
+    zero_count = _reduce_sum(is_zero, reduced, keepdim=True)
+    local = where(zero_count == 0, product_of_nonzeros / safe,
+                  where(is_zero & (zero_count == 1), product_of_nonzeros, 0.0))
+    if not keepdim:
+        grad = reshape(grad, tuple(1 if d in reduced else s for d, s in enumerate(shape)))
+    return grad * local
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return _prod_all(input, dims=None, keepdim=False)
+    if not isinstance(dim, int):
+        raise TypeError("prod(): argument 'dim' must be int")
+    return _prod(input, dims=_dims_of(dim, input._array.ndim) or None, keepdim=keepdim)
+
+def aminmax(input, *, dim=None, keepdim=False):
+    dims = () if dim is None else dim
+    return return_types.aminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))

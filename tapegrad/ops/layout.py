@@ -1,0 +1,292 @@
+"""Operations that rearrange elements without arithmetic: flips, rolls, triangles, repeats,
+stacking helpers, broadcasting helpers, diagonals and traces."""
+import builtins
+
+import numpy as np
+
+from ..tensor import Size, Tensor
+from .broadcast import expand
+from .creation import eye
+from .inplace import fill_
+from .reduction import normalize_dims
+from .reduction import sum as _reduce_sum
+from .registry import OTHER, VIEW, Primitive, primitive
+from .shape import cat, getitem, index_select, reshape
+
+__all__ = [
+    "flip", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave", "hstack", "vstack",
+    "broadcast_tensors", "broadcast_shapes", "diagonal", "diag", "diag_embed", "trace",
+    "fill_diagonal_",
+]
+
+
+# ---------------------------------------------------------------------- flips, rolls, triangles
+
+
+def _dims_of(dims, ndim):
+    """``dims`` (an int or a sequence) as a sorted tuple of non-negative axes; () for 0-d."""
+    return normalize_dims((dims,) if isinstance(dims, int) else tuple(dims), ndim) or ()
+
+
+@primitive("flip", node="FlipBackward0", group=OTHER)
+def _flip(a, dims):
+    return np.flip(a, axis=dims).copy()  # PyTorch's flip copies: the result is not a view
+
+
+@_flip.vjp
+def _(ctx, grad, dims):
+    return _flip(grad, dims=dims)
+
+
+def flip(input, *dims):
+    """``flip(x, (0, 1))``, ``x.flip(0, 1)`` or ``x.flip(0)``: reverse the order along ``dims``."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = dims[0]
+    return _flip(input, dims=_dims_of(dims, input._array.ndim))
+
+
+@primitive("roll", node="RollBackward0", group=OTHER)
+def _roll(a, shifts, dims):
+    return np.roll(a, shifts, axis=dims)
+
+
+@_roll.vjp
+def _(ctx, grad, shifts, dims):
+    back = -shifts if isinstance(shifts, int) else tuple(-s for s in shifts)
+    return _roll(grad, shifts=back, dims=dims)
+
+
+def roll(input, shifts, dims=None):
+    """Elements shifted along ``dims`` (all of them, flattened, when None), wrapping around."""
+    if dims is None:
+        return _roll(input, shifts=shifts if isinstance(shifts, int) else tuple(shifts), dims=None)
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+    ndim = input._array.ndim
+    return _roll(input, shifts=shifts, dims=tuple(_dims_of(d, ndim)[0] for d in dims))
+
+
+def _triangle(name, node, keep):
+    """``tril``/``triu``: the entries on one side of a diagonal of the last two dimensions."""
+    prim = Primitive(name, lambda a, diagonal: keep(a, diagonal), node=node, group=OTHER)
+    prim.vjp(lambda ctx, grad, diagonal: prim(grad, diagonal=diagonal))
+
+    def apply(input, diagonal=0):
+        if input._array.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        return prim(input, diagonal=diagonal)
+    apply.__name__ = name
+    return apply
+
+
+tril = _triangle("tril", "TrilBackward0", lambda a, k: np.tril(a, k))
+triu = _triangle("triu", "TriuBackward0", lambda a, k: np.triu(a, k))
+
+
+# ------------------------------------------------------------------------------------- repeats
+
+
+@primitive("repeat", node="RepeatBackward0", group=OTHER)
+def _repeat(a, repeats):
+    return np.tile(a, repeats)
+
+
+@_repeat.vjp
+def _(ctx, grad, repeats):
+    """Each input element received one gradient per copy: fold the copies out and sum them."""
+    shape = ctx.input_shapes[0]
+    padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+    folded = [n for pair in zip(repeats, padded) for n in pair]
+    copies = tuple(range(0, 2 * len(repeats), 2))
+    return reshape(_reduce_sum(reshape(grad, folded), copies), shape)
+
+
+def repeat(input, *sizes):
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    sizes = tuple(builtins.int(s) for s in sizes)
+    if len(sizes) < input._array.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {builtins.min(sizes)}"
+                           f": {list(sizes)}")
+    return _repeat(input, repeats=sizes)
+
+
+def tile(input, dims):
+    dims = tuple(dims)
+    return repeat(input, (1,) * (input._array.ndim - len(dims)) + dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element repeated in place: ``[1, 2] -> [1, 1, 2, 2]``. With a tensor alone, the
+    indices repeated by its counts (``repeat_interleave(tensor([1, 2])) -> [0, 1, 1]``)."""
+    if repeats is None:
+        counts = input._array
+        return Tensor._make(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+    if dim is None:
+        input, dim = reshape(input, -1), 0
+    dim = _dims_of(dim, input._array.ndim)[0]
+    shape = input._array.shape
+    if isinstance(repeats, Tensor) and repeats._array.size != 1:
+        counts = repeats._array
+        if counts.shape != (shape[dim],):
+            raise RuntimeError("repeats must have the same size as input along dim")
+        positions = np.repeat(np.arange(shape[dim], dtype=np.int64), counts)
+        return index_select(input, dim, Tensor._make(positions))
+    times = builtins.int(repeats)
+    spread = expand(input.unsqueeze(dim + 1), shape[:dim + 1] + (times,) + shape[dim + 1:])
+    return spread.contiguous().view(shape[:dim] + (shape[dim] * times,) + shape[dim + 1:])
+
+
+def _at_least(tensor, ndim):
+    """``atleast_1d``/``atleast_2d``: leading size-1 dimensions up to ``ndim``."""
+    shape = tensor._array.shape
+    return tensor if len(shape) >= ndim else reshape(tensor, (1,) * (ndim - len(shape)) + shape)
+
+
+def hstack(tensors):
+    tensors = [_at_least(t, 1) for t in tensors]
+    return cat(tensors, 0 if tensors[0]._array.ndim == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([_at_least(t, 2) for t in tensors], 0)
+
+
+def broadcast_shapes(*shapes):
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    try:
+        return Size(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
+                           f"Mismatch is between {list(shapes[0])} and "
+                           f"{list(shapes[-1])}") from None
+
+
+def broadcast_tensors(*tensors):
+    shape = broadcast_shapes(*(t._array.shape for t in tensors))
+    return tuple(t if t._array.shape == shape else expand(t, shape) for t in tensors)
+
+# ----------------------------------------------------------------------- diagonals, traces
+
+
+def _diagonal_view(a, offset, dim1, dim2):
+    """The (writable) strided view of a diagonal, last dimension the diagonal, as PyTorch's."""
+    start = [slice(None)] * a.ndim
+    if offset >= 0:
+        start[dim2] = slice(offset, None)
+    else:
+        start[dim1] = slice(-offset, None)
+    shifted = a[tuple(start)]
+    length = builtins.min(shifted.shape[dim1], shifted.shape[dim2])
+    rest = [d for d in range(a.ndim) if d not in (dim1, dim2)]
+    shape = tuple(shifted.shape[d] for d in rest) + (length,)
+    strides = tuple(shifted.strides[d] for d in rest) + (shifted.strides[dim1] +
+                                                         shifted.strides[dim2],)
+    return np.lib.stride_tricks.as_strided(shifted, shape, strides)
+
+
+@primitive("diagonal", node="DiagonalBackward0", group=VIEW, is_view=True)
+def _diagonal(a, offset, dim1, dim2):
+    return _diagonal_view(a, offset, dim1, dim2)
+
+
+@primitive("diagonal_copy", node="DiagonalBackward0_copy", group=OTHER)
+def _diagonal_copy(a, offset, dim1, dim2):
+    return _diagonal_view(a, offset, dim1, dim2).copy()
+
+
+@_diagonal.vjp
+@_diagonal_copy.vjp
+def _(ctx, grad, offset, dim1, dim2):
+    return _diagonal_backward(grad, shape=ctx.input_shapes[0], offset=offset, dim1=dim1,
+                              dim2=dim2)
+
+
+@primitive("diagonal_backward", node="DiagonalBackwardBackward0", group=OTHER)
+def _diagonal_backward(grad, shape, offset, dim1, dim2):
+    out = np.zeros(shape, dtype=grad.dtype)
+    _diagonal_view(out, offset, dim1, dim2)[...] = grad
+    return out
+
+
+@_diagonal_backward.vjp
+def _(ctx, grad, shape, offset, dim1, dim2):
+    return _diagonal(grad, offset=offset, dim1=dim1, dim2=dim2)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    ndim = input._array.ndim
+    first, second = _dims_of(dim1, ndim)[0], _dims_of(dim2, ndim)[0]
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _diagonal(input, offset=offset, dim1=first, dim2=second)
+
+
+@primitive("diag_embed", node="DiagEmbedBackward0", group=OTHER)
+def _diag_embed(a, offset):
+    size = a.shape[-1] + builtins.abs(offset)
+    out = np.zeros(a.shape[:-1] + (size, size), dtype=a.dtype)
+    _diagonal_view(out, offset, out.ndim - 2, out.ndim - 1)[...] = a
+    return out
+
+
+@_diag_embed.vjp
+def _(ctx, grad, offset):
+    ndim = grad._array.ndim
+    return _diagonal(grad, offset=offset, dim1=ndim - 2, dim2=ndim - 1)
+
+
+def diag_embed(input, offset=0):
+    return _diag_embed(input, offset=offset)
+
+
+def diag(input, diagonal=0):
+    """A vector's square diagonal matrix, or a copy of a matrix's diagonal."""
+    ndim = input._array.ndim
+    if ndim == 1:
+        return _diag_embed(input, offset=diagonal)
+    if ndim == 2:
+        return _diagonal_copy(input, offset=diagonal, dim1=0, dim2=1)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+
+
+@primitive("trace", node="TraceBackward0", group=OTHER)
+def _trace(a):
+    return np.trace(a)
+
+
+@_trace.vjp
+def _(ctx, grad):
+    rows, columns = ctx.input_shapes[0]
+    return expand(grad, (rows, columns)) * eye(rows, columns, dtype=grad.dtype)
+
+
+def trace(input):
+    if input._array.ndim != 2:
+        raise RuntimeError("trace: expected a matrix, but got tensor with dim "
+                           f"{input._array.ndim}")
+    return _trace(input)
+
+
+def fill_diagonal_(input, fill_value, wrap=False):
+    """Fill the main diagonal in place (``a[i, i, …] = value``); ``wrap`` restarts it below a
+    tall matrix's square part, every ``columns + 1`` rows, as in PyTorch."""
+    shape = input._array.shape
+    if len(shape) < 2 or len(set(shape)) != 1 and len(shape) > 2:
+        raise RuntimeError("all dimensions of input must be of equal length"
+                           if len(shape) > 2 else "dimensions must larger than 1")
+    if wrap and len(shape) == 2 and shape[0] > shape[1] + 1:
+        flat = input.view(-1)
+        fill_(getitem(flat, slice(0, None, shape[1] + 1)), fill_value)
+        return input
+    target = input
+    while target._array.ndim > 1:
+        target = diagonal(target, 0, 0, 1)
+    fill_(target, fill_value)
+    return input

@@ -1,0 +1,292 @@
+"""Writing to and reading from positions given by indices or masks: scatter, scatter_add,
+index_add, index_put, masked_select, nonzero.
+
+The backward of a write gathers the gradient at the same indices; of an accumulating write,
+the source gradient is the gradient gathered at the indices it was added to.
+"""
+
+import numpy as np
+
+from ..tensor import Tensor
+from .broadcast import sum_to
+from .elementwise import where
+from .inplace import apply_inplace
+from .layout import _dims_of, broadcast_tensors
+from .reduction import sum as _reduce_sum
+from .registry import OTHER, primitive
+from .shape import _index_backward, gather, getitem, index_select
+
+__all__ = [
+    "masked_fill", "masked_fill_", "masked_select", "nonzero", "scatter", "scatter_",
+    "scatter_add", "scatter_add_", "index_add", "index_add_", "index_put", "index_put_",
+]
+
+
+@primitive("masked_fill", node="MaskedFillBackward0", group=OTHER, saves=("mask",),
+           nondifferentiable=("mask",))
+def _masked_fill(a, mask, *, value):
+    return np.where(mask, np.asarray(value, dtype=a.dtype), a)
+
+
+@primitive("masked_fill_tensor", node="MaskedFillBackward1", group=OTHER, saves=("mask",),
+           nondifferentiable=("mask",))
+def _masked_fill_tensor(a, mask, value):
+    return np.where(mask, value.astype(a.dtype), a)
+
+
+_masked_fill.inplace = lambda out, mask, *, value: np.copyto(out, value, where=mask,
+                                                             casting="unsafe")
+_masked_fill_tensor.inplace = lambda out, mask, value: np.copyto(out, value, where=mask,
+                                                                 casting="unsafe")
+
+
+@_masked_fill.vjp
+def _(ctx, grad, value):
+    (mask,) = ctx.saved
+    return sum_to(where(mask, 0.0, grad), ctx.input_shapes[0]), None
+
+
+@_masked_fill_tensor.vjp
+def _(ctx, grad):
+    (mask,) = ctx.saved
+    needs_input, _, needs_value = ctx.needs_input_grad
+    return (sum_to(where(mask, 0.0, grad), ctx.input_shapes[0]) if needs_input else None, None,
+            _reduce_sum(where(mask, grad, 0.0)) if needs_value else None)
+
+
+def _masked_fill_call(input, mask, value, apply):
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_MASK_DTYPE_NAMES.get(mask._array.dtype.name, mask._array.dtype)}")
+    if not isinstance(value, Tensor):
+        return apply(_masked_fill, input, (mask,), {"value": value})
+    if value._array.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._array.ndim} dimension(s).")
+    return apply(_masked_fill_tensor, input, (mask, value), {})
+
+
+_MASK_DTYPE_NAMES = {"int64": "long int", "int32": "int", "uint8": "unsigned char",
+                     "float32": "float", "float64": "double"}
+
+
+def masked_fill(input, mask, value):
+    """``input`` with ``value`` where ``mask`` is True."""
+    return _masked_fill_call(input, mask, value,
+                             lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def masked_fill_(input, mask, value):
+    return _masked_fill_call(input, mask, value, apply_inplace)
+
+
+def masked_select(input, mask):
+    input, mask = broadcast_tensors(input, mask)
+    return getitem(input, mask)
+
+
+def nonzero(input, *, as_tuple=False):
+    if as_tuple:
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(input._array))
+    return Tensor._make(np.argwhere(input._array).astype(np.int64))
+
+# ------------------------------------------------------------------------- scatter, index_add
+
+
+def _scatter_key(index, dim):
+    """The numpy key that addresses ``out[..., index[i][j], ...]`` along ``dim`` (gather's key)."""
+    grids = np.indices(index.shape, sparse=True)
+    return tuple(index if d == dim else grids[d] for d in range(index.ndim))
+
+
+def _leading(src, shape):
+    """The leading block of ``src`` that the index covers (src may be larger than the index)."""
+    return src[tuple(slice(0, n) for n in shape)]
+
+
+@primitive("scatter", node="ScatterBackward0", group=OTHER, saves=("index",))
+def _scatter(a, index, src, *, dim):
+    out = a.copy()
+    out[_scatter_key(index, dim)] = _leading(src, index.shape)
+    return out
+
+
+@primitive("scatter_value", node="ScatterBackward1", group=OTHER, saves=("index",))
+def _scatter_value(a, index, *, dim, value):
+    out = a.copy()
+    out[_scatter_key(index, dim)] = value
+    return out
+
+
+@primitive("scatter_add", node="ScatterAddBackward0", group=OTHER, saves=("index",))
+def _scatter_add(a, index, src, *, dim):
+    out = a.copy()
+    np.add.at(out, _scatter_key(index, dim), _leading(src, index.shape))
+    return out
+
+
+def _src_grad(grad, index, dim, src_shape):
+    """The gradient of a scatter's ``src``: ``grad`` gathered at the index, zero elsewhere."""
+    picked = gather(grad, dim, index)
+    if tuple(picked.shape) == tuple(src_shape):
+        return picked
+    key = tuple(slice(0, n) for n in index.shape)
+    return _index_backward(picked, shape=tuple(src_shape), key=key)
+
+
+@_scatter.vjp
+def _(ctx, grad, dim):
+    (index,) = ctx.saved
+    need_a, _, need_src = ctx.needs_input_grad
+    return (_scatter_value(grad, index, dim=dim, value=0) if need_a else None, None,
+            _src_grad(grad, index, dim, ctx.input_shapes[2]) if need_src else None)
+
+
+@_scatter_value.vjp
+def _(ctx, grad, dim, value):
+    (index,) = ctx.saved
+    return _scatter_value(grad, index, dim=dim, value=0), None
+
+
+@_scatter_add.vjp
+def _(ctx, grad, dim):
+    (index,) = ctx.saved
+    need_a, _, need_src = ctx.needs_input_grad
+    return (grad if need_a else None, None,
+            _src_grad(grad, index, dim, ctx.input_shapes[2]) if need_src else None)
+
+
+def _check_scatter(name, input, dim, index, src):
+    """PyTorch's checks: an integer index of the input's rank, no larger than the input (and the
+    source) outside ``dim``, its values inside ``dim``; a source of the input's dtype."""
+    positions, shape = index._array, input._array.shape
+    if positions.dtype not in (np.int32, np.int64):  # PyTorch says scatter() for scatter_add too
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+    if positions.ndim != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    dim = _dims_of(dim, len(shape))[0]
+    for d, size in enumerate(positions.shape):
+        if d != dim and size > shape[d] or isinstance(src, Tensor) and size > src._array.shape[d]:
+            raise RuntimeError(f"Expected index {list(positions.shape)} to be no larger than self "
+                               f"{list(shape)} apart from dimension {dim}"
+                               + (f" and to be no larger size than src "
+                                  f"{list(src._array.shape)}" if isinstance(src, Tensor) else ""))
+    outside = (positions < 0) | (positions >= shape[dim])
+    if outside.any():
+        raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
+                           f"{dim} with size {shape[dim]}")
+    return dim
+
+
+def _scatter_call(input, dim, index, src, value, apply):
+    """``scatter`` with a source tensor (ScatterBackward0) or a number (ScatterBackward1)."""
+    if value is None and not isinstance(src, Tensor):
+        src, value = None, src
+    dim = _check_scatter("scatter", input, dim, index, src)
+    if src is not None:
+        return apply(_scatter, (index, src), {"dim": dim})
+    value = np.array(value, dtype=input._array.dtype).item()
+    return apply(_scatter_value, (index,), {"dim": dim, "value": value})
+
+
+def scatter(input, dim, index, src=None, *, value=None):
+    return _scatter_call(input, dim, index, src, value,
+                         lambda prim, others, params: prim(input, *others, **params))
+
+
+def scatter_(input, dim, index, src=None, *, value=None):
+    return _scatter_call(input, dim, index, src, value,
+                         lambda prim, others, params: apply_inplace(prim, input, others, params))
+
+
+def scatter_add(input, dim, index, src):
+    dim = _check_scatter("scatter_add", input, dim, index, src)
+    return _scatter_add(input, index, src, dim=dim)
+
+
+def scatter_add_(input, dim, index, src):
+    dim = _check_scatter("scatter_add", input, dim, index, src)
+    return apply_inplace(_scatter_add, input, (index, src), {"dim": dim})
+
+
+@primitive("index_add", node="IndexAddBackward0", group=OTHER, saves=("index",))
+def _index_add(a, index, source, *, dim, alpha):
+    out = a.copy()
+    np.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
+    return out
+
+
+@_index_add.vjp
+def _(ctx, grad, dim, alpha):
+    (index,) = ctx.saved
+    need_a, _, need_source = ctx.needs_input_grad
+    picked = index_select(grad, dim, index) if need_source else None
+    return (grad if need_a else None, None,
+            (picked * alpha if alpha != 1 else picked) if need_source else None)
+
+
+def _check_index_add(input, dim, index, source):
+    dim = _dims_of(dim, input._array.ndim)[0]
+    positions, shape, source_shape = index._array, input._array.shape, source._array.shape
+    if positions.ndim > 1 or positions.dtype.kind not in "iu":
+        raise RuntimeError("index_add_(): Index is supposed to be a vector of integers")
+    if source._array.ndim != len(shape) or source_shape[dim] != positions.size:
+        raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
+                           f"to source.size(dim): ({source_shape[dim] if source._array.ndim else 1}"
+                           f"), for dim: {dim}")
+    if source_shape[:dim] + source_shape[dim + 1:] != shape[:dim] + shape[dim + 1:]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(shape)} source.shape = "
+                           f"{list(source_shape)}")
+    if positions.size and (positions.min() < -input._array.shape[dim] or
+                           positions.max() >= input._array.shape[dim]):
+        raise IndexError("index out of range in self")
+    return dim
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    dim = _check_index_add(input, dim, index, source)
+    return _index_add(input, index, source, dim=dim, alpha=alpha)
+
+
+def index_add_(input, dim, index, source, *, alpha=1):
+    dim = _check_index_add(input, dim, index, source)
+    return apply_inplace(_index_add, input, (index, source), {"dim": dim, "alpha": alpha})
+
+
+@primitive("index_put_accumulate", node="IndexPutBackward0", group=OTHER)
+def _index_put_accumulate(a, values, *, key):
+    out = a.copy()
+    np.add.at(out, key, values)
+    return out
+
+
+@_index_put_accumulate.vjp
+def _(ctx, grad, key):
+    need_a, need_values = ctx.needs_input_grad
+    return (grad if need_a else None,
+            sum_to(getitem(grad, key), ctx.input_shapes[1]) if need_values else None)
+
+
+def _index_key(indices):
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError("index_put(): argument 'indices' must be tuple of Tensors")
+    return tuple(i._array if isinstance(i, Tensor) else np.asarray(i) for i in indices)
+
+
+def index_put(input, indices, values, accumulate=False):
+    return index_put_(input.clone(), indices, values, accumulate)
+
+
+def index_put_(input, indices, values, accumulate=False):
+    """``input[indices] = values``, or ``+=`` with repeated indices adding up (``accumulate``)."""
+    if not accumulate:
+        input[tuple(indices)] = values
+        return input
+    if values._array.dtype != input._array.dtype:
+        raise RuntimeError("Index put requires the source and destination dtypes match, got "
+                           f"{input.dtype.name.capitalize()} for the destination and "
+                           f"{values.dtype.name.capitalize()} for the source.")
+    return apply_inplace(_index_put_accumulate, input, (values,), {"key": _index_key(indices)})

@@ -1,0 +1,443 @@
+"""The op table beyond the core (``tapegrad.ops.special``, ``layout``, ``cumulative``, ``sorting``,
+``scatter``, ``einsum``, ``sampling``): every primitive against finite differences (first and second
+order), and every function against PyTorch (values, gradients, the node it records, its errors).
+
+Rows are written against a module ``T``: ``tapegrad`` or PyTorch itself, so one table serves both
+checks.
+"""
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad.autograd import gradcheck, gradgradcheck
+
+# nan_to_num's row feeds it log(x) of negative x on purpose
+pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    fn: Callable  # fn(T, *float_tensors) -> tensor
+    shapes: tuple
+    domains: tuple
+    node: str = ""  # the grad_fn name both libraries record ("" when they differ; see `why`)
+    why: str = ""
+
+
+def row(id, fn, *shapes, domains=None, node="", why=""):
+    return Row(id, fn, shapes, tuple(domains or ("normal",) * len(shapes)), node, why)
+
+
+DOMAINS = {
+    "normal": lambda rng, shape: rng.standard_normal(shape),
+    "positive": lambda rng, shape: rng.uniform(0.5, 2.0, shape),
+    "unit": lambda rng, shape: rng.uniform(-0.9, 0.9, shape),
+    "probability": lambda rng, shape: rng.uniform(0.1, 0.9, shape),
+    # no ties within 0.05: sorting-like ops are differentiable there
+    "distinct": lambda rng, shape: rng.permutation(int(np.prod(shape))).reshape(shape) * 0.1
+    + rng.uniform(-0.02, 0.02, shape),
+}
+
+
+def arrays_for(r, seed=0):
+    rng = np.random.default_rng(seed)
+    return [DOMAINS[d](rng, s) for s, d in zip(r.shapes, r.domains)]
+
+
+def _index(T, values):
+    return T.tensor(values, dtype=T.int64)
+
+
+def method(T, tensor, name, *args, **kwargs):
+    """``tensor.<name>(...)`` in either library."""
+    return getattr(tensor, name)(*args, **kwargs)
+
+
+def _inplace(name, *args):
+    """``y = x * 1; y.<name>(...)`` as a function: the in-place op on a non-leaf."""
+    def fn(T, x, *others):
+        y = x * 1
+        method(T, y, name, *[a(T) if callable(a) else a for a in args], *others)
+        return y
+    return fn
+
+
+ROWS = [
+    # math
+    row("log1p", lambda T, x: T.log1p(x), (3, 4), domains=["positive"], node="Log1PBackward0"),
+    row("expm1", lambda T, x: T.expm1(x), (3, 4), node="Expm1Backward0"),
+    row("sinh", lambda T, x: T.sinh(x), (3, 4), node="SinhBackward0"),
+    row("cosh", lambda T, x: T.cosh(x), (3, 4), node="CoshBackward0"),
+    row("tan", lambda T, x: T.tan(x), (3, 4), domains=["unit"], node="TanBackward0"),
+    row("atan", lambda T, x: T.atan(x), (3, 4), node="AtanBackward0"),
+    row("asin", lambda T, x: T.asin(x), (3, 4), domains=["unit"], node="AsinBackward0"),
+    row("acos", lambda T, x: T.acos(x), (3, 4), domains=["unit"], node="AcosBackward0"),
+    row("erf", lambda T, x: T.erf(x), (3, 4), node="ErfBackward0"),
+    row("rsqrt", lambda T, x: T.rsqrt(x), (3, 4), domains=["positive"], node="RsqrtBackward0"),
+    row("log2", lambda T, x: T.log2(x), (3, 4), domains=["positive"], node="Log2Backward0"),
+    row("log10", lambda T, x: T.log10(x), (3, 4), domains=["positive"], node="Log10Backward0"),
+    row("exp2", lambda T, x: T.exp2(x), (3, 4), node="Exp2Backward0"),
+    row("frac", lambda T, x: T.frac(x * 3), (3, 4), domains=["unit"], node="FracBackward0"),
+    row("atan2", lambda T, a, b: T.atan2(a, b), (3, 4), (4,), node="Atan2Backward0"),
+    row("hypot", lambda T, a, b: T.hypot(a, b), (3, 4), (3, 1), node="HypotBackward0"),
+    row("lerp_scalar", lambda T, a, b: T.lerp(a, b, 0.3), (3, 4), (4,), node="LerpBackward0"),
+    row("lerp_tensor", lambda T, a, b, w: T.lerp(a, b, w), (3, 4), (3, 4), (4,),
+        node="LerpBackward1"),
+    row("logit", lambda T, p: T.logit(p), (3, 4), domains=["probability"], node="LogitBackward0"),
+    row("logit_eps", lambda T, p: T.logit(p, eps=0.2), (3, 4), domains=["probability"],
+        node="LogitBackward0"),
+    row("nan_to_num", lambda T, x: T.nan_to_num(T.log(x)), (3, 4), node="NanToNumBackward0"),
+    # flips, rolls, triangles, repeats
+    row("flip", lambda T, x: T.flip(x, (0, 2)), (2, 3, 4), node="FlipBackward0"),
+    row("roll_dims", lambda T, x: T.roll(x, (1, -2), (0, 1)), (3, 4), node="RollBackward0"),
+    row("roll_flat", lambda T, x: T.roll(x, 5), (3, 4), node="RollBackward0"),
+    row("tril", lambda T, x: T.tril(x), (2, 3, 4), node="TrilBackward0"),
+    row("triu_offset", lambda T, x: T.triu(x, -1), (4, 3), node="TriuBackward0"),
+    row("repeat", lambda T, x: method(T, x, "repeat", 2, 1, 3), (3, 2), node="RepeatBackward0"),
+    row("tile", lambda T, x: T.tile(x, (2,)), (3, 2), node="RepeatBackward0"),
+    row("repeat_interleave", lambda T, x: T.repeat_interleave(x, 2, dim=1), (3, 2),
+        node="ViewBackward0"),
+    row("repeat_interleave_counts",
+        lambda T, x: T.repeat_interleave(x, _index(T, [2, 0, 1]), dim=0), (3, 2),
+        node="IndexSelectBackward0"),
+    row("hstack", lambda T, a, b: T.hstack([a, b]), (3, 2), (3, 1), node="CatBackward0"),
+    row("vstack", lambda T, a, b: T.vstack([a, b]), (3,), (2, 3), node="CatBackward0"),
+    row("masked_select", lambda T, x: T.masked_select(x, x > 0), (3, 4),
+        why="a composition: x[mask] records IndexBackward0, PyTorch MaskedSelectBackward0"),
+    # diagonals and products
+    row("diagonal", lambda T, x: T.diagonal(x, 1, 0, 2), (3, 2, 4), node="DiagonalBackward0"),
+    row("diag_matrix", lambda T, x: T.diag(x, -1), (3, 4), node="DiagonalBackward0_copy"),
+    row("diag_vector", lambda T, v: T.diag(v, 1), (3,), node="DiagEmbedBackward0"),
+    row("diag_embed", lambda T, v: T.diag_embed(v), (2, 3), node="DiagEmbedBackward0"),
+    row("trace", lambda T, x: T.trace(x), (3, 4), node="TraceBackward0"),
+    row("baddbmm", lambda T, i, a, b: T.baddbmm(i, a, b, beta=0.5, alpha=2), (3, 1), (2, 3, 4),
+        (2, 4, 1), node="BaddbmmBackward0"),
+    row("einsum_matmul", lambda T, a, b: T.einsum("ij,jk->ik", a, b), (2, 3), (3, 4),
+        node="ViewBackward0"),
+    row("einsum_batched", lambda T, a, b: T.einsum("bqd,bkd->bqk", a, b), (2, 3, 4), (2, 5, 4),
+        why="PyTorch's einsum ends in a view of a bmm; tapegrad's matmul of the same shapes "
+            "records its own steps"),
+    row("einsum_implicit_outer", lambda T, a, b: T.einsum("i,j", a, b), (3,), (4,),
+        why="PyTorch's einsum takes other intermediate views"),
+    row("einsum_trace_and_diagonal", lambda T, x: T.einsum("ii->i", x) * T.einsum("jj", x),
+        (3, 3), node="MulBackward0"),
+    row("einsum_three_operands", lambda T, a, b, c: T.einsum("ij,jk,kl->il", a, b, c), (2, 3),
+        (3, 4), (4, 2), why="PyTorch contracts three operands in another order"),
+    row("einsum_ellipsis", lambda T, a, b: T.einsum("...ij,...jk->...ik", a, b), (2, 3, 4),
+        (2, 4, 1), why="PyTorch's einsum ends in a view of a bmm"),
+    row("einsum_sum_out", lambda T, x: T.einsum("ijk->j", x), (2, 3, 4), node="SumBackward1"),
+    row("cumsum", lambda T, x: T.cumsum(x, 1), (3, 4), node="CumsumBackward0"),
+    row("cumprod", lambda T, x: T.cumprod(x, 0), (4, 3), node="CumprodBackward0"),
+    row("prod_all", lambda T, x: T.prod(x), (2, 3), node="ProdBackward0"),
+    row("prod_dim", lambda T, x: T.prod(x, 1, keepdim=True), (2, 3), node="ProdBackward1"),
+    row("prod_dim_squeezed", lambda T, x: T.prod(x, -1), (2, 3), node="ProdBackward1"),
+    row("aminmax", lambda T, x: T.aminmax(x, dim=1)[1], (3, 4), domains=["distinct"],
+        why="a composition: amin and amax record AminBackward0/AmaxBackward0"),
+    # sorting
+    row("sort", lambda T, x: T.sort(x, 1, descending=True)[0], (3, 4), domains=["distinct"],
+        node="SortBackward0"),
+    row("topk", lambda T, x: T.topk(x, 2, dim=0, largest=False).values, (3, 4),
+        domains=["distinct"], node="TopkBackward0"),
+    row("kthvalue", lambda T, x: T.kthvalue(x, 2, 1).values, (3, 4), domains=["distinct"],
+        node="KthvalueBackward0"),
+    row("median_all", lambda T, x: T.median(x), (3, 4), domains=["distinct"],
+        node="MedianBackward0"),
+    row("median_dim", lambda T, x: T.median(x, 0, keepdim=True).values, (3, 4),
+        domains=["distinct"], node="MedianBackward1"),
+    row("cummax", lambda T, x: T.cummax(x, 1).values, (3, 4), domains=["distinct"],
+        node="CummaxBackward0"),
+    # scatters and index updates
+    row("scatter", lambda T, x, s: T.scatter(x, 0, _index(T, [[1, 0, 2], [0, 2, 1]]), s),
+        (3, 3), (2, 3), node="ScatterBackward0"),
+    row("scatter_value", lambda T, x: T.scatter(x, 1, _index(T, [[1], [0], [2]]), 2.5), (3, 3),
+        node="ScatterBackward1"),
+    row("scatter_add", lambda T, x, s: T.scatter_add(x, 1, _index(T, [[0, 0], [2, 1]]), s),
+        (2, 3), (2, 2), node="ScatterAddBackward0"),
+    row("index_add", lambda T, x, s: T.index_add(x, 0, _index(T, [2, 0, 2]), s, alpha=2),
+        (3, 2), (3, 2), node="IndexAddBackward0"),
+    row("index_put_accumulate",
+        lambda T, x, v: T.index_put(x, (_index(T, [0, 2, 0]),), v, accumulate=True), (3, 2),
+        (2,), node="IndexPutBackward0"),
+    row("scatter_inplace", _inplace("scatter_", 1, lambda T: _index(T, [[2], [0]])), (2, 3),
+        (2, 1), node="ScatterBackward0"),
+    row("scatter_add_inplace", _inplace("scatter_add_", 0, lambda T: _index(T, [[1, 1, 0]])),
+        (2, 3), (1, 3), node="ScatterAddBackward0"),
+    row("index_add_inplace", _inplace("index_add_", 1, lambda T: _index(T, [0, 0])), (2, 3),
+        (2, 2), node="IndexAddBackward0"),
+    row("fill_diagonal_inplace", _inplace("fill_diagonal_", 0.5), (3, 3), node="CopySlices"),
+    row("masked_fill", lambda T, x: T.masked_fill(x, x > 0.5, -1.0), (3, 4),
+        node="MaskedFillBackward0"),
+    row("masked_fill_broadcast_mask", lambda T, x, m: x.masked_fill(m > 0, 2.0), (3, 4), (4,),
+        node="MaskedFillBackward0"),
+    row("masked_fill_tensor_value", lambda T, x, v: x.masked_fill(x > 0, v), (3, 4), (),
+        node="MaskedFillBackward1"),
+    row("masked_fill_inplace", lambda T, x, v: (x * 1).masked_fill_(x < 0, v), (3, 4), (),
+        node="MaskedFillBackward1"),
+    # small integer powers are computed by multiplying
+    *[row(f"pow_{e}", lambda T, x, e=e: x ** e, (3, 4), node="PowBackward0")
+      for e in (3, 4, -2, -3, -4)],
+    row("pow_3_float", lambda T, x: T.pow(x, 3.0), (3, 4), node="PowBackward0"),
+]
+ROW_IDS = [r.id for r in ROWS]
+
+
+def _leaves(module, arrays, dtype):
+    return [module.tensor(a, dtype=dtype, requires_grad=True) for a in arrays]
+
+
+# ---------------------------------------------------------------------- against finite differences
+
+@pytest.mark.parametrize("r", ROWS, ids=ROW_IDS)
+def test_gradients_match_finite_differences(r):
+    inputs = _leaves(tapegrad, arrays_for(r), tapegrad.float64)
+    assert gradcheck(lambda *xs: r.fn(tapegrad, *xs), inputs)
+
+
+@pytest.mark.parametrize("r", ROWS, ids=ROW_IDS)
+def test_second_derivatives_match_finite_differences(r):
+    inputs = _leaves(tapegrad, arrays_for(r), tapegrad.float64)
+    assert gradgradcheck(lambda *xs: r.fn(tapegrad, *xs), inputs)
+
+
+# ------------------------------------------------------------------------------ against PyTorch
+
+def _numpy(t):
+    return t.detach().numpy(force=True) if hasattr(t, "numpy") else t
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("r", ROWS, ids=ROW_IDS)
+def test_values_gradients_and_node_match_torch(r, dtype_name):
+    torch = pytest.importorskip("torch")
+    arrays = arrays_for(r, seed=5)
+    tol = dict(rtol=2e-5, atol=2e-5) if dtype_name == "float32" else dict(rtol=1e-10, atol=1e-12)
+    ours_in = _leaves(tapegrad, arrays, getattr(tapegrad, dtype_name))
+    theirs_in = _leaves(torch, arrays, getattr(torch, dtype_name))
+    ours, theirs = r.fn(tapegrad, *ours_in), r.fn(torch, *theirs_in)
+    assert tuple(ours.shape) == tuple(theirs.shape) and str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(ours.detach().numpy(), _numpy(theirs), **tol)
+    if r.node:
+        assert ours.grad_fn.name() == theirs.grad_fn.name()
+        assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__ == r.node
+    cotangent = np.random.default_rng(1).standard_normal(tuple(theirs.shape))
+    ours_grads = tapegrad.autograd.grad(ours, ours_in, tapegrad.tensor(cotangent, dtype=ours.dtype),
+                                        allow_unused=True)
+    theirs_grads = torch.autograd.grad(theirs, theirs_in, torch.tensor(cotangent,
+                                                                       dtype=theirs.dtype),
+                                       allow_unused=True)
+    for a, b in zip(ours_grads, theirs_grads):
+        if a is None or b is None:
+            assert not np.any(_numpy(a if b is None else b))  # an explicit zero gradient
+        else:
+            np.testing.assert_allclose(_numpy(a), _numpy(b), **tol)
+
+
+# ------------------------------------------------------------ zeros in products, ties in sorts
+
+@pytest.mark.parametrize("values", [[2.0, 0.0, 3.0, 0.5], [0.0, 2.0, 0.0, 3.0],
+                                    [1.5, 2.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+def test_products_with_zeros_have_torchs_first_derivatives(values):
+    torch = pytest.importorskip("torch")
+    for name, call in [("prod", lambda T, x: T.prod(x)),
+                       ("cumprod", lambda T, x: T.cumprod(x, 0))]:
+        ours_x = tapegrad.tensor(values, dtype=tapegrad.float64, requires_grad=True)
+        theirs_x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+        weights = [1.0, -2.0, 0.5, 3.0][:1 if name == "prod" else 4]
+        ours_out, theirs_out = call(tapegrad, ours_x), call(torch, theirs_x)
+        (ours_grad,) = tapegrad.autograd.grad(ours_out, ours_x, tapegrad.tensor(
+            weights if ours_out.ndim else weights[0], dtype=tapegrad.float64))
+        (theirs_grad,) = torch.autograd.grad(theirs_out, theirs_x, torch.tensor(
+            weights if theirs_out.ndim else weights[0], dtype=torch.float64))
+        np.testing.assert_allclose(ours_grad.numpy(), theirs_grad.numpy(), err_msg=name)
+
+
+def test_cumprod_second_derivative_at_a_zero_matches_torch():
+    torch = pytest.importorskip("torch")
+
+    def hessian_row(T):
+        x = T.tensor([1.5, 0.0, 2.0, 0.5], dtype=T.float64, requires_grad=True)
+        (g,) = T.autograd.grad(T.cumprod(x, 0).sum(), x, create_graph=True)
+        return T.autograd.grad(g[0], x)[0]
+
+    np.testing.assert_allclose(hessian_row(tapegrad).numpy(), hessian_row(torch).numpy())
+
+
+def test_sorting_orders_ties_and_nans_as_torch_does():
+    """Stable order among ties (PyTorch's topk/kthvalue/median pick among ties as their
+    selection algorithm happens to, so only tie-free cases of those are compared elsewhere)."""
+    torch = pytest.importorskip("torch")
+    data = [[3.0, 1.0, 3.0, float("nan"), 2.0, 1.0], [0.5, 0.5, -1.0, 0.5, 2.0, 2.0]]
+    for call in [lambda T, x: T.sort(x, 1), lambda T, x: T.sort(x, 1, descending=True),
+                 lambda T, x: T.topk(x[0:1, :3], 2),
+                 lambda T, x: (T.argsort(x, 1), T.argsort(x, 1, descending=True)),
+                 lambda T, x: T.cummax(x[1:], 1)]:
+        ours, theirs = call(tapegrad, tapegrad.tensor(data)), call(torch, torch.tensor(data))
+        for a, b in zip(ours, theirs):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_named_results_print_as_torchs():
+    torch = pytest.importorskip("torch")
+    data = [[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]]
+    for call in [lambda T, x: T.sort(x), lambda T, x: T.topk(x, 1), lambda T, x: T.kthvalue(x, 2),
+                 lambda T, x: T.median(x, 1), lambda T, x: T.cummax(x, 0),
+                 lambda T, x: T.aminmax(x)]:
+        assert repr(call(tapegrad, tapegrad.tensor(data))) == repr(call(torch, torch.tensor(data)))
+
+
+# ------------------------------------------------------------------ no gradients: values, dtypes
+
+NON_DIFFERENTIABLE = {
+    "unique": lambda T: T.unique(T.tensor([3, 1, 3, 2, 1]), return_inverse=True,
+                                 return_counts=True),
+    "unique_float": lambda T: T.unique(T.tensor([[1.5, 0.5], [1.5, 2.0]])),
+    "bincount": lambda T: T.bincount(T.tensor([0, 2, 2, 5]), minlength=7),
+    "bincount_weights": lambda T: T.bincount(T.tensor([0, 2, 2]), T.tensor([0.5, 1.0, 2.0])),
+    "histc": lambda T: T.histc(T.tensor([1.0, 2.0, 1.0, 4.0, 9.0]), bins=4, min=0, max=4),
+    "histc_data_range": lambda T: T.histc(T.tensor([1.0, 2.0, 1.0, 4.0]), bins=3),
+    "nonzero": lambda T: T.nonzero(T.tensor([[0, 1], [2, 0]])),
+    "nonzero_tuple": lambda T: T.nonzero(T.tensor([[0, 1], [2, 0]]), as_tuple=True),
+    "trunc_ints": lambda T: T.trunc(T.tensor([-2, 3])),
+    "trunc_floats": lambda T: T.trunc(T.tensor([-2.5, 3.7])),
+    "cumsum_ints": lambda T: T.cumsum(T.tensor([1, 2, 3], dtype=T.int32), 0),
+    "cumsum_bools": lambda T: T.cumsum(T.tensor([True, False, True]), 0),
+    "cumsum_0d": lambda T: T.cumsum(T.tensor(2.5), 0),
+    "cumprod_ints": lambda T: T.cumprod(T.tensor([1, 2, 3]), 0),
+    "prod_ints": lambda T: T.prod(T.tensor([[1, 2], [3, 4]], dtype=T.int32), 1),
+    "prod_dtype": lambda T: T.prod(T.tensor([1, 2, 3]), dtype=T.float64),
+    "log_of_ints": lambda T: T.log1p(T.tensor([0, 1, 3])),
+    "log10_exact": lambda T: T.log10(T.tensor([1.0, 10.0, 100.0, 1000.0, 0.01])),
+    "repeat_interleave_counts_only": lambda T: T.repeat_interleave(T.tensor([2, 0, 3])),
+    "repeat_interleave_flat": lambda T: T.repeat_interleave(T.tensor([[1, 2], [3, 4]]), 2),
+    "broadcast_tensors": lambda T: T.broadcast_tensors(T.zeros(2, 1), T.ones(3)),
+    "broadcast_shapes": lambda T: T.broadcast_shapes((2, 1), (1, 3), 3),
+    "flip_method_style": lambda T: method(T, T.arange(6).view(2, 3), "flip", 0, 1),
+    "roll_negative": lambda T: T.roll(T.arange(5), -2),
+    "diag_offset": lambda T: T.diag(T.tensor([1, 2]), -1),
+    "hstack_vectors": lambda T: T.hstack([T.tensor([1, 2]), T.tensor([3])]),
+    "vstack_scalars": lambda T: T.vstack([T.tensor(1.0), T.tensor(2.0)]),
+    "fill_diagonal_wrap": lambda T: method(T, T.zeros(7, 3), "fill_diagonal_", 1.0, wrap=True),
+    "fill_diagonal_cube": lambda T: method(T, T.zeros(2, 2, 2), "fill_diagonal_", 3.0),
+    "scatter_int32_index": lambda T: T.scatter(T.zeros(3), 0, T.tensor([2], dtype=T.int32), 1.0),
+    "multinomial_zero_weights_last": lambda T: T.multinomial(T.tensor([0.0, 2.0, 0.0]), 3),
+    "scatter_value_int": lambda T: method(T, T.zeros(2, 3), "scatter_", 1, T.tensor([[0], [2]]),
+                                          1),
+    "index_put_accumulate_ints": lambda T: method(T, T.zeros(3, dtype=T.int64), "index_put_",
+                                                  (T.tensor([0, 0, 2]),), T.tensor(1),
+                                                  accumulate=True),
+    "index_put_assign": lambda T: method(T, T.zeros(3), "index_put_", (T.tensor([1]),),
+                                         T.tensor(4.0)),
+    "baddbmm_beta_zero_ignores_nan": lambda T: T.baddbmm(T.full((1, 1, 1), float("nan")),
+                                                         T.ones(1, 1, 2), T.ones(1, 2, 1),
+                                                         beta=0),
+    "einsum_list_operands": lambda T: T.einsum("i,i->", [T.tensor([1.0, 2.0]),
+                                                          T.tensor([3.0, 4.0])]),
+}
+
+
+def _as_list(result):
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+@pytest.mark.parametrize("name", sorted(NON_DIFFERENTIABLE))
+def test_non_differentiable_results_match_torch(name):
+    torch = pytest.importorskip("torch")
+    ours, theirs = NON_DIFFERENTIABLE[name](tapegrad), NON_DIFFERENTIABLE[name](torch)
+    if isinstance(theirs, torch.Size):
+        assert repr(ours) == repr(theirs)
+        return
+    for a, b in zip(_as_list(ours), _as_list(theirs), strict=True):
+        assert repr(a) == repr(b)
+
+
+FACTORIES = {
+    "new_zeros": lambda T, x: method(T, x, "new_zeros", 2, 3),
+    "new_ones": lambda T, x: method(T, x, "new_ones", (2,)),
+    "new_full": lambda T, x: method(T, x, "new_full", (2,), 7),
+    "new_empty": lambda T, x: method(T, x, "new_empty", 3).zero_(),
+    "new_tensor": lambda T, x: method(T, x, "new_tensor", [1, 2]),
+    "new_tensor_dtype": lambda T, x: method(T, x, "new_tensor", [1, 2], dtype=T.int32),
+    "type_as": lambda T, x: method(T, T.tensor([1, 2]), "type_as", x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+@pytest.mark.parametrize("dtype_name", ["float64", "int64"])
+def test_factory_methods_keep_the_tensors_dtype_as_torch(name, dtype_name):
+    torch = pytest.importorskip("torch")
+    ours = FACTORIES[name](tapegrad, tapegrad.ones(1, dtype=getattr(tapegrad, dtype_name)))
+    theirs = FACTORIES[name](torch, torch.ones(1, dtype=getattr(torch, dtype_name)))
+    assert repr(ours) == repr(theirs) and ours.requires_grad is False
+
+
+def test_scatter_from_a_larger_source_has_gradients_where_the_index_reads():
+    x = tapegrad.zeros(3, 3, dtype=tapegrad.float64, requires_grad=True)
+    src = tapegrad.arange(8.0, dtype=tapegrad.float64).view(2, 4).requires_grad_()
+    index = tapegrad.tensor([[1, 0, 2], [0, 2, 1]])
+    assert gradcheck(lambda a, s: tapegrad.scatter(a, 0, index, s), (x, src))
+    assert gradgradcheck(lambda a, s: tapegrad.scatter(a, 0, index, s), (x, src))
+
+
+def test_random_draws_respect_their_distributions():
+    tapegrad.manual_seed(0)
+    picks = tapegrad.multinomial(tapegrad.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 3.0]]), 1)
+    assert picks.dtype == tapegrad.int64 and picks.shape == (2, 1)
+    assert picks[0].item() == 1 and picks[1].item() in (0, 2)
+    unique_rows = tapegrad.multinomial(tapegrad.ones(4), 4)
+    assert sorted(unique_rows.tolist()) == [0, 1, 2, 3]
+    certain = tapegrad.multinomial(tapegrad.tensor([0.0, 1.0]), 5, replacement=True)
+    assert certain.tolist() == [1] * 5
+    coins = tapegrad.bernoulli(tapegrad.tensor([0.0, 1.0, 0.0, 1.0], dtype=tapegrad.float64))
+    assert coins.tolist() == [0.0, 1.0, 0.0, 1.0] and coins.dtype == tapegrad.float64
+    generator = tapegrad.Generator().manual_seed(7)
+    first = tapegrad.bernoulli(tapegrad.full((50,), 0.5), generator=generator)
+    generator.manual_seed(7)
+    assert tapegrad.equal(first, tapegrad.bernoulli(tapegrad.full((50,), 0.5), generator=generator))
+
+
+# ------------------------------------------------------------------------------------- errors
+
+ERRORS = {
+    "tril_vector": lambda T: T.tril(T.ones(3)),
+    "repeat_too_few_dims": lambda T: method(T, T.ones(2, 2), "repeat", 2),
+    "roll_misaligned": lambda T: T.roll(T.ones(2, 2), (1, 1), 0),
+    "topk_too_many": lambda T: T.topk(T.ones(3), 4),
+    "kthvalue_out_of_range": lambda T: T.kthvalue(T.ones(3), 0),
+    "scatter_float_index": lambda T: T.scatter(T.zeros(3), 0, T.tensor([0.0]), 1.0),
+    "scatter_add_float_index": lambda T: T.scatter_add(T.zeros(3), 0, T.tensor([0.0]), T.ones(1)),
+    "scatter_index_out_of_bounds": lambda T: T.scatter(T.zeros(3), 0, T.tensor([5]), 1.0),
+    "scatter_src_dtype": lambda T: T.scatter(T.zeros(3), 0, T.tensor([1]), T.ones(1).double()),
+    "scatter_rank": lambda T: T.scatter(T.zeros(3, 2), 0, T.tensor([1]), 1.0),
+    "index_add_count": lambda T: T.index_add(T.zeros(3, 2), 0, T.tensor([1]), T.ones(2, 2)),
+    "index_add_shape": lambda T: T.index_add(T.zeros(3, 2), 0, T.tensor([1]), T.ones(1, 3)),
+    "bincount_negative": lambda T: T.bincount(T.tensor([-1, 2])),
+    "einsum_operand_count": lambda T: T.einsum("ij,jk->ik", T.ones(2, 2)),
+    "einsum_subscripts": lambda T: T.einsum("ijk->i", T.ones(2, 2)),
+    "einsum_unknown_output": lambda T: T.einsum("ij->k", T.ones(2, 2)),
+    "baddbmm_sizes": lambda T: T.baddbmm(T.zeros(2, 2, 2), T.ones(2, 2, 3), T.ones(2, 2, 2)),
+    "trace_of_vector": lambda T: T.trace(T.ones(3)),
+    "fill_diagonal_unequal_cube": lambda T: method(T, T.zeros(2, 3, 2), "fill_diagonal_", 1.0),
+    "multinomial_negative": lambda T: T.multinomial(T.tensor([-1.0, 2.0]), 1),
+    "multinomial_too_many": lambda T: T.multinomial(T.tensor([1.0, 2.0]), 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_are_torchs(name):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        ERRORS[name](torch)
+    with pytest.raises(type(theirs.value)) as ours:
+        ERRORS[name](tapegrad)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_failed_inplace_scatter_leaves_the_tensor_unchanged():
+    x = tapegrad.arange(6.0).view(2, 3)
+    with pytest.raises(RuntimeError):
+        x.scatter_( 1, tapegrad.tensor([[0], [7]]), 9.0)
+    assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and x._version == 0
