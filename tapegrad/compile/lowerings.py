@@ -1,0 +1,537 @@
+"""Lowerings of the primitives that are not fused into loops: each writes a few lines of kernel.
+
+Views become Numba array views, matrix products call BLAS through ``np.dot``, and the row-wise
+reductions (softmax, log-softmax, logsumexp, var, std, max along a dim), the loss and indexing are
+small loop templates. A primitive with no template here runs its own numpy forward from inside the
+kernel (``objmode``): slower, but every op of the table compiles, and ``explain()`` lists which ones
+took that path.
+"""
+import numpy as np
+
+from ..ops import PRIMITIVES
+from .ir import Operand
+from .kernel_math import function_for
+
+__all__ = ["emit_call", "TEMPLATES", "uses_fallback"]
+
+TEMPLATES = {}
+
+
+def template(*names):
+    def register(function):
+        for name in names:
+            TEMPLATES[name] = function
+        return function
+    return register
+
+
+def uses_fallback(node):
+    """Whether ``node`` runs through numpy: a template called without a builder only answers
+    whether it applies (False: it does not)."""
+    return node.op not in TEMPLATES or TEMPLATES[node.op](None, node) is False
+
+
+def emit_call(b, node):
+    """Write ``node`` into the kernel being built by ``b``."""
+    lower = TEMPLATES.get(node.op)
+    if lower is None or lower(b, node) is False:
+        _emit_fallback(b, node)
+
+
+def _shape(shape):
+    shape = tuple(int(s) for s in shape)
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _dtype(value):
+    from .codegen import numba_dtype
+    return numba_dtype(value.dtype)
+
+
+# ----------------------------------------------------------------------------------------- views
+
+@template("view", "unsafe_view", "squeeze", "squeeze_dim", "unsqueeze", "squeeze_", "alias")
+def _reshape(b, node):
+    if b is None:
+        return None
+    (x,), (out,) = node.inputs, node.outputs
+    b.define(out, f"{b.contiguous(x)}.reshape({_shape(out.shape)})")
+
+
+@template("permute", "transpose", "t")
+def _permute(b, node):
+    if b is None:
+        return None
+    (x,), (out,) = node.inputs, node.outputs
+    dims = tuple(node.params["dims"])
+    name = b.array(x)
+    if dims == tuple(range(len(dims))):
+        b.define(out, name, b.layout.get(x, "C"))
+    elif len(dims) == 2:
+        flipped = {"C": "F", "F": "C"}.get(b.layout.get(x, "C"), "A")
+        b.define(out, f"{name}.T", flipped)
+        b.transposed[out] = x
+    else:
+        b.define(out, f"np.transpose({name}, {dims})", "A")
+
+
+def _holds(key, marker):
+    """Whether the key has ``marker`` (None or Ellipsis) as a part (arrays compared by identity)."""
+    return any(part is marker for part in key)
+
+
+def _basic_key(key):
+    """Source text for a basic index key (ints and slices), or None if it has anything else."""
+    parts = []
+    for part in key:
+        if isinstance(part, int) and not isinstance(part, bool):
+            parts.append(str(part))
+        elif isinstance(part, slice):
+            parts.append(":".join("" if p is None else str(p)
+                                  for p in (part.start, part.stop, part.step)))
+        else:
+            return None
+    return ", ".join(parts) if parts else "..."
+
+
+@template("select", "slice")
+def _select(b, node):
+    key = node.params["key"]
+    plain = tuple(p for p in key if p is not None)
+    if _holds(plain, Ellipsis) or _basic_key(plain) is None:
+        return False
+    if b is None:
+        return None
+    (x,), (out,) = node.inputs, node.outputs
+    picked = f"{b.array(x)}[{_basic_key(plain)}]"
+    if _holds(key, None):
+        b.define(out, f"np.ascontiguousarray({picked}).reshape({_shape(out.shape)})")
+    else:
+        b.define(out, picked, "A")
+
+
+# ------------------------------------------------------------------------------------- products
+
+def _blas_operand(b, value):
+    """(name of a C-contiguous array, "n" or "t"): transposes of C arrays are passed untransposed
+    with a flag, so the product needs no copy and one of four cached BLAS calls."""
+    source = b.transposed.get(value)
+    if source is not None and b.layout.get(source, "C") == "C":
+        return b.name(source), "t"
+    return b.contiguous(value), "n"
+
+
+def _product(b, x, y):
+    (a, ta), (c, tc) = _blas_operand(b, x), _blas_operand(b, y)
+    if len(y.shape) == 1:
+        tc = "n"
+    return f"M.mm_{ta}{tc}({a}, {c})"
+
+
+@template("mm", "mv")
+def _mm(b, node):
+    if b is None:
+        return None
+    (x, y), (out,) = node.inputs, node.outputs
+    b.define(out, _product(b, x, y))
+
+
+@template("addmm")
+def _addmm(b, node):
+    if b is None:
+        return None
+    (bias, x, y), (out,) = node.inputs, node.outputs
+    beta, alpha = node.params.get("beta", 1), node.params.get("alpha", 1)
+    product = _product(b, x, y)
+    if alpha != 1:
+        product = f"{product} * {alpha!r}"
+    total = product if beta == 0 else f"{product} + {b.array(bias)} * {beta!r}"
+    b.define(out, f"({total}).astype({_dtype(out)})")
+
+
+@template("dot")
+def _dot(b, node):
+    if b is None:
+        return None
+    (x, y), (out,) = node.inputs, node.outputs
+    b.define(out, f"np.empty((), {_dtype(out)})")
+    b.emit(f"{b.name(out)}[()] = np.dot({b.contiguous(x)}, {b.contiguous(y)})")
+
+
+@template("bmm")
+def _bmm(b, node):
+    (x, y), (out,) = node.inputs, node.outputs
+    if len(x.shape) != 3 or len(y.shape) != 3 or x.shape[0] != y.shape[0]:
+        return False
+    if b is None:
+        return None
+    a, c, o = b.contiguous(x), b.contiguous(y), b.name(out)
+    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
+    q = b.fresh("q")
+    b.emit(f"for {q} in range({x.shape[0]}):")
+    b.emit(f"    {o}[{q}] = M.mm_nn({a}[{q}], {c}[{q}])")
+
+
+@template("cat")
+def _cat(b, node):
+    if b is None:
+        return None
+    arrays = ", ".join(b.array(v) for v in node.inputs)
+    b.define(node.outputs[0], f"np.concatenate(({arrays},), axis={node.params['dim']})")
+
+
+@template("stack")
+def _stack(b, node):
+    if b is None:
+        return None
+    arrays = ", ".join(b.contiguous(v) for v in node.inputs)
+    b.define(node.outputs[0], f"np.stack(({arrays},), axis={node.params['dim']})")
+
+
+# ------------------------------------------------------------------------- row-wise reductions
+
+def _rows(shape, dims):
+    """(outer, n, inner) when ``dims`` are consecutive axes, else None."""
+    dims = tuple(sorted(d % max(len(shape), 1) for d in dims))
+    if not shape or dims != tuple(range(dims[0], dims[-1] + 1)):
+        return None
+    outer = int(np.prod(shape[:dims[0]]))
+    n = int(np.prod([shape[d] for d in dims]))
+    inner = int(np.prod(shape[dims[-1] + 1:]))
+    return outer, n, inner
+
+
+def _row_loops(b, outer, n, inner):
+    """Open ``for p in ...: for r in ...:`` over the rows; returns the index names."""
+    from .codegen import PARALLEL_MIN
+    p, r = b.fresh("p"), b.fresh("r")
+    parallel = outer * n * inner >= PARALLEL_MIN and outer > 1
+    b.emit(f"for {p} in {'prange' if parallel else 'range'}({outer}):")
+    b.emit(f"    for {r} in range({inner}):")
+    b.parallel |= parallel
+    b.indent += 2
+    return p, r
+
+
+def _row_max(b, x3, p, r, n, dtype):
+    m, j = b.fresh("m"), b.fresh("j")
+    b.emit(f"{m} = {dtype}(-np.inf)")
+    b.emit(f"for {j} in range({n}):")
+    b.emit(f"    {m} = np.maximum({m}, {x3}[{p}, {j}, {r}])")
+    b.emit(f"if not np.isfinite({m}):")  # all -inf (or inf) rows shift by 0, as eager does
+    b.emit(f"    {m} = {dtype}(0)")
+    return m
+
+
+@template("softmax", "log_softmax")
+def _softmax(b, node):
+    (x,), (out,) = node.inputs, node.outputs
+    rows = _rows(x.shape, (node.params["dim"],))
+    if rows is None:
+        return False
+    if b is None:
+        return None
+    outer, n, inner = rows
+    dtype = _dtype(out)
+    x3, o3 = b.fresh("x3"), b.fresh("o3")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    b.define(out, f"np.empty({_shape(out.shape)}, {dtype})")
+    b.emit(f"{o3} = {b.name(out)}.reshape(({outer}, {n}, {inner}))")
+    p, r = _row_loops(b, outer, n, inner)
+    m = _row_max(b, x3, p, r, n, dtype)
+    s, j = b.fresh("s"), b.fresh("j")
+    exp = function_for("exp", x.dtype)
+    b.emit(f"{s} = 0.0")
+    b.emit(f"for {j} in range({n}):")
+    if node.op == "softmax":
+        b.emit(f"    e = {exp}({x3}[{p}, {j}, {r}] - {m})")
+        b.emit(f"    {o3}[{p}, {j}, {r}] = e")
+        b.emit(f"    {s} += e")
+        b.emit(f"for {j} in range({n}):")
+        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({o3}[{p}, {j}, {r}] / {s})")
+    else:
+        b.emit(f"    {s} += {exp}({x3}[{p}, {j}, {r}] - {m})")
+        b.emit(f"{s} = np.log({s})")
+        b.emit(f"for {j} in range({n}):")
+        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({x3}[{p}, {j}, {r}] - {m} - {s})")
+    b.indent -= 2
+
+
+@template("logsumexp")
+def _logsumexp(b, node):
+    (x,), (out,) = node.inputs, node.outputs
+    rows = _rows(x.shape, node.params["dims"] if node.params["dims"] is not None
+                 else tuple(range(len(x.shape))))
+    if rows is None:
+        return False
+    if b is None:
+        return None
+    outer, n, inner = rows
+    dtype = _dtype(out)
+    x3, o2 = b.fresh("x3"), b.fresh("o2")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
+    p, r = _row_loops(b, outer, n, inner)
+    m = _row_max(b, x3, p, r, n, dtype)
+    s, j = b.fresh("s"), b.fresh("j")
+    b.emit(f"{s} = 0.0")
+    b.emit(f"for {j} in range({n}):")
+    b.emit(f"    {s} += {function_for('exp', x.dtype)}({x3}[{p}, {j}, {r}] - {m})")
+    b.emit(f"{o2}[{p}, {r}] = {dtype}(np.log({s}) + {m})")
+    b.indent -= 2
+    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
+
+
+@template("var", "std")
+def _moments(b, node):
+    (x,), (out,) = node.inputs, node.outputs
+    dims = node.params["dims"]
+    rows = _rows(x.shape, dims if dims is not None else tuple(range(len(x.shape))))
+    if rows is None:
+        return False
+    if b is None:
+        return None
+    outer, n, inner = rows
+    dtype = _dtype(out)
+    x3, o2 = b.fresh("x3"), b.fresh("o2")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
+    p, r = _row_loops(b, outer, n, inner)
+    mean, ss, j = b.fresh("mean"), b.fresh("ss"), b.fresh("j")
+    b.emit(f"{mean} = 0.0")
+    b.emit(f"for {j} in range({n}):")
+    b.emit(f"    {mean} += {x3}[{p}, {j}, {r}]")
+    b.emit(f"{mean} /= {n}")
+    b.emit(f"{ss} = 0.0")
+    b.emit(f"for {j} in range({n}):")
+    b.emit(f"    d = {x3}[{p}, {j}, {r}] - {mean}")
+    b.emit(f"    {ss} += d * d")
+    denominator = max(n - node.params["correction"], 0)
+    result = f"{ss} / {denominator}" if denominator else f"{ss} / 0.0"
+    if node.op == "std":
+        result = f"np.sqrt({result})"
+    b.emit(f"{o2}[{p}, {r}] = {dtype}({result})")
+    b.indent -= 2
+    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
+
+
+@template("max_dim", "min_dim")
+def _extremum_dim(b, node):
+    (x,), (values, indices) = node.inputs, node.outputs
+    rows = _rows(x.shape, (node.params["dim"],))
+    if rows is None:
+        return False
+    if b is None:
+        return None
+    outer, n, inner = rows
+    dtype = _dtype(values)
+    better = ">" if node.params["largest"] else "<"
+    x3, v2, i2 = b.fresh("x3"), b.fresh("v2"), b.fresh("i2")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    b.emit(f"{v2} = np.empty(({outer}, {inner}), {dtype})")
+    b.emit(f"{i2} = np.empty(({outer}, {inner}), np.int64)")
+    p, r = _row_loops(b, outer, n, inner)
+    best, at, j = b.fresh("best"), b.fresh("at"), b.fresh("j")
+    b.emit(f"{best} = {x3}[{p}, 0, {r}]")
+    b.emit(f"{at} = 0")
+    b.emit(f"for {j} in range(1, {n}):")
+    b.emit(f"    v = {x3}[{p}, {j}, {r}]")
+    b.emit(f"    if {best} == {best} and (v {better} {best} or v != v):")  # the first NaN wins
+    b.emit(f"        {best} = v")
+    b.emit(f"        {at} = {j}")
+    b.emit(f"{v2}[{p}, {r}] = {best}")
+    b.emit(f"{i2}[{p}, {r}] = {at}")
+    b.indent -= 2
+    b.define(values, f"{v2}.reshape({_shape(values.shape)})")
+    b.define(indices, f"{i2}.reshape({_shape(indices.shape)})")
+
+
+# ----------------------------------------------------------------------------------------- loss
+
+@template("nll_loss")
+def _nll_loss(b, node):
+    (log_probs, target), (out,) = node.inputs[:2], node.outputs
+    weight = node.params["weight"]
+    if isinstance(weight, Operand):
+        return False
+    if b is None:
+        return None
+    classes = log_probs.shape[-1]
+    rows = int(np.prod(log_probs.shape[:-1]))
+    dtype = _dtype(out)
+    lp, tg, losses, total, k = (b.fresh("lp"), b.fresh("tg"), b.fresh("losses"),
+                                b.fresh("wsum"), b.fresh("k"))
+    ignore = int(node.params["ignore_index"])
+    b.emit(f"{lp} = {b.contiguous(log_probs)}.reshape(({rows}, {classes}))")
+    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
+    b.emit(f"{losses} = np.empty({rows}, {dtype})")
+    b.emit(f"{total} = 0.0")
+    b.emit(f"for {k} in range({rows}):")
+    b.emit(f"    c = {tg}[{k}]")
+    b.emit(f"    if c == {ignore}:")
+    b.emit(f"        {losses}[{k}] = 0")
+    b.emit("        continue")
+    b.emit(f"    if c < 0 or c >= {classes}:")
+    b.emit("        raise IndexError(\"Target out of bounds (a class index passed to a compiled "
+           "function is outside the classes)\")")
+    if weight is None:
+        b.emit(f"    {losses}[{k}] = -{lp}[{k}, c]")
+        b.emit(f"    {total} += 1.0")
+    else:
+        w = b.param_array(weight)
+        b.emit(f"    {losses}[{k}] = -{lp}[{k}, c] * {w}[c]")
+        b.emit(f"    {total} += {w}[c]")
+    reduction = node.params["reduction"]
+    if reduction == "none":
+        b.define(out, f"{losses}.reshape({_shape(out.shape)})")
+    else:
+        b.define(out, f"np.empty((), {dtype})")
+        value = f"{losses}.sum()" if reduction == "sum" else f"{losses}.sum() / {total}"
+        b.emit(f"{b.name(out)}[()] = {value}")
+
+
+# ------------------------------------------------------------------------------------- indexing
+
+def _advanced_key(node, input_rank):
+    """The parts of an index key as ("full", None) or ("array", value-or-array), if the key
+    holds only full slices and integer arrays; else None."""
+    key = node.params["key"]
+    if len(key) > input_rank:
+        return None
+    parts = []
+    for part in key:
+        if isinstance(part, slice) and part == slice(None):
+            parts.append(("full", None))
+        elif isinstance(part, Operand):
+            value = node.inputs[part.index]
+            if value.dtype.kind not in "iu":
+                return None
+            parts.append(("array", value))
+        elif isinstance(part, np.ndarray) and part.dtype.kind in "iu":
+            parts.append(("array", part))
+        else:
+            return None
+    parts += [("full", None)] * (input_rank - len(key))
+    return parts
+
+
+def _gather_plan(b, parts, source_shape):
+    """Loop layout of an advanced index: output dims, and per source dim its index text."""
+    arrays = [i for i, (kind, _) in enumerate(parts) if kind == "array"]
+    shapes = [(_array_shape(part)) for kind, part in parts if kind == "array"]
+    broadcast = np.broadcast_shapes(*shapes)
+    adjacent = arrays == list(range(arrays[0], arrays[-1] + 1))
+    out_dims = []  # (size, source dim or None for a broadcast index dim)
+    if adjacent:
+        for d in range(arrays[0]):
+            out_dims.append((source_shape[d], d))
+        out_dims += [(s, None) for s in broadcast]
+        for d in range(arrays[-1] + 1, len(parts)):
+            out_dims.append((source_shape[d], d))
+    else:
+        out_dims += [(s, None) for s in broadcast]
+        out_dims += [(source_shape[d], d) for d, (kind, _) in enumerate(parts) if kind == "full"]
+    loop = [b.fresh("g") for _ in out_dims]
+    index_loops = [name for name, (_, d) in zip(loop, out_dims) if d is None]
+    source_index = []
+    for d, (kind, part) in enumerate(parts):
+        if kind == "full":
+            source_index.append(next(name for name, (_, sd) in zip(loop, out_dims) if sd == d))
+            continue
+        shape = _array_shape(part)
+        name = b.param_array(part) if isinstance(part, np.ndarray) else b.contiguous(part)
+        lead = len(broadcast) - len(shape)
+        sub = [index_loops[lead + i] if s != 1 else "0" for i, s in enumerate(shape)]
+        source_index.append(f"{name}[{', '.join(sub)}]" if sub else f"{name}[()]")
+    return loop, out_dims, source_index
+
+
+def _array_shape(part):
+    return part.shape if isinstance(part, np.ndarray) else part.shape
+
+
+def _open_plain_loops(b, loop, out_dims):
+    for name, (size, _) in zip(loop, out_dims):
+        b.emit(f"for {name} in range({size}):")
+        b.indent += 1
+
+
+@template("index", "index_select", "gather")
+def _index(b, node):
+    x, out = node.inputs[0], node.outputs[0]
+    parts = _advanced_key(node, len(x.shape))
+    if parts is None or not any(kind == "array" for kind, _ in parts):
+        return False
+    if b is None:
+        return None
+    source = b.array(x)
+    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
+    loop, out_dims, source_index = _gather_plan(b, parts, x.shape)
+    _open_plain_loops(b, loop, out_dims)
+    wrapped = [f"M.wrap_index({s}, {x.shape[d]})" for d, s in enumerate(source_index)]
+    target = f"{b.name(out)}[{', '.join(loop)}]" if loop else f"{b.name(out)}[()]"
+    b.emit(f"{target} = {source}[{', '.join(wrapped)}]")
+    b.indent -= len(loop)
+
+
+@template("index_backward")
+def _index_backward(b, node):
+    grad, out = node.inputs[0], node.outputs[0]
+    shape = node.params["shape"]
+    key = node.params["key"]
+    plain = tuple(p for p in key if p is not None)
+    if not _holds(plain, Ellipsis) and _basic_key(plain) is not None and not _holds(key, None):
+        if b is None:
+            return None
+        b.define(out, f"np.zeros({_shape(shape)}, {_dtype(out)})")
+        b.emit(f"{b.name(out)}[{_basic_key(plain)}] = {b.array(grad)}")
+        return None
+    parts = _advanced_key(node, len(shape))
+    if parts is None or not any(kind == "array" for kind, _ in parts):
+        return False
+    if b is None:
+        return None
+    b.define(out, f"np.zeros({_shape(shape)}, {_dtype(out)})")
+    source = b.contiguous(grad)
+    loop, out_dims, target_index = _gather_plan(b, parts, shape)
+    _open_plain_loops(b, loop, out_dims)
+    wrapped = [f"M.wrap_index({s}, {shape[d]})" for d, s in enumerate(target_index)]
+    read = f"{source}[{', '.join(loop)}]" if loop else f"{source}[()]"
+    b.emit(f"{b.name(out)}[{', '.join(wrapped)}] += {read}")
+    b.indent -= len(loop)
+
+
+@template("index_put", "copy_slices")
+def _index_put(b, node):
+    (x, value), out = node.inputs[:2], node.outputs[0]
+    key = node.params["key"]
+    plain = tuple(p for p in key if p is not None)
+    if _holds(plain, Ellipsis) or _holds(key, None) or _basic_key(plain) is None:
+        return False
+    if b is None:
+        return None
+    b.define(out, f"{b.array(x)}.copy()")
+    b.emit(f"{b.name(out)}[{_basic_key(plain)}] = {b.array(value)}")
+
+
+# ------------------------------------------------------------------------------------- fallback
+
+def _numba_type(b, value):
+    """The name of a module-level Numba type for ``value`` (objmode needs a constant there)."""
+    name = {"bool": "boolean"}.get(value.dtype.name, value.dtype.name)
+    text = f"numba.types.Array(numba.{name}, {len(value.shape)}, 'C')"
+    return b.module_constant(text)
+
+
+def _emit_fallback(b, node):
+    """Run the primitive's numpy forward inside the kernel (Numba's object mode)."""
+    PRIMITIVES[node.op]  # an op outside the table fails here, naming itself
+    key = f"{b.fallback_prefix}:{len(b.fallbacks)}"
+    b.fallbacks[key] = (node.op, node.params)
+    annotations = ", ".join(f"{b.name(v)}={_numba_type(b, v)}" for v in node.outputs)
+    arguments = ", ".join([repr(key)] + [b.array(v) for v in node.inputs])
+    outputs = ", ".join(b.name(v) for v in node.outputs)
+    b.emit(f"with objmode({annotations}):  # {node.op}: no lowering, numpy runs it")
+    b.emit(f"    {outputs}{',' if len(node.outputs) == 1 else ''} = F.call({arguments})")
+    for value in node.outputs:
+        b.layout[value] = "C"

@@ -1,0 +1,354 @@
+"""``tapegrad.compile``: the compiled function, its specializations, and its backward node.
+
+A call checks the guards of each specialization (newest first) and runs the first that holds:
+gather the source arrays, call the forward kernel, write back mutations and ``.grad``
+assignments, wrap the outputs. Differentiable outputs share one ``CompiledFunctionBackward``
+node, so eager ``backward()`` runs the fused backward kernel. A miss traces the call (which runs
+it eagerly), compiles a new specialization and says which guard failed.
+"""
+import functools
+import time
+import warnings
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
+from ..ops.registry import _modified_message
+from ..tensor import Tensor
+from . import logs, pytree
+from .guards import build_guards
+from .ir import Value
+from .trace import trace, tracing_here
+
+__all__ = ["compile", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning"]
+
+
+class CompileWarning(UserWarning):
+    """tapegrad.compile fell back to eager execution (graph break, limit, compile failure)."""
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="numba", mode=None,
+            options=None, disable=False, recompile_limit=8):
+    """Compile a function or an ``nn.Module`` into Numba kernels (see DESIGN.md, compiled mode).
+
+    Usable as ``@tapegrad.compile``, ``@tapegrad.compile(fullgraph=True)``, ``tapegrad.compile(fn)``
+    and ``tapegrad.compile(model)``. ``fullgraph=True`` raises ``GraphBreakError`` where the
+    function depends on tensor data; otherwise such calls run eagerly with one warning.
+    ``recompile_limit`` bounds the specializations (default 8) before the function stays eager.
+    """
+    if dynamic:
+        raise NotImplementedError("tapegrad.compile specializes on shapes: dynamic=True is not "
+                                  "supported (each new shape compiles once, up to the limit)")
+    if backend != "numba":
+        raise ValueError(f"tapegrad.compile has one backend, 'numba' (got {backend!r})")
+    settings = dict(fullgraph=fullgraph, recompile_limit=recompile_limit, disable=disable)
+    if model is None:
+        return lambda fn: compile(fn, **settings)
+    if _is_module(model):
+        return _compile_module(model, settings)
+    if not callable(model):
+        raise RuntimeError(f"compile() expects a callable or an nn.Module, got "
+                           f"{type(model).__name__}")
+    return CompiledFunction(model, **settings)
+
+
+def _is_module(obj):
+    return callable(getattr(obj, "named_parameters", None)) and hasattr(obj, "training") and \
+        callable(getattr(obj, "forward", None))
+
+
+def _compile_module(module, settings):
+    """A Module sharing ``module``'s parameters and submodules whose ``forward`` is compiled."""
+    compiled = object.__new__(type(module))
+    compiled.__dict__.update(module.__dict__)
+    forward = type(module).forward.__get__(compiled)
+    object.__setattr__(compiled, "forward", CompiledFunction(forward, **settings))
+    object.__setattr__(compiled, "_orig_mod", module)
+    return compiled
+
+
+class CompiledFunction:
+    """The callable ``tapegrad.compile`` returns for a function."""
+
+    def __init__(self, fn, *, fullgraph=False, recompile_limit=8, disable=False):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
+        self._fullgraph = fullgraph
+        self._limit = recompile_limit
+        self._disabled = disable
+        self._entries = []        # newest first
+        self._attempts = 0
+        self._warned_break = False
+        self._warned_limit = False
+        self._history = []        # (reason for the specialization, entry)
+
+    def __get__(self, instance, owner):
+        """Decorating a method binds like a function (``self`` is then an argument the guards
+        check by identity, so each instance gets its own specialization)."""
+        return self if instance is None else functools.partial(self, instance)
+
+    def __call__(self, *args, **kwargs):
+        if tracing_here():  # called while another compiled function traces: inline it
+            return self._fn(*args, **kwargs)
+        for entry in self._entries:
+            if entry.guards.check(args, kwargs) < 0:
+                return entry.run(args, kwargs)
+        return self._miss(args, kwargs)
+
+    # -- a call no specialization accepts ------------------------------------------------------
+    def _miss(self, args, kwargs):
+        if self._disabled or self._warned_limit:
+            return self._fn(*args, **kwargs)
+        reason = "first call" if not self._entries else self._entries[0].guards.failure(
+            args, kwargs)
+        if self._attempts >= self._limit:
+            self._warned_limit = True
+            warnings.warn(f"tapegrad.compile: {self._name}() reached the recompile limit "
+                          f"({self._limit}); running it eagerly from now on. Last reason: "
+                          f"{reason}", CompileWarning, stacklevel=3)
+            return self._fn(*args, **kwargs)
+        self._attempts += 1
+        if self._entries:
+            logs.log("recompiles", f"recompiling {self._name}(): {reason}")
+        started = time.perf_counter()
+        arg_names = _argument_names(self._fn, args, kwargs)
+        recorded = trace(self._fn, args, kwargs, fullgraph=self._fullgraph,
+                         function_name=self._name, arg_names=arg_names)
+        traced_in = time.perf_counter() - started
+        if recorded.breaks:
+            self._graph_break(recorded)
+        elif recorded.escapes:
+            logs.log("recompiles", f"{self._name}(): {recorded.escapes[0]} (state created on "
+                                   "this call, such as optimizer buffers); tracing again next call")
+        else:
+            self._compile(recorded, reason, traced_in)
+        return recorded.result
+
+    def _graph_break(self, recorded):
+        info = recorded.breaks[0]
+        message = "tapegrad.compile: " + info.message(self._name) + \
+            " This call and later ones with these inputs run eagerly."
+        logs.log("graph_breaks", message)
+        if not self._warned_break:
+            self._warned_break = True
+            warnings.warn_explicit(message, CompileWarning, info.filename, info.lineno)
+        entry = _EagerEntry(build_guards(recorded, self._fn), self._fn, info.message(self._name))
+        self._entries.insert(0, entry)
+        self._history.append(("graph break", entry))
+
+    def _compile(self, recorded, reason, traced_in):
+        from .pipeline import CompileError, build  # imports Numba: only once something compiles
+        guards = build_guards(recorded, self._fn)
+        try:
+            program = build(recorded, self._name, grad_mode._state.grad_enabled)
+        except (CompileError, NotImplementedError) as error:
+            warnings.warn(f"tapegrad.compile: could not compile {self._name}(): {error}. It runs "
+                          "eagerly for these inputs.", CompileWarning, stacklevel=4)
+            entry = _EagerEntry(guards, self._fn, str(error))
+        else:
+            program.timings = {"trace": traced_in, **program.timings}
+            logs.log("timing", f"{self._name}(): " + ", ".join(
+                f"{stage} {seconds:.3f}s" for stage, seconds in program.timings.items()))
+            entry = Specialization(guards, program, recorded)
+        self._entries.insert(0, entry)
+        self._history.append((reason, entry))
+
+    # -- explanation ---------------------------------------------------------------------------
+    def explain(self):
+        """What the compiler did, per specialization: guards, graphs, fused groups, kernels."""
+        if not self._history:
+            raise RuntimeError(f"{self._name}() has not been called yet: call it once, then "
+                               "explain() describes what was compiled")
+        return Explanation(self._name, self._history)
+
+
+def _argument_names(fn, args, kwargs):
+    """Readable names for the flattened arguments (the parameter names where known)."""
+    import inspect
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    positional = [names[i] if i < len(names) and names[i] not in kwargs else f"args[{i}]"
+                  for i in range(len(args))]
+    _, spec = pytree.flatten((args, kwargs))
+    result = []
+    args_spec, kwargs_spec = spec[1]
+    for name, child in zip(positional, args_spec[1]):
+        result += pytree.leaf_names(child, name)
+    for key, child in kwargs_spec[1]:
+        result += pytree.leaf_names(child, key)
+    return result
+
+
+class Explanation:
+    """The printable account ``CompiledFunction.explain()`` returns."""
+
+    def __init__(self, name, history):
+        self.name = name
+        self.history = history
+
+    @property
+    def specializations(self):
+        return [entry for _, entry in self.history]
+
+    def __str__(self):
+        parts = []
+        for i, (reason, entry) in enumerate(self.history):
+            parts.append(f"=== {self.name}() specialization {i} ({reason}) ===")
+            parts.append("guards:\n" + _indent(str(entry.guards)))
+            parts.append(entry.describe())
+        return "\n\n".join(parts)
+
+    __repr__ = __str__
+
+
+def _indent(text):
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+class _EagerEntry:
+    """A specialization that runs the function eagerly (after a graph break or a failure)."""
+
+    def __init__(self, guards, fn, reason):
+        self.guards = guards
+        self.fn = fn
+        self.reason = reason
+
+    def run(self, args, kwargs):
+        return self.fn(*args, **kwargs)
+
+    def describe(self):
+        return "runs eagerly: " + self.reason
+
+
+class Specialization:
+    """One compiled version of the function: guards plus a ``Program`` of kernels."""
+
+    def __init__(self, guards, program, recorded):
+        self.guards = guards
+        self.program = program
+        self.sources = recorded.sources
+        self.output_spec = recorded.output_spec
+        self.output_leaves = recorded.output_leaves
+        args_spec, kwargs_spec = recorded.arg_spec[1]
+        self.flat_is_args = not kwargs_spec[1] and all(c is None for c in args_spec[1])
+        p = program
+        self._constants = [np.ascontiguousarray(a) for kind, a in p.forward_args
+                           if kind == "constant"]
+        self._needs_node = any(d is not None for d in p.differentiable_outputs) or \
+            any(p.freed_outputs)
+
+    def describe(self):
+        p = self.program
+        lines = []
+        for stage, text in p.text.items():
+            lines.append(f"{stage}:\n{_indent(text)}")
+        if p.fallback_ops:
+            lines.append("ops without a lowering (numpy inside the kernel): " +
+                         ", ".join(sorted(set(p.fallback_ops))))
+        lines.append("kernel cache: " + p.cache_path +
+                     (" (loaded)" if p.loaded_from_cache else " (compiled)"))
+        lines.append("compile time: " + ", ".join(f"{k} {v:.3f}s" for k, v in p.timings.items()))
+        return "\n".join(lines)
+
+    def run(self, args, kwargs):
+        p = self.program
+        flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
+        tensors = [source.fetch(flat) for source in self.sources]
+        arrays = [t._array if t._array.flags.c_contiguous else np.ascontiguousarray(t._array)
+                  for t in tensors]  # (guards keep sources the kernel writes into contiguous)
+        results = p.forward(*arrays, *self._constants)
+        for index in p.mutations:  # the kernel wrote into their arrays
+            tensors[index]._version_counter.value += 1
+        for owner, k in p.grad_sets:
+            leaf = owner.fetch(flat)
+            leaf._grad = None if k is None else Tensor._make(results[k])
+        outputs = []
+        for kind, payload in p.user_outputs:
+            if kind == "result":
+                outputs.append(Tensor._make(results[payload]))
+            elif kind == "source":
+                outputs.append(tensors[payload])
+            else:
+                outputs.append(Tensor._make(payload.copy()))
+        if self._needs_node:
+            self._attach_backward(outputs, tensors, results)
+        leaves = []
+        it = iter(outputs)
+        for leaf in self.output_leaves:
+            leaves.append(next(it) if not _is_python_value(leaf) else leaf)
+        return pytree.unflatten(self.output_spec, leaves)
+
+    def _attach_backward(self, outputs, tensors, results):
+        p = self.program
+        if p.backward is None:
+            node = CompiledFunctionBackward((), None, None, None)
+        else:
+            edges = []
+            for index in p.wrt:
+                t = tensors[index]
+                edges.append((t._grad_fn, t._output_nr) if t._grad_fn is not None
+                             else (AccumulateGrad.of(t), 0))
+            sources = [(tensors[payload], tensors[payload]._version_counter.value)
+                       for kind, payload in p.backward_args if kind == "source"]
+            node = CompiledFunctionBackward(tuple(edges), p, results[p.n_forward_results:],
+                                            sources)
+        for output, cotangent, freed in zip(outputs, p.differentiable_outputs, p.freed_outputs):
+            if cotangent is not None or freed:
+                output._grad_fn = node
+                output._requires_grad = True
+                output._output_nr = cotangent if cotangent is not None else 0
+
+
+def _is_python_value(leaf):
+    return not isinstance(leaf, Value)
+
+
+class CompiledFunctionBackward(Node):
+    """The backward of a compiled call: one fused kernel for every differentiable input.
+
+    ``apply`` receives the gradients of the call's differentiable outputs and returns one
+    gradient per edge in ``next_functions`` (the inputs that require grad), exactly as the
+    eager nodes it replaces would have, in one kernel call.
+    """
+
+    __slots__ = ("program", "residuals", "saved_sources")
+
+    def __init__(self, next_functions, program, residuals, saved_sources):
+        super().__init__(next_functions)
+        self.program = program
+        self.residuals = residuals
+        self.saved_sources = saved_sources
+
+    def apply(self, grads):
+        if self.residuals is None:
+            raise RuntimeError(FREED_MESSAGE)
+        p = self.program
+        for tensor, version in self.saved_sources:
+            if tensor._version_counter.value != version:
+                raise RuntimeError(_modified_message(tensor, version, self))
+        grads = tuple(grads) + (None,) * (len(p.cotangent_types) - len(grads))
+        cotangents = [np.zeros(shape, dtype) if grad is None else
+                      np.ascontiguousarray(grad._array, dtype)
+                      for grad, (shape, dtype) in zip(grads, p.cotangent_types)]
+        sources = iter(t._array for t, _ in self.saved_sources)
+        arguments = []
+        for kind, payload in p.backward_args:
+            if kind == "saved":
+                arguments.append(self.residuals[payload])
+            elif kind == "source":
+                arguments.append(np.ascontiguousarray(next(sources)))
+            elif kind == "cotangent":
+                arguments.append(cotangents[payload])
+            else:
+                arguments.append(np.ascontiguousarray(payload))
+        results = p.backward(*arguments)
+        return tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
+
+    def release(self):
+        self.residuals = None
+        self.saved_sources = None
+

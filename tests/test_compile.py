@@ -1,0 +1,300 @@
+"""tapegrad.compile on whole programs: values and gradients against eager, backward semantics,
+guards and recompiles, graph breaks, explain(), modules.
+
+Numba compiles are slow, so each compiled function here is built once per module (fixtures) and
+reused by several tests with fresh inputs of the same shapes (the guards hold: no recompile).
+"""
+import logging
+import warnings
+
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn
+from tapegrad.compile import CompiledFunction, CompileWarning, GraphBreakError
+
+from compile_helpers import assert_close, fresh_leaves, kernel_cache, no_fallback  # noqa: F401
+
+rng = np.random.default_rng(7)
+
+
+def leaf(*shape, low=-1.0, high=1.0, grad=True, dtype=np.float32):
+    t = tapegrad.Tensor._make(rng.uniform(low, high, shape).astype(dtype))
+    return t.requires_grad_(True) if grad else t
+
+
+def chain(x, w, b):
+    return (tapegrad.tanh(x * w + b) * tapegrad.sigmoid(x) + tapegrad.exp(-x * x)).sum()
+
+
+def composites(x, w1, b1, w2, logits, target, a, bias, m1, m2, m3, big, table, index):
+    """Several graph shapes at once (one kernel pair): an MLP with cross-entropy, softmax and
+    log-softmax chains, broadcasting, keepdim reductions, indexing and a matmul chain."""
+    hidden = tapegrad.relu(x @ w1.t() + b1)
+    mlp = nn.functional.cross_entropy(hidden @ w2.t(), target)
+    soft = (logits.softmax(1) * logits.log_softmax(1)).sum(1)
+    lse = tapegrad.logsumexp(logits, 1) - logits.amax(1)
+    centered = a - a.mean(0, keepdim=True)
+    normed = centered / (centered.std(1, keepdim=True) + 1.0) * bias
+    chained = (m1 @ m2 @ m3).tanh()
+    column_sums = big.sum(0)             # a long outer reduction
+    total = (big * big).sum()            # a long full reduction
+    picked = table[index] * 2 + table[1:3].sum()
+    return mlp, soft, lse, normed, chained, column_sums, total, picked
+
+
+def composite_inputs():
+    return [leaf(16, 20), leaf(32, 20), leaf(32), leaf(5, 32), leaf(16, 5, low=-3, high=3),
+            tapegrad.randint(0, 5, (16,)), leaf(6, 7), leaf(7), leaf(4, 6), leaf(6, 3),
+            leaf(3, 5), leaf(300, 700), leaf(10, 4),
+            tapegrad.tensor([0, 3, 3, 9, 1])]
+
+
+def _eager_and_compiled(function, inputs):
+    """Outputs and gradients of ``function``, eager and compiled (compiled called twice: the
+    first call traces and runs eagerly, the second runs the kernels)."""
+    eager_inputs = fresh_leaves(inputs)
+    eager = function(*eager_inputs)
+    eager = eager if isinstance(eager, tuple) else (eager,)
+    weights = [leaf(*o.shape, low=0.5, high=1.5, grad=False) for o in eager]
+    sum(((o * w).sum() for o, w in zip(eager, weights)), tapegrad.tensor(0.0)).backward()
+    compiled_function = tapegrad.compile(function)
+    compiled_function(*fresh_leaves(inputs))
+    compiled_inputs = fresh_leaves(inputs)
+    compiled = compiled_function(*compiled_inputs)
+    compiled = compiled if isinstance(compiled, tuple) else (compiled,)
+    sum(((o * w).sum() for o, w in zip(compiled, weights)), tapegrad.tensor(0.0)).backward()
+    return eager, compiled, eager_inputs, compiled_inputs, compiled_function
+
+
+@pytest.fixture(scope="module")
+def composite_run():
+    return _eager_and_compiled(composites, composite_inputs())
+
+
+@pytest.fixture(scope="module")
+def compiled_chain():
+    return tapegrad.compile(chain)
+
+
+def test_composite_graphs_match_eager(composite_run):
+    eager, compiled, eager_inputs, compiled_inputs, _ = composite_run
+    names = ["mlp cross-entropy", "softmax chain", "logsumexp", "broadcast/keepdim", "matmul chain",
+             "column sums", "total", "indexing"]
+    for name, e, c in zip(names, eager, compiled):
+        assert c.grad_fn.name() == "CompiledFunctionBackward"
+        assert_close(c, e, rtol=1e-5, atol=1e-5, what=name)
+    for i, (e, c) in enumerate(zip(eager_inputs, compiled_inputs)):
+        if e.requires_grad:
+            assert_close(c.grad, e.grad, rtol=2e-4, atol=2e-5, what=f"gradient of input {i}")
+
+
+def test_composite_kernels_are_one_forward_and_one_backward(composite_run):
+    *_, compiled_function = composite_run
+    text = str(compiled_function.explain())
+    assert text.count("def forward(") == 1 and text.count("def backward(") == 1
+    assert "ops without a lowering" not in text
+    assert "prange" in text  # the 210,000-element loops run in parallel
+
+
+def test_elementwise_chain_fuses_into_one_loop_each_way(compiled_chain, no_fallback):  # noqa: F811
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    out = compiled_chain(x, w, b)
+    out = compiled_chain(x, w, b)
+    out.backward()
+    expected_w, expected_b = fresh_leaves([w, b])
+    chain(x, expected_w, expected_b).backward()
+    assert_close(out, chain(x, w.detach(), b.detach()), rtol=1e-5)
+    assert_close(w.grad, expected_w.grad, rtol=1e-5, atol=1e-6)
+    assert_close(b.grad, expected_b.grad, rtol=1e-5, atol=1e-6)
+    specialization = compiled_chain.explain().specializations[-1]
+    assert specialization.program.text["forward kernels (fused groups)"].count("loop") == 1
+    assert specialization.program.text["backward kernels (fused groups)"].count("loop") == 1
+    assert "recomputed in backward: " in specialization.describe()
+    assert "saved for backward: nothing" in specialization.describe()
+
+
+def test_gradients_accumulate_and_the_graph_is_freed(compiled_chain):
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    out = compiled_chain(x, w, b)
+    out.backward(retain_graph=True)
+    first = w.grad.clone()
+    out.backward()
+    assert_close(w.grad, first * 2, rtol=1e-6)
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        out.backward()
+
+
+def test_no_grad_records_nothing(compiled_chain):
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    with tapegrad.no_grad():
+        out = compiled_chain(x, w, b)
+        out = compiled_chain(x, w, b)
+    assert out.grad_fn is None and not out.requires_grad
+    assert_close(out, chain(x, w.detach(), b.detach()), rtol=1e-5)
+
+
+def test_compiled_and_eager_mix_in_one_graph(compiled_chain):
+    x, w0, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    scale = leaf(1)
+    w = w0 * 2                            # eager before: a non-leaf input
+    out = compiled_chain(x, w, b) * scale  # eager after
+    out = compiled_chain(x, w, b) * scale
+    out.backward()
+    e_w0, e_b, e_scale = fresh_leaves([w0, b, scale])
+    (chain(x, e_w0 * 2, e_b) * e_scale).backward()
+    assert_close(w0.grad, e_w0.grad, rtol=1e-5, atol=1e-6)
+    assert_close(scale.grad, e_scale.grad, rtol=1e-5)
+    assert out.grad_fn.next_functions[0][0].name() == "CompiledFunctionBackward"
+
+
+def test_modifying_a_saved_input_in_place_is_refused(compiled_chain):
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    out = compiled_chain(x, w, b)
+    out = compiled_chain(x, w, b)
+    with tapegrad.no_grad():
+        w.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()
+
+
+def test_shape_change_recompiles_and_says_why(caplog):
+    def scale(x):
+        return x * 3
+    compiled = tapegrad.compile(scale)
+    tapegrad.compile.set_logs(recompiles=True)
+    try:
+        with caplog.at_level(logging.INFO, logger="tapegrad.compile"):
+            compiled(leaf(4, grad=False))
+            compiled(leaf(4, grad=False))
+            compiled(leaf(5, grad=False))
+            assert_close(compiled(leaf(5, grad=False) * 0 + 1), tapegrad.ones(5) * 3)
+    finally:
+        tapegrad.compile.set_logs(recompiles=False)
+    assert "recompiling test_shape_change_recompiles_and_says_why.<locals>.scale(): " \
+           "x.shape[0] changed 4 → 5" in caplog.text
+    assert caplog.text.count("recompiling") == 1
+
+
+def test_recompile_limit_warns_once_then_runs_eagerly(compiled_chain):
+    def double(x):
+        return x * 2
+    compiled = tapegrad.compile(double, recompile_limit=1)
+    compiled(leaf(3, grad=False))
+    with pytest.warns(CompileWarning, match=r"recompile limit \(1\).*x.shape\[0\] changed 3 → 4"):
+        out = compiled(leaf(4, grad=False) * 0 + 1)
+    assert_close(out, tapegrad.ones(4) * 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled(leaf(5, grad=False))
+
+
+def _branchy(x):
+    if x.sum() > 0:
+        return x * 2
+    return x - 1
+
+
+def test_graph_break_warns_once_naming_the_line_and_runs_eagerly():
+    compiled = tapegrad.compile(_branchy)
+    positive = leaf(3, low=0.5, grad=False)
+    with pytest.warns(CompileWarning, match="graph break in _branchy") as caught:
+        out = compiled(positive)
+    assert caught[0].filename == __file__
+    assert caught[0].lineno == _branchy.__code__.co_firstlineno + 1
+    assert "Tensor.__bool__() reads the value of a traced tensor" in str(caught[0].message)
+    assert_close(out, positive * 2)
+    negative = leaf(3, low=-2, high=-1, grad=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_close(compiled(negative), negative - 1)  # still eager: takes the other branch
+
+
+@pytest.mark.parametrize("reader", ["item", "tolist", "numpy"])
+def test_reading_values_is_a_graph_break(reader):
+    def read(x):
+        y = x * 2
+        value = getattr(y.detach() if reader == "numpy" else y, reader)()
+        return y + float(np.sum(value))
+    with pytest.warns(CompileWarning, match=f"Tensor.{reader}"):
+        out = tapegrad.compile(read)(tapegrad.ones(1))
+    assert out.item() == 4.0
+
+
+def test_fullgraph_raises_naming_the_line():
+    compiled = tapegrad.compile(_branchy, fullgraph=True)
+    line = _branchy.__code__.co_firstlineno + 1
+    with pytest.raises(GraphBreakError, match=rf"test_compile.py:{line}"):
+        compiled(leaf(3, grad=False))
+
+
+def test_random_numbers_are_a_graph_break():
+    def noisy(x):
+        return x + tapegrad.randn(3)
+    with pytest.warns(CompileWarning, match="draws random numbers"):
+        tapegrad.compile(noisy)(tapegrad.zeros(3))
+
+
+def test_errors_are_eager_errors():
+    def add(a, b):
+        return a + b
+    with pytest.raises(RuntimeError, match="The size of tensor a \\(3\\) must match the size of "
+                                           "tensor b \\(4\\) at non-singleton dimension 0"):
+        tapegrad.compile(add)(tapegrad.ones(3), tapegrad.ones(4))
+
+
+def test_explain_shows_graphs_groups_and_source(composite_run):
+    *_, compiled_function = composite_run
+    text = str(compiled_function.explain())
+    for part in ["guards:", "x.shape == (16, 20)", "forward graph (traced):", "{ lambda ",
+                 "= mm ", "backward graph:", "forward kernels (fused groups):", "loop over [16,32]",
+                 "save or recompute:", "kernel source:", "@njit(cache=True", "compile time:"]:
+        assert part in text, part
+
+
+def test_explain_before_any_call_says_so():
+    with pytest.raises(RuntimeError, match="has not been called yet"):
+        tapegrad.compile(chain).explain()
+
+
+def test_compile_rejects_what_it_cannot_compile():
+    with pytest.raises(RuntimeError, match="expects a callable"):
+        tapegrad.compile(3)
+    with pytest.raises(NotImplementedError, match="dynamic=True"):
+        tapegrad.compile(chain, dynamic=True)
+
+
+def test_decorator_forms():
+    @tapegrad.compile
+    def first(x):
+        return x + 1
+
+    @tapegrad.compile(fullgraph=True)
+    def second(x):
+        return x + 1
+    assert isinstance(first, CompiledFunction) and isinstance(second, CompiledFunction)
+    assert first(tapegrad.ones(2)).tolist() == second(tapegrad.ones(2)).tolist() == [2.0, 2.0]
+
+
+def test_module_compiles_and_shares_parameters(composite_run):
+    tapegrad.manual_seed(0)
+    model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 5))
+    compiled = tapegrad.compile(model)
+    assert isinstance(compiled, nn.Sequential)
+    assert [id(p) for p in compiled.parameters()] == [id(p) for p in model.parameters()]
+    x = leaf(16, 20, grad=False)
+    compiled(x)
+    out = compiled(x)
+    assert out.grad_fn.name() == "CompiledFunctionBackward"
+    assert_close(out, model(x), rtol=1e-5, atol=1e-6)
+    out.sum().backward()
+    expected = [p.grad.clone() for p in model.parameters()]
+    for p in model.parameters():
+        p.grad = None
+    model(x).sum().backward()
+    for got, want in zip(expected, (p.grad for p in model.parameters())):
+        assert_close(got, want, rtol=1e-5, atol=1e-6)
+    with tapegrad.no_grad():
+        model[0].weight.mul_(0)                  # the compiled module sees parameter updates
+    assert_close(compiled(x), model(x), rtol=1e-5, atol=1e-6)

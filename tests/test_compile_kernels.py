@@ -1,0 +1,93 @@
+"""The kernel math library and the loop shapes the code generator writes, against numpy."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import tapegrad
+
+from compile_helpers import assert_close, fresh_leaves, kernel_cache  # noqa: F401
+
+numba = pytest.importorskip("numba")
+from tapegrad.compile import kernel_math as M  # noqa: E402
+
+_EVERY_FLOAT32 = np.linspace(-100, 100, 400_001, dtype=np.float32)
+
+
+@numba.njit
+def _apply(function, values):
+    out = np.empty_like(values)
+    for i in range(values.size):
+        out[i] = function(values[i])
+    return out
+
+
+def _ulps(got, want):
+    """Distance in float32 units in the last place (want computed in float64)."""
+    spacing = np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
+    return np.abs(got.astype(np.float64) - want) / spacing
+
+
+def test_exp32_is_within_3_ulp_over_the_float32_range():
+    got = _apply(M.exp32, _EVERY_FLOAT32)
+    want = np.exp(_EVERY_FLOAT32.astype(np.float64))
+    normal = (want > np.finfo(np.float32).tiny) & (want < np.finfo(np.float32).max)
+    assert _ulps(got[normal], want[normal]).max() <= 3
+    assert np.all(got[want >= np.finfo(np.float32).max] == np.inf)
+    assert np.all(got[_EVERY_FLOAT32 < -87.4] == 0)
+
+
+def test_exp32_special_values():
+    special = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0], dtype=np.float32)
+    got = _apply(M.exp32, special)
+    assert got[0] == np.inf and got[1] == 0 and np.isnan(got[2]) and got[3] == 1 == got[4]
+
+
+@pytest.mark.parametrize("name, reference, bound", [
+    ("tanh32", np.tanh, 2e-7),
+    ("sigmoid32", lambda x: 1 / (1 + np.exp(-x)), 2e-7)])
+def test_tanh32_and_sigmoid32_absolute_error(name, reference, bound):
+    got = _apply(getattr(M, name), _EVERY_FLOAT32)
+    want = reference(_EVERY_FLOAT32.astype(np.float64))
+    assert np.abs(got - want).max() <= bound
+    assert np.all(np.abs(got) <= 1)
+
+
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_random_graphs_match_eager(data):
+    """A random chain of elementwise ops with broadcasting, ending in a reduction."""
+    unary = [tapegrad.tanh, tapegrad.sigmoid, tapegrad.exp, lambda t: t * t, tapegrad.relu,
+             lambda t: t.clamp(-1, 1), tapegrad.sin, lambda t: -t]
+    binary = [lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a - b, tapegrad.maximum,
+              lambda a, b: a / (b * b + 1)]
+    reductions = [lambda t: t.sum(), lambda t: t.mean(1), lambda t: t.amax(0),
+                  lambda t: t.sum(1, keepdim=True), lambda t: t.softmax(1)]
+    rows = data.draw(st.integers(1, 6))
+    cols = data.draw(st.integers(1, 7))
+    steps = data.draw(st.lists(st.tuples(st.booleans(), st.integers(0, 7), st.integers(0, 2)),
+                               min_size=1, max_size=6))
+    reduction = data.draw(st.integers(0, len(reductions) - 1))
+    rng = np.random.default_rng(len(steps) * 31 + rows * 7 + cols)
+    shapes = [(rows, cols), (cols,), (rows, 1)]
+    inputs = [tapegrad.Tensor._make(rng.uniform(-1.5, 1.5, s).astype(np.float32))
+              .requires_grad_(True) for s in shapes]
+
+    def program(x, row, column):
+        operands = [x, row, column]
+        value = x
+        for is_binary, op, other in steps:
+            value = binary[op % len(binary)](value, operands[other]) if is_binary else \
+                unary[op](value)
+        return reductions[reduction](value)
+
+    eager_inputs, compiled_inputs = fresh_leaves(inputs), fresh_leaves(inputs)
+    eager = program(*eager_inputs)
+    eager.sum().backward()
+    compiled = tapegrad.compile(program)
+    compiled(*fresh_leaves(inputs))
+    out = compiled(*compiled_inputs)
+    out.sum().backward()
+    assert_close(out, eager, rtol=1e-4, atol=1e-5)
+    for e, c in zip(eager_inputs, compiled_inputs):
+        if e.grad is not None:
+            assert_close(c.grad, e.grad, rtol=1e-3, atol=1e-4)

@@ -1,0 +1,401 @@
+"""Every primitive of the op table, compiled: forward values and gradients equal eager's.
+
+One sample program per primitive (``SAMPLES``); a primitive without a sample fails
+``test_every_primitive_has_a_sample`` by name. The samples run in a few compiled functions of
+about 25 samples each (Numba's compile time grows faster than linearly with kernel size), each
+compiled once for the module: every sample has its own input leaves, so each primitive's outputs
+and input gradients are compared on their own. A primitive
+with no lowering still compiles (numpy runs it inside the kernel) and ``explain()`` names it.
+"""
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad.compile import CompileWarning
+from tapegrad.nn import functional as F
+from tapegrad.ops import PRIMITIVES
+
+from compile_helpers import assert_close, fresh_leaves, kernel_cache  # noqa: F401
+
+_rng = np.random.default_rng(1234)
+
+
+def f(*shape, low=-2.0, high=2.0):
+    """A float32 leaf that requires grad, values in [low, high)."""
+    array = _rng.uniform(low, high, shape).astype(np.float32)
+    return tapegrad.Tensor._make(array).requires_grad_(True)
+
+
+def positive(*shape):
+    return f(*shape, low=0.5, high=2.0)
+
+
+def data(*shape):
+    return tapegrad.Tensor._make(_rng.uniform(-2, 2, shape).astype(np.float32))
+
+
+def ints(high, *shape):
+    return tapegrad.Tensor._make(_rng.integers(0, high, shape).astype(np.int64))
+
+
+def nonleaf(t):
+    """A copy that is not a leaf, so in-place operations on it may be recorded."""
+    return t * 1
+
+
+def _inplace(method, *args):
+    def run(a, *others):
+        c = nonleaf(a)
+        getattr(c, method)(*args, *others)
+        return c
+    return run
+
+
+def _setitem(key):
+    def run(a, value):
+        c = nonleaf(a)
+        c[key] = value
+        return c
+    return run
+
+
+T = tapegrad
+# name -> (inputs, function): the function applies the primitive through the public API.
+SAMPLES = {
+    "expand": ([f(1, 4)], lambda a: a.expand(3, 4) * 1),
+    "sum_to": ([f(3, 4), f(4)], lambda a, b: a * b),
+    "add": ([f(3, 4), f(3, 4)], lambda a, b: a + b),
+    "sub": ([f(3, 4), f(4)], lambda a, b: a - b),
+    "add_alpha": ([f(3, 4), f(3, 4)], lambda a, b: T.add(a, b, alpha=2.0)),
+    "sub_alpha": ([f(3, 4), f(3, 4)], lambda a, b: T.sub(a, b, alpha=0.5)),
+    "rsub_tensor": ([f(3, 4), f(3, 4)], lambda a, b: T.rsub(a, b, alpha=2)),
+    "mul": ([f(3, 4), f(3, 1)], lambda a, b: a * b),
+    "div": ([f(3, 4), positive(4)], lambda a, b: a / b),
+    "pow": ([positive(3, 4), f(3, 4)], lambda a, b: a ** b),
+    "maximum": ([f(3, 4), f(3, 4)], T.maximum),
+    "minimum": ([f(3, 4), f(4)], T.minimum),
+    "where": ([f(3, 4), f(3, 4), data(3, 4)], lambda a, b, c: T.where(c > 0, a, b)),
+    "neg": ([f(3, 4)], lambda a: -a),
+    "rsub": ([f(3, 4)], lambda a: 2.0 - a),
+    "pow_scalar": ([f(3, 4)], lambda a: a ** 3),
+    "pow_scalar_base": ([f(3, 4)], lambda a: 2.0 ** a),
+    "exp": ([f(3, 4)], T.exp),
+    "log": ([positive(3, 4)], T.log),
+    "sqrt": ([positive(3, 4)], T.sqrt),
+    "reciprocal": ([positive(3, 4)], T.reciprocal),
+    "abs": ([f(3, 4)], T.abs),
+    "sin": ([f(3, 4)], T.sin),
+    "cos": ([f(3, 4)], T.cos),
+    "tanh": ([f(3, 4, low=-6, high=6)], T.tanh),
+    "sigmoid": ([f(3, 4, low=-12, high=12)], T.sigmoid),
+    "relu": ([f(3, 4)], T.relu),
+    "clamp": ([f(3, 4)], lambda a: a.clamp(-0.5, 0.5)),
+    "clamp_min": ([f(3, 4)], lambda a: T.clamp_min(a, 0.25)),
+    "clamp_max": ([f(3, 4)], lambda a: T.clamp_max(a, 0.25)),
+    "clamp_tensor": ([f(3, 4), data(4), data(3, 4)],
+                     lambda a, low, high: T.clamp(a, min=low, max=low + high.abs())),
+    "to_dtype": ([f(3, 4)], lambda a: a.double() * 2),
+    "clone": ([f(3, 4)], lambda a: a.clone()),
+    "copy": ([f(3, 4), f(3, 4)], _inplace("copy_")),
+    "fill": ([f(3, 4)], lambda a: _inplace("fill_", 2.5)(a) * a),
+    "fill_tensor": ([f(3, 4), f()], lambda a, v: nonleaf(a).fill_(v)),
+    "zero": ([f(3, 4)], lambda a: _inplace("zero_")(a) + a),
+    "eq": ([data(3, 4)], lambda a: (a.round() == 1).float()),
+    "ne": ([data(3, 4)], lambda a: a.round() != 0),
+    "lt": ([f(3, 4), f(3, 4)], lambda a, b: a < b),
+    "le": ([f(3, 4), f(3, 4)], lambda a, b: a <= b),
+    "gt": ([f(3, 4)], lambda a: a * (a > 0)),
+    "ge": ([f(3, 4), f(3, 4)], lambda a, b: a >= b),
+    "logical_and": ([data(3, 4)], lambda a: (a > 0) & (a < 1)),
+    "logical_or": ([data(3, 4)], lambda a: (a > 1) | (a < -1)),
+    "logical_xor": ([data(3, 4)], lambda a: (a > 0) ^ (a > 1)),
+    "logical_not": ([data(3, 4)], lambda a: ~(a > 0)),
+    "sign": ([f(3, 4)], lambda a: a.sign() * a),
+    "floor": ([f(3, 4)], lambda a: a.floor()),
+    "ceil": ([f(3, 4)], lambda a: a.ceil()),
+    "round": ([f(3, 4)], lambda a: a.round()),
+    "isnan": ([data(3, 4)], lambda a: (a.log()).isnan()),
+    "isinf": ([data(3, 4)], lambda a: (a.round() / a.round()).isinf()),
+    "isfinite": ([data(3, 4)], lambda a: (1 / a.round()).isfinite()),
+    "floor_divide": ([f(3, 4), positive(3, 4)], lambda a, b: a // b),
+    "remainder": ([f(3, 4), positive(3, 4)], lambda a, b: a % b),
+    "trunc_div": ([f(3, 4), positive(3, 4)], lambda a, b: T.div(a, b, rounding_mode="trunc")),
+    "sum_all": ([f(3, 4)], lambda a: a.sum()),
+    "sum": ([f(3, 4, 5)], lambda a: a.sum((0, 2), keepdim=True)),
+    "mean_all": ([f(3, 4)], lambda a: a.mean()),
+    "mean": ([f(3, 4)], lambda a: a.mean(0)),
+    "max_all": ([f(3, 4)], lambda a: a.max()),
+    "min_all": ([f(3, 4)], lambda a: a.min()),
+    "amax": ([f(3, 4)], lambda a: a.amax(1, keepdim=True)),
+    "amin": ([f(3, 4, 2)], lambda a: a.amin((0, 2))),
+    "max_dim": ([f(3, 4)], lambda a: tuple(a.max(1))),
+    "min_dim": ([f(3, 4)], lambda a: tuple(a.min(0, keepdim=True))),
+    "var": ([f(3, 4)], lambda a: a.var(1)),
+    "std": ([f(3, 4)], lambda a: a.std()),
+    "logsumexp": ([f(3, 4)], lambda a: T.logsumexp(a, 1)),
+    "softmax": ([f(3, 4)], lambda a: a.softmax(1)),
+    "log_softmax": ([f(2, 3, 4)], lambda a: a.log_softmax(1)),
+    "view": ([f(3, 4)], lambda a: a.view(12)),
+    "unsafe_view": ([f(3, 4)], lambda a: a.t().reshape(12)),
+    "permute": ([f(2, 3, 4)], lambda a: a.permute(2, 0, 1) * 1),
+    "transpose": ([f(2, 3, 4)], lambda a: a.transpose(0, 2) * 1),
+    "t": ([f(3, 4)], lambda a: a.t() * 1),
+    "squeeze": ([f(3, 1, 4)], lambda a: a.squeeze()),
+    "squeeze_dim": ([f(3, 1, 4)], lambda a: a.squeeze(1)),
+    "unsqueeze": ([f(3, 4)], lambda a: a.unsqueeze(1)),
+    "select": ([f(3, 4)], lambda a: a[1]),
+    "slice": ([f(3, 4)], lambda a: a[:, 1:3] * 1),
+    "index": ([f(3, 4), ints(3, 5)], lambda a, i: a[i]),
+    "index_select": ([f(3, 4), ints(4, 2)], lambda a, i: T.index_select(a, 1, i)),
+    "gather": ([f(3, 4), ints(4, 3, 2)], lambda a, i: T.gather(a, 1, i)),
+    "index_backward": ([f(5, 3), ints(5, 4)], lambda a, i: a[i] * 2),
+    "alias": ([f(3, 4)], lambda a: a[...] * 1),
+    "as_strided": ([f(3, 4)], lambda a: _inplace_on_view(a)),
+    "index_put": ([f(3, 4), f(2, 4), ints(3, 2)], lambda a, v, i: _setitem_index(a, v, i)),
+    "copy_slices": ([f(3, 4), f(2, 4)], _setitem(slice(0, 2))),
+    "cat": ([f(2, 4), f(3, 4)], lambda a, b: T.cat([a, b], 0)),
+    "stack": ([f(2, 4), f(2, 4)], lambda a, b: T.stack([a, b], 1)),
+    "mm": ([f(3, 4), f(4, 5)], T.mm),
+    "bmm": ([f(2, 3, 4), f(2, 4, 5)], T.bmm),
+    "dot": ([f(4), f(4)], T.dot),
+    "mv": ([f(3, 4), f(4)], T.mv),
+    "addmm": ([f(5), f(3, 4), f(4, 5)], T.addmm),
+    "squeeze_": ([f(4), f(4, 5)], T.matmul),
+    "gelu": ([f(3, 4)], F.gelu),
+    "gelu_backward": ([f(3, 4)], lambda a: F.gelu(a, approximate="tanh")),
+    "convolution": ([f(2, 3, 6, 6), f(4, 3, 3, 3)], F.conv2d),
+    "convolution_input_grad": ([f(1, 2, 5, 5), f(3, 2, 2, 2)], lambda x, w: F.conv2d(x, w)),
+    "convolution_weight_grad": ([data(1, 2, 5, 5), f(3, 2, 2, 2)], F.conv2d),
+    "max_pool2d": ([f(2, 3, 6, 6)], lambda x: F.max_pool2d(x, 2)),
+    "nll_loss": ([f(5, 4), ints(4, 5)], lambda x, y: F.nll_loss(x.log_softmax(1), y)),
+    "binary_cross_entropy": ([f(3, 4), data(3, 4)],
+                             lambda x, t: F.binary_cross_entropy(x.sigmoid(), (t > 0).float())),
+    "binary_cross_entropy_with_logits": ([f(3, 4), f(3, 4)],
+                                         F.binary_cross_entropy_with_logits),
+    "mse_loss": ([f(3, 4), f(3, 4)], F.mse_loss),
+    "div_scalar": ([f(3, 4), f(3, 4)], F.cross_entropy),
+    "layer_norm": ([f(3, 4), f(4), f(4)], lambda x, w, b: F.layer_norm(x, (4,), w, b)),
+    "embedding": ([f(5, 3), ints(5, 2, 4)], lambda w, i: F.embedding(i, w)),
+    "batch_norm": ([f(4, 3, 2), f(3), f(3)], lambda x, w, b: F.batch_norm(x, None, None, w, b,
+                                                                         training=True)),
+    "batch_norm_eval": ([f(4, 3), f(3), f(3), positive(3)],
+                        lambda x, w, b, v: F.batch_norm(x, v.detach() - 1, v.detach(), w, b)),
+    "constant_pad_nd": ([f(3, 4)], lambda x: F.pad(x, (1, -1, 2, 0), value=0.5)),
+    "smooth_l1_loss": ([f(3, 4), f(3, 4)], lambda x, y: F.smooth_l1_loss(x, y, beta=0.5)),
+    "huber_loss": ([f(3, 4), f(3, 4)], lambda x, y: F.huber_loss(x, y, delta=0.7)),
+    "leaky_relu": ([f(3, 4)], lambda x: F.leaky_relu(x, 0.2)),
+    "leaky_relu_": ([f(3, 4)], lambda x: F.leaky_relu(nonleaf(x), 0.2, inplace=True)),
+    "elu": ([f(3, 4)], F.elu),
+    "elu_": ([f(3, 4)], lambda x: F.elu(nonleaf(x), inplace=True)),
+    "softplus": ([f(3, 4)], lambda x: F.softplus(x, beta=2.0)),
+    "silu": ([f(3, 4)], F.silu),
+    "mish": ([f(3, 4)], F.mish),
+    "hardtanh": ([f(3, 4)], F.hardtanh),
+    "log_sigmoid": ([f(3, 4)], F.logsigmoid),
+    "hardswish": ([f(3, 4, high=4.0, low=-4.0)], F.hardswish),
+    "hardsigmoid": ([f(3, 4, high=4.0, low=-4.0)], F.hardsigmoid),
+    "log1p": ([positive(3, 4)], T.log1p),
+    "expm1": ([f(3, 4)], T.expm1),
+    "sinh": ([f(3, 4)], T.sinh),
+    "cosh": ([f(3, 4)], T.cosh),
+    "tan": ([f(3, 4, low=-1, high=1)], T.tan),
+    "atan": ([f(3, 4)], T.atan),
+    "asin": ([f(3, 4, low=-0.9, high=0.9)], T.asin),
+    "acos": ([f(3, 4, low=-0.9, high=0.9)], T.acos),
+    "erf": ([f(3, 4)], T.erf),
+    "rsqrt": ([positive(3, 4)], T.rsqrt),
+    "log2": ([positive(3, 4)], T.log2),
+    "log10": ([positive(3, 4)], T.log10),
+    "exp2": ([f(3, 4)], T.exp2),
+    "trunc": ([f(3, 4)], lambda a: T.trunc(a) * a),
+    "frac": ([f(3, 4)], T.frac),
+    "atan2": ([f(3, 4), positive(3, 4)], T.atan2),
+    "hypot": ([f(3, 4), positive(4)], T.hypot),
+    "lerp": ([f(3, 4), f(3, 4)], lambda a, b: T.lerp(a, b, 0.3)),
+    "lerp_tensor": ([f(3, 4), f(3, 4), f(4)], T.lerp),
+    "logit": ([f(3, 4, low=0.1, high=0.9)], lambda a: T.logit(a, eps=0.05)),
+    "nan_to_num": ([positive(3, 4)], lambda a: T.nan_to_num(a.log())),
+    "flip": ([f(3, 4)], lambda a: a.flip(1)),
+    "roll": ([f(3, 4)], lambda a: a.roll(1, 0)),
+    "tril": ([f(3, 4)], T.tril),
+    "triu": ([f(3, 4)], lambda a: T.triu(a, 1)),
+    "repeat": ([f(2, 3)], lambda a: a.repeat(2, 1, 2)),
+    "diagonal": ([f(3, 4)], lambda a: a.diagonal(1) * 1),
+    "diagonal_copy": ([f(3, 4)], T.diag),
+    "diagonal_backward": ([f(4, 4)], lambda a: T.diag(a) * 2),
+    "diag_embed": ([f(2, 3)], T.diag_embed),
+    "trace": ([f(3, 4)], T.trace),
+    "baddbmm": ([f(3, 5), f(2, 3, 4), f(2, 4, 5)], lambda a, b, c: T.baddbmm(a, b, c, beta=0.5)),
+    "cumsum": ([f(3, 4)], lambda a: a.cumsum(1)),
+    "cumprod": ([f(3, 4)], lambda a: a.cumprod(0)),
+    "prod_all": ([f(3, 4)], lambda a: a.prod()),
+    "prod": ([f(3, 4)], lambda a: a.prod(1)),
+    "sort": ([f(3, 4)], lambda a: tuple(a.sort(1))),
+    "topk": ([f(3, 4)], lambda a: tuple(a.topk(2))),
+    "kthvalue": ([f(3, 4)], lambda a: tuple(a.kthvalue(2, 0))),
+    "median_all": ([f(3, 4)], lambda a: a.median()),
+    "median": ([f(3, 4)], lambda a: tuple(a.median(1))),
+    "cummax": ([f(3, 4)], lambda a: tuple(a.cummax(1))),
+    "scatter": ([f(3, 4), f(2, 4)],
+                lambda a, s: a.scatter(0, T.tensor([[0, 1, 2, 0], [2, 0, 1, 1]]), s)),
+    "scatter_value": ([f(3, 4)], lambda a: a.scatter(1, T.tensor([[0], [3], [1]]), 2.5)),
+    "scatter_add": ([f(3, 4), f(2, 4)],
+                    lambda a, s: a.scatter_add(0, T.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s)),
+    "index_add": ([f(3, 4), f(3, 2)], lambda a, s: a.index_add(1, T.tensor([0, 0]), s)),
+    "index_put_accumulate": ([f(3, 4), f(3, 4)],
+                             lambda a, v: a.index_put((T.tensor([0, 0, 2]),), v, accumulate=True)),
+    "vector_norm": ([f(3, 4)], lambda a: a.norm(dim=1)),
+    "masked_fill": ([f(3, 4)], lambda a: a.masked_fill(a > 0.5, -1.0)),
+    "masked_fill_tensor": ([f(3, 4), f()], lambda a, v: a.masked_fill(a > 0, v)),
+    "cross": ([f(4, 3), f(4, 3)], T.linalg.cross),
+    "det": ([f(2, 3, 3)], lambda a: T.det(a + 3 * T.eye(3))),
+    "inv": ([f(3, 3)], lambda a: T.inverse(a + 3 * T.eye(3))),
+    "solve": ([f(3, 3), f(3, 2)], lambda a, b: T.linalg.solve(a + 3 * T.eye(3), b)),
+    "eigvalsh": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t())),
+    "eigh_vectors": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t()) * 2),
+    "cholesky": ([f(3, 3)], lambda a: T.linalg.cholesky(a @ a.t() + 3 * T.eye(3))),
+    "sort_indices": ([f(3, 4)], lambda a: a.argsort(1)),
+    "cummax_indices": ([f(3, 4)], lambda a: a.cummax(0).indices),
+    "median_position": ([f(3, 4)], lambda a: a.median() * 2),
+}
+
+# Samples that run eagerly, with a warning saying why: the tracer cannot see an in-place write
+# through a view (a graph break naming the line), and the backward of max/min along a dim calls
+# argmax, which reads tensor data outside the op table (the warning names the primitive).
+GRAPH_BREAKS = {"as_strided": "graph break", "max_dim": "backward rule of 'max_dim'",
+                "min_dim": "backward rule of 'min_dim'",
+                # its rule recomputes the window maxima from x's numbers in Python
+                "max_pool2d": "backward rule of 'max_pool2d' computes from tensor values"}
+
+
+def _other_values(tensors):
+    """Copies with other values in the same domain (signs kept, indices shuffled): the
+    compiled run must not reuse anything the tracing call computed from its data."""
+    copies = []
+    for t in fresh_leaves(tensors):
+        if t.is_floating_point():
+            t._array *= _rng.uniform(0.8, 1.2, t.shape).astype(t._array.dtype)
+        elif t.dim():
+            _rng.shuffle(t._array.reshape(-1))
+        copies.append(t)
+    return copies
+
+
+def _inplace_on_view(a):
+    c = nonleaf(a)
+    c[0].mul_(2)
+    return c
+
+
+def _setitem_index(a, value, index):
+    c = nonleaf(a)
+    c[index] = value
+    return c
+
+
+def test_every_primitive_has_a_sample():
+    missing = sorted(set(PRIMITIVES) - set(SAMPLES))
+    assert not missing, (f"primitives without a compile test sample: {missing}; add one to "
+                         "SAMPLES in tests/test_compile_ops.py")
+
+
+def _flatten(output):
+    return list(output) if isinstance(output, tuple) else [output]
+
+
+def _run(names):
+    def run(inputs):
+        outputs = []
+        for name in names:
+            outputs += _flatten(SAMPLES[name][1](*inputs[name]))
+        return outputs
+    return run
+
+
+def _loss(outputs, weights):
+    total = None
+    for out, weight in zip(outputs, weights):
+        if out.requires_grad:
+            term = (out * weight).sum()
+            total = term if total is None else total + term
+    return total
+
+
+_TRACEABLE = [n for n in SAMPLES if n not in GRAPH_BREAKS]
+_CHUNKS = [_TRACEABLE[i:i + 25] for i in range(0, len(_TRACEABLE), 25)]
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Per sample: eager and compiled outputs, inputs (with gradients), and the specialization."""
+    found = {}
+    for names in _CHUNKS:
+        eager_inputs = {n: SAMPLES[n][0] for n in names}
+        compiled_inputs = {n: fresh_leaves(SAMPLES[n][0]) for n in names}
+        eager_out = _run(names)(eager_inputs)
+        weights = [tapegrad.Tensor._make(_rng.uniform(0.5, 1.5, o.shape).astype(o._array.dtype))
+                   for o in eager_out]
+        _loss(eager_out, weights).backward()
+        compiled = tapegrad.compile(_run(names))
+        compiled({n: _other_values(SAMPLES[n][0]) for n in names})  # traces (and runs eagerly)
+        for inputs in compiled_inputs.values():
+            for t in inputs:
+                t.grad = None
+        compiled_out = compiled(compiled_inputs)
+        _loss(compiled_out, weights).backward()
+        specialization = compiled.explain().specializations[-1]
+        start = 0
+        for name in names:
+            count = len(_flatten(SAMPLES[name][1](*[t.detach() for t in SAMPLES[name][0]])))
+            found[name] = (eager_inputs[name], compiled_inputs[name],
+                           eager_out[start:start + count], compiled_out[start:start + count],
+                           specialization)
+            start += count
+    return found
+
+
+def test_samples_compiled_into_one_forward_and_one_backward_kernel(results):
+    for *_, compiled_out, specialization in results.values():
+        program = specialization.program
+        assert program.forward is not None and program.backward is not None
+        assert all(o.grad_fn is None or o.grad_fn.name() == "CompiledFunctionBackward"
+                   for o in compiled_out)
+
+
+@pytest.mark.parametrize("name", _TRACEABLE)
+def test_primitive_matches_eager(results, name):
+    eager_inputs, compiled_inputs, eager_out, compiled_out, specialization = results[name]
+    assert name in specialization.program.traced_ops, \
+        f"the sample for {name} does not apply the primitive {name}"
+    for compiled, eager in zip(compiled_out, eager_out):
+        assert_close(compiled, eager, rtol=2e-5, atol=2e-6, what=f"{name} output")
+    for eager_t, compiled_t in zip(eager_inputs, compiled_inputs):
+        if eager_t.requires_grad:
+            assert (compiled_t.grad is None) == (eager_t.grad is None), f"{name} gradient presence"
+            if eager_t.grad is not None:
+                assert_close(compiled_t.grad, eager_t.grad, rtol=1e-4, atol=1e-5,
+                             what=f"{name} gradient")
+
+
+def test_fallback_ops_are_named(results):
+    """Primitives without a lowering run through numpy inside the kernel, and explain() says so."""
+    specializations = {id(r[-1]): r[-1] for r in results.values()}.values()
+    fallbacks = set()
+    for specialization in specializations:
+        text = specialization.describe()
+        for op in set(specialization.program.fallback_ops):
+            fallbacks.add(op)
+            assert op in text.split("ops without a lowering (numpy inside the kernel): ")[1]
+    assert "convolution" in fallbacks  # a primitive known to have no lowering yet
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH_BREAKS))
+def test_untraceable_samples_run_eagerly_with_a_warning(name):
+    inputs, function = SAMPLES[name]
+    compiled = tapegrad.compile(function)
+    with pytest.warns(CompileWarning, match=GRAPH_BREAKS[name]) as caught:
+        compiled(*fresh_leaves(inputs))
+    assert caught[0].filename == __file__
+    out = compiled(*fresh_leaves(inputs))
+    for got, want in zip(_flatten(out), _flatten(function(*fresh_leaves(inputs)))):
+        assert_close(got, want, what=name)

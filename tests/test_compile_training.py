@@ -1,0 +1,118 @@
+"""Compiling a whole training step (forward, ``loss.backward()``, optimizer update): the
+parameters follow eager training step by step."""
+import numpy as np
+import pytest
+
+import tapegrad
+from tapegrad import nn
+from tapegrad.compile import CompileWarning
+
+from compile_helpers import assert_close, kernel_cache  # noqa: F401
+
+
+def _line_fit_problem():
+    tapegrad.manual_seed(0)
+    x = tapegrad.linspace(-1, 1, 100)
+    y = 2 * x - 1 + 0.1 * tapegrad.randn(100)
+    return x, y
+
+
+def _line_fit_step(w, b, x, y, lr=0.1):
+    """The seed's loop body: forward, backward, a hand-written update, zeroing the gradients."""
+    loss = ((w * x + b - y) ** 2).mean()
+    loss.backward()
+    with tapegrad.no_grad():
+        w -= lr * w.grad
+        b -= lr * b.grad
+    w.grad.zero_()
+    b.grad.zero_()
+    return loss
+
+
+def test_line_fit_steps_match_eager():
+    x, y = _line_fit_problem()
+    params = {}
+    for mode in ("eager", "compiled"):
+        w = tapegrad.tensor([0.3], requires_grad=True)
+        b = tapegrad.zeros(1, requires_grad=True)
+        step = _line_fit_step if mode == "eager" else tapegrad.compile(_line_fit_step)
+        history = []
+        for _ in range(30):
+            loss = step(w, b, x, y)
+            history.append((loss.item(), w.item(), b.item(), w.grad.item()))
+        params[mode] = np.array(history)
+    np.testing.assert_allclose(params["compiled"], params["eager"], rtol=1e-5, atol=1e-6)
+    assert params["compiled"][-1, 0] < params["compiled"][0, 0] / 10  # it learns
+
+
+def _mlp_step_function(model, optimizer):
+    loss_fn = nn.CrossEntropyLoss()
+
+    def step(inputs, targets):
+        optimizer.zero_grad()
+        loss = loss_fn(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        return loss
+    return step
+
+
+def _mlp(seed):
+    tapegrad.manual_seed(seed)
+    return nn.Sequential(nn.Linear(12, 16), nn.ReLU(), nn.Linear(16, 4))
+
+
+@pytest.mark.parametrize("options", [dict(lr=0.1), dict(lr=0.05, momentum=0.9, weight_decay=1e-3)],
+                         ids=["sgd", "sgd-momentum"])
+def test_mlp_training_steps_match_eager(options):
+    tapegrad.manual_seed(1)
+    batches = [(tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))) for _ in range(3)]
+    trajectories = {}
+    for mode in ("eager", "compiled"):
+        model = _mlp(0)
+        optimizer = tapegrad.optim.SGD(model.parameters(), **options)
+        step = _mlp_step_function(model, optimizer)
+        if mode == "compiled":
+            step = tapegrad.compile(step)
+        losses = []
+        for i in range(6):
+            inputs, targets = batches[i % len(batches)]
+            losses.append(step(inputs, targets).item())
+        trajectories[mode] = (losses, [p.detach().clone() for p in model.parameters()],
+                              [p.grad.clone() for p in model.parameters()])
+        if mode == "compiled":
+            compiled_step = step
+    np.testing.assert_allclose(trajectories["compiled"][0], trajectories["eager"][0], rtol=1e-5)
+    for got, want in zip(trajectories["compiled"][1], trajectories["eager"][1]):
+        assert_close(got, want, rtol=1e-5, atol=1e-6, what="parameter")
+    for got, want in zip(trajectories["compiled"][2], trajectories["eager"][2]):
+        assert_close(got, want, rtol=1e-4, atol=1e-6, what="gradient")
+    program = compiled_step.explain().specializations[-1].program
+    assert program.backward is None  # forward, backward and update in one kernel
+    assert program.mutations and program.grad_sets
+
+
+def test_adam_step_reads_its_step_count_so_it_runs_eagerly():
+    tapegrad.manual_seed(1)
+    inputs, targets = tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))
+    results = {}
+    for mode in ("eager", "compiled"):
+        model = _mlp(0)
+        step = _mlp_step_function(model, tapegrad.optim.Adam(model.parameters(), lr=0.01))
+        if mode == "compiled":
+            step = tapegrad.compile(step)
+        with pytest.warns(CompileWarning, match="Tensor.item") if mode == "compiled" else \
+                _nothing():
+            for _ in range(3):
+                step(inputs, targets)
+        results[mode] = [p.detach().clone() for p in model.parameters()]
+    for got, want in zip(results["compiled"], results["eager"]):
+        assert_close(got, want, rtol=1e-6, atol=1e-7)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
