@@ -203,6 +203,10 @@ class Tensor:
         """Which output of ``grad_fn`` this tensor is."""
         return self._output_nr
 
+    def is_inference(self):
+        """True for a tensor made under ``inference_mode`` (by an operation or a factory)."""
+        return self.__dict__.get("_inference", False)
+
     @property
     def retains_grad(self):
         return self._retains_grad

@@ -152,3 +152,14 @@ def test_named_results_live_on_return_types():
                          ("aminmax", tapegrad.aminmax(x))]:
         assert type(result) is getattr(tapegrad.return_types, name)
         assert repr(result).startswith(f"torch.return_types.{name}(")
+
+
+def test_is_inference_marks_tensors_made_in_inference_mode():
+    x = tapegrad.ones(2)
+    with tapegrad.inference_mode():
+        made_by_op, made_by_factory = x * 2, tapegrad.zeros(2)
+    with tapegrad.no_grad():
+        under_no_grad = x * 2
+    assert not x.is_inference()
+    assert made_by_op.is_inference() and made_by_factory.is_inference()
+    assert not under_no_grad.is_inference()

@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, random
+from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
@@ -15,6 +16,8 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 
 def _finish(array, requires_grad):
     t = Tensor._make(array)
+    if grad_mode._state.inference:
+        t._inference = True
     if requires_grad:
         if array.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "

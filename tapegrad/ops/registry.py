@@ -167,11 +167,14 @@ class Primitive:
             if np.may_share_memory(out, first._array):
                 result._version_counter = first._version_counter
                 result._base = first if first._base is None else first._base
-        if grad_mode._state.grad_enabled:
+        state = grad_mode._state
+        if state.grad_enabled:
             for t in inputs:
                 if t._requires_grad:
                     self._record(inputs, params, result)
                     break
+        elif state.inference:
+            result._inference = True  # only ever set here: eager training pays nothing for it
         return (result, *extra) if self.n_outputs > 1 else result
 
     def apply(self, inputs, params):

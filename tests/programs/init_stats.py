@@ -1,0 +1,42 @@
+# Default and explicit initialisation: bounds and statistics that hold whatever the random stream.
+import math
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+layer = nn.Linear(400, 300)
+bound = 1 / math.sqrt(400)
+print(layer.weight.abs().max().item() <= bound, layer.bias.abs().max().item() <= bound)
+print(abs(layer.weight.std().item() - bound / math.sqrt(3)) < 0.002)
+
+w = torch.empty(256, 512)
+nn.init.kaiming_normal_(w, mode="fan_in", nonlinearity="relu")
+print(abs(w.std().item() - math.sqrt(2 / 512)) < 0.003)
+nn.init.kaiming_uniform_(w, a=math.sqrt(5))
+print(w.abs().max().item() <= 1 / math.sqrt(512) + 1e-6)
+nn.init.xavier_uniform_(w)
+print(w.abs().max().item() <= math.sqrt(6 / (256 + 512)) + 1e-6)
+nn.init.xavier_normal_(w, gain=nn.init.calculate_gain("tanh"))
+print(abs(w.std().item() - 5 / 3 * math.sqrt(2 / 768)) < 0.003, nn.init.calculate_gain("relu"))
+nn.init.normal_(w, mean=1.0, std=0.02)
+print(abs(w.mean().item() - 1.0) < 0.001)
+nn.init.uniform_(w, -0.1, 0.1)
+print(w.min().item() >= -0.1, w.max().item() <= 0.1)
+nn.init.constant_(w, 0.3)
+print(w[0, :2], (w == 0.3).all())
+nn.init.ones_(w)
+nn.init.zeros_(layer.bias)
+print(w.sum().item(), layer.bias.sum().item())
+conv = nn.Conv2d(3, 16, 5)
+print(conv.weight.abs().max().item() <= 1 / math.sqrt(3 * 25), conv.weight.shape, conv.bias.shape)
+emb = nn.Embedding(100, 16)
+print(abs(emb.weight.std().item() - 1) < 0.05)
+e = torch.empty(3, 5)
+nn.init.eye_(e)
+print(e)
+t = torch.empty(50, 50)
+nn.init.orthogonal_(t)
+print(torch.allclose(t @ t.T, torch.eye(50), atol=1e-4))
+nn.init.trunc_normal_(t, std=0.02)
+print(t.abs().max().item() <= 2.0)
