@@ -4,7 +4,6 @@ The data is scikit-learn's bundled 8x8 handwritten digits (1,797 images, no down
 80/20 into train and test sets with a fixed seed.
 """
 import argparse
-import sys
 import time
 
 import numpy as np
@@ -77,9 +76,6 @@ def main(description, build_model, image_shape, defaults):
     torch.manual_seed(args.seed)
     model = build_model()
     if args.compile:
-        if not hasattr(torch, "compile"):
-            sys.exit("--compile needs tapegrad.compile, which this version of tapegrad does not "
-                     "have yet; run without --compile for eager mode.")
         model = torch.compile(model)
     train_set, test_set = digits_datasets(image_shape, args.seed)
     print(model)
