@@ -353,7 +353,6 @@ def _builders(workload, impls):
                 builders[impl] = _numba(workload)
             elif impl in ("torch-eager", "torch-compile"):
                 import torch
-                torch.set_num_threads(os.cpu_count() or 1)
                 builders[impl] = framework(torch, impl == "torch-compile")
         except ImportError:
             continue

@@ -559,8 +559,7 @@ def _global_names(code):
 def _tensor_contents_readers():
     """Tensor methods that hand the contents of a tensor to Python."""
     return ("item", "tolist", "numpy", "__bool__", "__float__", "__int__", "__index__",
-            "__array__", "__repr__", "__str__", "__format__", "__iter__", "__deepcopy__",
-            "__reduce_ex__")
+            "__array__", "__repr__", "__str__", "__format__", "__deepcopy__", "__reduce_ex__")
 
 
 # Op-table functions that compute from tensor values outside the primitives (``input._array``):
