@@ -176,7 +176,8 @@ def one_hot(tensor, num_classes=-1):
     if tensor._array.dtype.kind not in "iu":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if num_classes == -1:
-        num_classes = int(tensor._array.max()) + 1 if tensor.numel() else 0
+        # .item() (not the raw array) so that a compiled caller sees the data dependence.
+        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
     return (tensor.unsqueeze(-1) == ops.arange(num_classes)).long()
 
 
