@@ -69,18 +69,9 @@ class Tensor:
 
     @staticmethod
     def _make(array, grad_fn=None, output_nr=0):
-        """Wrap a numpy array without copying (the op table's fast path: ``_init`` inlined)."""
+        """Wrap a numpy array without copying (the op table's fast path)."""
         t = _new_tensor(Tensor)
-        t._array = array
-        t._requires_grad = grad_fn is not None
-        t._grad_fn = grad_fn
-        t._output_nr = output_nr
-        t._grad = None
-        t._version_counter = VersionCounter()
-        t._base = None
-        t._retains_grad = False
-        t._hooks = None
-        t._grad_accumulator = None
+        t._init(array, grad_fn, output_nr)
         return t
 
     # -- metadata ---------------------------------------------------------------------------------
