@@ -32,7 +32,34 @@ def _renumber(container, modules):
         container.add_module(str(i), module)
 
 
-class Sequential(Module):
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: modules numbered "0", "1", … kept contiguous."""
+
+    def __delitem__(self, index):
+        _renumber(self, _without(list(self._modules.values()), index))
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def _insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        _renumber(self, modules)
+
+
+class Sequential(_ModuleSequence):
     """Calls its modules in order, each on the previous one's output.
 
     ``Sequential(m0, m1, ...)`` names them "0", "1", …; ``Sequential(OrderedDict(name=m))`` keeps
@@ -57,28 +84,8 @@ class Sequential(Module):
         key = list(self._modules)[_checked_index(index, len(self._modules))]
         self.add_module(key, module)
 
-    def __delitem__(self, index):
-        _renumber(self, _without(list(self._modules.values()), index))
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, sequential):
-        for module in sequential:
-            self.append(module)
-        return self
-
     def insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        _renumber(self, modules)
+        self._insert(index, module)
         return self
 
     def forward(self, input):
@@ -87,7 +94,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules whose parameters the parent module sees; it has no ``forward``."""
 
     def __init__(self, modules=None):
@@ -103,34 +110,14 @@ class ModuleList(Module):
     def __setitem__(self, index, module):
         self.add_module(str(_checked_index(index, len(self._modules))), module)
 
-    def __delitem__(self, index):
-        _renumber(self, _without(list(self._modules.values()), index))
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
     def __iadd__(self, modules):
         return self.extend(modules)
 
     def __add__(self, other):
         return type(self)([*self, *other])
 
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
     def insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        _renumber(self, modules)
+        self._insert(index, module)
 
     def __repr__(self):
         """As PyTorch: runs of identical children print once, as ``(0-2): 3 x Linear(...)``."""
