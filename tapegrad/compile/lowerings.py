@@ -213,6 +213,14 @@ def _row_loops(b, outer, n, inner):
     return p, r
 
 
+def _row_view(b, x, rows):
+    """Emit ``x`` viewed as (outer, n, inner): the reduced axis in the middle; returns its name."""
+    outer, n, inner = rows
+    x3 = b.fresh("x3")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    return x3
+
+
 def _row_max(b, x3, p, r, n, dtype):
     m, j = b.fresh("m"), b.fresh("j")
     b.emit(f"{m} = {dtype}(-np.inf)")
@@ -233,8 +241,7 @@ def _softmax(b, node):
         return None
     outer, n, inner = rows
     dtype = _dtype(out)
-    x3, o3 = b.fresh("x3"), b.fresh("o3")
-    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    x3, o3 = _row_view(b, x, rows), b.fresh("o3")
     b.define(out, f"np.empty({_shape(out.shape)}, {dtype})")
     b.emit(f"{o3} = {b.name(out)}.reshape(({outer}, {n}, {inner}))")
     p, r = _row_loops(b, outer, n, inner)
@@ -268,8 +275,7 @@ def _logsumexp(b, node):
         return None
     outer, n, inner = rows
     dtype = _dtype(out)
-    x3, o2 = b.fresh("x3"), b.fresh("o2")
-    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    x3, o2 = _row_view(b, x, rows), b.fresh("o2")
     b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
     p, r = _row_loops(b, outer, n, inner)
     m = _row_max(b, x3, p, r, n, dtype)
@@ -293,8 +299,7 @@ def _moments(b, node):
         return None
     outer, n, inner = rows
     dtype = _dtype(out)
-    x3, o2 = b.fresh("x3"), b.fresh("o2")
-    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    x3, o2 = _row_view(b, x, rows), b.fresh("o2")
     b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
     p, r = _row_loops(b, outer, n, inner)
     mean, ss, j = b.fresh("mean"), b.fresh("ss"), b.fresh("j")
@@ -326,8 +331,7 @@ def _extremum_dim(b, node):
     outer, n, inner = rows
     dtype = _dtype(values)
     better = ">" if node.params["largest"] else "<"
-    x3, v2, i2 = b.fresh("x3"), b.fresh("v2"), b.fresh("i2")
-    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
+    x3, v2, i2 = _row_view(b, x, rows), b.fresh("v2"), b.fresh("i2")
     b.emit(f"{v2} = np.empty(({outer}, {inner}), {dtype})")
     b.emit(f"{i2} = np.empty(({outer}, {inner}), np.int64)")
     p, r = _row_loops(b, outer, n, inner)
