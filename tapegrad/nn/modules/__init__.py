@@ -14,7 +14,10 @@ from .conv import Conv2d
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .attention import MultiheadAttention
-from .transformer import TransformerEncoder, TransformerEncoderLayer
+from .transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
     L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
@@ -29,4 +32,5 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+           "Transformer", "TransformerDecoderLayer", "TransformerDecoder",
            "NonDynamicallyQuantizableLinear"]

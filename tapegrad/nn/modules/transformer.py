@@ -1,8 +1,16 @@
-"""``TransformerEncoderLayer`` (self-attention and a feed-forward block, each with a residual
-connection and layer norm, before or after) and ``TransformerEncoder`` (a stack of copies)."""
+"""The transformer of "Attention Is All You Need", as PyTorch builds it.
+
+``TransformerEncoderLayer`` (self-attention, then a feed-forward block) and
+``TransformerDecoderLayer`` (self-attention, attention to the encoder's output, then a
+feed-forward block) wrap each block in a residual connection with a layer norm before
+(``norm_first``) or after. ``TransformerEncoder`` and ``TransformerDecoder`` stack independent
+copies of a layer; ``Transformer`` joins an encoder and a decoder.
+"""
 import copy
 
+from ... import ops
 from .. import functional as F
+from .. import init
 from .attention import MultiheadAttention
 from .container import ModuleList
 from .dropout import Dropout
@@ -10,48 +18,111 @@ from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
 
-__all__ = ["TransformerEncoderLayer", "TransformerEncoder"]
+__all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]
 
 _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
 
-class TransformerEncoderLayer(Module):
+def _activation_function(activation):
+    """A callable as it is; "relu" or "gelu" as the function of that name."""
+    if not isinstance(activation, str):
+        return activation
+    if activation not in _ACTIVATIONS:
+        raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+    return _ACTIVATIONS[activation]
+
+
+def _get_clones(module, n):
+    """``n`` deep copies of ``module``: every copy trains its own parameters."""
+    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+def _attend(attention, query, memory, mask, key_padding_mask, is_causal):
+    """The output of ``attention`` from ``query`` to ``memory`` (keys and values alike)."""
+    return attention(query, memory, memory, attn_mask=mask, key_padding_mask=key_padding_mask,
+                     need_weights=False, is_causal=is_causal)[0]
+
+
+class _TransformerLayer(Module):
+    """What encoder and decoder layers share: the submodules, in PyTorch's registration order
+    (a decoder layer adds ``multihead_attn``, ``norm3`` and ``dropout3`` for attending to the
+    encoder's output), and the residual blocks built from them."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                 batch_first, norm_first, bias, device, dtype, *, cross_attention):
+        super().__init__()
+        factory = {"device": device, "dtype": dtype}
+
+        def attention():
+            return MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                      batch_first=batch_first, **factory)
+
+        def norm():
+            return LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
+
+        self.self_attn = attention()
+        if cross_attention:
+            self.multihead_attn = attention()
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
+        self.norm_first = norm_first
+        self.norm1 = norm()
+        self.norm2 = norm()
+        if cross_attention:
+            self.norm3 = norm()
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        if cross_attention:
+            self.dropout3 = Dropout(dropout)
+        self.activation = _activation_function(activation)
+
+    def _residual(self, x, norm, block, *args):
+        """``x`` plus ``block(x, *args)``, with ``norm`` applied to the block's input
+        (``norm_first``) or to the sum."""
+        if self.norm_first:
+            return x + block(norm(x), *args)
+        return norm(x + block(x, *args))
+
+    def _self_attention_block(self, x, mask, key_padding_mask, is_causal):
+        return self.dropout1(_attend(self.self_attn, x, x, mask, key_padding_mask, is_causal))
+
+    def _feed_forward_block(self, x, output_dropout):
+        return output_dropout(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None):
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        if isinstance(activation, str):
-            if activation not in _ACTIVATIONS:
-                raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-            activation = _ACTIVATIONS[activation]
-        self.activation = activation
+        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                         batch_first, norm_first, bias, device, dtype, cross_attention=False)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
-        x = src
-        if self.norm_first:
-            x = x + self._self_attention(self.norm1(x), src_mask, src_key_padding_mask,
-                                         is_causal)
-            return x + self._feed_forward(self.norm2(x))
-        x = self.norm1(x + self._self_attention(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._feed_forward(x))
+        x = self._residual(src, self.norm1, self._self_attention_block, src_mask,
+                           src_key_padding_mask, is_causal)
+        return self._residual(x, self.norm2, self._feed_forward_block, self.dropout2)
 
-    def _self_attention(self, x, mask, key_padding_mask, is_causal):
-        attended = self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=key_padding_mask,
-                                  need_weights=False, is_causal=is_causal)[0]
-        return self.dropout1(attended)
 
-    def _feed_forward(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+class TransformerDecoderLayer(_TransformerLayer):
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
+                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
+                 device=None, dtype=None):
+        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                         batch_first, norm_first, bias, device, dtype, cross_attention=True)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        x = self._residual(tgt, self.norm1, self._self_attention_block, tgt_mask,
+                           tgt_key_padding_mask, tgt_is_causal)
+        x = self._residual(x, self.norm2, self._memory_attention_block, memory, memory_mask,
+                           memory_key_padding_mask, memory_is_causal)
+        return self._residual(x, self.norm3, self._feed_forward_block, self.dropout3)
+
+    def _memory_attention_block(self, x, memory, mask, key_padding_mask, is_causal):
+        return self.dropout2(_attend(self.multihead_attn, x, memory, mask, key_padding_mask,
+                                     is_causal))
 
 
 class TransformerEncoder(Module):
@@ -60,7 +131,7 @@ class TransformerEncoder(Module):
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
         super().__init__()
-        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.layers = _get_clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
@@ -70,3 +141,77 @@ class TransformerEncoder(Module):
             output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                            is_causal=bool(is_causal))
         return output if self.norm is None else self.norm(output)
+
+
+class TransformerDecoder(Module):
+    """``num_layers`` independent copies of ``decoder_layer``, each attending to the same
+    ``memory``, then an optional final norm."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = _get_clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                           tgt_key_padding_mask=tgt_key_padding_mask,
+                           memory_key_padding_mask=memory_key_padding_mask,
+                           tgt_is_causal=bool(tgt_is_causal), memory_is_causal=memory_is_causal)
+        return output if self.norm is None else self.norm(output)
+
+
+class Transformer(Module):
+    """An encoder over ``src`` and a decoder over ``tgt`` that attends to the encoder's output,
+    each ending in a layer norm; ``custom_encoder`` / ``custom_decoder`` replace either."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
+                 dim_feedforward=2048, dropout=0.1, activation=F.relu, custom_encoder=None,
+                 custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
+                 bias=True, device=None, dtype=None):
+        super().__init__()
+        layer_options = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                         batch_first, norm_first, bias, device, dtype)
+
+        def final_norm():
+            return LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
+
+        self.encoder = custom_encoder if custom_encoder is not None else TransformerEncoder(
+            TransformerEncoderLayer(*layer_options), num_encoder_layers, final_norm())
+        self.decoder = custom_decoder if custom_decoder is not None else TransformerDecoder(
+            TransformerDecoderLayer(*layer_options), num_decoder_layers, final_norm())
+        self._reset_parameters()
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
+                src_key_padding_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        batch_dim = 0 if self.batch_first else 1
+        if src.dim() == 3 and src.size(batch_dim) != tgt.size(batch_dim):
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
+                              is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask,
+                            tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """A float (sz, sz) causal mask: -inf above the diagonal (future positions), 0 elsewhere."""
+        return ops.full((sz, sz), float("-inf"), dtype=dtype, device=device).triu(1)
+
+    def _reset_parameters(self):
+        """Xavier-uniform for every weight matrix (PyTorch's choice), replacing the layers'
+        own initialisation; the clones of a layer thereby stop sharing initial values."""
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
