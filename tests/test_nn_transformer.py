@@ -147,6 +147,19 @@ def test_unknown_activation_error_equals_pytorchs():
     assert messages[0] == messages[1] == "activation should be relu/gelu, not tanh"
 
 
+def test_is_causal_without_a_mask_is_refused_as_in_pytorch():
+    """``is_causal`` is only a hint about the mask given; without one PyTorch refuses."""
+    torch = pytest.importorskip("torch")
+    messages = []
+    for library in (tapegrad, torch):
+        layer = library.nn.TransformerDecoderLayer(D_MODEL, 2, 16)
+        with pytest.raises(RuntimeError) as error:
+            layer(library.zeros(T, N, D_MODEL), library.zeros(S, N, D_MODEL), tgt_is_causal=True)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("Need attn_mask if specifying the is_causal hint")
+
+
 def test_decoder_layers_are_independent_copies():
     tapegrad.manual_seed(0)
     prototype = nn.TransformerDecoderLayer(D_MODEL, 2, 16, dropout=0.0)

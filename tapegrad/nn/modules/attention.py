@@ -74,6 +74,10 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
+        if is_causal and attn_mask is None:  # PyTorch takes is_causal as a hint, never as the mask
+            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                               "Transformer module method `generate_square_subsequent_mask` to "
+                               "create this mask.")
         unbatched = query.dim() == 2
         if unbatched:
             query, key, value = (t.unsqueeze(1) for t in (query, key, value))
@@ -88,8 +92,8 @@ class MultiheadAttention(Module):
         q, k, v = (self._heads(F.linear(t, w, b), batch)
                    for t, w, b in zip((query, key, value), self._projection_weights(), biases))
         scores = ops.matmul(q, k.transpose(-2, -1)) * (1 / math.sqrt(self.head_dim))
-        mask = self._additive_mask(attn_mask, key_padding_mask, is_causal, target_length,
-                                   source_length, batch, scores.dtype)
+        mask = self._additive_mask(attn_mask, key_padding_mask, target_length, source_length,
+                                   batch, scores.dtype)
         if mask is not None:
             scores = scores + mask
         weights = ops.softmax(scores, -1)
@@ -114,12 +118,10 @@ class MultiheadAttention(Module):
         length = projected.shape[0]
         return projected.reshape(length, batch * self.num_heads, self.head_dim).transpose(0, 1)
 
-    def _additive_mask(self, attn_mask, key_padding_mask, is_causal, target_length,
-                       source_length, batch, dtype):
+    def _additive_mask(self, attn_mask, key_padding_mask, target_length, source_length, batch,
+                       dtype):
         """attn_mask and key_padding_mask as one float mask to add to the (N·heads, L, S)
         scores: -inf where attention is not allowed."""
-        if attn_mask is None and is_causal:
-            attn_mask = ops.ones(target_length, source_length, dtype=dtypes.bool).triu(1)
         mask = None
         if attn_mask is not None:
             mask = _as_additive(attn_mask, dtype)
