@@ -13,7 +13,7 @@ from ._printing import set_printoptions
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
 from .ops import PRIMITIVES, return_types
 from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
-from . import autograd, backends, cuda, linalg
+from . import autograd, backends, cuda, linalg, special
 from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                        no_grad, set_grad_enabled)
 from . import nn, optim, utils

@@ -53,5 +53,9 @@ class Normal(Distribution):
             self._validate_sample(value)
         return 0.5 * (1 + ops.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
 
+    def icdf(self, value):
+        """Not validated, as in PyTorch: probabilities outside [0, 1] give nan."""
+        return self.loc + self.scale * ops.erfinv(2 * value - 1) * math.sqrt(2)
+
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

@@ -1,5 +1,6 @@
 """Elementwise math beyond the core table: log1p, expm1, hyperbolic and inverse trigonometric
-functions, erf, rsqrt, log2/log10/exp2, trunc/frac, atan2, hypot, lerp, logit, nan_to_num.
+functions, erf and erfinv, rsqrt, log2/log10/exp2, trunc/frac, atan2, hypot, lerp, logit,
+nan_to_num.
 
 Each is a primitive with PyTorch's node name and a backward rule written with tapegrad ops;
 integer inputs compute in the default float dtype, as in PyTorch.
@@ -12,12 +13,14 @@ from ..tensor import Tensor
 from .activation import _erf
 from .broadcast import sum_to
 from .elementwise import _constant_op, _floating, exp, isfinite, sqrt, where
+from .inplace import _unary_inplace
 from .operands import broadcast_error, promote
 from .registry import ELEMENTWISE, primitive
 
 __all__ = [
-    "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "rsqrt", "log2",
-    "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
+    "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "erfinv", "erfinv_",
+    "rsqrt", "log2", "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit",
+    "nan_to_num",
 ]
 
 
@@ -114,6 +117,20 @@ def _erf_forward(a):
 def _(ctx, grad):
     (a,) = ctx.saved
     return grad * (2 / math.sqrt(math.pi)) * exp(-(a * a))
+
+
+@primitive("erfinv", node="ErfinvBackward0", group=ELEMENTWISE, saves=("a",))
+def _erfinv(a):
+    from scipy import special  # imported on first use: it would add a quarter second to `import`
+    out = special.erfinv(a)  # ±inf at ±1, nan outside [-1, 1]
+    return out.astype(np.float16) if a.dtype == np.float16 else out  # scipy has no half loop
+
+
+@_erfinv.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    # PyTorch's formula, recomputing erfinv(a) so that double backward records the same graph
+    return math.sqrt(math.pi) / 2 * exp(_erfinv(a) ** 2) * grad
 
 
 @primitive("rsqrt", node="RsqrtBackward0", group=ELEMENTWISE, saves=("out",))
@@ -295,6 +312,8 @@ atan = _float_function(_atan, "atan")
 asin = _float_function(_asin, "asin")
 acos = _float_function(_acos, "acos")
 erf = _float_function(_erf_forward, "erf")
+erfinv = _float_function(_erfinv, "erfinv")
+erfinv_ = _unary_inplace(_erfinv)
 rsqrt = _float_function(_rsqrt, "rsqrt")
 log2 = _float_function(_log2, "log2")
 log10 = _float_function(_log10, "log10")
