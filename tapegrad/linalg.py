@@ -5,11 +5,12 @@ module gives them PyTorch's ``torch.linalg`` names and defaults.
 """
 from .ops.linalg import cross as _cross
 from .ops.linalg import matmul
-from .ops.matrix import cholesky, det, eigvalsh, inv, qr, solve
-from .ops.norm import matrix_norm, vector_norm
+from .ops.matrix import cholesky, det, eigvalsh, inv, matrix_rank, qr, solve, svdvals
+from .ops.matrix import linalg_svd as svd
+from .ops.norm import cond, matrix_norm, vector_norm
 
-__all__ = ["vector_norm", "matrix_norm", "norm", "det", "inv", "solve", "cross", "eigvalsh", "qr",
-           "cholesky", "matmul"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", "cross",
+           "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul"]
 
 
 def cross(input, other, *, dim=-1):
@@ -17,16 +18,19 @@ def cross(input, other, *, dim=-1):
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """A vector norm over one dimension or all of them, a matrix norm over two dimensions (or of a
-    matrix when ``ord`` is given without ``dim``), as PyTorch decides."""
+    """A matrix norm when ``ord`` is given with two dimensions (``dim`` of length 2, or a 2-D
+    input without ``dim``) or is a string; otherwise a vector norm, as PyTorch decides."""
     if isinstance(dim, int):
         dim = (dim,)
     ndim = A._array.ndim
-    matrix = (dim is not None and len(dim) == 2) or (dim is None and ord is not None and ndim == 2)
-    if matrix:
-        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim,
-                           keepdim, dtype=dtype)
-    if isinstance(ord, str):
-        raise RuntimeError(f"linalg.vector_norm: ord={ord!r} is a matrix norm; pass a dim of two "
-                           "dimensions or a 2-D input")
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dim)}")
+    elif ord is not None and ndim not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D "
+                           f"or 2D. Got {ndim}D.")
+    two_dims = len(dim) == 2 if dim is not None else ndim == 2
+    if isinstance(ord, str) or (ord is not None and two_dims):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)

@@ -25,7 +25,7 @@ from .shape import (
     transpose, unbind, unflatten, unsqueeze, view,
 )
 from .linalg import addmm, baddbmm, bmm, cross, dot, inner, matmul, mm, mv, outer
-from .matrix import cholesky, det, inverse
+from .matrix import cholesky, det, inverse, svd
 from .special import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
@@ -54,13 +54,14 @@ TENSOR_METHODS = (
     "permute", "split", "squeeze", "swapaxes", "swapdims", "transpose", "unbind", "unflatten",
     "unsqueeze", "broadcast_to", "masked_fill",
     "addmm", "baddbmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer", "cross", "det",
-    "inverse", "cholesky",
+    "inverse", "cholesky", "svd",
     "abs_", "add_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "div_", "exp_", "fill_", "log_",
     "masked_fill_", "mul_", "neg_", "normal_", "pow_", "relu_", "sigmoid_", "sin_", "sqrt_",
     "sub_", "tanh_", "uniform_", "zero_",
     # special
     "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "rsqrt", "log2",
     "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
+    "erfinv", "erfinv_",
     # layout
     "flip", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave", "diagonal", "diag",
     "diag_embed", "trace", "fill_diagonal_",
@@ -78,7 +79,7 @@ TENSOR_METHODS = (
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
 METHOD_ONLY = (
     "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
-    "new_full", "new_empty", "new_tensor", "type_as",
+    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as",
 )
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.

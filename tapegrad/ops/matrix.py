@@ -1,36 +1,56 @@
-"""Functions of square matrices: determinant, inverse, linear solve, symmetric eigenvalues, QR and
-Cholesky factorizations (``torch.linalg``'s core). All work on batches ``(..., n, n)``.
+"""Functions of matrices: determinant, inverse, linear solve, symmetric eigenvalues, the QR,
+Cholesky and singular value decompositions (``torch.linalg``'s core). All work on batches
+``(..., m, n)``.
 
 Each differentiable one is a primitive with PyTorch's node name and a backward rule written with
 tapegrad ops (so ``create_graph`` differentiates it again): d det(A) = det(A) tr(A^-1 dA),
-d A^-1 = -A^-1 dA A^-1, and a solve's gradient is another solve.
+d A^-1 = -A^-1 dA A^-1, a solve's gradient is another solve, and the SVD's is PyTorch's
+``svd_backward``.
 """
+import collections
+
 import numpy as np
 
+from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .creation import zeros
+from .elementwise import where
 from .layout import diag_embed, tril
 from .linalg import matmul
 from .registry import OTHER, primitive
-from .shape import transpose, unsqueeze
+from .shape import narrow, reshape, transpose, unsqueeze
 
-__all__ = ["det", "inv", "inverse", "solve", "eigvalsh", "qr", "cholesky"]
+__all__ = ["det", "inv", "inverse", "solve", "eigvalsh", "qr", "cholesky", "svd", "linalg_svd",
+           "svdvals"]
 
 
 def _mT(t):
     return transpose(t, -2, -1)
 
 
-def _check_square(name, A, argument="A"):
-    shape = A._array.shape
-    if len(shape) < 2:
+def _check_matrices(name, A, argument="A"):
+    if A._array.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor {argument} must have at least 2 dimensions.")
-    if shape[-1] != shape[-2]:
+
+
+def check_square_shape(name, A, argument="A"):
+    _check_matrices(name, A, argument)
+    rows, columns = A._array.shape[-2:]
+    if rows != columns:
         raise RuntimeError(f"{name}: {argument} must be batches of square matrices, but they are "
-                           f"{shape[-2]} by {shape[-1]} matrices")
+                           f"{rows} by {columns} matrices")
+
+
+def check_floating(name, A):
     if A._array.dtype.kind != "f":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
+
+
+def _check_square(name, A, argument="A"):
+    check_square_shape(name, A, argument)
+    check_floating(name, A)
 
 
 def _singular(name, what):
@@ -53,12 +73,26 @@ def _(ctx, grad):
 
 @primitive("inv", node="LinalgInvExBackward0", group=OTHER, saves=("out",),
            error=_singular("linalg.inv", "inversion"))
-def _inv(a):
-    return np.linalg.inv(a)
+def _inv(a, singular_to_inf=False):
+    """``singular_to_inf``: a singular matrix's inverse is all inf instead of an error, which is
+    what PyTorch's ``cond`` makes of ``inv_ex``'s result for it."""
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        if not singular_to_inf:
+            raise
+    matrices = a.reshape((-1,) + a.shape[-2:])
+    inverses = np.full_like(matrices, np.inf)
+    for i, matrix in enumerate(matrices):
+        try:
+            inverses[i] = np.linalg.inv(matrix)
+        except np.linalg.LinAlgError:
+            pass  # stays inf
+    return inverses.reshape(a.shape)
 
 
 @_inv.vjp
-def _(ctx, grad):
+def _(ctx, grad, singular_to_inf=False):
     (inverse_value,) = ctx.saved
     inverse_t = _mT(inverse_value)
     return -matmul(matmul(inverse_t, grad), inverse_t)
@@ -143,6 +177,12 @@ def inv(A):
 inverse = inv
 
 
+def inverse_or_inf(A):
+    """Inverses, all inf for a singular matrix: what PyTorch's ``cond`` makes of ``inv_ex``."""
+    check_floating("linalg.inv", A)
+    return _inv(A, singular_to_inf=True)
+
+
 def solve(A, B, *, left=True):
     """``X`` with ``A X = B``; ``B`` may be a vector (or a batch of them)."""
     if not left:
@@ -170,17 +210,16 @@ def cholesky(A, *, upper=False):
     return _cholesky(A, upper=upper)
 
 
-class _QRResult(tuple):
-    """``torch.return_types.linalg_qr(Q=..., R=...)``."""
-
-    def __new__(cls, Q, R):
-        return tuple.__new__(cls, (Q, R))
-
-    Q = property(lambda self: self[0])
-    R = property(lambda self: self[1])
-
+def _return_type(name, fields):
+    """A named tuple that prints as PyTorch's ``torch.return_types.<name>``."""
     def __repr__(self):
-        return f"torch.return_types.linalg_qr(\nQ={self.Q!r},\nR={self.R!r})"
+        body = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+    base = collections.namedtuple(name, fields)
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
+_QR = _return_type("linalg_qr", "Q R")
 
 
 def qr(A, mode="reduced"):
@@ -193,7 +232,207 @@ def qr(A, mode="reduced"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
     if mode == "r":
-        return _QRResult(Tensor._make(np.empty(0, A._array.dtype)),
-                         Tensor._make(np.linalg.qr(A._array, mode="r")))
+        return _QR(Tensor._make(np.empty(0, A._array.dtype)),
+                   Tensor._make(np.linalg.qr(A._array, mode="r")))
     q, r = np.linalg.qr(A._array, mode=mode)
-    return _QRResult(Tensor._make(q), Tensor._make(r))
+    return _QR(Tensor._make(q), Tensor._make(r))
+
+
+# ------------------------------------------------------------------ singular value decomposition
+#
+# A node of the op table has one differentiable output, and the SVD needs gradients through U, S
+# and Vh. So one primitive returns the three packed into one array, (..., m*p + k + q*n) for U of
+# (m, p), S of (k,) and Vh of (q, n), and the public functions unpack it with differentiable views:
+# the gradients of all three reach the one node, whose rule unpacks them again. ``svdvals`` (S
+# alone, what norms and ranks need) is a primitive of its own, with PyTorch's cheaper rule.
+
+def _svd_sizes(m, n, full_matrices):
+    """(columns of U, number of singular values, rows of Vh) of (m, n) matrices."""
+    k = min(m, n)
+    return (m, k, n) if full_matrices else (k, k, k)
+
+
+def _svd_not_converged(inputs, params):
+    if not np.isfinite(inputs[0]._array).all():
+        return ("linalg.svd: The algorithm failed to converge because the input matrix contained "
+                "non-finite values.")
+    return ("linalg.svd: The algorithm failed to converge because the input matrix is "
+            "ill-conditioned or has too many repeated singular values.")
+
+
+@primitive("svd", node="LinalgSvdBackward0", group=OTHER, saves=("out",),
+           error=_svd_not_converged)
+def _svd_packed(a, full_matrices):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    batch = a.shape[:-2]
+    return np.concatenate([u.reshape(batch + (u.shape[-2] * u.shape[-1],)), s,
+                           vh.reshape(batch + (vh.shape[-2] * vh.shape[-1],))], axis=-1)
+
+
+def _svd_unpack(packed, m, n, full_matrices):
+    """U, S, Vh as views of a packed array (the result, or a gradient of it)."""
+    p, k, q = _svd_sizes(m, n, full_matrices)
+    batch = packed._array.shape[:-1]
+    u = reshape(narrow(packed, -1, 0, m * p), batch + (m, p))
+    s = narrow(packed, -1, m * p, k)
+    vh = reshape(narrow(packed, -1, m * p + k, q * n), batch + (q, n))
+    return u, s, vh
+
+
+@_svd_packed.vjp
+def _(ctx, grad, full_matrices):
+    """PyTorch's rule; with ``full_matrices`` only the first min(m, n) singular vectors (and
+    their gradients) enter it, as in PyTorch: the others are not determined by A."""
+    m, n = ctx.input_shapes[0][-2:]
+    (packed,) = ctx.saved
+    u, s, vh = _svd_unpack(packed, m, n, full_matrices)
+    grad_u, grad_s, grad_vh = _svd_unpack(grad, m, n, full_matrices)
+    if full_matrices:
+        k = min(m, n)
+        u, grad_u = narrow(u, -1, 0, k), narrow(grad_u, -1, 0, k)
+        vh, grad_vh = narrow(vh, -2, 0, k), narrow(grad_vh, -2, 0, k)
+    return _svd_backward(u, s, vh, grad_u, grad_s, grad_vh)
+
+
+def _skew(x):
+    return x - _mT(x)
+
+
+def _divide_nonzero(numerator, denominator):
+    """numerator / denominator, exactly 0 where the numerator is 0 (even over a zero)."""
+    return numerator / where(numerator == 0, 1.0, denominator)
+
+
+def _svd_backward(u, s, vh, grad_u, grad_s, grad_vh):
+    """PyTorch's ``svd_backward`` (real case) for A = U diag(S) Vh with U (m, k), Vh (k, n):
+
+        gA = U [(skew(U^T gU) S + S skew(Vh gVh^T)) / E + diag(gS)] Vh
+             + (I - U U^T) gU S^-1 Vh            (m > n)
+             + U S^-1 gVh (I - Vh^T Vh)          (m < n)
+
+    with E_ij = s_j^2 - s_i^2. PyTorch leaves out the terms of an output that received no
+    gradient; here such a gradient arrives as zeros, and ``_divide_nonzero`` makes its terms
+    exactly zero, so a loss of S alone stays finite for repeated or zero singular values, as in
+    PyTorch.
+    """
+    m, n = u._array.shape[-2], vh._array.shape[-1]
+    s_row, s_column = unsqueeze(s, -2), unsqueeze(s, -1)
+    squares = s * s
+    gaps = unsqueeze(squares, -2) - unsqueeze(squares, -1)
+    rotations = (_skew(matmul(_mT(u), grad_u)) * s_row
+                 + s_column * _skew(matmul(vh, _mT(grad_vh))))
+    inner = _divide_nonzero(rotations, gaps) + diag_embed(grad_s)
+    if m > n:
+        grad_u_scaled = _divide_nonzero(grad_u, s_row)
+        outer = (matmul(u, inner) + grad_u_scaled
+                 - matmul(u, matmul(_mT(u), grad_u_scaled)))
+        return matmul(outer, vh)
+    if m < n:
+        grad_vh_scaled = _divide_nonzero(grad_vh, s_column)
+        outer = (matmul(inner, vh) + grad_vh_scaled
+                 - matmul(matmul(grad_vh_scaled, _mT(vh)), vh))
+        return matmul(u, outer)
+    return matmul(u, matmul(inner, vh))
+
+
+@primitive("svdvals", node="LinalgSvdBackward0", group=OTHER, saves=("a",),
+           error=_svd_not_converged)
+def _svdvals(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+@_svdvals.vjp
+def _(ctx, grad):
+    """gA = U diag(gS) Vh (PyTorch's shortcut when only S has a gradient). The singular vectors
+    come from the full primitive, so that a second derivative goes through its rule."""
+    (a,) = ctx.saved
+    m, n = ctx.input_shapes[0][-2:]
+    u, _, vh = _svd_unpack(_svd_packed(a, full_matrices=False), m, n, False)
+    return matmul(u * unsqueeze(grad, -2), vh)
+
+
+def _check_svd_input(A, driver=None):
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
+                           "inputs with cuSOLVER backend.")
+    _check_matrices("linalg.svd", A)
+    check_floating("linalg.svd", A)
+    if A._array.dtype == np.float16:
+        raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
+
+
+_LinalgSVD = _return_type("linalg_svd", "U S Vh")
+_SVD = _return_type("svd", "U S V")
+
+
+def linalg_svd(A, full_matrices=True, *, driver=None):
+    """``torch.linalg.svd``: A = U diag(S) Vh, S descending (numpy's LAPACK gesdd, as PyTorch's
+    CPU default)."""
+    _check_svd_input(A, driver)
+    m, n = A._array.shape[-2:]
+    return _LinalgSVD(*_svd_unpack(_svd_packed(A, full_matrices=full_matrices), m, n,
+                                   full_matrices))
+
+
+def svdvals(A, *, driver=None):
+    """``torch.linalg.svdvals``: the singular values alone, descending."""
+    _check_svd_input(A, driver)
+    return _svdvals(A)
+
+
+def svd(input, some=True, compute_uv=True):
+    """``torch.svd``: U, S and V (not Vh); without ``compute_uv``, U and V are zeros of the full
+    shapes, as in PyTorch."""
+    if input._array.ndim < 2:
+        raise RuntimeError("linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input._array.ndim} dimensions instead")
+    if not compute_uv:
+        values = svdvals(input)
+        *batch, m, n = input._array.shape
+        return _SVD(zeros(*batch, m, m, dtype=input.dtype), values,
+                    zeros(*batch, n, n, dtype=input.dtype))
+    u, s, vh = linalg_svd(input, full_matrices=not some)
+    return _SVD(u, s, _mT(vh))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+    """``torch.linalg.matrix_rank``: how many singular values (absolute eigenvalues when
+    ``hermitian``) exceed max(atol, rtol * largest). Without either tolerance, rtol is
+    eps * max(m, n); with only a positive atol, rtol is 0. ``tol`` (PyTorch's older spelling)
+    is an atol with rtol 0. Tolerances may be tensors, broadcast over the batch."""
+    if tol is not None:
+        if atol is not None or rtol is not None:
+            raise TypeError("linalg.matrix_rank: pass either tol or atol/rtol, not both")
+        atol, rtol = tol, 0.0
+    _check_matrices("torch.linalg.matrix_rank", A, argument="input")
+    if A._array.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    atol, rtol = _rank_tolerances(A, atol, rtol)
+    if A._array.size == 0:
+        batch = A._array.shape[:-2]
+        return zeros(batch, dtype=dtypes.int64)
+    A = A.detach()
+    if hermitian:
+        values = eigvalsh(A).abs()
+        largest = values.amax(-1, keepdim=True)
+    else:
+        values = svdvals(A)
+        largest = narrow(values, -1, 0, 1)
+    threshold = unsqueeze(atol, -1).maximum(unsqueeze(rtol, -1) * largest)
+    return (values > threshold).sum(-1)
+
+
+def _rank_tolerances(A, atol, rtol):
+    """atol and rtol as float64 tensors, with PyTorch's defaults."""
+    atol_given = atol is not None
+    atol = _float64(atol if atol_given else 0.0)
+    if rtol is None:
+        default = _float64(np.finfo(A._array.dtype).eps * max(A._array.shape[-2:]))
+        return atol, where(atol > 0, _float64(0.0), default) if atol_given else default
+    return atol, _float64(rtol)
+
+
+def _float64(value):
+    if isinstance(value, Tensor):
+        return value.to(dtypes.float64)
+    return Tensor._make(np.asarray(value, dtype=np.float64))

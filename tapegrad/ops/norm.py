@@ -1,10 +1,10 @@
-"""Vector and matrix norms.
+"""Vector and matrix norms, and condition numbers.
 
 Every vector p-norm is one primitive, ``vector_norm`` (PyTorch's ``LinalgVectorNormBackward0``),
 rather than a chain of abs/pow/sum/sqrt: its backward rule is the stable one PyTorch uses (zero, not
 nan, where the norm is zero), and it is a single pass over memory. ``Tensor.norm``, ``torch.norm``
-and ``torch.linalg.norm`` all reach it; matrix 1- and inf-norms compose it from sum and amax, as
-PyTorch does.
+and ``torch.linalg.norm`` all reach it; the matrix norms compose it, or the singular values, with
+sum, amax and amin, as PyTorch does.
 """
 import builtins
 import math
@@ -13,14 +13,16 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES
-from .creation import zeros_like
-from .elementwise import abs, sign, where
+from .creation import zeros, zeros_like
+from .elementwise import abs, reciprocal, sign, where
+from .matrix import check_square_shape, inverse_or_inf, svdvals
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import REDUCTION, primitive
-from .shape import reshape
+from .shape import narrow, permute, reshape, squeeze, unsqueeze
+from .special import nan_to_num
 
-__all__ = ["norm", "vector_norm", "matrix_norm"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cond"]
 
 _INF = math.inf
 
@@ -78,34 +80,122 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """``torch.linalg.matrix_norm`` for ``'fro'`` and the induced 1- and inf-norms (largest column
-    or row sum of magnitudes; -1 and -inf: the smallest)."""
-    if dtype is not None:
-        A = A.to(dtype)
-    if A._array.ndim < 2:
-        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                           "dimensions.")
-    rows, columns = (d % A._array.ndim for d in dim)
+    """``torch.linalg.matrix_norm``: ``'fro'`` (the entries' 2-norm), ``'nuc'`` (the sum of the
+    singular values), 2 and -2 (the largest and the smallest singular value), and the induced 1-
+    and inf-norms (the largest column or row sum of magnitudes; -1 and -inf: the smallest)."""
+    if isinstance(ord, str):
+        supported, uses_singular_values = ord in ("fro", "nuc"), ord == "nuc"
+    else:
+        supported = builtins.abs(ord) in (1, 2, _INF)
+        uses_singular_values = builtins.abs(ord) == 2
+    if not supported:
+        raise RuntimeError(f"linalg.matrix_norm: Order {_format_number(ord)} not supported.")
+    rows, columns = _matrix_dims(A, dim, low_precision=not uses_singular_values)
+    A = _to_norm_dtype(A, dtype)
     if ord == "fro":
         return vector_norm(A, 2, (rows, columns), keepdim)
-    if ord not in (1, -1, _INF, -_INF):
-        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs singular values, which "
-                                  "tapegrad does not compute")
+    if uses_singular_values:
+        return _singular_value_norm(A, ord, rows, columns, keepdim)
     summed_dim, extreme_dim = (rows, columns) if builtins.abs(ord) == 1 else (columns, rows)
-    sums = _reduce_sum(abs(A), summed_dim, keepdim=keepdim)
+    sums = vector_norm(A, 1, summed_dim, keepdim)
     if not keepdim and extreme_dim > summed_dim:
         extreme_dim -= 1
     return (amax if ord > 0 else amin)(sums, extreme_dim, keepdim)
 
 
-def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
-    """``torch.norm``/``Tensor.norm``: a vector norm over ``dim`` (all entries by default);
-    ``'fro'`` is the 2-norm of the entries."""
+def _format_number(value):
+    """A number as PyTorch's messages print it: 3.0 as 3, 3.5 as 3.5, False as 0."""
+    if isinstance(value, (bool, float)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _matrix_dims(A, dim, low_precision):
+    """PyTorch's checks of a matrix norm's input and ``dim``; the two dimensions, non-negative."""
+    ndim = A._array.ndim
+    if ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if A._array.dtype.kind != "f":
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
+    if not low_precision and A._array.dtype == np.float16:
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got Half")
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(map(str, dims)))
+    for d in dims:
+        if not -ndim <= d < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                             f"{ndim - 1}], but got {d})")
+    rows, columns = (d % ndim for d in dims)
+    if rows == columns:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({rows}, {columns})")
+    return rows, columns
+
+
+def _to_norm_dtype(A, dtype):
+    """``A`` in ``dtype``, which must hold A's values without narrowing (PyTorch's rule)."""
+    if dtype is None:
+        return A
+    dtype = dtypes.as_dtype(dtype)
+    if dtypes.promote_types(A.dtype, dtype) != dtype:
+        raise RuntimeError("linalg.matrix_norm: the dtype of the input "
+                           f"({_LEGACY_TYPE_NAMES[A._array.dtype.name]}) should be convertible "
+                           "without narrowing to the specified dtype "
+                           f"({_LEGACY_TYPE_NAMES[dtype.name]})")
+    return A.to(dtype)
+
+
+def _singular_value_norm(A, ord, rows, columns, keepdim):
+    """'nuc', 2 or -2 as PyTorch computes them: the two dimensions moved last, the singular
+    values reduced, and with ``keepdim`` the kept dimensions moved back."""
+    order = [d for d in range(A._array.ndim) if d not in (rows, columns)] + [rows, columns]
+    values = svdvals(permute(A, order))
+    if ord == "nuc" or (ord > 0 and values._array.shape[-1] == 0):
+        result = _reduce_sum(values, -1, keepdim=keepdim)  # an empty matrix's norms are 0
+    else:
+        result = (amax if ord > 0 else amin)(values, -1, keepdim)
+    if keepdim:
+        result = permute(unsqueeze(result, -1), [order.index(d) for d in range(len(order))])
+    return result
+
+
+def cond(A, p=None):
+    """``torch.linalg.cond``: the condition number in the ``p``-norm. For None, 2 and -2 the
+    ratio of the extreme singular values (any matrix shape); otherwise ||A|| ||A^-1|| of square
+    matrices, inf for a singular one; 0 for empty matrices (NumPy defines none)."""
+    if A._array.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     if isinstance(p, str):
-        if p != "fro":
-            raise NotImplementedError(f"norm: p={p!r} needs singular values, which tapegrad does "
-                                      "not compute")
-        p = 2
+        check_square_shape(f"linalg.cond(ord={p})", A)
+    if p not in (None, 2, -2, 1, -1, _INF, -_INF, "fro", "nuc"):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {_format_number(p)}")
+    if A._array.size == 0:
+        return zeros(A._array.shape[:-2], dtype=A.dtype)
+    if p in (None, 2, -2):
+        values = svdvals(A)
+        largest, smallest = narrow(values, -1, 0, 1), narrow(values, -1, -1, 1)
+        return squeeze(smallest / largest if p == -2 else largest / smallest, -1)
+    if p == "nuc":  # PyTorch's own formula: its matrix_norm would fail on the inf inverse
+        values = svdvals(A)
+        return _reduce_sum(values, -1) * _reduce_sum(reciprocal(values), -1)
+    if not isinstance(p, str):
+        ord_text = f"{p:f}" if isinstance(p, float) else str(p)
+        check_square_shape(f"linalg.cond(ord={ord_text})", A)
+    inverse = inverse_or_inf(A)
+    return nan_to_num(matrix_norm(A, p) * matrix_norm(inverse, p), _INF, _INF, -_INF)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """``torch.norm``/``Tensor.norm``: a vector norm over ``dim`` (all entries by default),
+    ``'fro'`` being the entries' 2-norm; ``'nuc'`` (or ``'fro'`` over more than two dimensions)
+    goes to ``matrix_norm``, over all dimensions when ``dim`` is None."""
+    if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int)
+                                                  or len(dim) <= 2)):
+        return matrix_norm(input, p, tuple(range(input._array.ndim)) if dim is None else dim,
+                           keepdim, dtype=dtype)
     if dtype is not None:
         input = input.to(dtypes.as_dtype(dtype))
-    return vector_norm(input, p, dim, keepdim)
+    return vector_norm(input, 2 if isinstance(p, str) or p is None else p, dim, keepdim)
