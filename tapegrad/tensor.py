@@ -45,8 +45,16 @@ class Tensor:
     it is; ``_version_counter``; ``_base`` the tensor it is a view of.
     """
 
-    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
-                 "_base", "_retains_grad", "_hooks", "_grad_accumulator", "__weakref__", "__dict__")
+    # Every operation makes a tensor, so making one stores only what every tensor needs. The rest
+    # is rarely set and defaults to a class attribute until then (stored in ``__dict__`` when set).
+    __slots__ = ("_array", "_requires_grad", "_grad_fn", "_version_counter", "__weakref__",
+                 "__dict__")
+    _output_nr = 0
+    _grad = None
+    _base = None
+    _retains_grad = False
+    _hooks = None
+    _grad_accumulator = None
 
     def __init__(self, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -59,13 +67,9 @@ class Tensor:
         self._array = array
         self._requires_grad = grad_fn is not None
         self._grad_fn = grad_fn
-        self._output_nr = output_nr
-        self._grad = None
         self._version_counter = VersionCounter()
-        self._base = None
-        self._retains_grad = False
-        self._hooks = None
-        self._grad_accumulator = None
+        if output_nr:
+            self._output_nr = output_nr
 
     @staticmethod
     def _make(array, grad_fn=None, output_nr=0):

@@ -14,6 +14,7 @@ they are recorded too and give differentiable gradients (higher derivatives).
 """
 import heapq
 import itertools
+import sys
 import warnings
 
 import numpy as np
@@ -234,12 +235,18 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
         if node not in counts and (visits is None or node in visits):
             heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
-    with grad_mode.set_grad_enabled(create_graph):
+    state = grad_mode._state
+    grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
+    try:
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
             if grads is None:
                 input_grads = None  # no gradient reached this node: its inputs get none from it
+            elif node._hooks is None and type(node) is not AccumulateGrad and not (
+                    node.gradients_may_be_shared or node in capture_nodes
+                    or runs is not None and node not in runs):
+                input_grads = node.apply(_complete(grads))  # the common case, kept lean
             elif node in capture_nodes:
                 node_runs = node in runs
                 if node_runs:
@@ -251,9 +258,6 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
                 input_grads = _call(node, grads, create_graph, shared)
             elif runs is not None and node not in runs:
                 continue
-            elif (node._hooks is None and type(node) is not AccumulateGrad
-                  and not node.gradients_may_be_shared):
-                input_grads = node.apply(_complete(grads))
             else:
                 input_grads = _call(node, _tensor_pre_hooks(node, grads, shared), create_graph,
                                     shared)
@@ -270,6 +274,8 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
                 counts[child] = remaining
                 if remaining == 0:
                     heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+    finally:
+        state.grad_enabled = grad_was_enabled
     return captured
 
 
@@ -284,8 +290,27 @@ def _deposit(buffers, node, nr, g):
     slot = buffers.get(node)
     if slot is None:
         buffers[node] = {nr: g}
+    elif nr in slot:
+        slot[nr] = _sum_gradients(slot[nr], g)
     else:
-        slot[nr] = slot[nr] + g if nr in slot else g
+        slot[nr] = g
+
+
+def _sum_gradients(held, g):
+    """``held + g``, written into ``held``'s array when only this walk can see it.
+
+    As PyTorch's InputBuffer does (it checks the tensor's use count), a tensor used by several
+    operations then gathers its gradients in one array instead of a new array per use. The
+    reference counts prove no one else holds the tensor or its array: the buffer entry, this
+    frame's name and ``getrefcount``'s own argument account for three references to each.
+    """
+    array, other = held._array, g._array
+    if (not (held._requires_grad or g._requires_grad) and array.base is None and array.flags.writeable
+            and array.shape == other.shape and array.dtype == other.dtype
+            and sys.getrefcount(held) == 3 and sys.getrefcount(array) == 3):
+        np.add(array, other, out=array)
+        return held
+    return held + g
 
 
 def _tensor_pre_hooks(node, grads, shared):
@@ -370,7 +395,7 @@ def _accumulate(leaf, g, create_graph, shared):
             leaf._grad = Tensor._make(np.empty(g._array.shape, g._array.dtype)).copy_(g)
             return
         array = g._array
-        if array.base is not None or id(array) in shared:
+        if id(array) in shared or not _sole_owner(g):
             array = array.copy()
         shared.add(id(array))
         leaf._grad = Tensor._make(array)
@@ -379,3 +404,22 @@ def _accumulate(leaf, g, create_graph, shared):
     else:
         np.add(current._array, g._array, out=current._array)
         current._version_counter.value += 1
+
+
+def _sole_owner(tensor):
+    """Whether ``tensor``'s array can become a ``.grad`` as it is: an array of its own, or a
+    C-contiguous view of all of a base that nothing else holds (a Linear weight's gradient
+    arrives as the transpose of the product the rule computed).
+
+    Reference counts prove the base unshared: the view's reference, this frame's name and
+    ``getrefcount``'s argument, plus the base tensor's when the view tensor keeps it as ``_base``
+    (which then must be held by nothing else)."""
+    array = tensor._array
+    base = array.base
+    if base is None:
+        return True
+    base_tensor = tensor._base
+    kept = base_tensor is not None and base_tensor._array is base
+    return (type(base) is np.ndarray and base.base is None and array.size == base.size and array.flags.c_contiguous
+            and array.flags.writeable and sys.getrefcount(base) == 3 + kept
+            and (not kept or sys.getrefcount(base_tensor) == 3))

@@ -132,14 +132,19 @@ def _check_data_independent(node, inputs, grad_value, concrete, constants, diffe
 
 
 def _other_values(array, rng):
-    """An array of ``array``'s shape and dtype with other values: noise for floats, the same
-    values shuffled for integers and booleans (indices stay valid)."""
+    """An array of ``array``'s shape, dtype and memory layout with other values: noise for
+    floats, the same values shuffled for integers and booleans (indices stay valid). The layout
+    is kept because a rule may choose how to compute by it (as ``mm``'s does for a transposed
+    matrix), which is no dependence on the data."""
+    other = np.empty_like(array)
     if array.dtype.kind == "f":
-        return rng.standard_normal(array.shape).astype(array.dtype)
-    shuffled = np.array(array)
-    if shuffled.ndim:
-        rng.shuffle(shuffled.reshape(-1))
-    return shuffled
+        other[...] = rng.standard_normal(array.shape)
+    else:
+        shuffled = np.array(array)
+        if shuffled.ndim:
+            rng.shuffle(shuffled.reshape(-1))
+        other[...] = shuffled
+    return other
 
 
 def _signature(nodes, constants):

@@ -621,12 +621,13 @@ class _Patches:
             return tensor
         self._swap(Tensor, "_init", init)
         self._swap(Tensor, "_make", staticmethod(make))
-        slot = Tensor.__dict__["_grad"]
+        def get_grad(tensor):  # a tensor's ``_grad`` lives in its __dict__ once set
+            return tensor.__dict__.get("_grad")
 
         def set_grad(tensor, value):
             tracer.note_grad_write(tensor)
-            slot.__set__(tensor, value)
-        self._swap(Tensor, "_grad", property(slot.__get__, set_grad))
+            tensor.__dict__["_grad"] = value
+        self._swap(Tensor, "_grad", property(get_grad, set_grad))
         return self
 
     def _swap(self, owner, name, replacement):

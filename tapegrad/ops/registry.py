@@ -45,7 +45,7 @@ class OpNode(Node):
     ``ctx.input_shapes``, ``ctx.input_dtypes`` and ``ctx.needs_input_grad``.
     """
 
-    __slots__ = ("_saved", "params", "input_shapes", "input_dtypes", "needs_input_grad", "_outputs")
+    __slots__ = ("_saved", "params", "input_shapes", "input_dtypes", "needs_input_grad")
     primitive = None  # set on each generated subclass
 
     @property
@@ -53,7 +53,7 @@ class OpNode(Node):
         saved = self._saved
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
-        return tuple(_unpack(self, entry) for entry in saved)
+        return tuple([_unpack(self, entry) for entry in saved])
 
     def apply(self, grads):
         grad = grads[0] if len(grads) == 1 else grads
@@ -146,12 +146,22 @@ class Primitive:
         return f"<primitive {self.name}>"
 
     def __call__(self, *inputs, **params):
-        """Run the forward on the inputs' arrays and record the node (the eager path)."""
+        """Run the forward on the inputs' arrays and record the node (the eager path).
+
+        This is the hottest code in eager mode (every operation, and every operation of every
+        backward rule, passes here), so the common one- and two-input cases are spelled out: a
+        list comprehension would cost more than a 0-d addition.
+        """
         if _interceptor is not None:
             return _interceptor(self, inputs, params)
-        arrays = [t._array for t in inputs]
         try:
-            out = self.forward(*arrays, **params)
+            if len(inputs) == 2:
+                a, b = inputs
+                out = self.forward(a._array, b._array, **params)
+            elif len(inputs) == 1:
+                out = self.forward(inputs[0]._array, **params)
+            else:
+                out = self.forward(*[t._array for t in inputs], **params)
         except (ValueError, IndexError, TypeError) as exc:
             if self.error is None:
                 raise
@@ -197,8 +207,8 @@ class Primitive:
             dtypes.append(array.dtype)
             if t._requires_grad:
                 grad_fn = t._grad_fn
-                edges.append((grad_fn if grad_fn is not None else AccumulateGrad.of(t),
-                              t._output_nr))
+                edges.append((AccumulateGrad.of(t), 0) if grad_fn is None
+                             else (grad_fn, t._output_nr))
                 needs.append(True)
             else:
                 edges.append(_NO_EDGE)
@@ -210,13 +220,17 @@ class Primitive:
         node.input_shapes = tuple(shapes)
         node.input_dtypes = tuple(dtypes)
         node.needs_input_grad = tuple(needs)
-        saved = []
-        for position in self.save_positions:
-            value = inputs[position] if position >= 0 else _SavedOutput(result)
-            saved.append((value, value._version_counter.value))
-        node._saved = tuple(saved)
+        if self.save_positions:
+            node._saved = tuple([_save(inputs[i] if i >= 0 else _SavedOutput(result))
+                                 for i in self.save_positions])
+        else:
+            node._saved = ()
         result._grad_fn = node
         result._requires_grad = True
+
+
+def _save(value):
+    return value, value._version_counter.value
 
 
 _NO_EDGE = (None, 0)
