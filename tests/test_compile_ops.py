@@ -92,6 +92,10 @@ SAMPLES = {
     "tanh": ([f(3, 4, low=-6, high=6)], T.tanh),
     "sigmoid": ([f(3, 4, low=-12, high=12)], T.sigmoid),
     "relu": ([f(3, 4)], T.relu),
+    # the activations' backward functions, compiled where the backward graph uses them
+    "tanh_backward": ([f(3, 4, low=-3, high=3)], T.tanh),
+    "sigmoid_backward": ([f(3, 4, low=-6, high=6)], T.sigmoid),
+    "threshold_backward": ([f(3, 4)], T.relu),
     "clamp": ([f(3, 4)], lambda a: a.clamp(-0.5, 0.5)),
     "clamp_min": ([f(3, 4)], lambda a: T.clamp_min(a, 0.25)),
     "clamp_max": ([f(3, 4)], lambda a: T.clamp_max(a, 0.25)),
@@ -206,6 +210,7 @@ SAMPLES = {
     "asin": ([f(3, 4, low=-0.9, high=0.9)], T.asin),
     "acos": ([f(3, 4, low=-0.9, high=0.9)], T.acos),
     "erf": ([f(3, 4)], T.erf),
+    "erfinv": ([f(3, 4, low=-0.8, high=0.8)], T.erfinv),
     "rsqrt": ([positive(3, 4)], T.rsqrt),
     "log2": ([positive(3, 4)], T.log2),
     "log10": ([positive(3, 4)], T.log10),
@@ -257,6 +262,9 @@ SAMPLES = {
     "eigvalsh": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t())),
     "eigh_vectors": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t()) * 2),
     "cholesky": ([f(3, 3)], lambda a: T.linalg.cholesky(a @ a.t() + 3 * T.eye(3))),
+    "svd": ([f(4, 3)], lambda a: (lambda U, S, Vh: (U * U, S, U @ Vh))(
+        *T.linalg.svd(a, full_matrices=False))),
+    "svdvals": ([f(2, 3, 4)], T.linalg.svdvals),
     "sort_indices": ([f(3, 4)], lambda a: a.argsort(1)),
     "cummax_indices": ([f(3, 4)], lambda a: a.cummax(0).indices),
     "median_position": ([f(3, 4)], lambda a: a.median() * 2),

@@ -59,7 +59,16 @@ def _(ctx, grad):
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
     return (sum_to(grad @ b.mT, ctx.input_shapes[0]) if need_a else None,
-            sum_to(a.mT @ grad, ctx.input_shapes[1]) if need_b else None)
+            sum_to(_second_factor_grad(a, b, grad), ctx.input_shapes[1]) if need_b else None)
+
+
+def _second_factor_grad(a, b, grad):
+    """``a.mT @ grad``, made in ``b``'s memory layout as PyTorch's ``mm_mat2_backward`` does: for
+    a transposed matrix (``nn.Linear``'s ``weight.t()``) the product is computed transposed, so
+    that the gradient reaching the weight is C-contiguous and becomes its ``.grad`` uncopied."""
+    if b._array.ndim == 2 and b._array.flags.f_contiguous and not b._array.flags.c_contiguous:
+        return (grad.mT @ a).mT
+    return a.mT @ grad
 
 
 @primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"), error=_dot_error)
@@ -102,7 +111,7 @@ def _(ctx, grad, beta, alpha):
     scaled = grad if alpha == 1 else grad * alpha
     return (sum_to(grad if beta == 1 else grad * beta, ctx.input_shapes[0]) if need_bias else None,
             _mm(scaled, b.t()) if need_a else None,
-            _mm(a.t(), scaled) if need_b else None)
+            _second_factor_grad(a, b, scaled) if need_b else None)
 
 
 @primitive("squeeze_", node="SqueezeBackward4", group=VIEW)
