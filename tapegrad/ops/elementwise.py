@@ -362,13 +362,13 @@ def _(ctx, grad):
 @primitive("sigmoid", node="SigmoidBackward0", group=ELEMENTWISE, saves=("out",),
            lowering="sigmoid({0})")
 def _sigmoid(a):
-    # exp(min(a, 0)) / (1 + exp(-|a|)): neither exp overflows, both sides of zero keep full
-    # relative precision, and there is no branch to select (5x faster than np.where on 1M).
-    numerator = np.exp(np.minimum(a, 0))
-    denominator = np.exp(-np.abs(a))
-    denominator += 1
-    numerator /= denominator
-    return numerator
+    # 1 / (1 + exp(-a)), as PyTorch computes it, in place in one new array: four passes over
+    # memory. Each step is one rounding, so both sides of zero keep full relative precision; exp
+    # overflows (to inf, giving 0) only where the true value is below the smallest normal float.
+    result = np.negative(a, out=np.empty(a.shape, a.dtype))
+    np.exp(result, out=result)
+    result += 1
+    return np.reciprocal(result, out=result)
 
 
 @_sigmoid.vjp
