@@ -31,6 +31,11 @@ BAD_CALLS = {
     "lt-broadcast": lambda T: T.ones(3) < T.ones(4),
     "eq-broadcast": lambda T: T.ones(3) == T.ones(2),
     "clamp-tensor-broadcast": lambda T: T.ones(3).clamp(min=T.zeros(2)),
+    # a number where a tensor belongs
+    "exp-of-number": lambda T: T.exp(0.5),
+    "tanh-of-number": lambda T: T.tanh(2),
+    "neg-of-number": lambda T: T.neg(1.0),
+    "sigmoid-of-number": lambda T: T.sigmoid(0.5),
     # matrix products
     "matmul-mm": lambda T: T.ones(3, 2) @ T.ones(4, 2),
     "mm": lambda T: T.mm(T.ones(3, 2), T.ones(4, 2)),

@@ -670,7 +670,7 @@ def neg(input):
 
 
 def check_bool_negation(input):
-    if input._array.dtype == np.bool_:
+    if isinstance(input, Tensor) and input._array.dtype == np.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
                            "are trying to invert a mask, use the `~` or `logical_not()` operator "
                            "instead.")
@@ -789,8 +789,11 @@ def clone(input, *, memory_format=None):
 
 
 def _floating(t):
-    """Integer inputs of floating functions (exp, log, …) compute in the default float dtype."""
-    return t if t._array.dtype.kind == "f" else to_dtype(t, dtypes.get_default_dtype())
+    """Integer inputs of floating functions (exp, log, …) compute in the default float dtype.
+    Anything but a tensor goes on to the primitive, which refuses it with PyTorch's TypeError."""
+    if isinstance(t, Tensor) and t._array.dtype.kind != "f":
+        return to_dtype(t, dtypes.get_default_dtype())
+    return t
 
 
 # ----------------------------------------------------------------- non-differentiable

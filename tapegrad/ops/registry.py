@@ -166,6 +166,9 @@ class Primitive:
             if self.error is None:
                 raise
             raise RuntimeError(self.error(inputs, params)) from exc
+        except AttributeError:
+            self._check_tensors(inputs)
+            raise
         if self.n_outputs > 1:
             out, *extra = out
             extra = [Tensor._make(np.asarray(e)) for e in extra]
@@ -186,6 +189,14 @@ class Primitive:
         elif state.inference:
             result._inference = True  # only ever set here: eager training pays nothing for it
         return (result, *extra) if self.n_outputs > 1 else result
+
+    def _check_tensors(self, inputs):
+        """PyTorch's TypeError for a number or other object where a tensor belongs."""
+        for position, value in enumerate(inputs):
+            if not isinstance(value, Tensor):
+                name = "input" if position == 0 else self.arg_names[position]
+                raise TypeError(f"{self.name}(): argument '{name}' (position {position + 1}) must "
+                                f"be Tensor, not {type(value).__name__}") from None
 
     def apply(self, inputs, params):
         """The eager path even while an interceptor is set (what a tracer calls for values)."""
