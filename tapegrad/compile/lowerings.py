@@ -264,6 +264,38 @@ def _softmax(b, node):
     b.indent -= 2
 
 
+@template("softmax_backward", "log_softmax_backward")
+def _softmax_backward(b, node):
+    """Per row: ``s = sum(g * o)`` then ``o * (g - s)`` (softmax), or ``s = sum(g)`` then
+    ``g - exp(o) * s`` (log-softmax)."""
+    (grad, output), (out,) = node.inputs, node.outputs
+    rows = _rows(output.shape, (node.params["dim"],))
+    if rows is None:
+        return False
+    if b is None:
+        return None
+    outer, n, inner = rows
+    dtype = _dtype(out)
+    g3, y3, o3 = _row_view(b, grad, rows), _row_view(b, output, rows), b.fresh("o3")
+    b.define(out, f"np.empty({_shape(out.shape)}, {dtype})")
+    b.emit(f"{o3} = {b.name(out)}.reshape(({outer}, {n}, {inner}))")
+    p, r = _row_loops(b, outer, n, inner)
+    s, j = b.fresh("s"), b.fresh("j")
+    g, y = f"{g3}[{p}, {j}, {r}]", f"{y3}[{p}, {j}, {r}]"
+    b.emit(f"{s} = 0.0")
+    b.emit(f"for {j} in range({n}):")
+    if node.op == "softmax_backward":
+        b.emit(f"    {s} += {g} * {y}")
+        b.emit(f"for {j} in range({n}):")
+        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({y} * ({g} - {s}))")
+    else:
+        b.emit(f"    {s} += {g}")
+        b.emit(f"for {j} in range({n}):")
+        b.emit(f"    {o3}[{p}, {j}, {r}] = "
+               f"{dtype}({g} - {function_for('exp', output.dtype)}({y}) * {s})")
+    b.indent -= 2
+
+
 @template("logsumexp")
 def _logsumexp(b, node):
     (x,), (out,) = node.inputs, node.outputs
@@ -392,6 +424,44 @@ def _nll_loss(b, node):
         b.define(out, f"np.empty((), {dtype})")
         value = f"{losses}.sum()" if reduction == "sum" else f"{losses}.sum() / {total}"
         b.emit(f"{b.name(out)}[()] = {value}")
+
+
+@template("nll_loss_backward")
+def _nll_loss_backward(b, node):
+    """Zeros, then ``-weight * grad`` (over the total weight for "mean") at each kept row's
+    target class."""
+    (grad, log_probs, target), (out,) = node.inputs, node.outputs
+    weight = node.params["weight"]
+    if isinstance(weight, Operand):
+        return False
+    if b is None:
+        return None
+    classes = log_probs.shape[-1]
+    rows = int(np.prod(target.shape))
+    dtype = _dtype(out)
+    ignore = int(node.params["ignore_index"])
+    reduction = node.params["reduction"]
+    tg, go, result, total, k = (b.fresh("tg"), b.fresh("go"), b.fresh("gi"), b.fresh("wsum"),
+                                b.fresh("k"))
+    w = None if weight is None else b.param_array(weight)
+    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
+    b.emit(f"{go} = {b.contiguous(grad)}.reshape({rows if reduction == 'none' else 1})")
+    b.emit(f"{result} = np.zeros(({rows}, {classes}), {dtype})")
+    b.emit(f"{total} = 0.0")
+    if reduction == "mean":  # the total weight of the kept rows, as the forward divided by it
+        b.emit(f"for {k} in range({rows}):")
+        b.emit(f"    if {tg}[{k}] != {ignore}:")
+        b.emit(f"        {total} += {'1.0' if w is None else f'{w}[{tg}[{k}]]'}")
+    b.emit(f"for {k} in range({rows}):")
+    b.emit(f"    c = {tg}[{k}]")
+    b.emit(f"    if c == {ignore}:")
+    b.emit("        continue")
+    scale = f"{go}[{k}]" if reduction == "none" else f"{go}[0]"
+    if reduction == "mean":
+        scale = f"{scale} / {total}"
+    coefficient = "" if w is None else f" * {w}[c]"
+    b.emit(f"    {result}[{k}, c] = {dtype}(-{scale}{coefficient})")
+    b.define(out, f"{result}.reshape({_shape(out.shape)})")
 
 
 # ------------------------------------------------------------------------------------- indexing

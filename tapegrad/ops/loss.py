@@ -14,7 +14,7 @@ over memory instead of three to six, and PyTorch's node for each on the tape.
 import numpy as np
 
 from ..tensor import Tensor
-from .creation import arange
+from .creation import zeros_like
 from .registry import ELEMENTWISE, OTHER, primitive
 
 __all__ = ["nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
@@ -23,8 +23,9 @@ __all__ = ["nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits
 REDUCTIONS = ("none", "mean", "sum")
 
 
-@primitive("nll_loss", node="NllLossBackward0", group=OTHER, saves=("target",))
-def _nll_loss(log_probs, target, weight, ignore_index, reduction):
+@primitive("nll_loss", node="NllLossBackward0", group=OTHER, saves=("log_probs", "target"),
+           nondifferentiable=("target",))
+def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
     """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or ()."""
     rows = log_probs.reshape(-1, log_probs.shape[-1])
     classes = target.reshape(-1)
@@ -43,17 +44,43 @@ def _nll_loss(log_probs, target, weight, ignore_index, reduction):
 
 @_nll_loss.vjp
 def _(ctx, grad, weight, ignore_index, reduction):
-    (target,) = ctx.saved
-    labels = target.unsqueeze(-1)
-    hit = (labels == arange(ctx.input_shapes[0][-1])) & (labels != ignore_index)
-    coef = hit.to(grad.dtype)
-    if weight is not None:
-        coef = coef * Tensor._make(weight)
+    log_probs, target = ctx.saved
+    return _nll_loss_backward(grad, log_probs, target, weight=weight, ignore_index=ignore_index,
+                              reduction=reduction), None
+
+
+@primitive("nll_loss_backward", node="NllLossBackwardBackward0", group=OTHER,
+           saves=("target",), nondifferentiable=("target",))
+def _nll_loss_backward(grad, log_probs, target, *, weight, ignore_index, reduction):
+    """PyTorch's ``nll_loss_backward``: ``-weight * grad`` (over the total weight for "mean") at
+    each row's target class, zeros elsewhere and in ignored rows — one scatter into zeros instead
+    of building the one-hot mask from five operations. ``log_probs`` gives only the shape, and
+    the edge PyTorch's node has to it (so the gradient is part of the graph of ``log_probs``)."""
+    labels = target.reshape(-1)
+    kept = labels != ignore_index
+    safe = np.where(kept, labels, 0)
+    coef = kept.astype(grad.dtype) if weight is None else (weight[safe] * kept).astype(grad.dtype)
     if reduction == "none":
-        return -coef * grad.unsqueeze(-1), None
-    if reduction == "mean":
-        grad = grad / coef.sum()
-    return -coef * grad, None
+        values = -coef * grad.reshape(-1)
+    else:
+        total = coef.sum() if reduction == "mean" else 1
+        values = -coef * (grad / total if total else grad)  # all ignored: zeros, as PyTorch
+    result = np.zeros((labels.size, log_probs.shape[-1]), grad.dtype)
+    rows = np.arange(labels.size)
+    if kept.all():
+        result[rows, labels] = values
+    else:
+        result[rows[kept], labels[kept]] = values[kept]
+    return result.reshape(log_probs.shape)
+
+
+@_nll_loss_backward.vjp
+def _(ctx, grad, weight, ignore_index, reduction):
+    (target,) = ctx.saved
+    need_grad_output, need_log_probs, _ = ctx.needs_input_grad
+    return (_nll_loss(grad, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+            if need_grad_output else None,
+            zeros_like(grad) if need_log_probs else None, None)
 
 
 def nll_loss(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):

@@ -4,6 +4,7 @@ PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBa
 ``SumBackward1``); here they are two primitives sharing one forward and one rule.
 """
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -49,9 +50,7 @@ def _unreduce(grad, shape, dims, keepdim):
 
 
 def _count(shape, dims):
-    if dims is None:
-        return int(np.prod(shape))
-    return int(np.prod([shape[d] for d in dims]))
+    return math.prod(shape) if dims is None else math.prod(shape[d] for d in dims)
 
 
 def _twin_primitives(name, forward, full_node, dim_node, saves=()):
@@ -86,7 +85,9 @@ def _(ctx, grad, dims, keepdim):
 
 
 def _mean_forward(a, dims, keepdim):
-    return a.mean(axis=dims, keepdims=keepdim)
+    if a.dtype.kind == "f" and a.itemsize >= 4:  # what ndarray.mean does, minus its Python layer
+        return np.true_divide(a.sum(axis=dims, keepdims=keepdim), _count(a.shape, dims))
+    return a.mean(axis=dims, keepdims=keepdim)  # float16 sums in float32 there
 
 
 _mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "MeanBackward1")
@@ -95,8 +96,8 @@ _mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "Mea
 @_mean_all.vjp
 @_mean.vjp
 def _(ctx, grad, dims, keepdim):
-    shape = ctx.input_shapes[0]
-    return _unreduce(grad, shape, dims, keepdim) / _count(shape, dims)
+    shape = ctx.input_shapes[0]  # divided before it is expanded: one number, not every element
+    return _unreduce(grad / _count(shape, dims), shape, dims, keepdim)
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -400,7 +401,7 @@ def _softmax(a, dim):
 @_softmax.vjp
 def _(ctx, grad, dim):
     (out,) = ctx.saved
-    return out * (grad - (grad * out).sum(dim, keepdim=True))
+    return _softmax_backward(grad, out, dim=dim)
 
 
 @primitive("log_softmax", node="LogSoftmaxBackward0", group=REDUCTION, saves=("out",))
@@ -412,7 +413,49 @@ def _log_softmax(a, dim):
 @_log_softmax.vjp
 def _(ctx, grad, dim):
     (out,) = ctx.saved
-    return grad - out.exp() * grad.sum(dim, keepdim=True)
+    return _log_softmax_backward(grad, out, dim=dim)
+
+
+# PyTorch's _softmax_backward_data and _log_softmax_backward_data: each gradient as one operation
+# (two passes over memory into one new array, not four operations and their temporaries), whose
+# own rules give the second derivatives and record PyTorch's nodes.
+
+@primitive("softmax_backward", node="SoftmaxBackwardDataBackward0", group=REDUCTION,
+           saves=("grad", "output"))
+def _softmax_backward(grad, output, dim):
+    """``output * (grad - sum(grad * output, dim))``."""
+    result = np.multiply(grad, output, out=np.empty(output.shape, output.dtype))
+    total = result.sum(axis=dim, keepdims=True)
+    result -= output * total
+    return result
+
+
+@_softmax_backward.vjp
+def _(ctx, grad, dim):
+    grad_output, output = ctx.saved
+    need_grad_output, need_output = ctx.needs_input_grad
+    return (_softmax_backward(grad, output, dim=dim) if need_grad_output else None,
+            grad * (grad_output - (grad_output * output).sum(dim, keepdim=True))
+            - grad_output * (grad * output).sum(dim, keepdim=True) if need_output else None)
+
+
+@primitive("log_softmax_backward", node="LogSoftmaxBackwardDataBackward0", group=REDUCTION,
+           saves=("grad", "output"))
+def _log_softmax_backward(grad, output, dim):
+    """``grad - exp(output) * sum(grad, dim)``."""
+    result = np.exp(output, out=np.empty(output.shape, output.dtype))
+    result *= grad.sum(axis=dim, keepdims=True)
+    np.subtract(grad, result, out=result)
+    return result
+
+
+@_log_softmax_backward.vjp
+def _(ctx, grad, dim):
+    grad_output, output = ctx.saved
+    need_grad_output, need_output = ctx.needs_input_grad
+    probabilities = output.exp()
+    return (grad - (grad * probabilities).sum(dim, keepdim=True) if need_grad_output else None,
+            -grad * probabilities * grad_output.sum(dim, keepdim=True) if need_output else None)
 
 
 def logsumexp(input, dim, keepdim=False):

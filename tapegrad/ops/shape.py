@@ -117,7 +117,10 @@ def _t(a, dims):
 @_transpose.vjp
 @_t.vjp
 def _(ctx, grad, dims):
-    return _permute(grad, dims=tuple(np.argsort(dims)))
+    inverse = [0] * len(dims)  # the inverse permutation (np.argsort costs more than the op)
+    for position, dim in enumerate(dims):
+        inverse[dim] = position
+    return _permute(grad, dims=tuple(inverse))
 
 
 def _axis(dim, ndim):
