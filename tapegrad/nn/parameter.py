@@ -41,11 +41,13 @@ def _rebuild_parameter(array, requires_grad):
 def reset_grad(param, set_to_none=True):
     """What ``zero_grad`` does to one parameter: drop its ``.grad``, or zero it in place (cut
     out of any graph first, as PyTorch does)."""
+    if set_to_none:
+        # Assigned even when already None: a compiled step that starts with zero_grad() then
+        # sees the write and does not specialize on whether .grad was None when it was called.
+        param._grad = None
+        return
     grad = param._grad
     if grad is None:
-        return
-    if set_to_none:
-        param._grad = None
         return
     if grad._grad_fn is not None:
         grad.detach_()
