@@ -18,6 +18,13 @@ def _setitem(target, key, value):
     target[key] = value
 
 
+def _backward_after_changing_a_saved_output(T):
+    a = (T.ones(3, 2) + T.eye(3, 2)).requires_grad_()
+    u, s, _ = T.linalg.svd(a, full_matrices=False)
+    s.mul_(2)  # output 1 of LinalgSvdBackward0, which its rule needs
+    (u.sum() + s.sum()).backward()
+
+
 BAD_CALLS = {
     # broadcasting
     "add-broadcast": lambda T: T.ones(2, 3) + T.ones(4),
@@ -31,6 +38,14 @@ BAD_CALLS = {
     "lt-broadcast": lambda T: T.ones(3) < T.ones(4),
     "eq-broadcast": lambda T: T.ones(3) == T.ones(2),
     "clamp-tensor-broadcast": lambda T: T.ones(3).clamp(min=T.zeros(2)),
+    # empty reductions
+    "amin-empty-negative-dim": lambda T: T.zeros(2, 0).amin(-1),
+    "amax-empty-dims": lambda T: T.zeros(2, 0).amax((0, -1)),
+    "max-empty-negative-dim": lambda T: T.zeros(2, 0).max(-1),
+    # several views made by one operation
+    "split-piece-inplace": lambda T: T.ones(4, 3, requires_grad=True).split(2)[0].mul_(2),
+    "unbind-piece-inplace": lambda T: (T.ones(4, 3, requires_grad=True) * 1).unbind(1)[2].zero_(),
+    "svd-saved-output-modified": _backward_after_changing_a_saved_output,
     # a number where a tensor belongs
     "exp-of-number": lambda T: T.exp(0.5),
     "tanh-of-number": lambda T: T.tanh(2),

@@ -99,17 +99,7 @@ def test_runs_to_the_end_on_tapegrad(name):
     assert result["error"] is None, result["traceback"]
 
 
-# Programs whose output knowingly differs from PyTorch's, and why (also in the README).
-KNOWN_DIFFERENCES = {
-    "tensor_stack_cat_chunk_split.py": (
-        "split/chunk/unbind give each piece its own SliceBackward0/SelectBackward0 node; PyTorch "
-        "records one multi-output SplitBackward0, which the op table cannot express yet"),
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[n]))
-    if n in KNOWN_DIFFERENCES else n for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_prints_what_pytorch_prints(name):
     theirs = _torch_outputs()[name]
     assert theirs["error"] is None, f"the program fails on PyTorch itself:\n{theirs['traceback']}"

@@ -72,9 +72,14 @@ def differentiate(graph, concrete, differentiable, outputs, wrt):
 
     with recording(recorder), grad_mode.no_grad():
         for node in reversed(forward_nodes):
-            grad = grads.get(node.outputs[0])
-            if grad is None or node.outputs[0] not in differentiable:
-                continue
+            if PRIMITIVES[node.op].n_outputs is None:  # every output differentiable (split)
+                grad = tuple(grads.get(v) if v in differentiable else None for v in node.outputs)
+                if not any(g is not None for g in grad):
+                    continue
+            else:
+                grad = grads.get(node.outputs[0])
+                if grad is None or node.outputs[0] not in differentiable:
+                    continue
             inputs = tensor_inputs(node)
             first_node = len(graph.nodes)
             try:
@@ -84,7 +89,9 @@ def differentiate(graph, concrete, differentiable, outputs, wrt):
                                        f"{error}") from None
             if PRIMITIVES[node.op].group != ELEMENTWISE:
                 recorded = _signature(graph.nodes[first_node:], graph.constants)
-                _check_data_independent(node, inputs, recorder.value_of(grad), concrete,
+                grad_values = (tuple(None if g is None else recorder.value_of(g) for g in grad)
+                               if type(grad) is tuple else recorder.value_of(grad))
+                _check_data_independent(node, inputs, grad_values, concrete,
                                         graph.constants, differentiable, recorded)
             for value, input_grad in zip(inputs, input_grads):
                 if input_grad is not None and value in differentiable:
@@ -120,7 +127,9 @@ def _check_data_independent(node, inputs, grad_value, concrete, constants, diffe
 
     with recording(scratch), grad_mode.no_grad(), np.errstate(all="ignore"):
         try:
-            _apply_rule(node, inputs, other_tensor_of(grad_value), differentiable, other_tensor_of)
+            grad = (tuple(None if v is None else other_tensor_of(v) for v in grad_value)
+                    if type(grad_value) is tuple else other_tensor_of(grad_value))
+            _apply_rule(node, inputs, grad, differentiable, other_tensor_of)
         except Exception:  # noqa: BLE001  failing on other data is data dependence too
             again = None
         else:
@@ -172,7 +181,7 @@ def _apply_rule(node, inputs, grad, differentiable, tensor_of):
     ctx = RuleContext()
     ctx.primitive = primitive
     ctx.params = _resolve(node.params, node.inputs, tensor_of)
-    ctx.saved = tuple(tensor_of(node.outputs[0] if position < 0 else inputs[position])
+    ctx.saved = tuple(tensor_of(node.outputs[-1 - position] if position < 0 else inputs[position])
                       for position in primitive.save_positions)
     ctx.input_shapes = tuple(v.shape for v in inputs)
     ctx.input_dtypes = tuple(v.dtype for v in inputs)

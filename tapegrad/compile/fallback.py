@@ -22,7 +22,7 @@ def call(key, *inputs):
     primitive, params, n_operands = _TABLE[key]
     params = {name: _resolve(p, inputs) for name, p in params.items()}
     result = primitive.forward(*inputs[:len(inputs) - n_operands], **params)
-    results = result if primitive.n_outputs > 1 else (result,)
+    results = result if type(result) is tuple else (result,)
     return tuple(np.ascontiguousarray(np.asarray(r)) for r in results)
 
 

@@ -110,6 +110,19 @@ def _select(b, node):
         b.define(out, picked, "A")
 
 
+@template("split", "split_with_sizes", "unbind")
+def _pieces(b, node):
+    """Each output a basic-index view of the input, as ``select``/``slice`` make them."""
+    if b is None:
+        return None
+    (x,) = node.inputs
+    prefix = (slice(None),) * node.params["dim"]
+    keys = ([prefix + (i,) for i in range(len(node.outputs))] if node.op == "unbind" else
+            [prefix + (slice(start, stop),) for start, stop in node.params["bounds"]])
+    for out, key in zip(node.outputs, keys):
+        b.define(out, f"{b.array(x)}[{_basic_key(key)}]", "A")
+
+
 # ------------------------------------------------------------------------------------- products
 
 def _blas_operand(b, value):
@@ -607,5 +620,7 @@ def _emit_fallback(b, node):
     outputs = ", ".join(b.name(v) for v in node.outputs)
     b.emit(f"with objmode({annotations}):  # {node.op}: no lowering, numpy runs it")
     b.emit(f"    {outputs}{',' if len(node.outputs) == 1 else ''} = F.call({arguments})")
+    if len(node.outputs) > 1:  # Numba refuses annotating an output the kernel never reads
+        b.emit(f"{b.fresh('outputs')} = ({outputs})")
     for value in node.outputs:
         b.layout[value] = "C"

@@ -165,7 +165,7 @@ class Recorder:
         in_values = [self.value_of(t) for t in inputs]
         ir_params, index_values = self._lift_params(params, len(in_values))
         result = primitive.apply(inputs, params)
-        outputs = result if primitive.n_outputs > 1 else (result,)
+        outputs = result if type(result) is tuple else (result,)
         self._record(primitive.name, in_values + index_values, outputs, ir_params)
         if primitive.is_view:
             self.note_view(inputs[0], outputs[0])

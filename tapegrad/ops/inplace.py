@@ -127,8 +127,16 @@ def _cast_message(target, arrays):
 
 
 def _check_inplace_allowed(target):
-    if target._grad_fn is None:
+    node = target._grad_fn
+    if node is None:
         raise RuntimeError(LEAF_INPLACE_ERROR)
+    primitive = getattr(node, "primitive", None)
+    if primitive is not None and primitive.is_view and primitive.n_outputs is None:
+        raise RuntimeError(
+            f"Output {target._output_nr} of {node.name()[:-len('Backward0')]} is a view and is "
+            "being modified inplace. This view is the output of a function that returns "
+            "multiple views. Such functions do not allow the output views to be modified "
+            "inplace. You should replace the inplace operation by an out-of-place one.")
     base = target._base
     if base is not None and base._grad_fn is None and base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)

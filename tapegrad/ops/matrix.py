@@ -14,12 +14,12 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .creation import zeros
+from .creation import zeros, zeros_like
 from .elementwise import where
 from .layout import diag_embed, tril
 from .linalg import matmul
 from .registry import OTHER, primitive
-from .shape import narrow, reshape, transpose, unsqueeze
+from .shape import narrow, transpose, unsqueeze
 
 __all__ = ["det", "inv", "inverse", "solve", "eigvalsh", "qr", "cholesky", "svd", "linalg_svd",
            "svdvals"]
@@ -240,17 +240,9 @@ def qr(A, mode="reduced"):
 
 # ------------------------------------------------------------------ singular value decomposition
 #
-# A node of the op table has one differentiable output, and the SVD needs gradients through U, S
-# and Vh. So one primitive returns the three packed into one array, (..., m*p + k + q*n) for U of
-# (m, p), S of (k,) and Vh of (q, n), and the public functions unpack it with differentiable views:
-# the gradients of all three reach the one node, whose rule unpacks them again. ``svdvals`` (S
-# alone, what norms and ranks need) is a primitive of its own, with PyTorch's cheaper rule.
-
-def _svd_sizes(m, n, full_matrices):
-    """(columns of U, number of singular values, rows of Vh) of (m, n) matrices."""
-    k = min(m, n)
-    return (m, k, n) if full_matrices else (k, k, k)
-
+# One primitive with three differentiable outputs, U, S and Vh, as PyTorch's LinalgSvdBackward0:
+# the gradients of all three reach its rule. ``svdvals`` (S alone, what norms and ranks need) is a
+# primitive of its own, with PyTorch's cheaper rule.
 
 def _svd_not_converged(inputs, params):
     if not np.isfinite(inputs[0]._array).all():
@@ -260,35 +252,22 @@ def _svd_not_converged(inputs, params):
             "ill-conditioned or has too many repeated singular values.")
 
 
-@primitive("svd", node="LinalgSvdBackward0", group=OTHER, saves=("out",),
-           error=_svd_not_converged)
-def _svd_packed(a, full_matrices):
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    batch = a.shape[:-2]
-    return np.concatenate([u.reshape(batch + (u.shape[-2] * u.shape[-1],)), s,
-                           vh.reshape(batch + (vh.shape[-2] * vh.shape[-1],))], axis=-1)
+@primitive("svd", node="LinalgSvdBackward0", group=OTHER, n_outputs=None,
+           saves=("out0", "out1", "out2"), error=_svd_not_converged)
+def _svd(a, full_matrices):
+    return tuple(np.linalg.svd(a, full_matrices=full_matrices))
 
 
-def _svd_unpack(packed, m, n, full_matrices):
-    """U, S, Vh as views of a packed array (the result, or a gradient of it)."""
-    p, k, q = _svd_sizes(m, n, full_matrices)
-    batch = packed._array.shape[:-1]
-    u = reshape(narrow(packed, -1, 0, m * p), batch + (m, p))
-    s = narrow(packed, -1, m * p, k)
-    vh = reshape(narrow(packed, -1, m * p + k, q * n), batch + (q, n))
-    return u, s, vh
-
-
-@_svd_packed.vjp
-def _(ctx, grad, full_matrices):
+@_svd.vjp
+def _(ctx, grads, full_matrices):
     """PyTorch's rule; with ``full_matrices`` only the first min(m, n) singular vectors (and
-    their gradients) enter it, as in PyTorch: the others are not determined by A."""
-    m, n = ctx.input_shapes[0][-2:]
-    (packed,) = ctx.saved
-    u, s, vh = _svd_unpack(packed, m, n, full_matrices)
-    grad_u, grad_s, grad_vh = _svd_unpack(grad, m, n, full_matrices)
+    their gradients) enter it, as in PyTorch: the others are not determined by A. A factor no
+    gradient reached contributes zeros."""
+    u, s, vh = ctx.saved
+    grad_u, grad_s, grad_vh = (grads[i] if i < len(grads) and grads[i] is not None
+                               else zeros_like(factor) for i, factor in enumerate((u, s, vh)))
     if full_matrices:
-        k = min(m, n)
+        k = s._array.shape[-1]
         u, grad_u = narrow(u, -1, 0, k), narrow(grad_u, -1, 0, k)
         vh, grad_vh = narrow(vh, -2, 0, k), narrow(grad_vh, -2, 0, k)
     return _svd_backward(u, s, vh, grad_u, grad_s, grad_vh)
@@ -346,8 +325,7 @@ def _(ctx, grad):
     """gA = U diag(gS) Vh (PyTorch's shortcut when only S has a gradient). The singular vectors
     come from the full primitive, so that a second derivative goes through its rule."""
     (a,) = ctx.saved
-    m, n = ctx.input_shapes[0][-2:]
-    u, _, vh = _svd_unpack(_svd_packed(a, full_matrices=False), m, n, False)
+    u, _, vh = _svd(a, full_matrices=False)
     return matmul(u * unsqueeze(grad, -2), vh)
 
 
@@ -369,9 +347,7 @@ def linalg_svd(A, full_matrices=True, *, driver=None):
     """``torch.linalg.svd``: A = U diag(S) Vh, S descending (numpy's LAPACK gesdd, as PyTorch's
     CPU default)."""
     _check_svd_input(A, driver)
-    m, n = A._array.shape[-2:]
-    return _LinalgSVD(*_svd_unpack(_svd_packed(A, full_matrices=full_matrices), m, n,
-                                   full_matrices))
+    return _LinalgSVD(*_svd(A, full_matrices=full_matrices))
 
 
 def svdvals(A, *, driver=None):

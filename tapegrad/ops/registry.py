@@ -56,7 +56,10 @@ class OpNode(Node):
         return tuple([_unpack(self, entry) for entry in saved])
 
     def apply(self, grads):
-        grad = grads[0] if len(grads) == 1 else grads
+        if self.primitive.n_outputs is None:  # a gradient (or None) per output, up to the last
+            grad = grads                      # one that arrived; the rule knows how many
+        else:
+            grad = grads[0] if len(grads) == 1 else grads
         input_grads = self.primitive.vjp_rule(self, grad, **self.params)
         if type(input_grads) is not tuple:
             return (input_grads,)
@@ -78,7 +81,7 @@ def _unpack(node, entry):
     if saved._version_counter.value != version:
         raise RuntimeError(_modified_message(saved, version, node))
     if type(saved) is _SavedOutput:
-        return Tensor._make(saved._array, node, 0)
+        return Tensor._make(saved._array, node, saved._output_nr)
     return saved
 
 
@@ -86,18 +89,23 @@ class _SavedOutput:
     """A node's own output, saved without the tensor: holding the tensor would make a cycle
     (output -> node -> output). Unpacking rebuilds a tensor that points at the node."""
 
-    __slots__ = ("_array", "_version_counter")
+    __slots__ = ("_array", "_version_counter", "_output_nr")
 
-    def __init__(self, tensor):
+    def __init__(self, tensor, output_nr=0):
         self._array = tensor._array
         self._version_counter = tensor._version_counter
+        self._output_nr = output_nr
 
 
 def _modified_message(saved, expected, node):
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
-    producer = node if type(saved) is _SavedOutput else saved._grad_fn
-    source = "" if producer is None else f", which is output 0 of {producer.name().rsplit('Backward', 1)[0]},"
+    if type(saved) is _SavedOutput:
+        producer, output_nr = node, saved._output_nr
+    else:
+        producer, output_nr = saved._grad_fn, saved._output_nr
+    source = ("" if producer is None else
+              f", which is output {output_nr} of {producer.name().rsplit('Backward', 1)[0]},")
     shape = ", ".join(map(str, saved._array.shape))
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
@@ -117,7 +125,10 @@ class Primitive:
         self.forward = forward
         self.group = group
         self.lowering = lowering
-        self.n_outputs = n_outputs  # outputs after the first are never differentiable (indices)
+        # 1; k > 1: outputs after the first are never differentiable (max's indices); None: the
+        # forward returns a tuple of any length, every output differentiable and recorded as
+        # output i of one node (split's pieces: SplitBackward0)
+        self.n_outputs = n_outputs
         self.ufunc = ufunc  # numpy ufunc for in-place application without recording
         self.is_view = is_view
         self.error = error  # error(inputs, params) -> message, for a forward that numpy rejected
@@ -125,7 +136,7 @@ class Primitive:
         self.arg_names = [p.name for p in inspect.signature(forward).parameters.values()
                           if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
         self.saves = tuple(saves)
-        self.save_positions = tuple(-1 if s == "out" else self.arg_names.index(s) for s in saves)
+        self.save_positions = tuple(_save_position(s, self.arg_names) for s in saves)
         # Inputs that never carry a gradient (where's condition) get no edge, as in PyTorch; the
         # rule still returns one entry per input, and the node keeps those of the others.
         skipped = {self.arg_names.index(n) for n in nondifferentiable}
@@ -169,6 +180,8 @@ class Primitive:
         except AttributeError:
             self._check_tensors(inputs)
             raise
+        if self.n_outputs is None:
+            return self._several(inputs, params, out)
         if self.n_outputs > 1:
             out, *extra = out
             extra = [Tensor._make(np.asarray(e)) for e in extra]
@@ -190,6 +203,25 @@ class Primitive:
             result._inference = True  # only ever set here: eager training pays nothing for it
         return (result, *extra) if self.n_outputs > 1 else result
 
+    def _several(self, inputs, params, outs):
+        """A forward that returned several differentiable outputs: one node, result ``i`` its
+        output ``i``; a view primitive's results are views of the first input."""
+        results = [Tensor._make(np.asarray(o)) for o in outs]
+        if self.is_view:
+            first = inputs[0]
+            base = first if first._base is None else first._base
+            for result in results:
+                result._version_counter = first._version_counter
+                result._base = base
+        state = grad_mode._state
+        if state.grad_enabled:
+            if results and any(t._requires_grad for t in inputs):
+                self._record(inputs, params, results)
+        elif state.inference:
+            for result in results:
+                result._inference = True
+        return tuple(results)
+
     def _check_tensors(self, inputs):
         """PyTorch's TypeError for a number or other object where a tensor belongs."""
         for position, value in enumerate(inputs):
@@ -208,8 +240,10 @@ class Primitive:
             _interceptor = saved
 
     def _record(self, inputs, params, result):
-        """Attach a new node to ``result``: edges to the inputs' nodes, what the rule will need."""
-        if result._array.dtype.kind not in "fc":
+        """Attach a new node to ``result`` (a list: to each, as output i): edges to the inputs'
+        nodes, what the rule will need."""
+        several = type(result) is list
+        if (result[0] if several else result)._array.dtype.kind not in "fc":
             return
         edges, shapes, dtypes, needs = [], [], [], []
         for t in inputs:
@@ -232,16 +266,36 @@ class Primitive:
         node.input_dtypes = tuple(dtypes)
         node.needs_input_grad = tuple(needs)
         if self.save_positions:
-            node._saved = tuple([_save(inputs[i] if i >= 0 else _SavedOutput(result))
+            node._saved = tuple([_save(inputs[i] if i >= 0 else _saved_output(result, -1 - i))
                                  for i in self.save_positions])
         else:
             node._saved = ()
-        result._grad_fn = node
-        result._requires_grad = True
+        if several:
+            for output_nr, output in enumerate(result):
+                output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
+        else:
+            result._grad_fn = node
+            result._requires_grad = True
+            if result._output_nr:  # rebased by an in-place op: now output 0 of the new node
+                result._output_nr = 0
+
+
+def _save_position(name, arg_names):
+    """What ``saves`` names: an input's position, or -1 - i for output i ("out" is the output;
+    "out0", "out1", … those of a primitive with several differentiable outputs)."""
+    if name == "out":
+        return -1
+    if name.startswith("out") and name[3:].isdigit():
+        return -1 - int(name[3:])
+    return arg_names.index(name)
 
 
 def _save(value):
     return value, value._version_counter.value
+
+
+def _saved_output(result, output_nr):
+    return _SavedOutput(result[output_nr] if type(result) is list else result, output_nr)
 
 
 _NO_EDGE = (None, 0)

@@ -515,7 +515,9 @@ def index_select(input, dim, index):
     if positions.size and (positions.min() < 0 or positions.max() >= size):
         raise IndexError("index out of range in self")
     key = [slice(None)] * input._array.ndim
-    key[dim] = positions.reshape(-1)
+    # the index tensor's own array when it is a vector: a compiler tracing this call sees that
+    # array as the argument's (read at each call), where a reshaped copy would be a constant
+    key[dim] = positions if positions.ndim == 1 else positions.reshape(-1)
     return _index_select(input, key=tuple(key))
 
 
@@ -629,21 +631,67 @@ def stack(tensors, dim=0):
     return _stack(*tensors, dim=_axis(dim, len(first) + 1))
 
 
+# ------------------------------------------------------------------------- split, unbind
+# Several views of one tensor made by one operation: one node, each piece its output i, as in
+# PyTorch (``SplitBackward0``, ``SplitWithSizesBackward0``, ``UnbindBackward0``).
+
+def _pieces(a, bounds, dim):
+    prefix = (slice(None),) * dim
+    return tuple(a[prefix + (slice(start, stop),)] for start, stop in bounds)
+
+
+_split = primitive("split", node="SplitBackward0", group=VIEW, is_view=True,
+                   n_outputs=None)(_pieces)
+_split_with_sizes = primitive("split_with_sizes", node="SplitWithSizesBackward0", group=VIEW,
+                              is_view=True, n_outputs=None)(_pieces)
+
+
+@_split.vjp
+@_split_with_sizes.vjp
+def _(ctx, grads, bounds, dim):
+    """The pieces' gradients side by side; zeros for a piece no gradient reached."""
+    shape = list(ctx.input_shapes[0])
+    parts = []
+    for i, (start, stop) in enumerate(bounds):
+        grad = grads[i] if i < len(grads) else None
+        if grad is None:
+            shape[dim] = stop - start
+            grad = Tensor._make(np.zeros(shape, ctx.input_dtypes[0]))
+        parts.append(grad)
+    return cat(parts, dim) if len(parts) > 1 else parts[0]
+
+
+@primitive("unbind", node="UnbindBackward0", group=VIEW, is_view=True, n_outputs=None)
+def _unbind(a, dim):
+    prefix = (slice(None),) * dim
+    return tuple(a[prefix + (i,)] for i in range(a.shape[dim]))
+
+
+@_unbind.vjp
+def _(ctx, grads, dim):
+    """The pieces' gradients stacked back; zeros for a piece no gradient reached."""
+    shape = list(ctx.input_shapes[0])
+    del shape[dim]
+    parts = [grads[i] if i < len(grads) and grads[i] is not None
+             else Tensor._make(np.zeros(shape, ctx.input_dtypes[0]))
+             for i in range(ctx.input_shapes[0][dim])]
+    return stack(parts, dim)
+
+
 def split(input, split_size_or_sections, dim=0):
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         bounds = [(s, builtins.min(s + step, size)) for s in range(0, size, step)] or [(0, 0)]
-    else:
-        edges = np.cumsum([0, *split_size_or_sections])
-        if edges[-1] != size:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                               f"(input tensor's size at dimension {dim}), but got split_sizes="
-                               f"{list(split_size_or_sections)}")
-        bounds = list(zip(edges[:-1].tolist(), edges[1:].tolist()))
-    prefix = (slice(None),) * dim
-    return tuple(_slice(input, key=prefix + (slice(a, b),)) for a, b in bounds)
+        return _split(input, bounds=tuple(bounds), dim=dim)
+    edges = np.cumsum([0, *split_size_or_sections])
+    if edges[-1] != size:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
+                           f"(input tensor's size at dimension {dim}), but got split_sizes="
+                           f"{list(split_size_or_sections)}")
+    bounds = tuple(zip(edges[:-1].tolist(), edges[1:].tolist()))
+    return _split_with_sizes(input, bounds=bounds, dim=dim)
 
 
 def chunk(input, chunks, dim=0):
@@ -654,9 +702,7 @@ def chunk(input, chunks, dim=0):
 
 
 def unbind(input, dim=0):
-    dim = _axis(dim, input._array.ndim)
-    prefix = (slice(None),) * dim
-    return tuple(_select(input, key=prefix + (i,)) for i in range(input._array.shape[dim]))
+    return _unbind(input, dim=_axis(dim, input._array.ndim))
 
 
 def expand_as(input, other):
