@@ -247,13 +247,13 @@ def min(input, dim=None, keepdim=False, *, other=None):
 
 def amax(input, dim=(), keepdim=False):
     dims = normalize_dims(dim, input._array.ndim)
-    _check_reducible(input, dims, "amax")
+    _check_reducible(input, dims, "amax", spelled=dim)
     return _amax(input, dims=dims, keepdim=keepdim, largest=True)
 
 
 def amin(input, dim=(), keepdim=False):
     dims = normalize_dims(dim, input._array.ndim)
-    _check_reducible(input, dims, "amin")
+    _check_reducible(input, dims, "amin", spelled=dim)
     return _amin(input, dims=dims, keepdim=keepdim, largest=False)
 
 
@@ -279,9 +279,10 @@ def _arg_extremum(find, name, input, dim, keepdim):
     return Tensor._make(find(a, axis=axis, keepdims=keepdim).astype(np.int64))
 
 
-def _check_reducible(input, dims, name):
+def _check_reducible(input, dims, name, spelled=None):
     """An extremum of nothing is undefined: PyTorch refuses an empty reduction (numpy's own
-    message would name its internal ufunc)."""
+    message would name its internal ufunc). ``spelled``: the dims as the caller wrote them,
+    which amax/amin's message repeats (max/min/argmax name the normalized dim)."""
     shape = input._array.shape
     if dims is None:
         if input._array.size == 0:
@@ -289,7 +290,8 @@ def _check_reducible(input, dims, name):
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         return
-    for d in dims:
+    written = dims if spelled is None else (spelled,) if isinstance(spelled, int) else spelled
+    for d in written:
         if shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
@@ -374,7 +376,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 # ------------------------------------------------------------------- logsumexp, softmax family
 
 def _stable_max(a, dims):
-    m = np.amax(a, axis=dims, keepdims=True)
+    m = np.amax(a, axis=dims, keepdims=True, initial=-np.inf)  # an empty reduction shifts by 0
     return np.where(np.isfinite(m), m, 0)
 
 
