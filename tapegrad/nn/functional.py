@@ -20,7 +20,7 @@ from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
-from ..ops.padding import constant_pad_nd as _constant_pad_nd
+from ..ops import padding as _padding
 from ..random import generator as _numpy_generator
 from ._reduction import legacy_get_string as _legacy_reduction
 from ..tensor import Tensor
@@ -182,10 +182,32 @@ def one_hot(tensor, num_classes=-1):
 
 
 def pad(input, pad, mode="constant", value=None):
-    """Pads the last ``len(pad) // 2`` dimensions; ``pad`` runs from the last dimension back."""
-    if mode != "constant":
-        raise NotImplementedError(f"pad: only mode='constant' is supported, got {mode!r}")
-    return _constant_pad_nd(input, pad, 0 if value is None else value)
+    """Pads the last ``len(pad) // 2`` dimensions; ``pad`` runs from the last dimension back.
+
+    ``mode`` is "constant" (with ``value``), "reflect", "replicate" or "circular"; the arguments
+    are checked as PyTorch's argument parser does, the rest as ATen does (``ops.padding``).
+    """
+    if not isinstance(pad, (tuple, list)):
+        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
+                        f"{type(pad).__name__}")
+    amounts = []
+    for position, amount in enumerate(pad):  # the parser looks closer at the first one
+        try:
+            if position == 0 and isinstance(amount, bool):
+                raise TypeError
+            amounts.append(amount.__index__())
+        except (TypeError, AttributeError):
+            kind = type(amount).__name__
+            if position == 0:
+                raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but "
+                                f"found element of type {kind} at pos 0") from None
+            raise TypeError(f"pad(): argument 'pad' failed to unpack the object at pos "
+                            f"{position + 1} with error \"type must be tuple of ints,but got "
+                            f"{kind}\"") from None
+    if not isinstance(mode, str):
+        raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                        f"{type(mode).__name__}")
+    return _padding.pad(input, tuple(amounts), mode, value)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

@@ -12,6 +12,11 @@ from .sparse import Embedding
 from .flatten import Flatten
 from .conv import Conv2d
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .padding import (
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+    ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from .attention import MultiheadAttention
 from .transformer import (
@@ -33,4 +38,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "Transformer", "TransformerDecoderLayer", "TransformerDecoder",
-           "NonDynamicallyQuantizableLinear"]
+           "NonDynamicallyQuantizableLinear", "ReflectionPad1d", "ReflectionPad2d",
+           "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+           "CircularPad1d", "CircularPad2d", "CircularPad3d", "ZeroPad1d", "ZeroPad2d",
+           "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d"]
