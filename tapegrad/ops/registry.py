@@ -100,12 +100,9 @@ class _SavedOutput:
 def _modified_message(saved, expected, node):
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
-    if type(saved) is _SavedOutput:
-        producer, output_nr = node, saved._output_nr
-    else:
-        producer, output_nr = saved._grad_fn, saved._output_nr
-    source = ("" if producer is None else
-              f", which is output {output_nr} of {producer.name().rsplit('Backward', 1)[0]},")
+    producer = node if type(saved) is _SavedOutput else saved._grad_fn
+    source = ("" if producer is None else f", which is output {saved._output_nr} of "
+              f"{producer.name().rsplit('Backward', 1)[0]},")
     shape = ", ".join(map(str, saved._array.shape))
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
