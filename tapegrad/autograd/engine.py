@@ -305,8 +305,8 @@ def _sum_gradients(held, g):
     frame's name and ``getrefcount``'s own argument account for three references to each.
     """
     array, other = held._array, g._array
-    if (not (held._requires_grad or g._requires_grad) and array.base is None and array.flags.writeable
-            and array.shape == other.shape and array.dtype == other.dtype
+    if (not (held._requires_grad or g._requires_grad) and array.base is None
+            and array.flags.writeable and array.shape == other.shape and array.dtype == other.dtype
             and sys.getrefcount(held) == 3 and sys.getrefcount(array) == 3):
         np.add(array, other, out=array)
         return held
@@ -420,6 +420,7 @@ def _sole_owner(tensor):
         return True
     base_tensor = tensor._base
     kept = base_tensor is not None and base_tensor._array is base
-    return (type(base) is np.ndarray and base.base is None and array.size == base.size and array.flags.c_contiguous
-            and array.flags.writeable and sys.getrefcount(base) == 3 + kept
+    return (type(base) is np.ndarray and base.base is None and array.size == base.size
+            and array.flags.c_contiguous and array.flags.writeable
+            and sys.getrefcount(base) == 3 + kept
             and (not kept or sys.getrefcount(base_tensor) == 3))
