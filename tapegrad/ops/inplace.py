@@ -7,6 +7,7 @@ involved, re-points the tensor's ``grad_fn`` at the new node, as PyTorch's ``reb
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.graph import AccumulateGrad, Node
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import elementwise as ew
 from . import registry
@@ -46,9 +47,10 @@ def _apply_on_view(prim, view, others, params):
     """An in-place op on a view, recorded on its base as PyTorch's CopySlices.
 
     The op runs out of place on a copy of the viewed region (taken from the base's current
-    history), the result is written through the view, and the base's history becomes "the old base
-    with that region replaced": gradients reach the base outside the region, and the op's inputs
-    through it. The view's own ``grad_fn`` is regenerated from the new base (AsStridedBackward0).
+    history), the result is written through the view, and the base's history becomes a
+    ``CopySlices`` node wrapping the op's node: gradients reach the old base outside the region,
+    and through the op inside it. The view's own ``grad_fn`` is regenerated from the new base
+    (AsStridedBackward0).
     """
     base = view._base
     geometry = _view_geometry(view._array, base._array)
@@ -65,10 +67,51 @@ def _apply_on_view(prim, view, others, params):
     view._version_counter.value += 1
     if registry._interceptor is not None:
         registry._interceptor.record_inplace(prim, view, others, params)
-    shape_ops._copy_slices._record((base, result), {"key": shape_ops.strided_key(geometry)}, base)
+    if result._grad_fn is None:  # an integer result: the region's old values get no gradient
+        shape_ops._copy_slices._record((base, result), {"key": shape_ops.strided_key(geometry)},
+                                       base)
+    else:
+        base_edge = (base._grad_fn, base._output_nr) if base._grad_fn is not None else \
+            (AccumulateGrad.of(base), 0) if base._requires_grad else (None, 0)
+        base._grad_fn, base._requires_grad = CopySlices(base_edge, result._grad_fn, geometry), True
+        if base._output_nr:
+            base._output_nr = 0
     regenerated = shape_ops._strided_region(base, geometry=geometry)
     view._grad_fn, view._output_nr, view._requires_grad = regenerated._grad_fn, 0, True
     return view
+
+
+class CopySlices(Node):
+    """PyTorch's CopySlices: a base's history after an in-place op on one of its views.
+
+    It wraps the op's own node ``fn``, whose first input was the view's region: the base's
+    gradient passes to the old base unchanged outside the region; inside it, ``fn`` turns it into
+    the gradient of the region's old values (put back in its place) and the gradients of the op's
+    other inputs, which are this node's further edges, as PyTorch folds them.
+    """
+
+    __slots__ = ("fn", "geometry")
+    qualified_name = "torch::autograd::CopySlices"
+
+    def __init__(self, base_edge, fn, geometry):
+        super().__init__((base_edge, *fn.next_functions[1:]))
+        self.fn, self.geometry = fn, geometry
+
+    def apply(self, grads):
+        (grad,) = grads
+        key = shape_ops.strided_key(self.geometry)
+        region_grads = self.fn.apply((shape_ops._strided_region(grad, geometry=self.geometry),))
+        inner = region_grads[0]
+        if inner is None:
+            inner = Tensor._make(np.zeros((), grad._array.dtype))
+        return (shape_ops._copy_slices(grad, inner, key=key), *region_grads[1:])
+
+    def release(self):
+        self.fn.release()
+
+    @property
+    def was_freed(self):
+        return self.fn.was_freed
 
 
 def _view_geometry(view, base):
