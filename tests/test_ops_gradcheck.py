@@ -24,7 +24,6 @@ class OpCase:
     domains: tuple = ()  # one domain name per input; default "normal"
     eps: float = 1e-6  # finite-difference step (larger where the op rounds, e.g. to float32)
     atol: float = 1e-5
-    graph_differs: str = ""  # why tapegrad's recorded graph is knowingly not PyTorch's
 
 
 DOMAINS = {

@@ -121,13 +121,7 @@ def test_forward_and_gradients_match_torch(op_case, dtype_name):
     compare_gradients(ours, theirs, tol, second_order=dtype_name == "float64")
 
 
-def _graph_params():
-    for c in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=c.graph_differs)] if c.graph_differs else []
-        yield pytest.param(c, id=c.id, marks=marks)
-
-
-@pytest.mark.parametrize("op_case", _graph_params())
+@pytest.mark.parametrize("op_case", CASES, ids=CASE_IDS)
 def test_recorded_graph_matches_torch(op_case):
     """grad_fn class names and next_functions (None vs node) equal PyTorch's, all the way down."""
     (_, ours), (_, theirs) = run_both(op_case.fn, make_arrays(op_case), "float32")
