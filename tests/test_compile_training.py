@@ -5,7 +5,6 @@ import pytest
 
 import tapegrad
 from tapegrad import nn
-from tapegrad.compile import CompileWarning
 
 from compile_helpers import assert_close, kernel_cache  # noqa: F401
 
@@ -96,27 +95,25 @@ def test_mlp_training_steps_match_eager(options):
     assert program.mutations and program.grad_sets
 
 
-def test_adam_step_reads_its_step_count_so_it_runs_eagerly():
+@pytest.mark.parametrize("optimizer", ["Adam", "AdamW"])
+def test_adam_training_steps_compile_and_match_eager(optimizer):
+    """Adam's bias corrections come from its step tensor by tensor operations (no .item()), so
+    the whole step, step count included, runs in the kernel."""
     tapegrad.manual_seed(1)
-    inputs, targets = tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))
+    batches = [(tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))) for _ in range(2)]
     results = {}
     for mode in ("eager", "compiled"):
         model = _mlp(0)
-        step = _mlp_step_function(model, tapegrad.optim.Adam(model.parameters(), lr=0.01))
+        adam = getattr(tapegrad.optim, optimizer)(model.parameters(), lr=0.01)
+        step = _mlp_step_function(model, adam)
         if mode == "compiled":
-            step = tapegrad.compile(step)
-        with pytest.warns(CompileWarning, match="Tensor.item") if mode == "compiled" else \
-                _nothing():
-            for _ in range(3):
-                step(inputs, targets)
-        results[mode] = [p.detach().clone() for p in model.parameters()]
-    for got, want in zip(results["compiled"], results["eager"]):
-        assert_close(got, want, rtol=1e-6, atol=1e-7)
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
+            step = tapegrad.compile(step, fullgraph=True)
+        losses = [step(*batches[i % 2]).item() for i in range(5)]
+        results[mode] = (losses, [p.detach().clone() for p in model.parameters()],
+                         adam.state[model[0].weight]["step"].item())
+        if mode == "compiled":
+            assert len(step.explain().specializations) == 1
+    np.testing.assert_allclose(results["compiled"][0], results["eager"][0], rtol=1e-6)
+    for got, want in zip(results["compiled"][1], results["eager"][1]):
+        assert_close(got, want, rtol=1e-5, atol=1e-6, what="parameter")
+    assert results["compiled"][2] == results["eager"][2] == 5.0

@@ -1,6 +1,4 @@
 """Adam and AdamW: moment estimates with bias correction; AdamW decays weights directly."""
-import math
-
 from .. import ops
 from .optimizer import Optimizer, check_hyperparameters
 
@@ -27,7 +25,10 @@ class Adam(Optimizer):
         beta1, beta2 = group["betas"]
         lr = group["lr"]
         state["step"].add_(1)
-        step = state["step"].item()
+        # The bias corrections from the step tensor with tensor operations, in float64 as the
+        # Python-number arithmetic of PyTorch's Adam: no .item(), so a compiled training step
+        # keeps the step count in its kernel instead of falling back to eager mode.
+        step = state["step"].double()
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.add_((grad - exp_avg) * (1 - beta1))  # lerp towards grad, as PyTorch
@@ -36,7 +37,7 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             second_moment = state["max_exp_avg_sq"]
             second_moment.copy_(ops.maximum(second_moment, exp_avg_sq))
-        denominator = second_moment.sqrt() / math.sqrt(1 - beta2 ** step) + group["eps"]
+        denominator = second_moment.sqrt() / (1 - beta2 ** step).sqrt() + group["eps"]
         param.sub_(exp_avg / denominator * (lr / (1 - beta1 ** step)))
 
 
