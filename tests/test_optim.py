@@ -212,7 +212,8 @@ def test_add_param_group_fills_defaults():
 @pytest.mark.parametrize("class_name, options", [
     ("Adagrad", {"lr": 0.1, "weight_decay": 0.01}),
     ("Adadelta", {"lr": 1.0, "rho": 0.8}),
-], ids=["adagrad", "adadelta"])
+    ("Adamax", {"lr": 0.05, "weight_decay": 0.01}),
+], ids=["adagrad", "adadelta", "adamax"])
 def test_compiled_training_step_captures_the_update_and_matches_eager(class_name, options):
     """Optimizers whose rule never reads a tensor's value are captured by ``tapegrad.compile``."""
     results = {mode: _training_run(class_name, options, compiled=mode == "compiled")

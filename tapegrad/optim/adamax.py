@@ -20,7 +20,7 @@ class Adamax(Optimizer):
             state["exp_inf"] = ops.zeros_like(param)
         beta1, beta2 = group["betas"]
         state["step"].add_(1)
-        step = state["step"].item()
+        step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.add_((grad - exp_avg) * (1 - beta1))
