@@ -89,10 +89,8 @@ def differentiate(graph, concrete, differentiable, outputs, wrt):
                                        f"{error}") from None
             if PRIMITIVES[node.op].group != ELEMENTWISE:
                 recorded = _signature(graph.nodes[first_node:], graph.constants)
-                grad_values = (tuple(None if g is None else recorder.value_of(g) for g in grad)
-                               if type(grad) is tuple else recorder.value_of(grad))
-                _check_data_independent(node, inputs, grad_values, concrete,
-                                        graph.constants, differentiable, recorded)
+                _check_data_independent(node, inputs, _each_gradient(recorder.value_of, grad),
+                                        concrete, graph.constants, differentiable, recorded)
             for value, input_grad in zip(inputs, input_grads):
                 if input_grad is not None and value in differentiable:
                     grads[value] = _accumulate(grads.get(value), input_grad)
@@ -127,9 +125,8 @@ def _check_data_independent(node, inputs, grad_value, concrete, constants, diffe
 
     with recording(scratch), grad_mode.no_grad(), np.errstate(all="ignore"):
         try:
-            grad = (tuple(None if v is None else other_tensor_of(v) for v in grad_value)
-                    if type(grad_value) is tuple else other_tensor_of(grad_value))
-            _apply_rule(node, inputs, grad, differentiable, other_tensor_of)
+            _apply_rule(node, inputs, _each_gradient(other_tensor_of, grad_value), differentiable,
+                        other_tensor_of)
         except Exception:  # noqa: BLE001  failing on other data is data dependence too
             again = None
         else:
@@ -138,6 +135,14 @@ def _check_data_independent(node, inputs, grad_value, concrete, constants, diffe
         raise MissingRuleError(f"the backward rule of '{node.op}' computes from tensor values "
                                "in Python (outside the op table), so its compiled form would "
                                "be right only for the traced data")
+
+
+def _each_gradient(function, grad):
+    """``function`` of a rule's incoming gradient, or of each one (None kept) for an op with
+    several differentiable outputs."""
+    if type(grad) is tuple:
+        return tuple(None if g is None else function(g) for g in grad)
+    return function(grad)
 
 
 def _other_values(array, rng):

@@ -234,6 +234,14 @@ def _row_view(b, x, rows):
     return x3
 
 
+def _row_output(b, out, rows):
+    """Define ``out`` as a new array and return its name viewed as (outer, n, inner)."""
+    o3 = b.fresh("o3")
+    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
+    b.emit(f"{o3} = {b.name(out)}.reshape(({', '.join(map(str, rows))}))")
+    return o3
+
+
 def _row_max(b, x3, p, r, n, dtype):
     m, j = b.fresh("m"), b.fresh("j")
     b.emit(f"{m} = {dtype}(-np.inf)")
@@ -254,9 +262,7 @@ def _softmax(b, node):
         return None
     outer, n, inner = rows
     dtype = _dtype(out)
-    x3, o3 = _row_view(b, x, rows), b.fresh("o3")
-    b.define(out, f"np.empty({_shape(out.shape)}, {dtype})")
-    b.emit(f"{o3} = {b.name(out)}.reshape(({outer}, {n}, {inner}))")
+    x3, o3 = _row_view(b, x, rows), _row_output(b, out, rows)
     p, r = _row_loops(b, outer, n, inner)
     m = _row_max(b, x3, p, r, n, dtype)
     s, j = b.fresh("s"), b.fresh("j")
@@ -289,9 +295,8 @@ def _softmax_backward(b, node):
         return None
     outer, n, inner = rows
     dtype = _dtype(out)
-    g3, y3, o3 = _row_view(b, grad, rows), _row_view(b, output, rows), b.fresh("o3")
-    b.define(out, f"np.empty({_shape(out.shape)}, {dtype})")
-    b.emit(f"{o3} = {b.name(out)}.reshape(({outer}, {n}, {inner}))")
+    g3, y3 = _row_view(b, grad, rows), _row_view(b, output, rows)
+    o3 = _row_output(b, out, rows)
     p, r = _row_loops(b, outer, n, inner)
     s, j = b.fresh("s"), b.fresh("j")
     g, y = f"{g3}[{p}, {j}, {r}]", f"{y3}[{p}, {j}, {r}]"

@@ -28,12 +28,8 @@ REDUCTIONS = ("none", "mean", "sum")
 def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
     """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or ()."""
     rows = log_probs.reshape(-1, log_probs.shape[-1])
-    classes = target.reshape(-1)
-    kept = classes != ignore_index
-    safe = np.where(kept, classes, 0)
-    picked = rows[np.arange(rows.shape[0]), safe]
-    coef = kept.astype(log_probs.dtype) if weight is None else weight[safe] * kept
-    losses = -picked * coef
+    safe, _, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
+    losses = -rows[np.arange(rows.shape[0]), safe] * coef
     if reduction == "none":
         return losses.reshape(target.shape)
     if reduction == "sum":
@@ -56,22 +52,29 @@ def _nll_loss_backward(grad, log_probs, target, *, weight, ignore_index, reducti
     each row's target class, zeros elsewhere and in ignored rows — one scatter into zeros instead
     of building the one-hot mask from five operations. ``log_probs`` gives only the shape, and
     the edge PyTorch's node has to it (so the gradient is part of the graph of ``log_probs``)."""
-    labels = target.reshape(-1)
-    kept = labels != ignore_index
-    safe = np.where(kept, labels, 0)
-    coef = kept.astype(grad.dtype) if weight is None else (weight[safe] * kept).astype(grad.dtype)
+    safe, kept, coef = _row_weights(target, weight, ignore_index, grad.dtype)
     if reduction == "none":
         values = -coef * grad.reshape(-1)
     else:
         total = coef.sum() if reduction == "mean" else 1
         values = -coef * (grad / total if total else grad)  # all ignored: zeros, as PyTorch
-    result = np.zeros((labels.size, log_probs.shape[-1]), grad.dtype)
-    rows = np.arange(labels.size)
+    result = np.zeros((safe.size, log_probs.shape[-1]), grad.dtype)
+    rows = np.arange(safe.size)
     if kept.all():
-        result[rows, labels] = values
+        result[rows, safe] = values
     else:
-        result[rows[kept], labels[kept]] = values[kept]
+        result[rows[kept], safe[kept]] = values[kept]
     return result.reshape(log_probs.shape)
+
+
+def _row_weights(target, weight, ignore_index, dtype):
+    """Per row of nll_loss: its class (0 where ignored: a safe index), whether it counts, and
+    its weight (0 where ignored) — what the forward and the backward both start from."""
+    labels = target.reshape(-1)
+    kept = labels != ignore_index
+    safe = np.where(kept, labels, 0)
+    coef = kept.astype(dtype) if weight is None else (weight[safe] * kept).astype(dtype, copy=False)
+    return safe, kept, coef
 
 
 @_nll_loss_backward.vjp
