@@ -52,6 +52,26 @@ def test_tanh32_and_sigmoid32_absolute_error(name, reference, bound):
     assert np.all(np.abs(got) <= 1)
 
 
+def test_extremum_of_a_fused_chain_gets_its_gradient():
+    """amax's rule finds the maximum by comparing its input with its output; recomputed in the
+    backward (fused differently) the input may round differently and match nothing, so the
+    partition saves it (a case the random-graph test below once drew)."""
+    rng = np.random.default_rng(5 * 31 + 4 * 7 + 3)
+    inputs = [tapegrad.Tensor._make(rng.uniform(-1.5, 1.5, s).astype(np.float32))
+              .requires_grad_(True) for s in [(4, 3), (3,), (4, 1)]]
+
+    def program(x, row, column):
+        return tapegrad.sin(x + x - row - column).amax(0)
+
+    eager_inputs, compiled_inputs = fresh_leaves(inputs), fresh_leaves(inputs)
+    program(*eager_inputs).sum().backward()
+    compiled = tapegrad.compile(program)
+    compiled(*fresh_leaves(inputs))
+    compiled(*compiled_inputs).sum().backward()
+    for e, c in zip(eager_inputs, compiled_inputs):
+        assert_close(c.grad, e.grad, rtol=1e-3, atol=1e-4)
+
+
 @settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_random_graphs_match_eager(data):

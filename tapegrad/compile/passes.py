@@ -8,7 +8,7 @@
   that the backward needs whether the forward saves it or the backward recomputes it.
 * ``fuse`` — groups elementwise chains and the reductions that consume them into loop nests.
 """
-from ..ops import ELEMENTWISE, PRIMITIVES, VIEW
+from ..ops import ELEMENTWISE, PRIMITIVES, REDUCTION, VIEW
 from .ir import Graph, Node, Value, format_param
 
 __all__ = ["decompose", "fold_transposes", "common_subexpression_elimination",
@@ -164,6 +164,9 @@ def partition(joint, forward_outputs, cotangents, grads):
     backward_nodes = _needed_nodes(joint.nodes, [g for g in grads if g is not None])
     forward_nodes = _needed_nodes(joint.nodes, forward_outputs)
     materialized = _materialized_in(forward_nodes, forward_outputs)
+    # max/amax/min/amin rules find their extremum by comparing the input with the saved output:
+    # a recomputed input may round differently (fused differently) and match nothing
+    exact = {v for n in joint.nodes if _compares_input_with_output(n) for v in n.inputs}
 
     saved, needed_sources, recompute = [], [], set()
     decided = set()
@@ -179,7 +182,7 @@ def partition(joint, forward_outputs, cotangents, grads):
         if value in joint.constants:
             return
         node = producers[value]
-        if _recomputable(node) and value not in materialized:
+        if _recomputable(node) and value not in materialized and value not in exact:
             recompute.add(id(node))
             for v in node.inputs:
                 provide(v)
@@ -223,6 +226,13 @@ def _materialized_in(nodes, outputs):
             materialized.update(node.inputs)
             materialized.update(node.outputs)
     return materialized
+
+
+def _compares_input_with_output(node):
+    """A reduction whose rule saves both its input and its output (relates them exactly)."""
+    primitive = PRIMITIVES.get(node.op)
+    return (primitive is not None and primitive.group == REDUCTION
+            and {"a", "out"} <= set(primitive.saves))
 
 
 def _recomputable(node):
