@@ -95,7 +95,16 @@ def test_composite_kernels_are_one_forward_and_one_backward(composite_run):
     text = str(compiled_function.explain())
     assert text.count("def forward(") == 1 and text.count("def backward(") == 1
     assert "ops without a lowering" not in text
-    assert "prange" in text  # the 210,000-element loops run in parallel
+
+
+def test_long_loops_run_in_parallel_unless_the_kernel_calls_blas(composite_run):
+    *_, with_matmuls = composite_run
+    # BLAS brings its own threads: Numba's beside them would fight for the cores
+    assert "prange(" not in str(with_matmuls.explain())
+    elementwise = tapegrad.compile(lambda big: (big * big).tanh().sum())
+    for _ in range(2):
+        elementwise(leaf(300, 700)).backward()
+    assert str(elementwise.explain()).count("prange(") >= 2  # forward and backward
 
 
 def test_elementwise_chain_fuses_into_one_loop_each_way(compiled_chain, no_fallback):  # noqa: F811

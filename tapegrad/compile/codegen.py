@@ -12,7 +12,10 @@ How loops are written, from measurements on this machine:
 * reductions accumulate in registers; long float32 sums add 4096-element float32 blocks into a
   float64 total (vectorized and accurate);
 * above ``PARALLEL_MIN`` elements the outer loop is a ``prange`` over blocks of 16384 elements
-  (slices keep the inner loop's index provably non-negative, which it needs to vectorize).
+  (slices keep the inner loop's index provably non-negative, which it needs to vectorize) —
+  except in a kernel that calls BLAS (or numpy): OpenBLAS runs its own threads, and Numba's OpenMP workers,
+  spinning after each parallel loop, take the cores from them (the large MLP training step ran
+  2.4× slower with both; serial loops beside threaded matrix products cost nothing measurable).
 """
 import ast
 
@@ -72,7 +75,10 @@ class _Builder:
         self.transposed = {}    # value -> the value it is the 2-D transpose of
         self.literals = {}      # size-1 constants written as literals
         self.args = []
-        self.parallel = False
+        self.parallel = False   # whether any loop was written as a prange
+        self.threads_allowed = not any(type(group) is not Loop and
+                                       lowerings.calls_threaded_library(group.node)
+                                       for group in schedule)
         self.fallbacks = {}
         self.extra_args = {}    # id(array) -> argument name, arrays found in node parameters
         self.module_constants = {}  # source text -> module-level name
@@ -113,6 +119,10 @@ class _Builder:
     def define(self, value, expression, layout="C"):
         self.emit(f"{self.name(value)} = {expression}")
         self.layout[value] = layout
+
+    def runs_parallel(self, size):
+        """Whether a loop nest over ``size`` elements is written with a ``prange``."""
+        return self.threads_allowed and size >= PARALLEL_MIN
 
     def module_constant(self, text):
         """A module-level name bound to ``text`` (evaluated once, when the module loads)."""
@@ -313,7 +323,7 @@ class _LoopPlan:
         if not self.extents:
             self._body([])
             return
-        if self.size >= PARALLEL_MIN and len(self.extents) == 1:
+        if b.runs_parallel(self.size) and len(self.extents) == 1:
             b.parallel = True
             lo, hi, sliced = self._open_blocks(self.extents[0], list(self.operand) + self.stored)
             b.emit(f"for i in range({hi} - {lo}):")
@@ -321,7 +331,7 @@ class _LoopPlan:
             self._body(["i"], sliced)
             b.indent -= 2
             return
-        names = self._open_loops(self.extents, parallel=self.size >= PARALLEL_MIN)
+        names = self._open_loops(self.extents, parallel=b.runs_parallel(self.size))
         self._body(names)
         b.indent -= len(names)
 
@@ -409,7 +419,7 @@ class _LoopPlan:
         if not kept and len(reduced) == 1 and reduced[0] > SUM_BLOCK:
             self._emit_blocked_total(reduced[0], results)
         else:
-            outer = self._open_loops(kept, parallel=self.size >= PARALLEL_MIN and len(kept) > 0)
+            outer = self._open_loops(kept, parallel=b.runs_parallel(self.size) and len(kept) > 0)
             accs = self._init_accumulators()
             inner = self._open_loops(reduced, parallel=False)
             local = self._body(outer + inner)
@@ -439,7 +449,7 @@ class _LoopPlan:
         """A long full reduction: per block a native-dtype accumulator (vectorized), blocks'
         partial results combined in float64 (sums) — in parallel above ``PARALLEL_MIN``."""
         b = self.b
-        parallel = self.size >= PARALLEL_MIN
+        parallel = b.runs_parallel(self.size)
         b.parallel |= parallel
         partials = {}
         count = b.fresh("nblocks")
@@ -493,7 +503,7 @@ class _LoopPlan:
             arrays[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
             b.emit(f"{arrays[node]} = np.full({_shape_text(view)}, {start}, "
                    f"{numba_dtype(dtype)})")
-        parallel = self.size >= PARALLEL_MIN and not self.reduced[0]
+        parallel = b.runs_parallel(self.size) and not self.reduced[0]
         names = self._open_loops(self.extents, parallel=parallel)
         local = self._body(names)
         index = "[" + ", ".join("0" if r else n for n, r in zip(names, self.reduced)) + "]"

@@ -12,9 +12,10 @@ from ..ops import PRIMITIVES
 from .ir import Operand
 from .kernel_math import function_for
 
-__all__ = ["emit_call", "TEMPLATES", "uses_fallback"]
+__all__ = ["emit_call", "TEMPLATES", "uses_fallback", "calls_threaded_library"]
 
 TEMPLATES = {}
+BLAS_CALLS = frozenset({"mm", "mv", "addmm", "dot", "bmm"})
 
 
 def template(*names):
@@ -29,6 +30,11 @@ def uses_fallback(node):
     """Whether ``node`` runs through numpy: a template called without a builder only answers
     whether it applies (False: it does not)."""
     return node.op not in TEMPLATES or TEMPLATES[node.op](None, node) is False
+
+
+def calls_threaded_library(node):
+    """Whether ``node`` runs in BLAS or numpy, which bring their own threads (see codegen)."""
+    return node.op in BLAS_CALLS or uses_fallback(node)
 
 
 def emit_call(b, node):
@@ -216,9 +222,8 @@ def _rows(shape, dims):
 
 def _row_loops(b, outer, n, inner):
     """Open ``for p in ...: for r in ...:`` over the rows; returns the index names."""
-    from .codegen import PARALLEL_MIN
     p, r = b.fresh("p"), b.fresh("r")
-    parallel = outer * n * inner >= PARALLEL_MIN and outer > 1
+    parallel = b.runs_parallel(outer * n * inner) and outer > 1
     b.emit(f"for {p} in {'prange' if parallel else 'range'}({outer}):")
     b.emit(f"    for {r} in range({inner}):")
     b.parallel |= parallel
