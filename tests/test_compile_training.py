@@ -117,3 +117,27 @@ def test_adam_training_steps_compile_and_match_eager(optimizer):
     for got, want in zip(results["compiled"][1], results["eager"][1]):
         assert_close(got, want, rtol=1e-5, atol=1e-6, what="parameter")
     assert results["compiled"][2] == results["eager"][2] == 5.0
+
+
+def _update_reading_old_and_new_values(w, x):
+    loss = (w * x).sum()
+    loss.backward()
+    before = w * 2  # the old values, returned after the update
+    with tapegrad.no_grad():
+        w -= 0.1 * w.grad + 0.01 * w.sum()  # reads every old element, not just its own
+        w.mul_(0.5)                          # a second update of the first one's result
+    w.grad = None
+    return before, loss
+
+
+@pytest.mark.filterwarnings("error::tapegrad.compile.CompileWarning")  # no eager fallback
+def test_updates_written_into_the_parameter_keep_the_values_others_read():
+    x = tapegrad.linspace(-1, 1, 6).reshape(2, 3)
+    results = {}
+    for mode in ("eager", "compiled"):
+        w = tapegrad.tensor(np.linspace(0.5, 1.5, 6).reshape(2, 3), requires_grad=True)
+        step = _update_reading_old_and_new_values
+        step = step if mode == "eager" else tapegrad.compile(step)
+        results[mode] = [np.concatenate([t.detach().numpy().ravel() for t in (*step(w, x), w)])
+                         for _ in range(4)]
+    np.testing.assert_allclose(results["compiled"], results["eager"], rtol=1e-6)

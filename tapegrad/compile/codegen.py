@@ -85,6 +85,12 @@ class _Builder:
         self.users = graph.users()
         self.outputs = set(graph.outputs)
         self.counter = 0
+        self.last_read = {}     # value -> index in the schedule of the last group reading it
+        for index, group in enumerate(schedule):
+            for node in group.nodes:
+                for value in node.inputs:
+                    self.last_read[value] = index
+        self.in_place = {}      # written-back output computed straight into its input's array
 
     # -- plumbing -------------------------------------------------------------------------------
     def emit(self, line):
@@ -119,6 +125,25 @@ class _Builder:
     def define(self, value, expression, layout="C"):
         self.emit(f"{self.name(value)} = {expression}")
         self.layout[value] = layout
+
+    def destination_to_overwrite(self, value, group):
+        """The input that ``value``, a result of elementwise loop ``group``, is written back into
+        (a parameter update) when the loop may store into it directly: nothing after the loop
+        reads the input, the loop reads it only at the element it writes, and ``value`` is not
+        also returned. Saves a temporary array and a copy per parameter."""
+        outputs = self.graph.outputs
+        if group.axes or outputs.count(value) != 1:
+            return None
+        target = self.writebacks.get(outputs.index(value))
+        if target is None:
+            return None
+        destination = self.graph.inputs[target]
+        if (destination in self.outputs or destination in self.in_place.values()
+                or self.last_read.get(destination, -1) > group.index
+                or destination.shape != value.shape or destination.dtype != value.dtype
+                or destination.shape != group.shape):
+            return None
+        return destination
 
     def runs_parallel(self, size):
         """Whether a loop nest over ``size`` elements is written with a ``prange``."""
@@ -158,8 +183,9 @@ class _Builder:
             else:
                 lowerings.emit_call(self, group.node)
         for position, target in self.writebacks.items():
-            destination = self.graph.inputs[target]
-            self.emit(f"{self.name(destination)}[...] = {self.array(self.graph.outputs[position])}")
+            value, destination = self.graph.outputs[position], self.graph.inputs[target]
+            if self.in_place.get(value) is not destination:
+                self.emit(f"{self.name(destination)}[...] = {self.array(value)}")
         returned = [i for i in range(len(self.graph.outputs)) if i not in self.writebacks]
         results = ", ".join(self.array(self.graph.outputs[i]) for i in returned)
         self.emit(f"return ({results}{',' if len(returned) == 1 else ''})")
@@ -269,7 +295,13 @@ class _LoopPlan:
                 self.operand[value] = (name, None)
         self.store_views = {}
         for value in self.stored:
-            b.define(value, f"np.empty({_shape_text(value.shape)}, {numba_dtype(value.dtype)})")
+            destination = b.destination_to_overwrite(value, self.group)
+            if destination is not None:
+                b.in_place[value] = destination
+                b.define(value, b.name(destination))
+            else:
+                b.define(value, f"np.empty({_shape_text(value.shape)}, "
+                                f"{numba_dtype(value.dtype)})")
             view = self.view_shape(value.shape) or (1,)
             if view == value.shape:
                 self.store_views[value] = b.name(value)
