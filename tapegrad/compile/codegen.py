@@ -106,11 +106,23 @@ class _Builder:
     def array(self, value):
         """The variable holding ``value`` as an array (a literal constant is made one)."""
         if value in self.literals and value not in self.layout:
-            dtype = numba_dtype(value.dtype)
-            self.emit(f"{self.name(value)} = np.full({_shape_text(value.shape)}, "
-                      f"{self.literals[value]}, {dtype})")
+            self.filled(self.name(value), value.shape, self.literals[value], value.dtype)
             self.layout[value] = "C"
         return self.name(value)
+
+    def filled(self, name, shape, value, dtype):
+        """Emit ``name = np.full(shape, value, dtype)`` as ``np.empty`` and a loop: every numpy
+        function a kernel calls is compiled for it, and np.full, np.zeros and .sum() cost
+        0.1–0.2 s of a first compile each, which one allocation and plain loops do not."""
+        self.emit(f"{name} = np.empty({_shape_text(shape)}, {numba_dtype(dtype)})")
+        size = int(np.prod(shape)) if shape else 1
+        if size == 1:
+            self.emit(f"{name}.reshape(1)[0] = {value}")
+            return
+        flat, i = self.fresh(name + "_flat"), self.fresh("i")
+        self.emit(f"{flat} = {name}.reshape({size})")
+        self.emit(f"for {i} in range({size}):")
+        self.emit(f"    {flat}[{i}] = {value}")
 
     def contiguous(self, value, allow_fortran=False):
         """A name for ``value`` as a C-contiguous array (F allowed for BLAS operands)."""
@@ -433,9 +445,9 @@ class _LoopPlan:
         local = self._body([])
         for node in self.reductions:
             out = node.outputs[0]
-            self.b.define(out, f"np.full({_shape_text(out.shape)}, "
-                               f"{self._finish(node, local[node.inputs[0]])}, "
-                               f"{numba_dtype(out.dtype)})")
+            self.b.filled(self.b.name(out), out.shape, self._finish(node, local[node.inputs[0]]),
+                          out.dtype)
+            self.b.layout[out] = "C"
 
     def _emit_inner_reduction(self):
         """Reduced dimensions innermost: accumulators live in registers."""
@@ -518,10 +530,12 @@ class _LoopPlan:
         for node in self.reductions:
             b.emit(f"{partials[node]}[{blk}] = {accs[node][0]}")
         b.indent -= 1
-        for node in self.reductions:
-            kind = REDUCTIONS[node.op]
-            total = {"sum": "{}.sum()", "mean": "{}.sum()", "max": "{}.max()",
-                     "min": "{}.min()"}[kind].format(partials[node])
+        for node in self.reductions:  # the blocks' results folded (a plain loop: see filled)
+            kind, dtype, start, _ = self._accumulator(node)
+            total, j = b.fresh("total"), b.fresh("j")
+            b.emit(f"{total} = {start}")
+            b.emit(f"for {j} in range({count}):")
+            b.emit("    " + self._combine(kind, total, f"{partials[node]}[{j}]", dtype))
             b.emit(f"{results[node]}[0] = {self._finish(node, total)}")
 
     def _emit_outer_reduction(self):
@@ -533,8 +547,7 @@ class _LoopPlan:
             kind, dtype, start, _ = self._accumulator(node)
             view = tuple(1 if r else e for e, r in zip(self.extents, self.reduced))
             arrays[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
-            b.emit(f"{arrays[node]} = np.full({_shape_text(view)}, {start}, "
-                   f"{numba_dtype(dtype)})")
+            b.filled(arrays[node], view, start, dtype)
         parallel = b.runs_parallel(self.size) and not self.reduced[0]
         names = self._open_loops(self.extents, parallel=parallel)
         local = self._body(names)
@@ -547,8 +560,9 @@ class _LoopPlan:
             out = node.outputs[0]
             kind, _, _, count = self._accumulator(node)
             total = arrays[node] if kind != "mean" else f"({arrays[node]} / {count})"
-            b.define(out, f"{total}.astype({numba_dtype(out.dtype)}).reshape("
-                          f"{_shape_text(out.shape)})")
+            if np.dtype(dtype) != out.dtype or kind == "mean":
+                total = f"{total}.astype({numba_dtype(out.dtype)})"
+            b.define(out, f"{total}.reshape({_shape_text(out.shape)})")
 
 
 # ------------------------------------------------------------------------------- expressions

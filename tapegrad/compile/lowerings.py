@@ -418,13 +418,14 @@ def _nll_loss(b, node):
     classes = log_probs.shape[-1]
     rows = int(np.prod(log_probs.shape[:-1]))
     dtype = _dtype(out)
-    lp, tg, losses, total, k = (b.fresh("lp"), b.fresh("tg"), b.fresh("losses"),
-                                b.fresh("wsum"), b.fresh("k"))
+    lp, tg, losses, total, loss_sum, k = (b.fresh("lp"), b.fresh("tg"), b.fresh("losses"),
+                                          b.fresh("wsum"), b.fresh("lsum"), b.fresh("k"))
     ignore = int(node.params["ignore_index"])
     b.emit(f"{lp} = {b.contiguous(log_probs)}.reshape(({rows}, {classes}))")
     b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
     b.emit(f"{losses} = np.empty({rows}, {dtype})")
     b.emit(f"{total} = 0.0")
+    b.emit(f"{loss_sum} = 0.0")
     b.emit(f"for {k} in range({rows}):")
     b.emit(f"    c = {tg}[{k}]")
     b.emit(f"    if c == {ignore}:")
@@ -440,12 +441,13 @@ def _nll_loss(b, node):
         w = b.param_array(weight)
         b.emit(f"    {losses}[{k}] = -{lp}[{k}, c] * {w}[c]")
         b.emit(f"    {total} += {w}[c]")
+    b.emit(f"    {loss_sum} += {losses}[{k}]")
     reduction = node.params["reduction"]
     if reduction == "none":
         b.define(out, f"{losses}.reshape({_shape(out.shape)})")
     else:
         b.define(out, f"np.empty((), {dtype})")
-        value = f"{losses}.sum()" if reduction == "sum" else f"{losses}.sum() / {total}"
+        value = loss_sum if reduction == "sum" else f"{loss_sum} / {total}"
         b.emit(f"{b.name(out)}[()] = {value}")
 
 
@@ -469,7 +471,7 @@ def _nll_loss_backward(b, node):
     w = None if weight is None else b.param_array(weight)
     b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
     b.emit(f"{go} = {b.contiguous(grad)}.reshape({rows if reduction == 'none' else 1})")
-    b.emit(f"{result} = np.zeros(({rows}, {classes}), {dtype})")
+    b.filled(result, (rows, classes), 0, out.dtype)
     b.emit(f"{total} = 0.0")
     if reduction == "mean":  # the total weight of the kept rows, as the forward divided by it
         b.emit(f"for {k} in range({rows}):")
@@ -580,7 +582,8 @@ def _index_backward(b, node):
     if not _holds(plain, Ellipsis) and _basic_key(plain) is not None and not _holds(key, None):
         if b is None:
             return None
-        b.define(out, f"np.zeros({_shape(shape)}, {_dtype(out)})")
+        b.filled(b.name(out), shape, 0, out.dtype)
+        b.layout[out] = "C"
         b.emit(f"{b.name(out)}[{_basic_key(plain)}] = {b.array(grad)}")
         return None
     parts = _advanced_key(node, len(shape))
@@ -588,7 +591,8 @@ def _index_backward(b, node):
         return False
     if b is None:
         return None
-    b.define(out, f"np.zeros({_shape(shape)}, {_dtype(out)})")
+    b.filled(b.name(out), shape, 0, out.dtype)
+    b.layout[out] = "C"
     source = b.contiguous(grad)
     loop, out_dims, target_index = _gather_plan(b, parts, shape)
     _open_plain_loops(b, loop, out_dims)
