@@ -607,6 +607,30 @@ def test_in_place_on_a_leaf_is_allowed_under_no_grad():
     _close(w, [2.0, 4.0])
 
 
+@pytest.mark.parametrize("method", ["add_", "sub_"])
+def test_scaled_in_place_update_equals_the_out_of_place_op_bit_for_bit(method):
+    """add_/sub_ with alpha run block by block on large arrays (the optimizer update)."""
+    rng = np.random.default_rng(0)
+    for shape in [(300, 500), (7,), (2, 3)]:
+        p = tg.tensor(rng.standard_normal(shape).astype(np.float32))
+        g = tg.tensor(rng.standard_normal(shape).astype(np.float32))
+        expected = getattr(tg, method[:-1])(p, g, alpha=-0.1).numpy()
+        getattr(p, method)(g, alpha=-0.1)
+        np.testing.assert_array_equal(p.numpy(), expected)
+        assert p._version == 1
+
+
+def test_scaled_in_place_update_reading_its_own_memory():
+    """When the operand overlaps the destination, every element reads the old values."""
+    base = np.arange(200_000, dtype=np.float64)
+    x = tg.tensor(base)
+    x[1:].add_(x[:-1], alpha=2.0)
+    np.testing.assert_array_equal(x.numpy()[1:], base[1:] + 2.0 * base[:-1])
+    y = tg.tensor(base)
+    y.sub_(y, alpha=0.5)
+    np.testing.assert_array_equal(y.numpy(), base - 0.5 * base)
+
+
 # -- grad modes ------------------------------------------------------------------------------------
 
 def test_no_grad_and_enable_grad_blocks_nest():

@@ -145,6 +145,12 @@ BAD_CALLS = {
     "add_-larger-broadcast": lambda T: T.ones(3).add_(T.ones(2, 3)),
     "add_-mismatch": lambda T: T.ones(3).add_(T.ones(4)),
     "mul_-mismatch": lambda T: T.ones(2, 3).mul_(T.ones(2)),
+    "add_-alpha-larger-broadcast": lambda T: T.ones(3).add_(T.ones(2, 3), alpha=0.5),
+    "sub_-alpha-mismatch": lambda T: T.ones(50_000).sub_(T.ones(4), alpha=2),
+    "add_-alpha-int-float": lambda T: T.ones(50_000, dtype=T.int64).add_(T.ones(50_000),
+                                                                          alpha=2),
+    "masked_fill_-larger-broadcast": lambda T: T.ones(3).masked_fill_(
+        T.ones(2, 3, dtype=T.bool), 1.0),
     "add_-int-float": lambda T: T.tensor([1, 2]).add_(1.5),
     "add_-int-float-tensor": lambda T: T.tensor([1, 2]).add_(T.ones(2)),
     "div_-int": lambda T: T.tensor([1, 2]).div_(2),

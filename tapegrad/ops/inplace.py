@@ -152,7 +152,7 @@ def _write(prim, target, arrays, params):
 def _shape_message(prim, target, arrays, params):
     """Why the operands do not fit into ``target``, in PyTorch's words."""
     inputs = (target, *[Tensor._make(a) for a in arrays])
-    if arrays and getattr(prim, "inplace", None) is None:
+    if arrays and getattr(prim, "inplace", None) is not shape_ops._put_inplace:  # not indexed
         try:
             shape = np.broadcast_shapes(target._array.shape, *(a.shape for a in arrays))
         except ValueError:
