@@ -141,3 +141,84 @@ def test_updates_written_into_the_parameter_keep_the_values_others_read():
         results[mode] = [np.concatenate([t.detach().numpy().ravel() for t in (*step(w, x), w)])
                          for _ in range(4)]
     np.testing.assert_allclose(results["compiled"], results["eager"], rtol=1e-6)
+
+
+# -- repeat(): many steps in one kernel launch -----------------------------------------------------
+
+def _ran_in_one_launch(compiled):
+    return any(entry.program.forward_repeated.signatures
+               for entry in compiled.explain().specializations if hasattr(entry, "program"))
+
+
+def test_repeat_runs_the_line_fit_in_one_launch_as_eager_would():
+    x, y = _line_fit_problem()
+    results = {}
+    for mode in ("eager", "compiled"):
+        w = tapegrad.tensor([0.3], requires_grad=True)
+        b = tapegrad.zeros(1, requires_grad=True)
+        if mode == "eager":
+            for _ in range(50):
+                loss = _line_fit_step(w, b, x, y)
+        else:
+            step = tapegrad.compile(_line_fit_step)
+            loss = step.repeat(50, w, b, x, y)
+        results[mode] = (loss.item(), w.item(), b.item(), w.grad.item(), w._version)
+    assert results["compiled"] == pytest.approx(results["eager"], rel=1e-6, abs=1e-7)
+    assert _ran_in_one_launch(step)
+    # a second repeat starts from where the first left off, in one launch at once
+    with tapegrad.no_grad():
+        w.fill_(0.3)
+    assert step.repeat(50, w, b, x, y).item() == pytest.approx(results["eager"][0], rel=1e-6)
+
+
+def test_repeat_of_an_optimizer_step_matches_eager_steps():
+    inputs, targets = tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))
+    results = {}
+    for mode in ("eager", "compiled"):
+        model = _mlp(0)
+        step = _mlp_step_function(model, tapegrad.optim.SGD(model.parameters(), lr=0.1,
+                                                            momentum=0.9))
+        if mode == "eager":
+            losses = [step(inputs, targets) for _ in range(7)]
+            loss = losses[-1]
+        else:
+            step = tapegrad.compile(step)
+            loss = step.repeat(7, inputs, targets)
+        results[mode] = (loss.item(), [p.detach().clone() for p in model.parameters()],
+                         [p.grad.clone() for p in model.parameters()])
+    assert results["compiled"][0] == pytest.approx(results["eager"][0], rel=1e-5)
+    for got, want in zip(results["compiled"][1] + results["compiled"][2],
+                         results["eager"][1] + results["eager"][2]):
+        assert_close(got, want, rtol=1e-4, atol=1e-6)
+    assert _ran_in_one_launch(step)
+
+
+def _halve_the_new_gradient(w):
+    loss = (w * w).sum()
+    loss.backward()
+    w.grad = w.grad * 0.5  # a new .grad tensor, read (accumulated into) by the next call
+    return loss
+
+
+def test_repeat_of_a_step_replacing_what_the_next_reads_runs_call_by_call():
+    results = {}
+    for mode in ("eager", "compiled"):
+        w = tapegrad.tensor([1.0, -2.0], requires_grad=True)
+        if mode == "eager":
+            for _ in range(5):
+                _halve_the_new_gradient(w)
+        else:
+            step = tapegrad.compile(_halve_the_new_gradient)
+            step.repeat(5, w)
+        results[mode] = w.grad.tolist()
+    assert results["compiled"] == results["eager"]
+    assert not _ran_in_one_launch(step)
+
+
+@pytest.mark.parametrize("times", [0, -1, 2.0, True])
+def test_repeat_needs_a_positive_count(times):
+    step = tapegrad.compile(_halve_the_new_gradient)
+    w = tapegrad.tensor([1.0], requires_grad=True)
+    with pytest.raises(ValueError, match="positive number of calls"):
+        step.repeat(times, w)
+    assert w.grad is None

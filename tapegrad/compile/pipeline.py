@@ -29,6 +29,7 @@ class Program:
 
     def __init__(self):
         self.forward = None           # the Numba dispatcher
+        self.forward_repeated = None  # forward called n times in one launch (compiled when used)
         self.backward = None
         self.forward_args = []        # per kernel parameter: ("input", i) or ("constant", array)
         self.backward_args = []       # ("saved", i) / ("source", i) / ("cotangent", i) / constant
@@ -98,6 +99,7 @@ def build(trace, function_name, grad_enabled):
             fallback.register(fallback_key, op, params)
     program.forward_args = kernels[0].args
     program.forward = _compiled(module, key, "forward", forward_graph, kernels[0].args)
+    program.forward_repeated = module.forward_repeated
     if backward_graph is not None:
         program.backward_args = [backward_inputs[payload] if kind == "input" else (kind, payload)
                                  for kind, payload in kernels[1].args]
@@ -256,6 +258,13 @@ def _module_source(kernels, key):
         lines += kernel.constants
     for kernel in kernels:
         lines += ["", kernel.source]
+    params = ", ".join(f"a{i}" for i in range(len(kernels[0].args)))
+    lines += ["", "@njit(cache=True)",
+              f"def forward_repeated(times, {params}):",
+              "    # CompiledFunction.repeat(): the state a step changes lives in its arguments",
+              "    for _ in range(times - 1):",
+              f"        forward({params})",
+              f"    return forward({params})", ""]
     return "\n".join(lines)
 
 

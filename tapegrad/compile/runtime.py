@@ -92,10 +92,40 @@ class CompiledFunction:
     def __call__(self, *args, **kwargs):
         if tracing_here():  # called while another compiled function traces: inline it
             return self._fn(*args, **kwargs)
+        entry = self._lookup(args, kwargs)
+        return entry.run(args, kwargs) if entry is not None else self._miss(args, kwargs)
+
+    def repeat(self, times, *args, **kwargs):
+        """Call the function ``times`` times with the same arguments; return the last result.
+
+        The same as ``for _ in range(times): result = fn(*args, **kwargs)``, but once a call
+        finds the arguments in the state the previous call's specialization started from (a
+        training step that updates its parameters in place), the remaining calls run inside one
+        kernel launch: no Python, guards or tensor wrapping per step. It is what makes a loop
+        of tiny steps — the seed's 200-step line fit — as fast as a hand-written loop.
+        """
+        if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+            raise ValueError(f"repeat() expects a positive number of calls, got {times!r}")
+        if tracing_here():
+            return [self._fn(*args, **kwargs) for _ in range(times)][-1]
+        previous = None
+        for done in range(times):
+            entry = self._lookup(args, kwargs)
+            if entry is None:
+                result = self._miss(args, kwargs)
+            elif entry is previous and isinstance(entry, Specialization):
+                return entry.run(args, kwargs, times=times - done)
+            else:
+                result = entry.run(args, kwargs)
+            previous = entry
+        return result
+
+    def _lookup(self, args, kwargs):
+        """The newest specialization whose guards hold for these arguments, or None."""
         for entry in self._entries:
             if entry.guards.check(args, kwargs) < 0:
-                return entry.run(args, kwargs)
-        return self._miss(args, kwargs)
+                return entry
+        return None
 
     # -- a call no specialization accepts ------------------------------------------------------
     def _miss(self, args, kwargs):
@@ -254,15 +284,24 @@ class Specialization:
         lines.append("compile time: " + ", ".join(f"{k} {v:.3f}s" for k, v in p.timings.items()))
         return "\n".join(lines)
 
-    def run(self, args, kwargs):
+    def run(self, args, kwargs, times=1):
+        """One call; or ``times`` calls in one kernel launch (``CompiledFunction.repeat``), when
+        the state the kernel reads is all in the arrays it is given."""
         p = self.program
         flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
         tensors = [source.fetch(flat) for source in self.sources]
+        if times > 1 and self._replaces_what_it_reads(flat, tensors):
+            for _ in range(times - 1):
+                self.run(args, kwargs)
+            return self.run(args, kwargs)
         arrays = [t._array if t._array.flags.c_contiguous else np.ascontiguousarray(t._array)
                   for t in tensors]  # (guards keep sources the kernel writes into contiguous)
-        results = p.forward(*arrays, *self._constants)
+        if times == 1:
+            results = p.forward(*arrays, *self._constants)
+        else:
+            results = p.forward_repeated(times, *arrays, *self._constants)
         for index in p.mutations:  # the kernel wrote into their arrays
-            tensors[index]._version_counter.value += 1
+            tensors[index]._version_counter.value += times
         for owner, k in p.grad_sets:
             leaf = owner.fetch(flat)
             leaf._grad = None if k is None else Tensor._make(results[k])
@@ -281,6 +320,13 @@ class Specialization:
         for leaf in self.output_leaves:
             leaves.append(next(it) if not _is_python_value(leaf) else leaf)
         return pytree.unflatten(self.output_spec, leaves)
+
+    def _replaces_what_it_reads(self, flat, tensors):
+        """Whether a call assigns a new ``.grad`` that the next call would read: each call must
+        then see the tensor the previous one made, which only separate calls can give it."""
+        read = {id(t) for t in tensors}
+        return any(k is not None and id(owner.fetch(flat)._grad) in read
+                   for owner, k in self.program.grad_sets)
 
     def _attach_backward(self, outputs, tensors, results):
         p = self.program
