@@ -74,6 +74,7 @@ class _Builder:
         self.layout = {}        # value -> "C" | "F" | "A", for arrays defined in the kernel
         self.transposed = {}    # value -> the value it is the 2-D transpose of
         self.literals = {}      # size-1 constants written as literals
+        self.scalars = {}       # one-element results held in a variable (an array only if asked)
         self.args = []
         self.parallel = False   # whether any loop was written as a prange
         self.threads_allowed = not any(type(group) is not Loop and
@@ -104,11 +105,20 @@ class _Builder:
         return self.names[value]
 
     def array(self, value):
-        """The variable holding ``value`` as an array (a literal constant is made one)."""
-        if value in self.literals and value not in self.layout:
-            self.filled(self.name(value), value.shape, self.literals[value], value.dtype)
+        """The variable holding ``value`` as an array (a literal or a number is made one)."""
+        number = self.literals.get(value, self.scalars.get(value))
+        if number is not None and value not in self.layout:
+            self.filled(self.name(value), value.shape, number, value.dtype)
             self.layout[value] = "C"
         return self.name(value)
+
+    def scalar(self, value):
+        """One-element ``value`` as a number: its literal, its variable, or its array's element
+        (indexed, not reshaped: in a tiny kernel each reshape costs more than the arithmetic)."""
+        number = self.literals.get(value, self.scalars.get(value))
+        if number is not None:
+            return number
+        return f"{self.array(value)}[{_zero_index(len(value.shape))}]"
 
     def filled(self, name, shape, value, dtype):
         """Emit ``name = np.full(shape, value, dtype)`` as ``np.empty`` and a loop: every numpy
@@ -117,7 +127,7 @@ class _Builder:
         self.emit(f"{name} = np.empty({_shape_text(shape)}, {numba_dtype(dtype)})")
         size = int(np.prod(shape)) if shape else 1
         if size == 1:
-            self.emit(f"{name}.reshape(1)[0] = {value}")
+            self.emit(f"{name}[{_zero_index(len(shape))}] = {value}")
             return
         flat, i = self.fresh(name + "_flat"), self.fresh("i")
         self.emit(f"{flat} = {name}.reshape({size})")
@@ -297,7 +307,7 @@ class _LoopPlan:
                 self.operand[value] = (None, b.literals[value])
             elif all(s == 1 for s in view):
                 scalar = b.fresh(b.name(value) + "_s")
-                b.emit(f"{scalar} = {b.contiguous(value)}.reshape({value.size})[0]")
+                b.emit(f"{scalar} = {b.scalar(value)}")
                 self.operand[value] = (None, scalar)
             elif view == value.shape and b.layout.get(value, "C") == "C":
                 self.operand[value] = (b.name(value), None)
@@ -443,36 +453,44 @@ class _LoopPlan:
     def _emit_single_element_reduction(self):
         """Every dimension has size 1: each reduction is its one element."""
         local = self._body([])
-        for node in self.reductions:
+        self._hold_totals({node: local[node.inputs[0]] for node in self.reductions})
+
+    def _hold_totals(self, totals):
+        """Full reductions' results as numbers (``Builder.scalars``): the loops that read them
+        take the number, and no array is made unless something needs one."""
+        b = self.b
+        for node, total in totals.items():
             out = node.outputs[0]
-            self.b.filled(self.b.name(out), out.shape, self._finish(node, local[node.inputs[0]]),
-                          out.dtype)
-            self.b.layout[out] = "C"
+            b.scalars[out] = b.fresh(b.name(out) + "_v")
+            b.emit(f"{b.scalars[out]} = {self._finish(node, total)}")
 
     def _emit_inner_reduction(self):
         """Reduced dimensions innermost: accumulators live in registers."""
         b = self.b
         n_kept = self.reduced.index(True)
         kept, reduced = self.extents[:n_kept], self.extents[n_kept:]
+        if not kept and len(reduced) == 1 and reduced[0] > SUM_BLOCK:
+            self._hold_totals(self._emit_blocked_total(reduced[0]))
+            return
         results = {}
-        for node in self.reductions:
+        for node in self.reductions if kept else ():
             view = tuple(kept) + (1,) * len(reduced)
             results[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
-            b.emit(f"{results[node]} = np.empty({_shape_text(view) if view else '(1,)'}, "
+            b.emit(f"{results[node]} = np.empty({_shape_text(view)}, "
                    f"{numba_dtype(node.outputs[0].dtype)})")
-        if not kept and len(reduced) == 1 and reduced[0] > SUM_BLOCK:
-            self._emit_blocked_total(reduced[0], results)
-        else:
-            outer = self._open_loops(kept, parallel=b.runs_parallel(self.size) and len(kept) > 0)
-            accs = self._init_accumulators()
-            inner = self._open_loops(reduced, parallel=False)
-            local = self._body(outer + inner)
-            self._accumulate(accs, local)
-            b.indent -= len(inner)
-            index = "[" + ", ".join(outer + ["0"] * len(reduced)) + "]" if kept else "[0]"
-            for node in self.reductions:
-                b.emit(f"{results[node]}{index} = {self._finish(node, accs[node][0])}")
-            b.indent -= len(outer)
+        outer = self._open_loops(kept, parallel=b.runs_parallel(self.size) and len(kept) > 0)
+        accs = self._init_accumulators()
+        inner = self._open_loops(reduced, parallel=False)
+        local = self._body(outer + inner)
+        self._accumulate(accs, local)
+        b.indent -= len(inner)
+        if not kept:
+            self._hold_totals({node: accs[node][0] for node in self.reductions})
+            return
+        index = "[" + ", ".join(outer + ["0"] * len(reduced)) + "]"
+        for node in self.reductions:
+            b.emit(f"{results[node]}{index} = {self._finish(node, accs[node][0])}")
+        b.indent -= len(outer)
         for node in self.reductions:
             out = node.outputs[0]
             b.define(out, f"{results[node]}.reshape({_shape_text(out.shape)})")
@@ -489,9 +507,10 @@ class _LoopPlan:
         for node, (acc, kind, dtype) in accs.items():
             self.b.emit(self._combine(kind, acc, local[node.inputs[0]], dtype))
 
-    def _emit_blocked_total(self, extent, results):
+    def _emit_blocked_total(self, extent):
         """A long full reduction: per block a native-dtype accumulator (vectorized), blocks'
-        partial results combined in float64 (sums) — in parallel above ``PARALLEL_MIN``."""
+        partial results combined in float64 (sums) — in parallel above ``PARALLEL_MIN``.
+        Returns each reduction's total (a variable name)."""
         b = self.b
         parallel = b.runs_parallel(self.size)
         b.parallel |= parallel
@@ -530,13 +549,14 @@ class _LoopPlan:
         for node in self.reductions:
             b.emit(f"{partials[node]}[{blk}] = {accs[node][0]}")
         b.indent -= 1
+        totals = {}
         for node in self.reductions:  # the blocks' results folded (a plain loop: see filled)
             kind, dtype, start, _ = self._accumulator(node)
-            total, j = b.fresh("total"), b.fresh("j")
-            b.emit(f"{total} = {start}")
+            totals[node], j = b.fresh("total"), b.fresh("j")
+            b.emit(f"{totals[node]} = {start}")
             b.emit(f"for {j} in range({count}):")
-            b.emit("    " + self._combine(kind, total, f"{partials[node]}[{j}]", dtype))
-            b.emit(f"{results[node]}[0] = {self._finish(node, total)}")
+            b.emit("    " + self._combine(kind, totals[node], f"{partials[node]}[{j}]", dtype))
+        return totals
 
     def _emit_outer_reduction(self):
         """Reduced dimensions anywhere: accumulator arrays indexed by the kept dimensions
@@ -638,6 +658,11 @@ def _literal(value, dtype):
     if dtype.kind == "b":
         return repr(bool(value))
     return f"{numba_dtype(dtype)}({int(value)})"
+
+
+def _zero_index(ndim):
+    """The subscript of the first element of an ``ndim``-dimensional array."""
+    return ", ".join(["0"] * ndim) if ndim else "()"
 
 
 def _shape_text(shape):

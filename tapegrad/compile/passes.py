@@ -1,6 +1,7 @@
 """Graph passes, each a named function from graph to graph (or to a schedule), in pipeline order.
 
 * ``decompose`` — ``addmm`` becomes ``mm`` + ``add``, so the bias add fuses with what follows.
+* ``fold_constants`` — one-element values computed from constants alone become constants.
 * ``fold_transposes`` — a transposed product becomes the product of transposes (no copy).
 * ``common_subexpression_elimination`` — one node per distinct (op, inputs, parameters).
 * ``dead_code_elimination`` — only what the outputs need.
@@ -8,10 +9,12 @@
   that the backward needs whether the forward saves it or the backward recomputes it.
 * ``fuse`` — groups elementwise chains and the reductions that consume them into loop nests.
 """
-from ..ops import ELEMENTWISE, PRIMITIVES, REDUCTION, VIEW
-from .ir import Graph, Node, Value, format_param
+import numpy as np
 
-__all__ = ["decompose", "fold_transposes", "common_subexpression_elimination",
+from ..ops import ELEMENTWISE, PRIMITIVES, REDUCTION, VIEW
+from .ir import Graph, Node, Operand, Value, format_param
+
+__all__ = ["decompose", "fold_constants", "fold_transposes", "common_subexpression_elimination",
            "dead_code_elimination",
            "partition", "fuse", "Partition", "Loop", "Call", "REDUCTIONS", "reduction_axes"]
 
@@ -33,6 +36,26 @@ def decompose(graph):
         else:
             nodes.append(node)
     return Graph(graph.inputs, nodes, graph.outputs, graph.constants)
+
+
+def fold_constants(graph):
+    """Compute now the one-element nodes whose inputs are all constants (a mean's ``1 / n``, a
+    learning rate times a constant): the op's own numpy forward, so the numbers are eager's. The
+    kernel then reads a literal, and the loops on either side of such a node fuse into one
+    (the line fit's forward and backward become one pass)."""
+    constants = dict(graph.constants)
+    nodes = []
+    for node in graph.nodes:
+        out = node.outputs[0]
+        if (len(node.outputs) == 1 and out.size == 1 and node.inputs
+                and all(v in constants for v in node.inputs)
+                and not any(isinstance(p, Operand) for p in node.params.values())):
+            result = PRIMITIVES[node.op].forward(*(constants[v] for v in node.inputs),
+                                                 **node.params)
+            constants[out] = np.asarray(result, out.dtype).reshape(out.shape)
+        else:
+            nodes.append(node)
+    return dead_code_elimination(Graph(graph.inputs, nodes, graph.outputs, constants))
 
 
 def _is_matrix_transpose(node):

@@ -16,7 +16,7 @@ from .codegen import generate
 from .ir import Graph, Value
 from .lowerings import uses_fallback
 from .passes import (Call, common_subexpression_elimination, dead_code_elimination, decompose,
-                     fold_transposes, fuse, partition)
+                     fold_constants, fold_transposes, fuse, partition)
 
 __all__ = ["build", "Program", "CompileError"]
 
@@ -167,7 +167,7 @@ def _plan_differentiation(trace, program, grad_enabled):
 
 
 def _optimize(graph):
-    graph = fold_transposes(decompose(graph))
+    graph = fold_transposes(fold_constants(decompose(graph)))
     graph, _ = common_subexpression_elimination(graph)
     return dead_code_elimination(graph)
 
@@ -220,7 +220,7 @@ def _compiled(module, key, name, graph, args):
     """The kernel compiled for its argument types now (from the disk cache when possible); an
     entry whose machine code fails to load is discarded and compiled afresh."""
     types = tuple(_numba_type(graph.inputs[payload]) if kind == "input" else
-                  numba.typeof(np.ascontiguousarray(payload)) for kind, payload in args)
+                  numba.typeof(np.asarray(payload, order="C")) for kind, payload in args)
     try:
         getattr(module, name).compile(types)
         return getattr(module, name)
