@@ -1,7 +1,8 @@
 """tapegrad.compile against its peers, on the workloads of DESIGN.md (not a test: it measures).
 
 Implementations per workload, measured in one process, alternating, medians of repeated runs:
-``tapegrad-compiled`` (whole training steps compiled), ``tapegrad-eager``, ``numpy`` (forward and
+``tapegrad-compiled`` (whole training steps compiled), ``tapegrad-repeat`` (the line fit's 200
+compiled steps as one ``repeat(200, ...)`` launch), ``tapegrad-eager``, ``numpy`` (forward and
 backward written by hand), ``numba-hand`` (the same, fused by hand into one ``@njit`` function: the
 target the compiler is held to), ``torch-eager`` and ``torch-compile`` when PyTorch is installed.
 Plus compile latency: seconds from a fresh process to the first compiled step of the small MLP,
@@ -69,7 +70,7 @@ def _tiny(lib, compiled):
     return step
 
 
-def _line_fit(lib, compiled):
+def _line_fit(lib, compiled, repeat=False):
     x_data, y_data, w0 = _line_data()
     x, y = lib.from_numpy(x_data), lib.from_numpy(y_data)
     w = lib.tensor(w0, requires_grad=True)
@@ -90,6 +91,8 @@ def _line_fit(lib, compiled):
         with lib.no_grad():
             w.copy_(lib.from_numpy(w0))
             b.zero_()
+        if repeat:
+            return train.repeat(200, w, b)
         for _ in range(200):
             loss = train(w, b)
         return loss
@@ -344,6 +347,10 @@ def _builders(workload, impls):
             if impl == "tapegrad-compiled":
                 import tapegrad
                 builders[impl] = framework(tapegrad, True)
+            elif impl == "tapegrad-repeat":
+                if workload == "line-fit":  # the one workload that is a loop of steps
+                    import tapegrad
+                    builders[impl] = _line_fit(tapegrad, True, repeat=True)
             elif impl == "tapegrad-eager":
                 import tapegrad
                 builders[impl] = framework(tapegrad, False)
@@ -371,7 +378,7 @@ def _measure(step, budget_s, min_runs):
     return times
 
 
-IMPLS = ("tapegrad-compiled", "tapegrad-eager", "numpy", "numba-hand", "torch-eager",
+IMPLS = ("tapegrad-compiled", "tapegrad-repeat", "tapegrad-eager", "numpy", "numba-hand", "torch-eager",
          "torch-compile")
 
 

@@ -107,6 +107,15 @@ def test_long_loops_run_in_parallel_unless_the_kernel_calls_blas(composite_run):
     assert str(elementwise.explain()).count("prange(") >= 2  # forward and backward
 
 
+def test_each_kernel_is_compiled_once_for_the_types_it_was_built_for(compiled_chain):
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    for _ in range(3):
+        compiled_chain(x, w, b).backward()  # a 0-d loss: its gradient is a 0-d array
+    for entry in compiled_chain.explain().specializations:
+        program = entry.program
+        assert len(program.forward.signatures) == len(program.backward.signatures) == 1
+
+
 def test_elementwise_chain_fuses_into_one_loop_each_way(compiled_chain, no_fallback):  # noqa: F811
     x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
     out = compiled_chain(x, w, b)

@@ -111,12 +111,12 @@ class CompiledFunction:
         previous = None
         for done in range(times):
             entry = self._lookup(args, kwargs)
-            if entry is None:
-                result = self._miss(args, kwargs)
-            elif entry is previous and isinstance(entry, Specialization):
+            if isinstance(entry, Specialization) and (entry is previous or entry.repeats_itself):
+                # what a call of it changes (in-place updates, new .grad tensors) keeps its
+                # guards true, whatever the values: so for every later call too
+                entry.repeats_itself = True
                 return entry.run(args, kwargs, times=times - done)
-            else:
-                result = entry.run(args, kwargs)
+            result = self._miss(args, kwargs) if entry is None else entry.run(args, kwargs)
             previous = entry
         return result
 
@@ -266,10 +266,11 @@ class Specialization:
         args_spec, kwargs_spec = recorded.arg_spec[1]
         self.flat_is_args = not kwargs_spec[1] and all(c is None for c in args_spec[1])
         p = program
-        self._constants = [np.ascontiguousarray(a) for kind, a in p.forward_args
+        self._constants = [np.asarray(a, order="C") for kind, a in p.forward_args
                            if kind == "constant"]
         self._needs_node = any(d is not None for d in p.differentiable_outputs) or \
             any(p.freed_outputs)
+        self.repeats_itself = False   # seen: its guards hold again after a call of it
 
     def describe(self):
         p = self.program
@@ -294,7 +295,7 @@ class Specialization:
             for _ in range(times - 1):
                 self.run(args, kwargs)
             return self.run(args, kwargs)
-        arrays = [t._array if t._array.flags.c_contiguous else np.ascontiguousarray(t._array)
+        arrays = [t._array if t._array.flags.c_contiguous else np.asarray(t._array, order="C")
                   for t in tensors]  # (guards keep sources the kernel writes into contiguous)
         if times == 1:
             results = p.forward(*arrays, *self._constants)
@@ -377,8 +378,10 @@ class CompiledFunctionBackward(Node):
             if tensor._version_counter.value != version:
                 raise RuntimeError(_modified_message(tensor, version, self))
         grads = tuple(grads) + (None,) * (len(p.cotangent_types) - len(grads))
+        # np.asarray(order="C"), not ascontiguousarray: that makes a 0-d gradient 1-d, and the
+        # kernel compiled for 0-d would be compiled again for it
         cotangents = [np.zeros(shape, dtype) if grad is None else
-                      np.ascontiguousarray(grad._array, dtype)
+                      np.asarray(grad._array, dtype, order="C")
                       for grad, (shape, dtype) in zip(grads, p.cotangent_types)]
         sources = iter(t._array for t, _ in self.saved_sources)
         arguments = []
@@ -386,11 +389,11 @@ class CompiledFunctionBackward(Node):
             if kind == "saved":
                 arguments.append(self.residuals[payload])
             elif kind == "source":
-                arguments.append(np.ascontiguousarray(next(sources)))
+                arguments.append(np.asarray(next(sources), order="C"))
             elif kind == "cotangent":
                 arguments.append(cotangents[payload])
             else:
-                arguments.append(np.ascontiguousarray(payload))
+                arguments.append(np.asarray(payload, order="C"))
         results = p.backward(*arguments)
         return tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
 
