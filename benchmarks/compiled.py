@@ -378,8 +378,8 @@ def _measure(step, budget_s, min_runs):
     return times
 
 
-IMPLS = ("tapegrad-compiled", "tapegrad-repeat", "tapegrad-eager", "numpy", "numba-hand", "torch-eager",
-         "torch-compile")
+IMPLS = ("tapegrad-compiled", "tapegrad-repeat", "tapegrad-eager", "numpy", "numba-hand",
+         "torch-eager", "torch-compile")
 
 
 def run(workloads=None, impls=IMPLS, quick=False, rounds=None, latency=True):

@@ -13,9 +13,11 @@ How loops are written, from measurements on this machine:
   float64 total (vectorized and accurate);
 * above ``PARALLEL_MIN`` elements the outer loop is a ``prange`` over blocks of 16384 elements
   (slices keep the inner loop's index provably non-negative, which it needs to vectorize) —
-  except in a kernel that calls BLAS (or numpy): OpenBLAS runs its own threads, and Numba's OpenMP workers,
-  spinning after each parallel loop, take the cores from them (the large MLP training step ran
-  2.4× slower with both; serial loops beside threaded matrix products cost nothing measurable).
+  except in a kernel that calls BLAS (or numpy): OpenBLAS runs its own threads, and Numba's
+  OpenMP workers, spinning after each parallel loop, take the cores from them (the large MLP
+  training step ran 2.4× slower with both; serial loops beside threaded matrix products cost
+  nothing measurable);
+* one-element values are numbers, not arrays, until something needs an array.
 """
 import ast
 
