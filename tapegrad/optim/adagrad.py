@@ -34,8 +34,8 @@ class Adagrad(Optimizer):
             self._initialise(group, param, state)
         state["step"].add_(1)
         grad = self._apply_weight_decay(group, param, grad)
-        step_size = group["lr"]
-        if group["lr_decay"] != 0:  # reads the step count, so only then (compiled steps break)
-            step_size /= 1 + (state["step"].item() - 1) * group["lr_decay"]
+        # From the step tensor in float64, as PyTorch's Python numbers: no .item(), so a compiled
+        # step keeps the count in its kernel. With lr_decay = 0 it is exactly lr.
+        step_size = group["lr"] / (1 + (state["step"].double() - 1) * group["lr_decay"])
         state["sum"].add_(grad * grad)
         param.sub_(grad / (state["sum"].sqrt() + group["eps"]) * step_size)

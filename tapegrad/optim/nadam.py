@@ -31,10 +31,11 @@ class NAdam(Optimizer):
         beta1, beta2 = group["betas"]
         lr = group["lr"]
         state["step"].add_(1)
-        step = state["step"].item()
+        step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         mu, mu_next = self._momentum_at(group, step), self._momentum_at(group, step + 1)
-        mu_product = state["mu_product"].mul_(mu).item()
+        # Multiplied in float32, then read in float64 as PyTorch's .item() of it.
+        mu_product = state["mu_product"].mul_(mu).double()
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.add_((grad - exp_avg) * (1 - beta1))
         exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))

@@ -1,7 +1,5 @@
 """RAdam: Adam whose adaptive step is switched on, and rectified, once the variance of the
 second-moment estimate is tractable (SGD with momentum before that)."""
-import math
-
 from .. import ops
 from .optimizer import Optimizer, check_hyperparameters
 
@@ -26,7 +24,7 @@ class RAdam(Optimizer):
         beta1, beta2 = group["betas"]
         lr = group["lr"]
         state["step"].add_(1)
-        step = state["step"].item()
+        step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.add_((grad - exp_avg) * (1 - beta1))
@@ -35,10 +33,13 @@ class RAdam(Optimizer):
         corrected_exp_avg = exp_avg / (1 - beta1 ** step)
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-        if rho_t > 5.0:
-            rectification = ((rho_t - 4) * (rho_t - 2) * rho_inf
-                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            adaptive_lr = math.sqrt(bias_correction2) / (exp_avg_sq.sqrt() + group["eps"])
-            param.sub_(corrected_exp_avg * lr * adaptive_lr * rectification)
-        else:
-            param.sub_(corrected_exp_avg * lr)
+        # Both updates, then a select on rho_t > 5 rather than a Python branch on the step count,
+        # which a compiled step could not trace. The clamp changes no rectification that is used
+        # and keeps the unused one from the square root of a negative number (nan, a warning).
+        rho = rho_t.clamp(min=5.0)
+        rectification = ((rho - 4) * (rho - 2) * rho_inf
+                         / ((rho_inf - 4) * (rho_inf - 2) * rho)) ** 0.5
+        adaptive_lr = bias_correction2.sqrt() / (exp_avg_sq.sqrt() + group["eps"])
+        momentum_update = corrected_exp_avg * lr
+        rectified_update = momentum_update * adaptive_lr * rectification
+        param.sub_(ops.where(rho_t > 5.0, rectified_update, momentum_update))
