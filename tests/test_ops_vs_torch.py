@@ -275,3 +275,11 @@ def test_std_matches_torch_over_random_dims(inputs, data):
     ours, theirs = run_both(lambda T, a: a.std(dims, keepdim=keepdim), [array], "float64")
     assert_same_values(ours[1], theirs[1], TOLERANCES["float64"])
     compare_gradients(ours, theirs, TOLERANCES["float64"])
+
+
+@pytest.mark.parametrize("dims", [None, 1, (0, 1)])
+def test_std_of_a_constant_slice_gets_a_zero_gradient_as_torchs(dims):
+    array = np.array([[1.0, 1.0, 1.0], [2.0, 3.0, 5.0]]) if dims == 1 else np.full((2, 3), 4.0)
+    ours, theirs = run_both(lambda T, a: a.std(dims) if dims is not None else a.std(),
+                            [array], "float64")
+    compare_gradients(ours, theirs, TOLERANCES["float64"])  # nan for 0/0 would differ

@@ -331,10 +331,13 @@ def _(ctx, grad, dims, keepdim, correction):
 
 @_std.vjp
 def _(ctx, grad, dims, keepdim, correction):
+    from .scatter import masked_fill  # (scatter builds on this module)
     a, out = ctx.saved
     shape = ctx.input_shapes[0]
     n = builtins.max(_count(shape, dims) - correction, 0)
-    return (_unreduce(grad / out, shape, dims, keepdim) * _centered(a, dims)) / n
+    # a constant slice (std 0) gets a zero gradient, not 0/0, as PyTorch's std_backward
+    scaled = masked_fill(grad / out, out == 0, 0.0)
+    return (_unreduce(scaled, shape, dims, keepdim) * _centered(a, dims)) / n
 
 
 def _correction(unbiased, correction):
