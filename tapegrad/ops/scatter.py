@@ -13,7 +13,7 @@ from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of, broadcast_tensors
 from .reduction import sum as _reduce_sum
-from .registry import OTHER, primitive
+from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import _index_backward, gather, getitem, index_select
 
 __all__ = [
@@ -22,14 +22,15 @@ __all__ = [
 ]
 
 
-@primitive("masked_fill", node="MaskedFillBackward0", group=OTHER, saves=("mask",),
-           nondifferentiable=("mask",))
+# Elementwise selects, so compiled kernels fuse them (std's backward uses masked_fill).
+@primitive("masked_fill", node="MaskedFillBackward0", group=ELEMENTWISE, saves=("mask",),
+           nondifferentiable=("mask",), lowering="{value} if {1} else {0}")
 def _masked_fill(a, mask, *, value):
     return np.where(mask, np.asarray(value, dtype=a.dtype), a)
 
 
-@primitive("masked_fill_tensor", node="MaskedFillBackward1", group=OTHER, saves=("mask",),
-           nondifferentiable=("mask",))
+@primitive("masked_fill_tensor", node="MaskedFillBackward1", group=ELEMENTWISE, saves=("mask",),
+           nondifferentiable=("mask",), lowering="{2} if {1} else {0}")
 def _masked_fill_tensor(a, mask, value):
     return np.where(mask, value.astype(a.dtype), a)
 
