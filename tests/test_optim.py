@@ -209,22 +209,28 @@ def test_add_param_group_fills_defaults():
     assert optimizer.param_groups[1]["lr"] == 0.01
 
 
-@pytest.mark.parametrize("class_name, options", [
-    ("Adagrad", {"lr": 0.1, "weight_decay": 0.01}),
-    ("Adadelta", {"lr": 1.0, "rho": 0.8}),
-    ("Adamax", {"lr": 0.05, "weight_decay": 0.01}),
-], ids=["adagrad", "adadelta", "adamax"])
-def test_compiled_training_step_captures_the_update_and_matches_eager(class_name, options):
-    """Optimizers whose rule never reads a tensor's value are captured by ``tapegrad.compile``."""
-    results = {mode: _training_run(class_name, options, compiled=mode == "compiled")
+@pytest.mark.parametrize("class_name, options, steps", [
+    ("Adagrad", {"lr": 0.1, "weight_decay": 0.01}, 4),
+    ("Adagrad", {"lr": 0.1, "lr_decay": 0.1}, 4),
+    ("Adadelta", {"lr": 1.0, "rho": 0.8}, 4),
+    ("Adamax", {"lr": 0.05, "weight_decay": 0.01}, 4),
+    ("NAdam", {"lr": 0.01}, 4),
+    ("NAdam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True}, 4),
+    ("RAdam", {"lr": 0.01}, 8),  # rho_t <= 5 for steps 1-5, rectified from step 6 on
+], ids=["adagrad", "adagrad-lr-decay", "adadelta", "adamax", "nadam", "nadam-decoupled",
+        "radam"])
+def test_compiled_training_step_captures_the_update_and_matches_eager(class_name, options, steps):
+    """Optimizers whose rule never reads a tensor's value (step counts included: they are
+    tensors) are captured by ``tapegrad.compile``: fullgraph=True raises on any graph break."""
+    results = {mode: _training_run(class_name, options, mode == "compiled", steps)
                for mode in ("eager", "compiled")}
     np.testing.assert_allclose(results["compiled"][0], results["eager"][0], rtol=1e-5)
     for got, want in zip(results["compiled"][1], results["eager"][1]):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-def _training_run(class_name, options, compiled):
-    """Losses and final parameters of four training steps on one batch."""
+def _training_run(class_name, options, compiled, steps=4):
+    """Losses and final parameters of ``steps`` training steps on one batch."""
     tapegrad.manual_seed(0)
     model = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 3))
     optimizer = getattr(optim, class_name)(model.parameters(), **options)
@@ -241,5 +247,5 @@ def _training_run(class_name, options, compiled):
         step = tapegrad.compile(step, fullgraph=True)
     tapegrad.manual_seed(1)
     inputs, targets = tapegrad.randn(5, 6), tapegrad.randint(0, 3, (5,))
-    losses = [step(inputs, targets).item() for _ in range(4)]
+    losses = [step(inputs, targets).item() for _ in range(steps)]
     return losses, [p.detach().numpy().copy() for p in model.parameters()]
