@@ -46,12 +46,12 @@ def fold_constants(graph):
     constants = dict(graph.constants)
     nodes = []
     for node in graph.nodes:
-        out = node.outputs[0]
-        if (len(node.outputs) == 1 and out.size == 1 and node.inputs
-                and all(v in constants for v in node.inputs)
+        primitive = PRIMITIVES.get(node.op)
+        if (primitive is not None and len(node.outputs) == 1 and node.outputs[0].size == 1
+                and node.inputs and all(v in constants for v in node.inputs)
                 and not any(isinstance(p, Operand) for p in node.params.values())):
-            result = PRIMITIVES[node.op].forward(*(constants[v] for v in node.inputs),
-                                                 **node.params)
+            out = node.outputs[0]
+            result = primitive.forward(*(constants[v] for v in node.inputs), **node.params)
             constants[out] = np.asarray(result, out.dtype).reshape(out.shape)
         else:
             nodes.append(node)
