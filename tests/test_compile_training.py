@@ -42,6 +42,10 @@ def test_line_fit_steps_match_eager():
         params[mode] = np.array(history)
     np.testing.assert_allclose(params["compiled"], params["eager"], rtol=1e-5, atol=1e-6)
     assert params["compiled"][-1, 0] < params["compiled"][0, 0] / 10  # it learns
+    # forward, backward and both gradient sums in one pass over the data (the mean's 1/n is
+    # folded at compile time, so nothing sits between the forward and the backward loops)
+    groups = step.explain().specializations[-1].program.text["forward kernels (fused groups)"]
+    assert groups.count("loop over [100]") == 1
 
 
 def _mlp_step_function(model, optimizer):
