@@ -97,6 +97,46 @@ def test_composite_kernels_are_one_forward_and_one_backward(composite_run):
     assert "ops without a lowering" not in text
 
 
+def _products(x, w, v, batch_a, batch_b):
+    """Every kind of matrix product a kernel makes: mm (plain and transposed operands), mv, dot,
+    bmm, addmm (nn.Linear)."""
+    linear = nn.functional.linear(x, w, v[:3])
+    return ((x @ w.t()).tanh().sum() + (x.t() @ x).sum() + (x @ v).sum() + tapegrad.dot(v, v)
+            + (batch_a @ batch_b).sum() + linear.sum())
+
+
+def _product_inputs(dtype):
+    return [leaf(5, 4, dtype=dtype), leaf(3, 4, dtype=dtype), leaf(4, dtype=dtype),
+            leaf(2, 3, 4, dtype=dtype), leaf(2, 4, 5, dtype=dtype)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matrix_products_call_numpys_blas_and_match_eager(dtype):
+    from tapegrad.compile import kernel_math
+    if kernel_math.blas_gemm(dtype) is None:
+        pytest.skip("numpy's BLAS is not found in this numpy build: kernels use Numba's np.dot")
+    eager, compiled, eager_inputs, compiled_inputs, function = _eager_and_compiled(
+        _products, _product_inputs(dtype))
+    assert_close(compiled[0], eager[0], rtol=1e-5, atol=1e-5)
+    for e, c in zip(eager_inputs, compiled_inputs):
+        assert_close(c.grad, e.grad, rtol=1e-4, atol=1e-5)
+    text = str(function.explain())
+    assert "M.mm_" not in text and "np.dot" not in text  # numpy's cblas_?gemm, not Numba's np.dot
+    for entry in function.explain().specializations:  # residuals arrive as the kernel expects
+        assert len(entry.program.backward.signatures) == 1
+
+
+def test_matrix_products_without_numpys_blas_use_numbas_dot(monkeypatch):
+    from tapegrad.compile import kernel_math
+    monkeypatch.setattr(kernel_math, "blas_gemm", lambda dtype: None)
+    eager, compiled, eager_inputs, compiled_inputs, function = _eager_and_compiled(
+        _products, _product_inputs(np.float32))
+    assert_close(compiled[0], eager[0], rtol=1e-5, atol=1e-5)
+    for e, c in zip(eager_inputs, compiled_inputs):
+        assert_close(c.grad, e.grad, rtol=1e-4, atol=1e-5)
+    assert "M.mm_" in str(function.explain())
+
+
 def test_long_loops_run_in_parallel_unless_the_kernel_calls_blas(composite_run):
     *_, with_matmuls = composite_run
     # BLAS brings its own threads: Numba's beside them would fight for the cores

@@ -49,7 +49,8 @@ class Kernel:
         self.source = source
         self.returned = returned      # positions of the graph outputs the kernel returns
         self.constants = constants    # module-level definitions the kernel uses
-        self.args = args              # per parameter: ("input", i) or ("constant", array)
+        self.args = args              # per parameter: ("input", i), ("constant", array) or
+                                      # ("function", ctypes function)
         self.parallel = parallel
         self.fallbacks = fallbacks    # key -> (primitive name, params) run through numpy
 
@@ -181,10 +182,17 @@ class _Builder:
 
     def param_array(self, array):
         """An array found in a node's parameters, passed to the kernel as an argument."""
-        key = id(array)
+        return self._extra_arg("constant", array)
+
+    def param_function(self, function):
+        """A ctypes function (numpy's BLAS) passed to the kernel as an argument."""
+        return self._extra_arg("function", function)
+
+    def _extra_arg(self, kind, obj):
+        key = id(obj)
         if key not in self.extra_args:
             self.extra_args[key] = f"p_{len(self.extra_args)}"
-            self.args.append(("constant", array))
+            self.args.append((kind, obj))
         return self.extra_args[key]
 
     # -- the kernel ----------------------------------------------------------------------------

@@ -10,12 +10,17 @@ numpy (``tests/test_compile_kernels.py`` checks the bounds). float64 keeps numpy
 These are plain cached ``@njit`` functions (LLVM inlines them into the kernel): Numba's
 ``overload``/``inline="always"`` machinery made every kernel compile seconds slower.
 """
+import ctypes
+import functools
+import glob
+import os
+
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
 __all__ = ["LOWERING_FUNCTIONS", "function_for", "exp32", "tanh32", "sigmoid32", "sigmoid64",
-           "wrap_index"]
+           "wrap_index", "blas_gemm"]
 
 _F32 = np.float32
 _JIT = {"cache": True, "error_model": "numpy", "fastmath": {"contract", "nsz", "arcp"}}
@@ -114,9 +119,58 @@ def function_for(name, dtype):
     return choices.get(key, choices[None])
 
 
-# -- matrix products: BLAS through np.dot, one cached function per transposition ----------------
-# Kernels pass C-contiguous operands and say which to use transposed. Compiling np.dot costs
-# ~0.7 s per layout combination; as cached functions it is paid once per machine, not per kernel.
+# -- matrix products --------------------------------------------------------------------------
+# Kernels call numpy's own BLAS: its cblas_?gemm, found in the library numpy loaded, is passed to
+# the kernel as an argument (a ctypes function: the pointer is read at each call, so the machine
+# code stays cacheable). One BLAS for eager and compiled code: one thread pool, where Numba's
+# np.dot would bring SciPy's OpenBLAS and a second pool fighting the first for the cores; and no
+# np.dot to compile or cached function to link per kernel (~0.15 s each).
+
+CBLAS_ROW_MAJOR, CBLAS_NO_TRANS, CBLAS_TRANS = 101, 111, 112
+
+# (symbol prefix, suffix, integer type): scipy-openblas builds as numpy's wheels bundle them
+# (ILP64, 64-bit integers, "64_"), then plain OpenBLAS names
+_GEMM_NAMES = (("scipy_", "64_", ctypes.c_int64), ("", "64_", ctypes.c_int64),
+               ("scipy_", "", ctypes.c_int), ("", "", ctypes.c_int))
+
+
+@functools.lru_cache(maxsize=None)
+def blas_gemm(dtype):
+    """``(cblas_sgemm or cblas_dgemm of numpy's BLAS, its integer type name)`` for ``dtype``, or
+    None where it cannot be found (numpy not built with a bundled OpenBLAS); kernels then fall
+    back to Numba's np.dot below (``mm_nn`` …), which needs SciPy."""
+    letter = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}.get(np.dtype(dtype))
+    if letter is None:
+        return None
+    for library in _numpy_blas_libraries():
+        for prefix, suffix, integer in _GEMM_NAMES:
+            function = getattr(library, f"{prefix}cblas_{letter}gemm{suffix}", None)
+            if function is None:
+                continue
+            real = ctypes.c_float if letter == "s" else ctypes.c_double
+            function.restype = None
+            function.argtypes = [ctypes.c_int] * 3 + [integer] * 3 + [
+                real, ctypes.c_void_p, integer, ctypes.c_void_p, integer, real, ctypes.c_void_p,
+                integer]
+            return function, "np.int64" if integer is ctypes.c_int64 else "np.int32"
+    return None
+
+
+def _numpy_blas_libraries():
+    """The BLAS libraries numpy's wheel bundles (numpy.libs on Linux and Windows, .dylibs on
+    macOS), opened with ctypes."""
+    package = os.path.dirname(np.__file__)
+    patterns = [os.path.join(package, os.pardir, "numpy.libs", "*openblas*"),
+                os.path.join(package, ".dylibs", "*openblas*")]
+    for path in sorted(p for pattern in patterns for p in glob.glob(pattern)):
+        try:
+            yield ctypes.CDLL(path)
+        except OSError:
+            continue
+
+
+# Numba's np.dot, one cached function per transposition: the fallback where numpy's BLAS is not
+# found. Compiling np.dot costs ~0.7 s per layout; as cached functions, once per machine.
 
 @njit(cache=True)
 def mm_nn(a, b):

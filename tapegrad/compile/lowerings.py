@@ -1,8 +1,8 @@
 """Lowerings of the primitives that are not fused into loops: each writes a few lines of kernel.
 
-Views become Numba array views, matrix products call BLAS through ``np.dot``, and the row-wise
-reductions (softmax, log-softmax, logsumexp, var, std, max along a dim), the loss and indexing are
-small loop templates. A primitive with no template here runs its own numpy forward from inside the
+Views become Numba array views, matrix products call numpy's own BLAS (``M.blas_gemm``), and the
+row-wise reductions (softmax, log-softmax, logsumexp, var, std, max along a dim), the loss and
+indexing are small loop templates. A primitive with no template here runs its own numpy forward from inside the
 kernel (``objmode``): slower, but every op of the table compiles, and ``explain()`` lists which ones
 took that path.
 """
@@ -10,6 +10,7 @@ import numpy as np
 
 from ..ops import PRIMITIVES
 from .ir import Operand
+from . import kernel_math as M
 from .kernel_math import function_for
 
 __all__ = ["emit_call", "TEMPLATES", "uses_fallback", "calls_threaded_library"]
@@ -133,18 +134,44 @@ def _pieces(b, node):
 
 def _blas_operand(b, value):
     """(name of a C-contiguous array, "n" or "t"): transposes of C arrays are passed untransposed
-    with a flag, so the product needs no copy and one of four cached BLAS calls."""
+    with a flag, so the product needs no copy."""
     source = b.transposed.get(value)
     if source is not None and b.layout.get(source, "C") == "C":
         return b.name(source), "t"
     return b.contiguous(value), "n"
 
 
-def _product(b, x, y):
+def _product(b, x, y, out):
+    """The name of ``x @ y`` (``y`` a matrix or a vector) for ``out``, computed by numpy's BLAS
+    (``M.blas_gemm``) or, where that is not found, by Numba's np.dot."""
     (a, ta), (c, tc) = _blas_operand(b, x), _blas_operand(b, y)
     if len(y.shape) == 1:
         tc = "n"
-    return f"M.mm_{ta}{tc}({a}, {c})"
+    gemm = M.blas_gemm(out.dtype)
+    if gemm is None:
+        return f"M.mm_{ta}{tc}({a}, {c})"
+    m, k = x.shape
+    n = y.shape[1] if len(y.shape) == 2 else 1
+    result = b.fresh("mm")
+    b.emit(f"{result} = np.empty({_shape(out.shape)}, {_dtype(out)})")
+    _emit_gemm(b, gemm, (m, n, k), (a, ta == "t", m if ta == "t" else k),
+               (c, tc == "t", k if tc == "t" else n), (result, n), out.dtype)
+    return result
+
+
+def _emit_gemm(b, gemm, sizes, a, c, result, dtype):
+    """``result = a @ c`` by row-major cblas_?gemm: ``sizes`` (m, n, k); ``a`` and ``c`` as
+    (array, transposed, leading dimension), ``result`` as (array, leading dimension)."""
+    from .codegen import numba_dtype
+    function, integer = gemm
+    real = numba_dtype(dtype)
+    (name_a, trans_a, lda), (name_c, trans_c, ldc), (name_r, ldr) = a, c, result
+    flag = {False: M.CBLAS_NO_TRANS, True: M.CBLAS_TRANS}
+    m, n, k = (f"{integer}({size})" for size in sizes)
+    lead = [f"{integer}({max(1, d)})" for d in (lda, ldc, ldr)]
+    b.emit(f"{b.param_function(function)}({M.CBLAS_ROW_MAJOR}, {flag[trans_a]}, {flag[trans_c]}, "
+           f"{m}, {n}, {k}, {real}(1), {name_a}.ctypes, {lead[0]}, {name_c}.ctypes, {lead[1]}, "
+           f"{real}(0), {name_r}.ctypes, {lead[2]})")
 
 
 @template("mm", "mv")
@@ -152,7 +179,7 @@ def _mm(b, node):
     if b is None:
         return None
     (x, y), (out,) = node.inputs, node.outputs
-    b.define(out, _product(b, x, y))
+    b.define(out, _product(b, x, y, out))
 
 
 @template("addmm")
@@ -161,7 +188,7 @@ def _addmm(b, node):
         return None
     (bias, x, y), (out,) = node.inputs, node.outputs
     beta, alpha = node.params.get("beta", 1), node.params.get("alpha", 1)
-    product = _product(b, x, y)
+    product = _product(b, x, y, out)
     if alpha != 1:
         product = f"{product} * {alpha!r}"
     total = product if beta == 0 else f"{product} + {b.array(bias)} * {beta!r}"
@@ -174,7 +201,13 @@ def _dot(b, node):
         return None
     (x, y), (out,) = node.inputs, node.outputs
     b.define(out, f"np.empty((), {_dtype(out)})")
-    b.emit(f"{b.name(out)}[()] = np.dot({b.contiguous(x)}, {b.contiguous(y)})")
+    gemm = M.blas_gemm(out.dtype)
+    if gemm is None:
+        b.emit(f"{b.name(out)}[()] = np.dot({b.contiguous(x)}, {b.contiguous(y)})")
+        return
+    k = x.shape[0]  # a (1, k) row times a (k, 1) column
+    _emit_gemm(b, gemm, (1, 1, k), (b.contiguous(x), False, k), (b.contiguous(y), False, 1),
+               (b.name(out), 1), out.dtype)
 
 
 @template("bmm")
@@ -188,7 +221,15 @@ def _bmm(b, node):
     b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
     q = b.fresh("q")
     b.emit(f"for {q} in range({x.shape[0]}):")
-    b.emit(f"    {o}[{q}] = M.mm_nn({a}[{q}], {c}[{q}])")
+    gemm = M.blas_gemm(out.dtype)
+    if gemm is None:
+        b.emit(f"    {o}[{q}] = M.mm_nn({a}[{q}], {c}[{q}])")
+        return
+    (_, m, k), n = x.shape, y.shape[2]
+    b.indent += 1
+    _emit_gemm(b, gemm, (m, n, k), (f"{a}[{q}]", False, k), (f"{c}[{q}]", False, n),
+               (f"{o}[{q}]", n), out.dtype)
+    b.indent -= 1
 
 
 @template("cat")

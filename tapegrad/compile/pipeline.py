@@ -31,7 +31,8 @@ class Program:
         self.forward = None           # the Numba dispatcher
         self.forward_repeated = None  # forward called n times in one launch (compiled when used)
         self.backward = None
-        self.forward_args = []        # per kernel parameter: ("input", i) or ("constant", array)
+        self.forward_args = []        # per kernel parameter: ("input", i), ("constant", array),
+                                      # ("function", numpy's BLAS)
         self.backward_args = []       # ("saved", i) / ("source", i) / ("cotangent", i) / constant
         self.user_outputs = []        # per returned tensor: ("result", k) | ("source", i) | array
         self.mutations = []           # indices of the sources the forward kernel writes into
@@ -220,6 +221,7 @@ def _compiled(module, key, name, graph, args):
     """The kernel compiled for its argument types now (from the disk cache when possible); an
     entry whose machine code fails to load is discarded and compiled afresh."""
     types = tuple(_numba_type(graph.inputs[payload]) if kind == "input" else
+                  numba.typeof(payload) if kind == "function" else
                   numba.typeof(np.asarray(payload, order="C")) for kind, payload in args)
     try:
         getattr(module, name).compile(types)

@@ -264,8 +264,8 @@ class Specialization:
         args_spec, kwargs_spec = recorded.arg_spec[1]
         self.flat_is_args = not kwargs_spec[1] and all(c is None for c in args_spec[1])
         p = program
-        self._constants = [np.asarray(a, order="C") for kind, a in p.forward_args
-                           if kind == "constant"]
+        self._constants = [_kernel_argument(kind, a) for kind, a in p.forward_args
+                           if kind != "input"]
         self._needs_node = any(d is not None for d in p.differentiable_outputs) or \
             any(p.freed_outputs)
         self.repeats_itself = False   # seen: its guards hold again after a call of it
@@ -348,6 +348,12 @@ class Specialization:
                 output._output_nr = cotangent if cotangent is not None else 0
 
 
+def _kernel_argument(kind, payload):
+    """A constant argument as a kernel takes it: an array C-contiguous (``np.asarray``, not
+    ``ascontiguousarray``, which makes a 0-d array 1-d), a BLAS function as it is."""
+    return payload if kind == "function" else np.asarray(payload, order="C")
+
+
 def _is_python_value(leaf):
     return not isinstance(leaf, Value)
 
@@ -384,14 +390,14 @@ class CompiledFunctionBackward(Node):
         sources = iter(t._array for t, _ in self.saved_sources)
         arguments = []
         for kind, payload in p.backward_args:
-            if kind == "saved":
-                arguments.append(self.residuals[payload])
+            if kind == "saved":  # C-contiguous, as the kernel was compiled (and BLAS told)
+                arguments.append(np.asarray(self.residuals[payload], order="C"))
             elif kind == "source":
                 arguments.append(np.asarray(next(sources), order="C"))
             elif kind == "cotangent":
                 arguments.append(cotangents[payload])
             else:
-                arguments.append(np.asarray(payload, order="C"))
+                arguments.append(_kernel_argument(kind, payload))
         results = p.backward(*arguments)
         return tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
 
