@@ -127,3 +127,16 @@ def test_run_writes_json_rows_and_ratios(tmp_path, monkeypatch, capsys):
         ("tiny_graph", "numpy"), ("op_add_0d", "numpy")}
     assert document["machine"]["numpy"] == np.__version__
     assert "machine:" in capsys.readouterr().out
+
+
+def test_compiled_line_fit_implementations_agree_with_handwritten_numpy():
+    """benchmarks/compiled.py's line fit, as 200 compiled calls and as one repeat(200, ...)
+    launch, ends where the hand-written numpy loop does."""
+    from benchmarks import compiled as compiled_benchmarks
+    builders = compiled_benchmarks._builders(
+        "line-fit", ["tapegrad-compiled", "tapegrad-repeat", "numpy"])
+    expected = builders.pop("numpy")()
+    for impl, step in builders.items():
+        for _ in range(2):  # the first call traces and compiles
+            loss = step()
+        assert loss.item() == pytest.approx(float(expected), rel=1e-4), impl
