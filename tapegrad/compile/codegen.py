@@ -483,11 +483,12 @@ class _LoopPlan:
             self._hold_totals(self._emit_blocked_total(reduced[0]))
             return
         results = {}
-        for node in self.reductions if kept else ():
+        if kept:  # (full reductions are held as numbers instead: _hold_totals)
             view = tuple(kept) + (1,) * len(reduced)
-            results[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
-            b.emit(f"{results[node]} = np.empty({_shape_text(view)}, "
-                   f"{numba_dtype(node.outputs[0].dtype)})")
+            for node in self.reductions:
+                results[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
+                b.emit(f"{results[node]} = np.empty({_shape_text(view)}, "
+                       f"{numba_dtype(node.outputs[0].dtype)})")
         outer = self._open_loops(kept, parallel=b.runs_parallel(self.size) and len(kept) > 0)
         accs = self._init_accumulators()
         inner = self._open_loops(reduced, parallel=False)

@@ -55,7 +55,7 @@ def fold_constants(graph):
             constants[out] = np.asarray(result, out.dtype).reshape(out.shape)
         else:
             nodes.append(node)
-    return dead_code_elimination(Graph(graph.inputs, nodes, graph.outputs, constants))
+    return Graph(graph.inputs, nodes, graph.outputs, constants)  # (later passes drop what is dead)
 
 
 def _is_matrix_transpose(node):

@@ -34,8 +34,10 @@ class Adagrad(Optimizer):
             self._initialise(group, param, state)
         state["step"].add_(1)
         grad = self._apply_weight_decay(group, param, grad)
-        # From the step tensor in float64, as PyTorch's Python numbers: no .item(), so a compiled
-        # step keeps the count in its kernel. With lr_decay = 0 it is exactly lr.
-        step_size = group["lr"] / (1 + (state["step"].double() - 1) * group["lr_decay"])
+        step_size = group["lr"]
+        if group["lr_decay"] != 0:  # (a hyperparameter: no tensor ops per step without decay)
+            # From the step tensor in float64, as PyTorch's Python numbers: no .item(), so a
+            # compiled step keeps the count in its kernel.
+            step_size = step_size / (1 + (state["step"].double() - 1) * group["lr_decay"])
         state["sum"].add_(grad * grad)
         param.sub_(grad / (state["sum"].sqrt() + group["eps"]) * step_size)
