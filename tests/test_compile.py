@@ -156,6 +156,29 @@ def test_each_kernel_is_compiled_once_for_the_types_it_was_built_for(compiled_ch
         assert len(program.forward.signatures) == len(program.backward.signatures) == 1
 
 
+def test_strided_inputs_are_made_contiguous_for_the_kernel_without_a_recompile(compiled_chain):
+    x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
+    compiled_chain(x, w, b)
+    compiled_chain(x, w, b)
+    entries = len(compiled_chain.explain().specializations)
+    x_strided = tapegrad.from_numpy(rng.uniform(-1, 1, 2000).astype(np.float32)[::2])
+    w_strided = tapegrad.from_numpy(rng.uniform(-1, 1, (1000, 2)).astype(np.float32)[:, 1])
+    w_strided.requires_grad_(True)
+    x_before, w_before = x_strided.clone(), w_strided.detach().clone()
+    out = compiled_chain(x_strided, w_strided, b)
+    out.backward()
+    assert len(compiled_chain.explain().specializations) == entries
+    program = compiled_chain.explain().specializations[-1].program
+    assert len(program.forward.signatures) == len(program.backward.signatures) == 1
+    expected_w, expected_b = fresh_leaves([w_strided, b])
+    expected = chain(x_strided, expected_w, expected_b)
+    expected.backward()
+    assert_close(out, expected, rtol=1e-5)
+    assert_close(w_strided.grad, expected_w.grad, rtol=1e-5, atol=1e-6)
+    assert np.array_equal(x_strided.numpy(), x_before.numpy())
+    assert np.array_equal(w_strided.detach().numpy(), w_before.numpy())
+
+
 def test_elementwise_chain_fuses_into_one_loop_each_way(compiled_chain, no_fallback):  # noqa: F811
     x, w, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
     out = compiled_chain(x, w, b)

@@ -21,16 +21,20 @@ _SCALARS = (bool, int, float, complex, str, bytes, type(None))
 class GuardSet:
     """The guards of one specialization: ``check(args, kwargs)`` is -1 when all hold."""
 
-    def __init__(self, conditions, descriptions, texts, bindings, simple_arity):
-        self.conditions = conditions
+    def __init__(self, steps, descriptions, texts, bindings, simple_arity):
         self.descriptions = descriptions
         self.texts = texts
         lines = ["def check(args, kwargs):"]
         if simple_arity is None:
             lines.append("    flat = _flatten((args, kwargs))[0]")
-        for i, condition in enumerate(conditions):
-            lines.append(f"    if not ({condition}):")
-            lines.append(f"        return {i}")
+        conditions = 0
+        for step in steps:
+            if type(step) is tuple:  # a local name for a value later conditions read again
+                lines.append(f"    {step[0]} = {step[1]}")
+            else:
+                lines.append(f"    if not ({step}):")
+                lines.append(f"        return {conditions}")
+                conditions += 1
         lines.append("    return -1")
         namespace = dict(bindings, _flatten=pytree.flatten, G=grad_mode._state)
         exec(compile("\n".join(lines), "<tapegrad guards>", "exec"), namespace)
@@ -51,20 +55,34 @@ class GuardSet:
 
 class _Builder:
     def __init__(self):
-        self.conditions = []
+        self.steps = []      # conditions (source text) and (local name, expression) assignments
         self.descriptions = []
         self.texts = []
         self.bindings = {}
+        self.locals = {}     # expression -> the local name holding its value
 
     def bind(self, obj):
         name = f"K{len(self.bindings)}"
         self.bindings[name] = obj
         return name
 
+    def local(self, expr):
+        """A local name for ``expr``, assigned here: the checks that follow read ``args[0]`` or
+        ``args[0]._array`` once instead of once per condition. Valid from this point on, so call
+        it only where ``expr`` can be evaluated (after the conditions it depends on)."""
+        name = self.locals.get(expr)
+        if name is None:
+            name = self.locals[expr] = f"L{len(self.locals)}"
+            self.steps.append((name, expr))
+        return name
+
     def add(self, condition, describe, text):
         """``condition``: Python source; ``describe(args, kwargs)``: what changed when it fails;
-        ``text``: the assumption in words, for ``explain()``."""
-        self.conditions.append(condition)
+        ``text``: the assumption in words, for ``explain()``. A condition already checked is
+        not added again."""
+        if condition in self.steps:
+            return
+        self.steps.append(condition)
         self.descriptions.append(describe)
         self.texts.append(text)
 
@@ -102,7 +120,7 @@ def build_guards(trace, function):
     for i, (leaf, name, expr) in enumerate(zip(leaves, trace.arg_names, access)):
         if isinstance(leaf, Tensor):
             _tensor_guards(g, leaf, name, expr, i)
-            tensor_args.append(expr)
+            tensor_args.append(g.local(f"{g.local(expr)}._array"))
         elif type(leaf) in _SCALARS:
             value = g.bind(leaf)
             g.add(f"type({expr}) is {g.bind(type(leaf))} and {expr} == {value}",
@@ -112,7 +130,7 @@ def build_guards(trace, function):
                   f"{name} is the same {type(leaf).__name__} object")
     if len(tensor_args) > 1:
         distinct = len({id(t._array) for t in leaves if isinstance(t, Tensor)})
-        g.add(f"len({{{', '.join(f'id({e}._array)' for e in tensor_args)}}}) == {distinct}",
+        g.add(f"len({{{', '.join(f'id({a})' for a in tensor_args)}}}) == {distinct}",
               lambda args, kwargs: "which arguments share memory changed",
               f"{distinct} distinct arrays among the tensor arguments")
 
@@ -121,23 +139,27 @@ def build_guards(trace, function):
             _tensor_guards(g, tensor, source.name, g.bind(tensor), None)
         elif type(source) is GradSource:
             owner = _owner_expression(g, source.owner, access)
-            g.add(f"{owner}._grad is not None", _grad_now(source.owner.name, present=True),
+            g.add(f"{g.local(owner)}._grad is not None", _grad_now(source.owner.name, present=True),
                   f"{source.owner.name}.grad is a tensor")
             _tensor_guards(g, tensor, source.name, f"{owner}._grad", None)
     for index, _ in trace.mutations:  # written in place by the kernel: must be its own array
         source, tensor = trace.sources[index], trace.source_tensors[index]
+        if tensor._array.size <= 1:
+            continue  # always C-contiguous (numpy ignores the strides of length-1 dimensions)
         expr = access[source.index] if type(source) is ArgSource else \
             f"{_owner_expression(g, source.owner, access)}._grad" if type(source) is GradSource \
             else g.bind(tensor)
-        g.add(f"{expr}._array.flags.c_contiguous", _layout_changed(source.name),
+        g.add(f"{g.local(f'{g.local(expr)}._array')}.flags.c_contiguous",
+              _layout_changed(source.name),
               f"{source.name} is C-contiguous (the kernel writes into it)")
     for owner, was_none in trace.grad_assumptions:
-        expr = _owner_expression(g, owner, access)
-        g.add(f"({expr}._grad is None) is {was_none}", _grad_now(owner.name, present=not was_none),
+        expr = g.local(_owner_expression(g, owner, access))
+        g.add(f"{expr}._grad is {'' if was_none else 'not '}None",
+              _grad_now(owner.name, present=not was_none),
               f"{owner.name}.grad is {'None' if was_none else 'a tensor'}")
 
     _reach_guards(g, function, trace.discovered)
-    return GuardSet(g.conditions, g.descriptions, g.texts, g.bindings,
+    return GuardSet(g.steps, g.descriptions, g.texts, g.bindings,
                     n_args if simple else None)
 
 
@@ -148,21 +170,26 @@ def _owner_expression(g, source, access):
 
 
 def _tensor_guards(g, tensor, name, expr, index):
+    """``expr``: source text that reaches the tensor from the call's arguments (or a binding),
+    which the failure descriptions evaluate; the conditions read it through local names."""
     array = tensor._array
-    g.add(f"type({expr}) is {g.bind(type(tensor))}", _object_changed(name, index, "a tensor"),
+    value = g.local(expr)
+    g.add(f"type({value}) is {g.bind(type(tensor))}", _object_changed(name, index, "a tensor"),
           f"{name} is a {type(tensor).__name__}")
-    g.add(f"{expr}._array.shape == {g.bind(array.shape)}",
+    data = g.local(f"{value}._array")
+    g.add(f"{data}.shape == {g.bind(array.shape)}",
           _shape_changed(name, array.shape, expr, g.bindings), f"{name}.shape == {array.shape}")
-    g.add(f"{expr}._array.dtype == {g.bind(array.dtype)}",
+    dtype = g.bind(array.dtype)  # dtypes are mostly numpy's singletons: try identity first
+    g.add(f"{data}.dtype is {dtype} or {data}.dtype == {dtype}",
           _attribute_changed(name, "dtype", array.dtype, lambda t: t._array.dtype, index),
           f"{name}.dtype == {array.dtype.name}")
-    g.add(f"{expr}._requires_grad is {tensor._requires_grad}",
+    g.add(f"{value}._requires_grad is {tensor._requires_grad}",
           _attribute_changed(name, "requires_grad", tensor._requires_grad,
                              lambda t: t._requires_grad, index),
           f"{name}.requires_grad == {tensor._requires_grad}")
     if tensor._requires_grad:
         leaf = tensor._grad_fn is None
-        g.add(f"({expr}._grad_fn is None) is {leaf}",
+        g.add(f"({value}._grad_fn is None) is {leaf}",
               _attribute_changed(name, "is_leaf", leaf, lambda t: t._grad_fn is None, index),
               f"{name}.is_leaf == {leaf}")
 

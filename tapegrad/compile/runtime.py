@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from . import logs, pytree
 from .guards import build_guards
 from .ir import Value
-from .trace import trace, tracing_here
+from .trace import fetcher, trace, tracing_here
 
 __all__ = ["compile", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning"]
 
@@ -259,6 +259,7 @@ class Specialization:
         self.guards = guards
         self.program = program
         self.sources = recorded.sources
+        self._fetch = fetcher(recorded.sources)
         self.output_spec = recorded.output_spec
         self.output_leaves = recorded.output_leaves
         args_spec, kwargs_spec = recorded.arg_spec[1]
@@ -268,6 +269,12 @@ class Specialization:
                            if kind != "input"]
         self._needs_node = any(d is not None for d in p.differentiable_outputs) or \
             any(p.freed_outputs)
+        # Sources whose layout a call must check: guards fix shapes, so one-element arrays are
+        # always C-contiguous, and guards check those the kernel writes into.
+        self._layout_checks = [i for i, t in enumerate(recorded.source_tensors)
+                               if t._array.size > 1 and i not in p.mutations]
+        self._returns_one_tensor = (self.output_spec is None
+                                    and not _is_python_value(self.output_leaves[0]))
         self.repeats_itself = False   # seen: its guards hold again after a call of it
 
     def describe(self):
@@ -288,13 +295,15 @@ class Specialization:
         the state the kernel reads is all in the arrays it is given."""
         p = self.program
         flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
-        tensors = [source.fetch(flat) for source in self.sources]
+        tensors = self._fetch(flat)
         if times > 1 and self._replaces_what_it_reads(flat, tensors):
             for _ in range(times - 1):
                 self.run(args, kwargs)
             return self.run(args, kwargs)
-        arrays = [t._array if t._array.flags.c_contiguous else np.asarray(t._array, order="C")
-                  for t in tensors]  # (guards keep sources the kernel writes into contiguous)
+        arrays = [t._array for t in tensors]
+        for i in self._layout_checks:
+            if not arrays[i].flags.c_contiguous:
+                arrays[i] = np.asarray(arrays[i], order="C")
         if times == 1:
             results = p.forward(*arrays, *self._constants)
         else:
@@ -314,6 +323,8 @@ class Specialization:
                 outputs.append(Tensor._make(payload.copy()))
         if self._needs_node:
             self._attach_backward(outputs, tensors, results)
+        if self._returns_one_tensor:
+            return outputs[0]
         leaves = []
         it = iter(outputs)
         for leaf in self.output_leaves:

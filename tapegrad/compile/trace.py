@@ -31,7 +31,7 @@ from ..tensor import Tensor
 from . import pytree
 from .ir import Graph, Node, Operand, Value
 
-__all__ = ["trace", "Trace", "GraphBreakError", "ArgSource", "ExternalSource", "GradSource"]
+__all__ = ["trace", "Trace", "GraphBreakError", "ArgSource", "ExternalSource", "GradSource", "fetcher"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRACE_LOCK = threading.RLock()  # recordings nest (autodiff checks a rule in a scratch one)
@@ -103,6 +103,24 @@ class GradSource:
 
     def fetch(self, flat_args):
         return self.owner.fetch(flat_args)._grad
+
+
+def fetcher(sources):
+    """``fetch(flat_args) -> [tensor per source]``, generated as one function: a method call per
+    source costs more than the rest of a small step's bookkeeping."""
+    bindings = {}
+
+    def expression(source):
+        if type(source) is ArgSource:
+            return f"flat[{source.index}]"
+        if type(source) is GradSource:
+            return f"{expression(source.owner)}._grad"
+        name = f"K{len(bindings)}"
+        bindings[name] = source.tensor
+        return name
+    text = f"def fetch(flat):\n    return [{', '.join(expression(s) for s in sources)}]\n"
+    exec(compile(text, "<tapegrad sources>", "exec"), bindings)
+    return bindings["fetch"]
 
 
 # ------------------------------------------------------------------------------------- result
