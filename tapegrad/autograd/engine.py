@@ -136,7 +136,9 @@ def _roots(tensors, grad_tensors, create_graph):
         if g is None:
             if t._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._make(np.ones(t._array.shape, t._array.dtype))
+            shape, dtype = t._array.shape, t._array.dtype
+            # np.array(1) is a fifth of np.ones' cost, and a 0-d loss is the common case
+            g = Tensor._make(np.array(1, dtype) if not shape else np.ones(shape, dtype))
         elif g._array.shape != t._array.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {_size(g)} and output[{i}] "
@@ -219,7 +221,7 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
         counts, runs, visits = _count_all(roots), None, None
     else:
         runs, visits, counts = _plan_for_targets(roots, targets, accumulate)
-    captures = set() if accumulate else set(targets)
+    captures = () if accumulate else set(targets)
     capture_nodes = {node for node, _ in captures}
     captured = {}
     # Arrays something outside this walk may hold (the caller's gradients, whatever hooks return,
@@ -247,6 +249,11 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
                     node.gradients_may_be_shared or node in capture_nodes
                     or runs is not None and node not in runs):
                 input_grads = node.apply(_complete(grads))  # the common case, kept lean
+            elif type(node) is AccumulateGrad and runs is None and node._hooks is None \
+                    and not node.variable._hooks:  # a leaf's .grad, no hooks: also kept lean
+                if 0 in grads:
+                    _accumulate(node.variable, grads[0], create_graph, shared)
+                continue
             elif node in capture_nodes:
                 node_runs = node in runs
                 if node_runs:
