@@ -492,6 +492,33 @@ def test_hook_order_against_retain_grad_and_prehooks_matches_torch(torch):
     assert _same_as_torch(program, torch) == ("value", [[10.0, 10.0], [2000.0, 2000.0]])
 
 
+def _keep_first(grad_inputs, grad_outputs):
+    return (grad_inputs[0],)
+
+
+@pytest.mark.parametrize("attach", [
+    lambda lib, x, y: y.register_hook(lambda g: g[:1]),                     # size changed
+    lambda lib, x, y: y.register_hook(lambda g: g.double()),                 # dtype changed
+    lambda lib, x, y: y.register_hook(lambda g: 3),                          # not a tensor
+    lambda lib, x, y: x.register_hook(lambda g: (g, g)),                     # on a leaf
+    lambda lib, x, y: y.grad_fn.register_hook(_keep_first),                  # too few
+    lambda lib, x, y: y.grad_fn.register_hook(lambda gi, go: gi[0]),         # not a tuple
+    lambda lib, x, y: y.grad_fn.register_hook(lambda gi, go: [gi[0], None]),  # a list
+    lambda lib, x, y: y.grad_fn.register_hook(lambda gi, go: (gi[0], lib.ones(2))),  # None → value
+    lambda lib, x, y: y.grad_fn.register_prehook(lambda go: (go[0], go[0])),
+    lambda lib, x, y: y.grad_fn.register_prehook(lambda go: (go[0][:1],)),
+])
+def test_a_hook_returning_the_wrong_gradients_is_refused_as_torch(torch, attach):
+    def program(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * lib.tensor([3.0, 4.0])
+        attach(lib, x, y)
+        y.sum().backward()
+        return x.grad
+
+    assert _same_as_torch(program, torch)[0] == "error"
+
+
 # -- version counters and in-place operations ------------------------------------------------------
 
 def test_modifying_a_saved_tensor_makes_backward_raise():

@@ -344,10 +344,43 @@ def _tensor_pre_hooks(node, grads, shared):
 
 
 def _apply_tensor_hook(hook, grads, nr, shared):
-    replaced = hook(grads[nr])
+    replaced = _checked_hook_result(hook, grads[nr], hook(grads[nr]))
     if replaced is not None:
         shared.add(id(replaced._array))
         grads[nr] = replaced
+
+
+def _checked_hook_results(hook, originals, replaced):
+    """A node hook's replacement gradients, refused as PyTorch refuses them: a tuple with one
+    entry per gradient, each checked as ``_checked_hook_result``."""
+    if not isinstance(replaced, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(replaced).__name__}'")
+    if len(replaced) != len(originals):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of values "
+                           f"(got {len(replaced)}, but expected {len(originals)})")
+    for original, value in zip(originals, replaced):
+        _checked_hook_result(hook, original, value)
+    return replaced
+
+
+def _checked_hook_result(hook, original, replaced):
+    """What a hook returned for one gradient: None (keep it) or a tensor of its dtype and shape."""
+    if replaced is None:
+        return None
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(replaced, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(replaced).__name__}'")
+    if replaced._array.dtype != original._array.dtype:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                           f"{original.type()} got {replaced.type()})")
+    if replaced._array.shape != original._array.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+    return replaced
+
+
+def _hook_name(hook):
+    return getattr(hook, "__name__", "<unknown>")
 
 
 def _call(node, grads, create_graph, shared):
@@ -355,8 +388,10 @@ def _call(node, grads, create_graph, shared):
     table = node._hooks
     if table is not None:
         for hook in tuple(table.pre):
-            replaced = hook(_complete(grads))
+            originals = _complete(grads)
+            replaced = hook(originals)
             if replaced is not None:
+                _checked_hook_results(hook, originals, replaced)
                 shared.update(id(g._array) for g in replaced if g is not None)
                 grads = dict(enumerate(replaced))
     output_grads = _complete(grads)
@@ -372,7 +407,7 @@ def _call(node, grads, create_graph, shared):
         for hook in tuple(table.post):
             replaced = hook(input_grads, output_grads)
             if replaced is not None:
-                input_grads = tuple(replaced)
+                input_grads = _checked_hook_results(hook, input_grads, replaced)
                 shared.update(id(g._array) for g in input_grads if g is not None)
     return input_grads
 
