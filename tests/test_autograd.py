@@ -1112,7 +1112,25 @@ def test_function_marking_its_input_dirty_rebases_its_history():
     _close(x.grad, [3.0, 3.0])
 
 
-def test_function_modifying_a_leaf_in_place_raises():
-    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an "
-                                           "in-place operation"):
-        AddOneInPlace.apply(_leaf([1.0]))
+def test_function_modifying_a_leaf_or_its_view_in_place_raises_as_torch(torch):
+    def on_leaf(lib):
+        return _torch_twin(AddOneInPlace, lib).apply(lib.tensor([1.0], requires_grad=True))
+
+    def on_view_of_leaf(lib):
+        leaf = lib.tensor([1.0, 2.0], requires_grad=True)
+        return _torch_twin(AddOneInPlace, lib).apply(leaf.view(2))
+
+    assert _same_as_torch(on_leaf, torch) == (
+        "error", "RuntimeError",
+        "a leaf Variable that requires grad has been used in an in-place operation.")
+    assert _same_as_torch(on_view_of_leaf, torch) == (
+        "error", "RuntimeError",
+        "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _torch_twin(function_class, lib):
+    """``function_class`` (a tapegrad Function) rebuilt on ``lib.autograd.Function``."""
+    if lib is tg:
+        return function_class
+    methods = {k: v for k, v in vars(function_class).items() if isinstance(v, staticmethod)}
+    return type(function_class.__name__, (lib.autograd.Function,), methods)

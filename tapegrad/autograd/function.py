@@ -22,7 +22,7 @@ None for non-tensor arguments, and a shape the input's shape can be broadcast to
 import numpy as np
 
 from .. import dtypes
-from ..tensor import LEAF_INPLACE_ERROR, Tensor
+from ..tensor import VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import grad_mode
 from .graph import FREED_MESSAGE, AccumulateGrad, Node
 
@@ -219,14 +219,24 @@ def _attach(ctx, index, out, inputs):
     if out._array.dtype.kind != "f":
         return out
     if any(out is d for d in ctx._dirty):
-        if out._grad_fn is None and out._requires_grad:
-            raise RuntimeError(LEAF_INPLACE_ERROR)
+        _check_dirty(out)
     elif any(out is t for t in inputs):
         out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
     out._grad_fn = ctx
     out._output_nr = index
     out._requires_grad = True
     return out
+
+
+def _check_dirty(out):
+    """A tensor the forward modified in place may not be a leaf that requires grad (PyTorch's
+    words differ from an in-place op's here: "has been used"), nor a view of one."""
+    if out._grad_fn is None and out._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad has been used in an in-place operation.")
+    base = out._base
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
 
 
 def once_differentiable(backward):
