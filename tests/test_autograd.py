@@ -492,6 +492,28 @@ def test_hook_order_against_retain_grad_and_prehooks_matches_torch(torch):
     assert _same_as_torch(program, torch) == ("value", [[10.0, 10.0], [2000.0, 2000.0]])
 
 
+def test_nodes_show_what_they_saved_under_torchs_names(torch):
+    def program(lib):
+        p = lib.tensor([1.0, 2.0], requires_grad=True)
+        square, exp, product, total = p.pow(2), p.exp(), p * p, p.sum(0)
+        return (square.grad_fn._saved_self is p, square.grad_fn._saved_exponent,
+                [round(v, 4) for v in exp.grad_fn._saved_result.tolist()],
+                exp.grad_fn._saved_result.grad_fn is exp.grad_fn,
+                product.grad_fn._saved_other is p, total.grad_fn._saved_dim,
+                tuple(total.grad_fn._saved_self_sym_sizes), hasattr(product.grad_fn, "_saved_x"))
+
+    assert _same_as_torch(program, torch)[1] == [True, 2, [2.7183, 7.3891],
+                                                 True, True, [0], [2], False]
+
+
+def test_saved_tensors_are_gone_after_backward():
+    p = _leaf([1.0, 2.0])
+    product = p * p
+    product.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        product.grad_fn._saved_self
+
+
 def _keep_first(grad_inputs, grad_outputs):
     return (grad_inputs[0],)
 

@@ -70,6 +70,33 @@ class OpNode(Node):
         if self._saved is not None:
             self._saved = None
 
+    def __getattr__(self, name):
+        """PyTorch's ``_saved_<name>`` attributes, for code that inspects a graph: the saved
+        tensors under PyTorch's names (``self``, ``other``, ``result``), the input shapes
+        (``_saved_self_sym_sizes``) and the parameters (``_saved_exponent``, ``_saved_dim``)."""
+        if name.startswith("_saved_"):
+            found = self._saved_attribute(name[len("_saved_"):])
+            if found is not _MISSING:
+                return found
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_attribute(self, key):
+        primitive = self.primitive
+        ours = _OUR_ARGUMENT_NAMES.get(key, key)
+        if ours in primitive.saves:
+            if self._saved is None:
+                raise RuntimeError(FREED_MESSAGE)
+            return _unpack(self, self._saved[primitive.saves.index(ours)])
+        if key.endswith("_sym_sizes"):
+            argument = key[:-len("_sym_sizes")]
+            argument = _OUR_ARGUMENT_NAMES.get(argument, argument)
+            if argument in primitive.arg_names:
+                return self.input_shapes[primitive.arg_names.index(argument)]
+        for parameter in (key, key + "s"):  # PyTorch's ``dim`` is tapegrad's ``dims``
+            if parameter in self.params:
+                return self.params[parameter]
+        return _MISSING
+
     @property
     def was_freed(self):
         return self._saved is None and bool(self.primitive.save_positions)
@@ -296,6 +323,10 @@ def _saved_output(result, output_nr):
 
 
 _NO_EDGE = (None, 0)
+
+# PyTorch's names for a node's inputs and output, as the op table names them
+_OUR_ARGUMENT_NAMES = {"self": "a", "other": "b", "result": "out"}
+_MISSING = object()
 
 # Nodes PyTorch implements in C++ outside the generated code: their name() is namespaced.
 _CPP_NODE_NAMES = {"CopySlices", "CopyBackwards"}
