@@ -514,6 +514,56 @@ def test_saved_tensors_are_gone_after_backward():
         product.grad_fn._saved_self
 
 
+def test_saved_tensors_hooks_pack_and_unpack_what_the_graph_keeps_as_torch(torch):
+    def program(lib):
+        shapes = []
+
+        def pack(tensor):
+            shapes.append(list(tensor.shape))
+            return ("stored", tensor.detach().clone())
+
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda packed: packed[1]):
+            b = a.clone()
+            y = (b * b).exp()            # saves b twice, then exp's result
+            z = _torch_twin(Exp, lib).apply(a)  # a custom Function's saved output
+        with lib.no_grad():
+            b.add_(1)                    # the hooks hold copies: no in-place error
+        (y.sum() + z.sum()).backward()
+        return shapes, [round(v, 3) for v in a.grad.tolist()]
+
+    assert _same_as_torch(program, torch) == ("value", [[[2], [2], [2], [2]], [8.155, 225.782]])
+
+
+def test_an_unpack_hook_must_give_back_a_tensor_and_hooks_can_be_disabled(torch):
+    def bad_unpack(lib):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda packed: 5):
+            y = a * a
+        y.sum().backward()
+
+    def disabled(lib):
+        with lib.autograd.graph.disable_saved_tensors_hooks("not here"):
+            with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+
+    assert _same_as_torch(bad_unpack, torch) == (
+        "error", "TypeError",
+        "Output of saved tensor unpack_hook expected to be a Tensor but got result of type int")
+    assert _same_as_torch(disabled, torch) == ("error", "RuntimeError", "not here")
+
+
+def test_save_on_cpu_keeps_copies():
+    a = _leaf([1.0, 2.0])
+    with tg.autograd.graph.save_on_cpu():
+        b = a * 1
+        y = b * b
+    with tg.no_grad():
+        b.add_(1)
+    y.sum().backward()
+    _close(a.grad, [2.0, 4.0])
+
+
 def _keep_first(grad_inputs, grad_outputs):
     return (grad_inputs[0],)
 

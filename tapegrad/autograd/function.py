@@ -24,7 +24,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import grad_mode
-from .graph import FREED_MESSAGE, AccumulateGrad, Node
+from .graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -52,6 +52,9 @@ class FunctionCtx:
         from ..ops.registry import _modified_message
         result = []
         for entry, version in saved:
+            if type(entry) is PackedTensor:
+                result.append(entry.unpack())
+                continue
             tensor = entry.unpack(self) if type(entry) is _SavedOutput else entry
             if tensor is not None and tensor._version_counter.value != version:
                 raise RuntimeError(_modified_message(tensor, version, self))
@@ -206,6 +209,9 @@ class Function:
 def _save(tensor, outputs):
     if tensor is None:
         return None, 0
+    hooks = grad_mode._state.saved_tensors_hooks
+    if hooks:
+        return PackedTensor(tensor, hooks[-1]), None
     for i, out in enumerate(outputs):
         if out is tensor and out._grad_fn is not None:
             return _SavedOutput(out, i), out._version_counter.value

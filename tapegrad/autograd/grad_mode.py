@@ -16,6 +16,10 @@ class _State(threading.local):
     def __init__(self):
         self.grad_enabled = True
         self.inference = False
+        # autograd.graph.saved_tensors_hooks: the (pack, unpack) pairs in force, innermost last;
+        # the message that refuses new ones inside disable_saved_tensors_hooks, or None
+        self.saved_tensors_hooks = []
+        self.saved_tensors_hooks_refusal = None
 
 
 _state = _State()

@@ -10,7 +10,11 @@ import itertools
 import sys
 import weakref
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError"]
+from ..tensor import Tensor
+from .grad_mode import _state
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError", "saved_tensors_hooks",
+           "save_on_cpu", "disable_saved_tensors_hooks"]
 
 _sequence = itertools.count()
 
@@ -134,3 +138,68 @@ class _RemovableHandle:
     def remove(self):
         if self._fn in self._hooks:
             self._hooks.remove(self._fn)
+
+
+# ------------------------------------------------------------------ hooks on saved tensors
+
+class saved_tensors_hooks:
+    """While active, every tensor an operation saves for backward is stored as
+    ``pack_hook(tensor)`` and given back to the backward as ``unpack_hook(packed)`` (PyTorch's
+    context manager; to offload, compress or log what the graph keeps). Thread-local; the
+    innermost pair applies. A packed tensor is not checked against in-place changes: the hooks
+    own what they stored."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        if _state.saved_tensors_hooks_refusal is not None:
+            raise RuntimeError(_state.saved_tensors_hooks_refusal)
+        _state.saved_tensors_hooks.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc):
+        _state.saved_tensors_hooks.pop()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors kept as copies in CPU memory (where tapegrad's tensors already live: a copy
+    that later in-place changes cannot reach)."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(lambda tensor: tensor.detach().clone(), lambda packed: packed)
+
+
+class disable_saved_tensors_hooks:
+    """Inside, entering ``saved_tensors_hooks`` raises RuntimeError(``error_message``)."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self._previous = _state.saved_tensors_hooks_refusal
+        _state.saved_tensors_hooks_refusal = self.error_message
+        return self
+
+    def __exit__(self, *exc):
+        _state.saved_tensors_hooks_refusal = self._previous
+        return False
+
+
+class PackedTensor:
+    """A saved tensor as the pack hook stored it, with the unpack hook that gives it back."""
+
+    __slots__ = ("packed", "unpack_hook")
+
+    def __init__(self, tensor, hooks):
+        pack_hook, self.unpack_hook = hooks
+        self.packed = pack_hook(tensor)
+
+    def unpack(self):
+        tensor = self.unpack_hook(self.packed)
+        if not isinstance(tensor, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(tensor).__name__}")
+        return tensor
+

@@ -16,7 +16,7 @@ import inspect
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
+from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
 
 __all__ = ["Primitive", "primitive", "ELEMENTWISE", "REDUCTION", "VIEW", "OTHER", "PRIMITIVES"]
 
@@ -105,6 +105,8 @@ class OpNode(Node):
 def _unpack(node, entry):
     """A saved value back as a tensor, refusing one that was modified in place since."""
     saved, version = entry
+    if version is None:
+        return saved.unpack()
     if saved._version_counter.value != version:
         raise RuntimeError(_modified_message(saved, version, node))
     if type(saved) is _SavedOutput:
@@ -290,8 +292,15 @@ class Primitive:
         node.input_dtypes = tuple(dtypes)
         node.needs_input_grad = tuple(needs)
         if self.save_positions:
-            node._saved = tuple([_save(inputs[i] if i >= 0 else _saved_output(result, -1 - i))
-                                 for i in self.save_positions])
+            hooks = grad_mode._state.saved_tensors_hooks
+            if hooks:
+                node._saved = tuple([_pack(inputs[i] if i >= 0 else
+                                           (result[-1 - i] if several else result), hooks[-1])
+                                     for i in self.save_positions])
+            else:
+                node._saved = tuple([_save(inputs[i] if i >= 0 else
+                                           _saved_output(result, -1 - i))
+                                     for i in self.save_positions])
         else:
             node._saved = ()
         if several:
@@ -316,6 +325,11 @@ def _save_position(name, arg_names):
 
 def _save(value):
     return value, value._version_counter.value
+
+
+def _pack(tensor, hooks):
+    """Saved through ``autograd.graph.saved_tensors_hooks``: no version to check."""
+    return PackedTensor(tensor, hooks), None
 
 
 def _saved_output(result, output_nr):
