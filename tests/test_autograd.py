@@ -778,6 +778,42 @@ def test_inference_mode():
     assert not tg.is_inference_mode_enabled() and tg.is_grad_enabled()
 
 
+_INFERENCE_MISUSES = {
+    "in-place outside": lambda lib, inf, x: inf.add_(1),
+    "in-place on a view": lambda lib, inf, x: inf[0].fill_(2),
+    "in-place under no_grad": lambda lib, inf, x: _under(lib.no_grad(), lambda: inf.zero_()),
+    "copied into": lambda lib, inf, x: inf.copy_(lib.zeros(3)),
+    "saved for backward": lambda lib, inf, x: inf * x,
+    "saved as the other operand": lambda lib, inf, x: x * inf,
+    "used where nothing is saved": lambda lib, inf, x: (inf + x).tolist(),
+    "copied from": lambda lib, inf, x: lib.zeros(3).copy_(inf).tolist(),
+    "which views are": lambda lib, inf, x: _inference_flags(lib, inf, x),
+}
+
+
+def _under(context, action):
+    with context:
+        return action()
+
+
+def _inference_flags(lib, inf, x):
+    with lib.inference_mode():
+        return (inf.view(3).is_inference(), x.detach().view(3).is_inference(),
+                inf[1:].is_inference(), (x * 2).is_inference())
+
+
+@pytest.mark.parametrize("misuse", list(_INFERENCE_MISUSES))
+def test_inference_tensors_follow_torchs_rules(torch, misuse):
+    def program(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with lib.inference_mode():
+            inf = lib.ones(3)
+            inf.add_(1)  # allowed inside
+        return _INFERENCE_MISUSES[misuse](lib, inf, x)
+
+    _same_as_torch(program, torch)
+
+
 def _decorated(mode):
     x = _leaf([1.0])
 

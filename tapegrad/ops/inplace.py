@@ -21,6 +21,8 @@ __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "c
 
 def apply_inplace(prim, target, others, params):
     """Apply ``prim(target, *others, **params)`` and store the result in ``target``."""
+    if "_inference" in target.__dict__ and not grad_mode._state.inference:
+        raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:
@@ -41,6 +43,12 @@ def apply_inplace(prim, target, others, params):
     if recording:
         prim._record((source, *others), params, target)
     return target
+
+
+INFERENCE_INPLACE_ERROR = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+    "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+    "for more details.")
 
 
 def _apply_on_view(prim, view, others, params):

@@ -102,6 +102,15 @@ class OpNode(Node):
         return self._saved is None and bool(self.primitive.save_positions)
 
 
+def _make_view(result, source):
+    """``result`` shares ``source``'s memory: one version counter, one base; and a view of an
+    inference tensor is one too (in inference mode, a view of a normal tensor is normal)."""
+    result._version_counter = source._version_counter
+    result._base = source if source._base is None else source._base
+    if "_inference" in source.__dict__:
+        result._inference = True
+
+
 def _unpack(node, entry):
     """A saved value back as a tensor, refusing one that was modified in place since."""
     saved, version = entry
@@ -217,15 +226,14 @@ class Primitive:
         if self.is_view:
             first = inputs[0]
             if np.may_share_memory(out, first._array):
-                result._version_counter = first._version_counter
-                result._base = first if first._base is None else first._base
+                _make_view(result, first)
         state = grad_mode._state
         if state.grad_enabled:
             for t in inputs:
                 if t._requires_grad:
                     self._record(inputs, params, result)
                     break
-        elif state.inference:
+        elif state.inference and result._base is None:
             result._inference = True  # only ever set here: eager training pays nothing for it
         return (result, *extra) if self.n_outputs > 1 else result
 
@@ -234,16 +242,13 @@ class Primitive:
         output ``i``; a view primitive's results are views of the first input."""
         results = [Tensor._make(np.asarray(o)) for o in outs]
         if self.is_view:
-            first = inputs[0]
-            base = first if first._base is None else first._base
             for result in results:
-                result._version_counter = first._version_counter
-                result._base = base
+                _make_view(result, inputs[0])
         state = grad_mode._state
         if state.grad_enabled:
             if results and any(t._requires_grad for t in inputs):
                 self._record(inputs, params, results)
-        elif state.inference:
+        elif state.inference and not self.is_view:
             for result in results:
                 result._inference = True
         return tuple(results)
@@ -298,8 +303,8 @@ class Primitive:
                                            (result[-1 - i] if several else result), hooks[-1])
                                      for i in self.save_positions])
             else:
-                node._saved = tuple([_save(inputs[i] if i >= 0 else
-                                           _saved_output(result, -1 - i))
+                node._saved = tuple([_save_input(inputs[i]) if i >= 0 else
+                                     _save(_saved_output(result, -1 - i))
                                      for i in self.save_positions])
         else:
             node._saved = ()
@@ -325,6 +330,19 @@ def _save_position(name, arg_names):
 
 def _save(value):
     return value, value._version_counter.value
+
+
+def _save_input(tensor):
+    if "_inference" in tensor.__dict__:
+        raise RuntimeError(INFERENCE_SAVE_ERROR)
+    return tensor, tensor._version_counter.value
+
+
+INFERENCE_SAVE_ERROR = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a clone "
+    "to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
 
 
 def _pack(tensor, hooks):
