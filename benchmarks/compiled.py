@@ -4,7 +4,9 @@ Implementations per workload, measured in one process, alternating, medians of r
 ``tapegrad-compiled`` (whole training steps compiled), ``tapegrad-repeat`` (the line fit's 200
 compiled steps as one ``repeat(200, ...)`` launch), ``tapegrad-eager``, ``numpy`` (forward and
 backward written by hand), ``numba-hand`` (the same, fused by hand into one ``@njit`` function: the
-target the compiler is held to), ``torch-eager`` and ``torch-compile`` when PyTorch is installed.
+target the compiler is held to; for the line fit, the whole 200-step loop), ``numba-hand-steps``
+(the line fit as 200 calls of a hand-fused one-step kernel: the peer of 200 compiled calls),
+``torch-eager`` and ``torch-compile`` when PyTorch is installed.
 Plus compile latency: seconds from a fresh process to the first compiled step of the small MLP,
 with a cold and with a warm on-disk kernel cache.
 
@@ -14,6 +16,7 @@ with a cold and with a warm on-disk kernel cache.
 ``run()`` returns rows of ``{"workload", "impl", "median_s"}`` for the common benchmark runner.
 """
 import argparse
+import functools
 import os
 import subprocess
 import sys
@@ -218,6 +221,7 @@ def _chain_numpy():
 
 # --------------------------------------------------------------------- hand-written numba
 
+@functools.cache
 def _numba_kernels():
     """One fused @njit function per workload, written by hand (imports numba when first used)."""
     from numba import njit, prange
@@ -246,6 +250,22 @@ def _numba_kernels():
             b -= lr * np.float32(2 / n) * gb
             loss /= n
         return loss, w, b
+
+    @njit(error_model="numpy", fastmath={"contract", "nsz", "arcp", "reassoc"})
+    def line_fit_step(x, y, w, b, lr):
+        """One training step, updating the one-element arrays w and b in place."""
+        loss = np.float32(0)
+        gw = np.float32(0)
+        gb = np.float32(0)
+        n = x.size
+        for i in range(n):
+            r = w[0] * x[i] + b[0] - y[i]
+            loss += r * r
+            gw += r * x[i]
+            gb += r
+        w[0] -= lr * np.float32(2 / n) * gw
+        b[0] -= lr * np.float32(2 / n) * gb
+        return loss / n
 
     @njit(error_model="numpy", fastmath={"contract", "nsz", "arcp", "reassoc"})
     def mlp_step(x, y, w1, b1, w2, b2, w3, b3, lr):
@@ -299,11 +319,27 @@ def _numba_kernels():
             partial[k] = total
         return partial.sum()
 
-    return tiny, line_fit, mlp_step, chain, prange
+    return tiny, line_fit, line_fit_step, mlp_step, chain
+
+
+def _numba_steps():
+    """The line fit as 200 calls of a hand-written one-step kernel: the peer of 200 calls of a
+    compiled training step (the whole loop in one kernel is ``numba-hand``)."""
+    _, _, line_fit_step, _, _ = _numba_kernels()
+    x, y, w0 = _line_data()
+    w, b, lr = w0.copy(), np.zeros(1, np.float32), np.float32(LR)
+
+    def step():
+        w[:] = w0
+        b[:] = 0
+        for _ in range(200):
+            loss = line_fit_step(x, y, w, b, lr)
+        return loss, w[0], b[0]
+    return step
 
 
 def _numba(workload):
-    tiny, line_fit, mlp_step, chain, _ = _numba_kernels()
+    tiny, line_fit, _, mlp_step, chain = _numba_kernels()
     if workload == "tiny":
         x = np.float32(3.0)
         return lambda: tiny(x)
@@ -358,6 +394,9 @@ def _builders(workload, impls):
                 builders[impl] = numpy_step()
             elif impl == "numba-hand":
                 builders[impl] = _numba(workload)
+            elif impl == "numba-hand-steps":
+                if workload == "line-fit":
+                    builders[impl] = _numba_steps()
             elif impl in ("torch-eager", "torch-compile"):
                 import torch
                 builders[impl] = framework(torch, impl == "torch-compile")
@@ -379,7 +418,7 @@ def _measure(step, budget_s, min_runs):
 
 
 IMPLS = ("tapegrad-compiled", "tapegrad-repeat", "tapegrad-eager", "numpy", "numba-hand",
-         "torch-eager", "torch-compile")
+         "numba-hand-steps", "torch-eager", "torch-compile")
 
 
 def run(workloads=None, impls=IMPLS, quick=False, rounds=None, latency=True):
