@@ -209,3 +209,112 @@ def test_module_list_and_dict_register_their_members():
     assert [n for n, _ in heads.named_parameters()] == ["cls.weight", "cls.bias", "reg.weight",
                                                         "reg.bias"]
     assert heads.pop("cls").out_features == 3 and list(heads.keys()) == ["reg"]
+
+
+def test_reassigning_keeps_the_place_in_the_order_as_pytorch_does():
+    lin = nn.Linear(2, 2)
+    lin.weight = nn.Parameter(tapegrad.zeros(2, 2))
+    assert list(lin.state_dict()) == ["weight", "bias"]
+    lin.weight = None
+    lin.weight = nn.Parameter(tapegrad.zeros(2, 2))
+    assert [n for n, _ in lin.named_parameters()] == ["weight", "bias"]
+    net = nn.Module()
+    net.a, net.b = nn.Linear(1, 1), nn.ReLU()
+    net.a = nn.Tanh()
+    assert list(net._modules) == ["a", "b"]
+    plist = nn.ParameterList([tapegrad.ones(1), tapegrad.ones(2)])
+    plist[0] = tapegrad.zeros(3)
+    assert list(plist.state_dict()) == ["0", "1"]
+
+
+def test_tied_weights_keep_the_decoders_key_order():
+    torch = pytest.importorskip("torch")
+    keys = []
+    for library in (tapegrad, torch):
+        model = library.nn.Module()
+        model.encoder = library.nn.Embedding(5, 3)
+        model.decoder = library.nn.Linear(3, 5)
+        model.decoder.weight = model.encoder.weight
+        model.scale = library.nn.Parameter(library.ones(1))  # a plain-attribute turned parameter
+        model.register_buffer("step", library.zeros(1))
+        model.step = library.nn.Parameter(library.ones(1))  # a buffer turned parameter
+        keys.append(([n for n, _ in model.named_parameters(remove_duplicate=False)],
+                     list(model.state_dict()), list(model._buffers)))
+    assert keys[0] == keys[1]
+
+
+def test_get_buffer_parameter_and_submodule_answer_as_pytorchs():
+    torch = pytest.importorskip("torch")
+    targets = ["", "bn", "bn.running_mean", "bn.weight", "bn.num_batches_tracked", "fc.bias",
+               "fc.training", "fc.in_features", "bn.missing", "nope.x", "fc.weight.x", "gone.x",
+               "gone"]
+    answers = []
+    for library in (tapegrad, torch):
+        net = library.nn.Sequential(OrderedDict(fc=library.nn.Linear(2, 2, bias=False),
+                                                bn=library.nn.BatchNorm1d(2)))
+        net.gone = None
+        answers.append([_lookup(getattr(net, method), target) for target in targets
+                        for method in ("get_submodule", "get_parameter", "get_buffer")])
+    assert answers[0] == answers[1]
+    assert nn.BatchNorm1d(2).get_buffer("running_mean").tolist() == [0.0, 0.0]
+
+
+def _lookup(method, target):
+    """What a ``get_*`` lookup returned (its repr) or the error it raised."""
+    try:
+        return repr(method(target))
+    except AttributeError as error:
+        return f"AttributeError: {error}"
+
+
+class _Normalized(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+        self.bn = nn.BatchNorm1d(2)
+
+
+def test_state_dict_metadata_records_each_modules_version():
+    state = _Normalized().state_dict()
+    assert state._metadata == {"": {"version": 1}, "fc": {"version": 1}, "bn": {"version": 2}}
+    assert nn.Linear(1, 1).state_dict(prefix="p.")._metadata == {"p": {"version": 1}}
+    destination = {}
+    nn.Linear(1, 1).state_dict(destination=destination)
+    assert not hasattr(destination, "_metadata") and list(destination) == ["weight", "bias"]
+
+
+def test_plain_dict_checkpoint_without_num_batches_tracked_loads_as_pytorch():
+    old = {k: v for k, v in nn.BatchNorm1d(2).state_dict().items() if k != "num_batches_tracked"}
+    assert repr(nn.BatchNorm1d(2).load_state_dict(old)) == "<All keys matched successfully>"
+    bn = nn.BatchNorm1d(2)
+    bn(tapegrad.ones(3, 2))
+    bn.load_state_dict(old)
+    assert bn.num_batches_tracked.item() == 1  # the module keeps its own count
+    nested = {k: v for k, v in _Normalized().state_dict().items() if "num_batches" not in k}
+    del nested["fc.bias"]
+    result = _Normalized().load_state_dict(nested, strict=False)
+    assert result.missing_keys == ["fc.bias"] and result.unexpected_keys == []
+    current = nn.BatchNorm1d(2).state_dict()  # carries version 2: the key is really missing
+    del current["num_batches_tracked"]
+    missing = 'Missing key\\(s\\) in state_dict: "num_batches_tracked"'
+    with pytest.raises(RuntimeError, match=missing):
+        nn.BatchNorm1d(2).load_state_dict(current)
+    current._metadata[""]["version"] = 1
+    assert repr(nn.BatchNorm1d(2).load_state_dict(current)) == "<All keys matched successfully>"
+
+
+def test_load_reports_keys_in_pytorchs_order_and_assign_keeps_the_order():
+    torch = pytest.importorskip("torch")
+    reports = []
+    for library in (tapegrad, torch):
+        net = library.nn.Sequential(OrderedDict(fc=library.nn.Linear(2, 2),
+                                                bn=library.nn.BatchNorm1d(2)))
+        state = {"fc.zz": library.ones(1), **net.state_dict(), "yy": library.ones(1),
+                 "bn.q.r": library.ones(1)}
+        del state["fc.bias"]
+        result = net.load_state_dict(state, strict=False)
+        weight = library.nn.Parameter(library.ones(2, 2), requires_grad=False)
+        net.load_state_dict({**net.state_dict(), "fc.weight": weight}, assign=True)
+        reports.append((result.missing_keys, result.unexpected_keys, list(net.state_dict()),
+                        net.fc.weight is weight, net.fc.weight.requires_grad))
+    assert reports[0] == reports[1]

@@ -4,6 +4,8 @@ Everything a training loop asks of a model — its parameters, its state dict, t
 is answered by walking the tree of modules that attribute assignment builds.
 """
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+from itertools import chain
 
 from ... import dtypes
 from ...autograd import grad_mode
@@ -27,6 +29,9 @@ class Module:
     """Base class for all neural network modules; subclasses define ``forward``."""
 
     training: bool
+    # Saved in ``state_dict()._metadata``; a subclass whose state dict layout changes bumps it, and
+    # its ``_load_from_state_dict`` upgrades checkpoints of older versions.
+    _version = 1
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -182,7 +187,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=params)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -192,7 +197,7 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=self._modules)
             self._modules[name] = value
         elif params is not None and name in self._modules:
             if value is not None:
@@ -207,11 +212,13 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name):
-        """Drop ``name`` from every store, so re-assigning changes what kind of thing it is."""
+    def _forget(self, name, keep):
+        """Drop ``name`` from every store but ``keep``, so re-assigning changes what kind of thing
+        it is, while re-assigning the same kind (weight tying) keeps its place in the order."""
         self.__dict__.pop(name, None)
         for store in (self._parameters, self._buffers, self._modules):
-            store.pop(name, None)
+            if store is not keep:
+                store.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __delattr__(self, name):
@@ -284,19 +291,34 @@ class Module:
             yield buffer
 
     def get_submodule(self, target):
+        """The module at the dotted path ``target`` ("" is this module)."""
         module = self
-        for part in target.split(".") if target else ():
-            if part not in module._modules:
-                raise AttributeError(f"{module._get_name()} has no attribute `{part}`")
-            module = module._modules[part]
+        for name in target.split(".") if target else ():
+            module = _attribute(module, name)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{name}` is not an nn.Module")
         return module
 
     def get_parameter(self, target):
+        """The parameter at the dotted path ``target``."""
+        module, name = self._owner_of(target)
+        param = _attribute(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target`` (None if registered as None)."""
+        module, name = self._owner_of(target)
+        buffer = _attribute(module, name)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
+    def _owner_of(self, target):
+        """The submodule holding the last name of ``target``, and that name."""
         module_path, _, name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if name not in module._parameters:
-            raise AttributeError(f"{module._get_name()} has no parameter `{name}`")
-        return module._parameters[name]
+        return self.get_submodule(module_path), name
 
     # -- modes and bulk operations ----------------------------------------------------------------
     def train(self, mode=True):
@@ -367,74 +389,97 @@ class Module:
 
     # -- state dict -------------------------------------------------------------------------------
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """Parameters and persistent buffers by dotted name; the tensors share the model's memory."""
+        """Parameters and persistent buffers by dotted name; the tensors share the model's memory.
+
+        A new state dict carries ``_metadata``: each module's ``_version`` under its dotted name,
+        so loading can tell a checkpoint saved by an older layout.
+        """
         if args:
             destination = args[0]
         if destination is None:
             destination = OrderedDict()
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        for name, value in self._own_state().items():
+            destination[prefix + name] = value if keep_vars else value.detach()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
         return destination
 
+    def _own_state(self):
+        """This module's entries of its state dict, children excluded: parameters, then
+        persistent buffers, leaving out those registered as None."""
+        persistent_buffers = ((name, buffer) for name, buffer in self._buffers.items()
+                              if name not in self._non_persistent_buffers_set)
+        return {name: value for name, value in chain(self._parameters.items(), persistent_buffers)
+                if value is not None}
+
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copy ``state_dict`` into the model; every problem is found before anything is copied."""
-        if not isinstance(state_dict, dict):
+        if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        own = self.state_dict(keep_vars=True)
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)  # a module may add what an older version did not save
+        modules = [(name + "." if name else "", module)
+                   for name, module in self.named_modules(remove_duplicate=False)]
+        missing, unexpected, errors = [], [], []
+        for prefix, module in modules:
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            module._load_from_state_dict(state_dict, prefix, local_metadata, True, missing,
+                                         unexpected, errors)
         if strict:
-            if missing:
-                errors.append("Missing key(s) in state_dict: "
-                              + ", ".join(f'"{k}"' for k in missing) + ". ")
-            if unexpected:
-                errors.append("Unexpected key(s) in state_dict: "
-                              + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-        for key, target in own.items():
-            if key not in state_dict:
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor '
-                              f"or Tensor-like object from checkpoint but received {type(source)}")
-            elif source._array.shape != target._array.shape:
-                errors.append(f"size mismatch for {key}: copying a param with shape "
-                              f"{source.shape} from checkpoint, the shape in current model is "
-                              f"{target.shape}.")
+            errors[:0] = _key_errors("Missing", missing) + _key_errors("Unexpected", unexpected)
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t"
                                + "\n\t".join(errors))
-        if assign:
-            self._reassign(own, state_dict)
-        else:
-            with grad_mode.no_grad():
-                for key, target in own.items():
-                    if key in state_dict:
-                        target.copy_(state_dict[key])
+        with grad_mode.no_grad():
+            for prefix, module in modules:
+                module._copy_from_state_dict(state_dict, prefix, assign)
         return _IncompatibleKeys(missing, unexpected)
 
-    def _reassign(self, own, state_dict):
-        """``assign=True``: the model takes the checkpoint's tensors themselves."""
-        for key in own:
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        """Check this module's own entries of ``state_dict`` (its children check theirs).
+
+        As in PyTorch, a subclass overrides it to bring a checkpoint of an older ``_version``
+        (``local_metadata.get("version")``, None for a plain dict) up to date in ``state_dict``
+        before calling it. Nothing is copied here: ``load_state_dict`` copies once all passed.
+        """
+        own = self._own_state()
+        for name, target in own.items():
+            key = prefix + name
+            if key in state_dict:
+                error = _load_error(key, state_dict[key], target)
+                if error:
+                    error_msgs.append(error)
+            elif strict:
+                missing_keys.append(key)
+        if strict:
+            unexpected_keys.extend(key for key in state_dict if key.startswith(prefix)
+                                   and not self._expects(key[len(prefix):], own))
+
+    def _expects(self, key, own):
+        """Whether ``key`` (relative to this module) is this module's or a child's to load."""
+        child, dot, _ = key.partition(".")
+        return child in self._modules if dot else key in own
+
+    def _copy_from_state_dict(self, state_dict, prefix, assign):
+        """Copy this module's entries of a checked ``state_dict``; ``assign`` takes the tensors
+        themselves, as Parameters where the module has Parameters."""
+        for name, target in self._own_state().items():
+            key = prefix + name
             if key not in state_dict:
                 continue
-            module_path, _, name = key.rpartition(".")
-            module = self.get_submodule(module_path)
             source = state_dict[key]
-            if name in module._parameters:
-                old = module._parameters[name]
-                module._parameters[name] = Parameter(source, requires_grad=old._requires_grad)
+            if not assign:
+                target.copy_(source)
+            elif isinstance(target, Parameter):
+                setattr(self, name, _assigned_parameter(source, target.requires_grad))
             else:
-                module._buffers[name] = source
+                setattr(self, name, source)
 
     # -- printing ---------------------------------------------------------------------------------
     def _get_name(self):
@@ -476,6 +521,42 @@ def _indent(text, spaces):
     if len(lines) == 1:
         return text
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+_MISSING = object()
+
+
+def _attribute(module, name):
+    """``getattr`` for the ``get_*`` lookups, failing with PyTorch's message."""
+    value = getattr(module, name, _MISSING)
+    if value is _MISSING:
+        raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+    return value
+
+
+def _key_errors(kind, keys):
+    """PyTorch's line listing the missing or unexpected keys, if there are any."""
+    return [f"{kind} key(s) in state_dict: " + ", ".join(f'"{k}"' for k in keys) + ". "] \
+        if keys else []
+
+
+def _load_error(key, source, target):
+    """Why the checkpoint's ``source`` cannot go into ``target`` (None when it can)."""
+    if not isinstance(source, Tensor):
+        return (f'While copying the parameter named "{key}", expected torch.Tensor or '
+                f"Tensor-like object from checkpoint but received {type(source)}")
+    if source._array.shape != target._array.shape:
+        return (f"size mismatch for {key}: copying a param with shape {source.shape} from "
+                f"checkpoint, the shape in current model is {target.shape}.")
+    return None
+
+
+def _assigned_parameter(source, requires_grad):
+    """The checkpoint's tensor as the Parameter ``assign=True`` puts in the model; the model's
+    ``requires_grad`` wins, as in PyTorch."""
+    if isinstance(source, Parameter):
+        return source.requires_grad_(requires_grad)
+    return Parameter(source, requires_grad)
 
 
 def _type_name(value):

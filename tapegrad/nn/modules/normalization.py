@@ -48,6 +48,7 @@ class _BatchNorm(Module):
     """Batch statistics in training (updating the running ones), running statistics in eval."""
 
     _expected_dims = ()  # the input ranks the subclass accepts
+    _version = 2  # version 2 added num_batches_tracked
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None):
@@ -72,6 +73,17 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        """A checkpoint older than version 2 (or a plain dict, which has no version) lacks
+        ``num_batches_tracked``: keep this module's count instead of reporting it missing."""
+        version = local_metadata.get("version")
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
 
     def reset_running_stats(self):
         if self.track_running_stats:
