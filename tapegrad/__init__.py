@@ -11,6 +11,7 @@ from .tensor import (BoolTensor, ByteTensor, DoubleTensor, FloatTensor, HalfTens
                      LongTensor, Size, Tensor, device)
 from ._printing import set_printoptions
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
+from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
 from .ops import PRIMITIVES, return_types
 from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
 from . import autograd, backends, cuda, linalg, special

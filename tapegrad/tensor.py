@@ -8,6 +8,7 @@ import warnings
 import weakref
 
 import numpy as np
+from numpy.lib.array_utils import byte_bounds
 
 from . import dtypes
 from ._printing import format_tensor
@@ -54,6 +55,7 @@ class Tensor:
     _base = None
     _retains_grad = False
     _hooks = None
+    _post_accumulate_grad_hooks = None
     _grad_accumulator = None
 
     def __init__(self, *args, requires_grad=False):
@@ -118,6 +120,21 @@ class Tensor:
         strides = tuple(s // self._array.itemsize for s in self._array.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._array.ndim)]
 
+    def data_ptr(self):
+        """The address of the first element (0 for an empty tensor, as in PyTorch)."""
+        return _address(self._array) if self._array.size else 0
+
+    def storage_offset(self):
+        """How many elements into its storage (its base's memory) this tensor starts."""
+        storage = self._storage_array()
+        return (_address(self._array) - _address(storage)) // self._array.itemsize
+
+    def untyped_storage(self):
+        return UntypedStorage(self._storage_array())
+
+    def _storage_array(self):
+        return self._array if self._base is None else self._base._array
+
     @property
     def device(self):
         return device("cpu")
@@ -128,10 +145,9 @@ class Tensor:
 
     @property
     def data(self):
-        """The same data, cut out of the graph (PyTorch's ``.data``)."""
-        alias = Tensor._make(self._array)
-        alias._version_counter = self._version_counter
-        return alias
+        """The same data, cut out of the graph and out of its version counting (PyTorch's
+        ``.data``: a change made through it goes unseen by autograd, unlike ``detach()``'s)."""
+        return Tensor._make(self._array)
 
     @data.setter
     def data(self, value):
@@ -164,6 +180,9 @@ class Tensor:
             return self
         if requires_grad and self._array.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not _grad_mode.is_inference_mode_enabled():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = requires_grad
         return self
 
@@ -227,6 +246,19 @@ class Tensor:
         from .autograd.graph import _RemovableHandle
         return _RemovableHandle(self._hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs once backward has accumulated this leaf's ``.grad`` (an optimizer
+        step per parameter, inside backward)."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = []
+        from .autograd.graph import _RemovableHandle
+        return _RemovableHandle.append(self._post_accumulate_grad_hooks, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor into the leaves' ``.grad`` (see autograd)."""
         _engine.backward((self,), None if gradient is None else (gradient,), retain_graph,
@@ -265,11 +297,18 @@ class Tensor:
                                "Scalar")
         return self._array.reshape(()).item()
 
+    def _python_number(self):
+        """The one element, for ``int()``/``float()``: PyTorch raises a ValueError there, where
+        ``item()`` raises a RuntimeError."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.reshape(()).item()
+
     def __float__(self):
-        return builtins.float(self.item())
+        return builtins.float(self._python_number())
 
     def __int__(self):
-        return builtins.int(self.item())
+        return builtins.int(self._python_number())
 
     def __index__(self):
         if self._array.dtype.kind not in "iu" or self._array.size != 1:
@@ -278,7 +317,8 @@ class Tensor:
 
     def __bool__(self):
         if self._array.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            amount = "no values" if self._array.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return builtins.bool(self._array.reshape(()).item())
 
     def __len__(self):
@@ -401,6 +441,10 @@ class Tensor:
     def t(self):
         return ops.t(self)
 
+    def where(self, condition, other):
+        """``torch.where(condition, self, other)``: self where condition holds, else other."""
+        return ops.where(condition, self, other)
+
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
             raise NotImplementedError("view(dtype) is not supported")
@@ -464,11 +508,11 @@ class Tensor:
     def __rpow__(self, base):
         return ops.pow(base, self)
 
-    def __matmul__(self, other):
-        return ops.matmul(self, other)
+    def __matmul__(self, other):  # a number is refused by Python's own TypeError, as PyTorch
+        return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
     def __rmatmul__(self, other):
-        return ops.matmul(other, self)
+        return ops.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
     def __neg__(self):
         return ops.neg(self)
@@ -546,6 +590,32 @@ class Size(tuple):
         for s in self:
             n *= s
         return n
+
+
+class UntypedStorage:
+    """The memory behind a tensor and its views, as far as PyTorch programs inspect it."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    def data_ptr(self):
+        return _address(self._array) if self._array.size else 0
+
+    def nbytes(self):
+        """From the first element to the end of the last one (what a zero stride repeats counts
+        once)."""
+        return byte_bounds(self._array)[1] - _address(self._array)
+
+    size = nbytes
+
+    def __len__(self):
+        return self._array.nbytes
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
 
 
 class device:
@@ -674,6 +744,7 @@ _LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"
 
 from . import ops  # noqa: E402  (the op table needs Tensor defined first)
 from .autograd import engine as _engine  # noqa: E402
+from .autograd import grad_mode as _grad_mode  # noqa: E402
 
 # Functions of the op table whose first argument is the tensor double as its methods.
 for _name in ops.TENSOR_METHODS:

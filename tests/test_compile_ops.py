@@ -160,7 +160,11 @@ SAMPLES = {
     "gather": ([f(3, 4), ints(4, 3, 2)], lambda a, i: T.gather(a, 1, i)),
     "index_backward": ([f(5, 3), ints(5, 4)], lambda a, i: a[i] * 2),
     "alias": ([f(3, 4)], lambda a: a[...] * 1),
-    "as_strided": ([f(3, 4)], lambda a: _inplace_on_view(a)),
+    "as_strided_copy": ([f(3, 4)], lambda a: _inplace_on_view(a)),
+    "as_strided": ([f(3, 4)], lambda a: a.as_strided((3, 3), (2, 1), 1) * 1),
+    "as_strided_backward": ([f(3, 4)], lambda a: a.as_strided((2, 3), (1, 2))),
+    "unfold": ([f(8)], lambda a: a.unfold(0, 3, 2) * 1),
+    "unfold_backward": ([f(2, 6)], lambda a: a.unfold(1, 2, 1)),
     "index_put": ([f(3, 4), f(2, 4), ints(3, 2)], lambda a, v, i: _setitem_index(a, v, i)),
     "copy_slices": ([f(3, 4), f(2, 4)], _setitem(slice(0, 2))),
     "cat": ([f(2, 4), f(3, 4)], lambda a, b: T.cat([a, b], 0)),
@@ -297,7 +301,7 @@ SAMPLES = {
 # Samples that run eagerly, with a warning saying why: the tracer cannot see an in-place write
 # through a view (a graph break naming the line), and the backward of max/min along a dim calls
 # argmax, which reads tensor data outside the op table (the warning names the primitive).
-GRAPH_BREAKS = {"as_strided": "graph break", "max_dim": "backward rule of 'max_dim'",
+GRAPH_BREAKS = {"as_strided_copy": "graph break", "max_dim": "backward rule of 'max_dim'",
                 "min_dim": "backward rule of 'min_dim'",
                 # its rule recomputes the window maxima from x's numbers in Python
                 "max_pool2d": "backward rule of 'max_pool2d' computes from tensor values"}

@@ -5,6 +5,7 @@ order), and every function against PyTorch (values, gradients, the node it recor
 Rows are written against a module ``T``: ``tapegrad`` or PyTorch itself, so one table serves both
 checks.
 """
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -442,3 +443,177 @@ def test_failed_inplace_scatter_leaves_the_tensor_unchanged():
     with pytest.raises(RuntimeError):
         x.scatter_( 1, tapegrad.tensor([[0], [7]]), 9.0)
     assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and x._version == 0
+
+
+# ------------------------------------------------------------- where as a method, scalar conversion
+
+WHERE_METHOD_CALLS = {  # fn(T, y) for y = [-1., 0., 2.]: y.where(condition, other)
+    "tensor-other": lambda T, y: y.where(y > 0, T.tensor(9.0)),
+    "number-other": lambda T, y: y.where(y > 0, 9),
+    "float-number-into-ints": lambda T, y: y.long().where(y > 0, 0.5),
+    "keywords": lambda T, y: y.where(condition=y < 1, other=-y),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHERE_METHOD_CALLS))
+def test_where_method_keeps_self_where_the_condition_holds(name):
+    torch = pytest.importorskip("torch")
+    ours = WHERE_METHOD_CALLS[name](tapegrad, tapegrad.tensor([-1.0, 0.0, 2.0]))
+    theirs = WHERE_METHOD_CALLS[name](torch, torch.tensor([-1.0, 0.0, 2.0]))
+    assert ours.tolist() == theirs.tolist() and str(ours.dtype) == str(theirs.dtype)
+
+
+def test_where_method_sends_gradients_to_self_and_other():
+    x = tapegrad.tensor([-1.0, 2.0], requires_grad=True)
+    other = tapegrad.tensor([5.0, 6.0], requires_grad=True)
+    x.where(x > 0, other).sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0] and other.grad.tolist() == [1.0, 0.0]
+
+
+def test_single_elements_convert_to_python_numbers():
+    assert int(tapegrad.tensor([[2.7]])) == 2 and float(tapegrad.tensor([3])) == 3.0
+    assert bool(tapegrad.tensor([0.0])) is False and tapegrad.tensor([1.5]).item() == 1.5
+
+
+# ------------------------------------------------------------------ views by strides, and memory
+
+STRIDED_VIEWS = {  # fn(T, b) for b = arange(8.): a view of b
+    "select": lambda T, b: b.view(2, 4).select(1, 3),
+    "select-function": lambda T, b: T.select(b.view(2, 4), 0, -1),
+    "unfold": lambda T, b: b.unfold(0, 4, 2),
+    "unfold-last-dim": lambda T, b: b.view(2, 4).unfold(1, 2, 1),
+    "unfold-of-transpose": lambda T, b: b.view(2, 4).t().unfold(0, 3, 1),
+    "as_strided": lambda T, b: b.as_strided((3, 4), (2, 1)),
+    "as_strided-offset": lambda T, b: T.as_strided(b, (2, 2), (1, 2), 3),
+    "as_strided-of-view": lambda T, b: b[2:].as_strided((2, 2), (1, 1)),
+    "as_strided-reaching-before-view": lambda T, b: b[2:].as_strided((2, 2), (1, 2), 0),
+    "as_strided-of-as_strided": lambda T, b: b.as_strided((2,), (1,), 1).as_strided((4,), (2,)),
+    "as_strided-of-window": lambda T, b: b.unfold(0, 2, 2)[1].as_strided((3,), (2,), 1),
+}
+
+
+def _strided_view_facts(T, name):
+    """The view's values and layout, then its base after a write through the view and another
+    through the base (what each sees of the other), and the version counters."""
+    b = T.arange(8.0)
+    v = STRIDED_VIEWS[name](T, b)
+    facts = [v.tolist(), tuple(v.shape), v.stride(), v.storage_offset(), v._base is b]
+    v.fill_(-1.0)
+    b.add_(10.0)
+    return facts + [v.tolist(), b.tolist(), b._version, v._version]
+
+
+@pytest.mark.parametrize("name", sorted(STRIDED_VIEWS))
+def test_strided_views_share_memory_and_versions_as_torchs(name):
+    torch = pytest.importorskip("torch")
+    assert _strided_view_facts(tapegrad, name) == _strided_view_facts(torch, name)
+
+
+def test_strided_views_record_their_nodes():
+    b = tapegrad.arange(8.0, requires_grad=True)
+    names = [b.view(2, 4).select(1, 3).grad_fn.name(), b.unfold(0, 4, 2).grad_fn.name(),
+             b.as_strided((3, 4), (2, 1)).grad_fn.name()]
+    assert names == ["SelectBackward0", "UnfoldBackward0", "AsStridedBackward0"]
+
+
+MEMORY_VIEWS = {  # fn(T) -> (base, view)
+    "fresh": lambda T: (lambda b: (b, b))(T.arange(8.0)),
+    "slice": lambda T: (lambda b: (b, b[2:]))(T.arange(8.0)),
+    "row": lambda T: (lambda b: (b, b.view(2, 4)[1]))(T.arange(8.0)),
+    "column": lambda T: (lambda b: (b, b.view(2, 4)[:, 1]))(T.arange(8.0)),
+    "rows-of-transpose": lambda T: (lambda b: (b, b.view(2, 4).t()[1:]))(T.arange(8.0)),
+    "diagonal": lambda T: (lambda b: (b, b.view(2, 4).diagonal(1)))(T.arange(8.0)),
+    "unbind": lambda T: (lambda b: (b, b.view(2, 4).unbind(1)[3]))(T.arange(8.0)),
+    "detached-view": lambda T: (lambda b: (b, b[3:].detach()))(T.arange(8.0)),
+    "window": lambda T: (lambda b: (b, b.unfold(0, 3, 2)[2]))(T.arange(8.0)),
+    "expand": lambda T: (lambda b: (b, b.expand(3, 4)))(T.ones(3, 1)),
+    "int16": lambda T: (lambda b: (b, b[5:]))(T.arange(8, dtype=T.int16)),
+}
+
+
+def _memory_facts(T, name):
+    base, view = MEMORY_VIEWS[name](T)
+    storage = view.untyped_storage()
+    return (view.data_ptr() - base.data_ptr(), view.storage_offset(),
+            storage.data_ptr() - base.data_ptr(), storage.nbytes(), len(storage))
+
+
+@pytest.mark.parametrize("name", sorted(MEMORY_VIEWS))
+def test_addresses_and_storage_offsets_match_torchs(name):
+    torch = pytest.importorskip("torch")
+    assert _memory_facts(tapegrad, name) == _memory_facts(torch, name)
+
+
+def test_data_ptr_is_the_first_elements_address():
+    b = tapegrad.arange(8.0)
+    assert b.data_ptr() == b.numpy().ctypes.data and b[2:].data_ptr() - b.data_ptr() == 8
+    assert b.clone().data_ptr() != b.data_ptr() and tapegrad.ones(0).data_ptr() == 0
+
+
+# ------------------------------------------------------------------------------------- out=
+
+OUT_CALLS = {  # fn(T, a, out) for a = arange(4.).view(2, 2); out made by OUT_TENSORS
+    "mul": lambda T, a, out: T.mul(a, a, out=out),
+    "multiply": lambda T, a, out: T.multiply(a, 3, out=out),
+    "add-alpha": lambda T, a, out: T.add(a, a, alpha=2, out=out),
+    "neg": lambda T, a, out: T.neg(a, out=out),
+    "matmul": lambda T, a, out: T.matmul(a, a.T, out=out),
+    "mm": lambda T, a, out: T.mm(a, a, out=out),
+    "clamp": lambda T, a, out: T.clamp(a, 0.5, 2.0, out=out),
+    "where": lambda T, a, out: T.where(a > 1, a, -a, out=out),
+    "eq-into-floats": lambda T, a, out: T.eq(a, 1, out=out),
+    "ints-into-floats": lambda T, a, out: T.add(T.arange(4).view(2, 2), 1, out=out),
+    "doubles-into-floats": lambda T, a, out: T.mul(a.double(), 1 / 3, out=out),
+    "requires-grad-under-no-grad": lambda T, a, out: _sigmoid_without_grad(T, a, out),
+}
+OUT_TENSORS = {  # the out tensor of a (2, 2) result
+    "same-shape": lambda T: T.empty(2, 2),
+    "empty": lambda T: T.empty(0),
+    "resized": lambda T: T.full((3,), 7.0),
+    "same-size": lambda T: T.zeros(1, 4),
+}
+
+
+def _sigmoid_without_grad(T, a, out):
+    with T.no_grad():
+        return T.sigmoid(a.requires_grad_(), out=out)
+
+
+def _out_facts(T, call, out_name):
+    a = T.arange(4.0).view(2, 2)
+    out = OUT_TENSORS[out_name](T)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = OUT_CALLS[call](T, a, out)
+    messages = [str(w.message).split(" (Triggered internally")[0] for w in caught
+                if w.category is UserWarning]
+    return [result is out, out.tolist(), str(out.dtype), out._version, out.requires_grad,
+            messages]
+
+
+# PyTorch resizes a temporary as well when it also casts, and so warns twice: not followed.
+_CASTING_CALLS = ("ints-into-floats", "doubles-into-floats")
+OUT_CASES = [(call, out_name) for call in sorted(OUT_CALLS) for out_name in sorted(OUT_TENSORS)
+             if not (call in _CASTING_CALLS and out_name in ("resized", "same-size"))]
+
+
+@pytest.mark.parametrize("call, out_name", OUT_CASES)
+def test_out_writes_the_result_into_out_as_torch(call, out_name):
+    torch = pytest.importorskip("torch")
+    assert _out_facts(tapegrad, call, out_name) == _out_facts(torch, call, out_name)
+
+
+def test_out_writes_through_a_view_into_its_base():
+    base = tapegrad.zeros(2, 4)
+    out = base[:, 1:3]
+    tapegrad.add(tapegrad.ones(2, 2), 1, out=out)
+    assert base.tolist() == [[0.0, 2.0, 2.0, 0.0], [0.0, 2.0, 2.0, 0.0]] and base._version == 1
+
+
+def test_out_keeps_other_functions_and_methods_as_they_are():
+    x = tapegrad.ones(2)
+    with pytest.raises(TypeError):
+        x.add(1, out=tapegrad.empty(2))  # PyTorch's methods take no out= either
+    assert tapegrad.add(x, 1, out=None).tolist() == [2.0, 2.0]
+    assert tapegrad.cat([x, x], 0, out=tapegrad.empty(4)).tolist() == [1.0] * 4
+    assert tapegrad.sum(tapegrad.ones(2, 3), 1, out=tapegrad.empty(2)).tolist() == [3.0, 3.0]

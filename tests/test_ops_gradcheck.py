@@ -254,6 +254,19 @@ def _shape_cases():
     yield case("expand-minus-one", lambda T, a: a.expand(2, -1, 4), (3, 1))
     yield case("broadcast_to", lambda T, a: T.broadcast_to(a, (2, 3, 4)), (4,))
     yield case("expand_as", lambda T, a, b: a.expand_as(b) * b, (3, 1), (3, 4))
+    # views by index and by explicit strides (overlapping windows add their gradients up)
+    yield case("select", lambda T, a: a.select(1, -2), x)
+    yield case("select-fn", lambda T, a: T.select(a, 2, 0), x)
+    yield case("unfold", lambda T, a: a.unfold(2, 2, 1), x)
+    yield case("unfold-step", lambda T, a: a.unfold(1, 2, 2), x)
+    yield case("unfold-of-transpose", lambda T, a: a.mT.unfold(0, 3, 1), (3, 4))
+    yield case("unfold-0d", lambda T, a: a.unfold(0, 1, 1), ())
+    yield case("as_strided", lambda T, a: a.as_strided((3, 3), (2, 1), 1), (3, 4))
+    yield case("as_strided-fn-of-transpose", lambda T, a: T.as_strided(a.t(), (2, 3), (1, 2)),
+               (3, 4))
+    yield case("as_strided-of-view", lambda T, a: a[1:].as_strided((2, 2), (1, 3), 5), (3, 4))
+    yield case("as_strided-of-expanded", lambda T, a: a.expand(3, 4).as_strided((3, 2), (1, 0)),
+               (3, 1))
 
 
 def _indexing_cases():

@@ -21,9 +21,10 @@ from .reduction import (
 )
 from .shape import (
     cat, chunk, concat, concatenate, expand_as, flatten, gather, getitem, index_select, movedim,
-    narrow, numpy_T, permute, reshape, setitem, split, squeeze, stack, swapaxes, swapdims, t,
-    transpose, unbind, unflatten, unsqueeze, view,
+    narrow, numpy_T, permute, reshape, select, setitem, split, squeeze, stack, swapaxes, swapdims,
+    t, transpose, unbind, unflatten, unsqueeze, view,
 )
+from .strided import as_strided, unfold
 from .linalg import addmm, baddbmm, bmm, cross, dot, inner, matmul, mm, mv, outer
 from .matrix import cholesky, det, inverse, svd
 from .special import *  # noqa: F401,F403
@@ -47,12 +48,12 @@ TENSOR_METHODS = (
     "isclose", "isfinite", "isinf", "isnan", "le", "less", "less_equal", "log", "logical_and",
     "logical_not", "logical_or", "logical_xor", "lt", "maximum", "minimum", "mul", "multiply", "ne",
     "neg", "negative", "pow", "reciprocal", "relu", "remainder", "round", "sigmoid", "sign", "sin",
-    "sqrt", "square", "sub", "subtract", "tanh", "true_divide", "where",
+    "sqrt", "square", "sub", "subtract", "tanh", "true_divide",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "log_softmax", "logsumexp",
     "max", "mean", "min", "norm", "softmax", "std", "sum", "var",
     "chunk", "expand", "expand_as", "flatten", "gather", "index_select", "movedim", "narrow",
-    "permute", "split", "squeeze", "swapaxes", "swapdims", "transpose", "unbind", "unflatten",
-    "unsqueeze", "broadcast_to", "masked_fill",
+    "permute", "select", "split", "squeeze", "swapaxes", "swapdims", "transpose", "unbind",
+    "unflatten", "unsqueeze", "broadcast_to", "masked_fill", "as_strided", "unfold",
     "addmm", "baddbmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer", "cross", "det",
     "inverse", "cholesky", "svd",
     "abs_", "add_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "div_", "exp_", "fill_", "log_",
@@ -79,7 +80,7 @@ TENSOR_METHODS = (
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
 METHOD_ONLY = (
     "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
-    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as",
+    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as", "unfold",
 )
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.

@@ -52,23 +52,22 @@ def expand_shape(input, sizes):
             f"expand(torch.{kind}Tensor{{{list(current)}}}, size={list(sizes)}): the number of "
             f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
             f"in the tensor ({len(current)})")
-    shape = []
-    for i, size in enumerate(sizes):
+    shape = list(sizes)
+    for i in reversed(range(len(sizes))):  # from the last dimension, as PyTorch reports
+        size = sizes[i]
         if i < lead:
             if size == -1:
                 raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
                                    f"leading, non-existing dimension {i}")
-            shape.append(size)
             continue
         old = current[i - lead]
         if size == -1:
-            size = old
+            shape[i] = old
         elif old != 1 and size != old:
             raise RuntimeError(
                 f"The expanded size of the tensor ({size}) must match the existing size ({old}) at "
                 f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
                 f"{list(current)}")
-        shape.append(size)
     return tuple(shape)
 
 

@@ -6,23 +6,45 @@ import math
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import expand, expand_shape, sum_to
-from .operands import broadcast_error, promote
+from .operands import CPP_TYPE_NAMES, broadcast_error, promote
 from .registry import OTHER, VIEW, primitive
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "addmm", "baddbmm", "outer", "inner", "cross"]
 
 
+def _product(a, b):
+    if a.dtype != b.dtype:  # numpy would promote; PyTorch refuses, in each op's words (``error``)
+        raise TypeError("operands of different dtypes")
+    return a @ b
+
+
+def _mm_shapes_error(a, b):
+    """PyTorch's message for matrices that cannot be multiplied; None when they can."""
+    (n, m), (m2, p) = a._array.shape, b._array.shape
+    if m == m2:
+        return None
+    return f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {m2}x{p})"
+
+
 def _mm_error(inputs, params):
-    a, b = (t._array.shape for t in inputs[-2:])
-    if a[1] != b[0]:
-        return f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})"
-    try:  # the product is fine: addmm's bias does not expand to it
-        expand_shape(inputs[0], (a[0], b[1]))
+    a, b = inputs
+    return _mm_shapes_error(a, b) or (f"expected m1 and m2 to have the same dtype, but got: "
+                                      f"{_cpp_name(a)} != {_cpp_name(b)}")
+
+
+def _addmm_error(inputs, params):
+    bias, a, b = inputs
+    message = _mm_shapes_error(a, b)
+    if message:
+        return message
+    rows, columns = a._array.shape[0], b._array.shape[1]
+    try:  # the product is fine: the bias does not expand to it
+        expand_shape(bias, (rows, columns))
     except RuntimeError as exc:
         return str(exc)
-    return f"bias of shape {list(inputs[0]._array.shape)} does not expand to {[a[0], b[1]]}"
+    return f"bias of shape {list(bias._array.shape)} does not expand to {[rows, columns]}"
 
 
 def _dot_error(inputs, params):
@@ -32,25 +54,54 @@ def _dot_error(inputs, params):
 
 
 def _mv_error(inputs, params):
-    a, b = (t._array.shape for t in inputs)
-    return f"size mismatch, got input ({a[0]}), mat ({a[0]}x{a[1]}), vec ({b[0]})"
+    mat, vec = inputs
+    (n, m), (m2,) = mat._array.shape, vec._array.shape
+    if m != m2:
+        return f"size mismatch, got input ({n}), mat ({n}x{m}), vec ({m2})"
+    return (f"addmv input tensors must have the same dtype, but got {_kind(vec)}, {_kind(mat)}, "
+            f"and {_kind(vec)}")
 
 
 def _batched_error(inputs, params):
-    a, b = (t._array.shape for t in inputs)
-    return (f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{a[0] if len(a) > 2 else 1}, {a[-1]}] but got: [{b[0] if len(b) > 2 else 1}, "
-            f"{b[-2]}].")
+    a, b = inputs
+    (batch, _, inner), (batch2, inner2, _) = a._array.shape, b._array.shape
+    if (batch, inner) != (batch2, inner2):
+        return (f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
+                f"{inner}] but got: [{batch2}, {inner2}].")
+    return _scalar_type_error(a, b)
 
 
-def _product(a, b):
-    return a @ b
+def _scalar_type_error(a, b):
+    return f"expected scalar type {_kind(a)} but found {_kind(b)}"
+
+
+def _kind(tensor):
+    """PyTorch's name of a dtype in most messages: Float, Double, Long …"""
+    return _LEGACY_TYPE_NAMES[tensor._array.dtype.name]
+
+
+def _cpp_name(tensor):
+    return CPP_TYPE_NAMES[tensor._array.dtype.name]
+
+
+def _both_tensors(a, b):
+    return isinstance(a, Tensor) and isinstance(b, Tensor)
+
+
+def _argument_error(function, names, values):
+    """PyTorch's TypeError for a product of something that is not a tensor."""
+    position, name, value = next((i, n, v) for i, (n, v) in enumerate(zip(names, values), 1)
+                                 if not isinstance(v, Tensor))
+    return TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+                     f"{type(value).__name__}")
 
 
 _mm = primitive("mm", node="MmBackward0", group=OTHER, saves=("a", "b"),
                 error=_mm_error)(_product)
 _bmm = primitive("bmm", node="BmmBackward0", group=OTHER, saves=("a", "b"),
                  error=_batched_error)(_product)
+_mv = primitive("mv", node="MvBackward0", group=OTHER, saves=("a", "b"),
+                error=_mv_error)(_product)
 
 
 @_mm.vjp
@@ -83,11 +134,6 @@ def _(ctx, grad):
     return (grad * b if need_a else None, grad * a if need_b else None)
 
 
-@primitive("mv", node="MvBackward0", group=OTHER, saves=("a", "b"), error=_mv_error)
-def _mv(a, b):
-    return a @ b
-
-
 @_mv.vjp
 def _(ctx, grad):
     a, b = ctx.saved
@@ -96,7 +142,7 @@ def _(ctx, grad):
             _mv(a.t(), grad) if need_b else None)
 
 
-@primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"), error=_mm_error)
+@primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"), error=_addmm_error)
 def _addmm(bias, a, b, beta, alpha):
     if beta == 1 and alpha == 1:
         return bias + a @ b
@@ -130,13 +176,15 @@ def matmul(input, other):
     """PyTorch's matmul, decomposed as PyTorch decomposes it (so the same nodes are recorded):
     dot, mv or mm by rank; a batch folded into an mm or mv when that needs no copy (or saves a large
     gradient); otherwise both operands expanded to a common batch, reshaped to 3-D and bmm'd."""
-    a, b = promote(input, other)
+    if not _both_tensors(input, other):
+        raise _argument_error("matmul", ("input", "other"), (input, other))
+    a, b = input, other
     ranks = (a._array.ndim, b._array.ndim)
     if 0 in ranks:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{ranks[0]}D and {ranks[1]}D")
     if ranks == (1, 1):
-        return _dot(a, b)
+        return dot(a, b)
     if ranks == (2, 1):
         return _mv(a, b)
     if ranks == (1, 2):
@@ -209,31 +257,55 @@ def _broadcast_batch(batch_a, batch_b):
 
 
 def mm(input, mat2):
+    if not _both_tensors(input, mat2):
+        raise _argument_error("mm", ("input", "mat2"), (input, mat2))
     if input._array.ndim != 2 or mat2._array.ndim != 2:
         raise RuntimeError("self must be a matrix" if input._array.ndim != 2 else
                            "mat2 must be a matrix")
-    return _mm(*promote(input, mat2))
+    return _mm(input, mat2)
 
 
 def bmm(input, mat2):
+    if not _both_tensors(input, mat2):
+        raise _argument_error("bmm", ("input", "mat2"), (input, mat2))
     if input._array.ndim != 3 or mat2._array.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if input._array.ndim != 3 else
                            "batch2 must be a 3D tensor")
-    return _bmm(*promote(input, mat2))
+    return _bmm(input, mat2)
 
 
 def mv(input, vec):
-    return _mv(*promote(input, vec))
+    if not _both_tensors(input, vec):
+        raise _argument_error("mv", ("input", "vec"), (input, vec))
+    if input._array.ndim != 2 or vec._array.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._array.ndim}, "
+                           f"{vec._array.ndim}")
+    return _mv(input, vec)
 
 
-def dot(input, other):
-    return _dot(*promote(input, other))
+def dot(input, tensor):
+    if not _both_tensors(input, tensor):
+        raise _argument_error("dot", ("input", "tensor"), (input, tensor))
+    if input._array.ndim != 1 or tensor._array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._array.ndim}D and "
+                           f"{tensor._array.ndim}D tensors")
+    if input._array.dtype != tensor._array.dtype:  # PyTorch checks this before the sizes
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{_kind(input)} and {_kind(tensor)}")
+    return _dot(input, tensor)
 
 
-inner = dot
+def inner(input, other):
+    if input._array.dtype != other._array.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    return dot(input, other)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    for name, operand in (("self", input), ("mat1", mat1)):  # before the shapes, as PyTorch
+        if operand._array.dtype != mat2._array.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                               f"{_kind(operand)} and {_kind(mat2)}")
     return _addmm(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
@@ -268,6 +340,11 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{b}, {m}] but got: [{b2}, {m2}].")
     expand_shape(input, (b, n, p))  # refuses an input that does not broadcast, as PyTorch
+    if input._array.dtype != batch1._array.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_cpp_name(input)}, batch1: "
+                           f"{_cpp_name(batch1)}, batch2: {_cpp_name(batch2)}")
+    if batch1._array.dtype != batch2._array.dtype:
+        raise RuntimeError(_scalar_type_error(batch1, batch2))
     return _baddbmm(input, batch1, batch2, beta=beta, alpha=alpha)
 
 

@@ -6,7 +6,13 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "promote", "cast_operand", "scalar_tensor", "broadcast_error"]
+__all__ = ["as_tensor_operand", "promote", "cast_operand", "scalar_tensor", "broadcast_error",
+           "CPP_TYPE_NAMES"]
+
+# How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
+CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                  "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+                  "uint8": "unsigned char", "bool": "bool"}
 
 
 def scalar_tensor(value, dtype):

@@ -12,6 +12,7 @@ from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of, broadcast_tensors
+from .operands import CPP_TYPE_NAMES
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import _index_backward, gather, getitem, index_select
@@ -58,17 +59,13 @@ def _(ctx, grad):
 def _masked_fill_call(input, mask, value, apply):
     if mask._array.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_MASK_DTYPE_NAMES.get(mask._array.dtype.name, mask._array.dtype)}")
+                           f"{CPP_TYPE_NAMES[mask._array.dtype.name]}")
     if not isinstance(value, Tensor):
         return apply(_masked_fill, input, (mask,), {"value": value})
     if value._array.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._array.ndim} dimension(s).")
     return apply(_masked_fill_tensor, input, (mask, value), {})
-
-
-_MASK_DTYPE_NAMES = {"int64": "long int", "int32": "int", "uint8": "unsigned char",
-                     "float32": "float", "float64": "double"}
 
 
 def masked_fill(input, mask, value):

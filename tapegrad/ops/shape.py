@@ -5,6 +5,7 @@ one version counter, as in PyTorch.
 """
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from .registry import OTHER, VIEW, primitive
 
 __all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute",
            "numpy_T", "squeeze", "unsqueeze", "getitem", "cat", "concat", "concatenate", "stack",
-           "split", "chunk", "unbind", "narrow", "movedim", "index_select", "gather"]
+           "split", "chunk", "unbind", "narrow", "select", "movedim", "index_select", "gather"]
 
 
 # ------------------------------------------------------------------------------- reshaping
@@ -401,7 +402,7 @@ def strided_key(geometry):
     return [("strided", geometry, None)], None
 
 
-@primitive("as_strided", node="AsStridedBackward0", group=OTHER)
+@primitive("as_strided_copy", node="AsStridedBackward0", group=OTHER)
 def _strided_region(a, geometry):
     """A copy of a view's region of its base: how an in-place op on a view reads the base."""
     return _strided(a, geometry).copy()
@@ -557,6 +558,23 @@ def narrow(input, dim, start, length):
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     key = (slice(None),) * dim + (slice(start, start + length),)
     return _slice(input, key=key)
+
+
+def select(input, dim, index):
+    """The view of ``input`` at ``index`` along ``dim``, that dimension removed (``x[:, i]``)."""
+    shape = input._array.shape
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _axis(dim, len(shape))
+    try:
+        index = operator.index(index)  # an int, or an integer tensor of one element
+    except TypeError:
+        raise TypeError(f"select(): argument 'index' (position 2) must be int, not "
+                        f"{type(index).__name__}") from None
+    if not -shape[dim] <= index < shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(shape)} "
+                         f"at dimension {dim}")
+    return _select(input, key=(slice(None),) * dim + (index,))
 
 
 # ---------------------------------------------------------------------------- cat, stack
