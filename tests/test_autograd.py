@@ -564,6 +564,59 @@ def test_save_on_cpu_keeps_copies():
     _close(a.grad, [2.0, 4.0])
 
 
+def test_post_accumulate_grad_hooks_run_after_the_grad_is_stored_as_torch(torch):
+    def program(lib):
+        p = lib.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        handle = p.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.tolist()))
+        p.register_hook(lambda g: seen.append(("tensor hook", g.tolist())))
+        (p * 3).sum().backward()
+        (p * 3).sum().backward()
+        lib.autograd.grad((p * 3).sum(), p)  # grad() accumulates nothing: no call
+        handle.remove()
+        (p * 3).sum().backward()
+        return seen
+
+    def optimizer_in_backward(lib):
+        p = lib.tensor([1.0, 2.0], requires_grad=True)
+        optimizer = lib.optim.SGD([p], lr=0.1)
+
+        def step(tensor):
+            optimizer.step()
+            optimizer.zero_grad()
+        p.register_post_accumulate_grad_hook(step)
+        (p * 3).sum().backward()
+        return [round(v, 4) for v in p.tolist()], p.grad
+
+    assert _same_as_torch(program, torch)[1] == [
+        ["tensor hook", [3.0, 3.0]], [3.0, 3.0], ["tensor hook", [3.0, 3.0]], [6.0, 6.0],
+        ["tensor hook", [3.0, 3.0]], ["tensor hook", [3.0, 3.0]]]
+    assert _same_as_torch(optimizer_in_backward, torch) == ("value", [[0.7, 1.7], None])
+
+
+@pytest.mark.parametrize("misuse", ["non-leaf", "no grad", "returns a value"])
+def test_post_accumulate_grad_hook_misuse_raises_as_torch(torch, misuse):
+    def program(lib):
+        p = lib.tensor([1.0, 2.0], requires_grad=misuse != "no grad")
+        target = p * 2 if misuse == "non-leaf" else p
+        target.register_post_accumulate_grad_hook(lambda t: 5)
+        (p * 3).sum().backward()
+
+    assert _same_as_torch(program, torch)[0] == "error"
+
+
+def test_a_given_gradient_is_cast_to_the_outputs_dtype_as_torch(torch):
+    def program(lib):
+        w = lib.ones(2, 2, requires_grad=True)
+        (w @ lib.ones(2)).backward(lib.ones(2, dtype=lib.float64))
+        (w * 2).sum().backward(lib.tensor(1))
+        (grad,) = lib.autograd.grad((w * 2).sum(), w, lib.tensor(1.0, dtype=lib.float64))
+        return str(w.grad.dtype), w.grad, str(grad.dtype)
+
+    assert _same_as_torch(program, torch) == (
+        "value", ["torch.float32", [[3.0, 3.0], [3.0, 3.0]], "torch.float32"])
+
+
 def _keep_first(grad_inputs, grad_outputs):
     return (grad_inputs[0],)
 

@@ -143,8 +143,11 @@ def _roots(tensors, grad_tensors, create_graph):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {_size(g)} and output[{i}] "
                 f"has a shape of {_size(t)}.")
-        elif not create_graph:
-            g = g.detach()
+        else:
+            if g._array.dtype != t._array.dtype:  # PyTorch casts a given gradient to the output's
+                g = g.to(t.dtype)
+            if not create_graph:
+                g = g.detach()
         roots.append((_edge_of(t), g))
     return roots
 
@@ -421,6 +424,17 @@ def _complete(grads):
 
 
 def _accumulate(leaf, g, create_graph, shared):
+    """Add ``g`` into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks."""
+    _add_into_grad(leaf, g, create_graph, shared)
+    hooks = leaf._post_accumulate_grad_hooks
+    if hooks:
+        for hook in tuple(hooks):
+            returned = hook(leaf)
+            if returned is not None:
+                raise TypeError(f"expected Variable, but hook returned '{type(returned).__name__}'")
+
+
+def _add_into_grad(leaf, g, create_graph, shared):
     """Add ``g`` into ``leaf.grad`` (PyTorch's AccumulateGrad).
 
     The first gradient is stored without a copy when the walk made its array and nothing else
