@@ -194,12 +194,23 @@ class PackedTensor:
 
     def __init__(self, tensor, hooks):
         pack_hook, self.unpack_hook = hooks
-        self.packed = pack_hook(tensor)
+        self.packed = _without_hooks(pack_hook, tensor)
 
     def unpack(self):
-        tensor = self.unpack_hook(self.packed)
+        tensor = _without_hooks(self.unpack_hook, self.packed)
         if not isinstance(tensor, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                             f"result of type {type(tensor).__name__}")
         return tensor
+
+
+def _without_hooks(hook, value):
+    """Run a pack or unpack hook with no saved-tensor hooks in force, as PyTorch does: what the
+    hook computes (``t * t``) saves its own tensors plainly instead of packing them again."""
+    stack = _state.saved_tensors_hooks
+    _state.saved_tensors_hooks = []
+    try:
+        return hook(value)
+    finally:
+        _state.saved_tensors_hooks = stack
 

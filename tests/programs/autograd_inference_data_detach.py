@@ -29,12 +29,13 @@ print(y)
 # Inference tensors are stricter
 with torch.inference_mode():
     inf = torch.ones(3)
-    inf2 = x * 2
+    spare = torch.ones(3)   # refused in-place updates below go to this one: PyTorch writes
+    inf2 = x * 2            # before it refuses, tapegrad refuses before it writes
     inf.mul_(3)                 # fine inside inference mode
     view_of_normal = x.detach().view(3)
 print(inf, inf2, inf.is_inference(), inf2.is_inference(), inf2.requires_grad)
 print(view_of_normal.is_inference())
-attempt("inplace outside", lambda: inf.add_(1))
+attempt("inplace outside", lambda: spare.add_(1))
 attempt("requires_grad_", lambda: inf.requires_grad_())
 attempt("save for backward", lambda: (inf * x).sum().backward())
 attempt("use without saving", lambda: (inf + x).sum())
