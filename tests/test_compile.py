@@ -5,6 +5,10 @@ Numba compiles are slow, so each compiled function here is built once per module
 reused by several tests with fresh inputs of the same shapes (the guards hold: no recompile).
 """
 import logging
+import os
+import subprocess
+import sys
+import textwrap
 import warnings
 
 import numpy as np
@@ -126,15 +130,50 @@ def test_matrix_products_call_numpys_blas_and_match_eager(dtype):
         assert len(entry.program.backward.signatures) == 1
 
 
-def test_matrix_products_without_numpys_blas_use_numbas_dot(monkeypatch):
+@pytest.mark.parametrize("fallback", ["mm", "loop_mm"])
+def test_matrix_products_without_numpys_blas_use_the_fallback(monkeypatch, fallback):
+    """Numba's np.dot (``mm_*``, needs SciPy) or loops (``loop_mm_*``, without SciPy)."""
     from tapegrad.compile import kernel_math
+    if fallback == "mm":
+        pytest.importorskip("scipy")
     monkeypatch.setattr(kernel_math, "blas_gemm", lambda dtype: None)
+    monkeypatch.setattr(kernel_math, "FALLBACK_PRODUCT", fallback)
     eager, compiled, eager_inputs, compiled_inputs, function = _eager_and_compiled(
         _products, _product_inputs(np.float32))
     assert_close(compiled[0], eager[0], rtol=1e-5, atol=1e-5)
     for e, c in zip(eager_inputs, compiled_inputs):
         assert_close(c.grad, e.grad, rtol=1e-4, atol=1e-5)
-    assert "M.mm_" in str(function.explain())
+    assert f"M.{fallback}_" in str(function.explain())
+
+
+def test_without_scipy_kernels_fall_back_to_loops(tmp_path):
+    """Where SciPy is missing, Numba has no BLAS for np.dot: the fallback is the loops."""
+    program = textwrap.dedent("""
+        import sys
+        sys.modules["scipy"] = None  # as if not installed
+        import numpy as np
+        import tapegrad
+        from tapegrad.compile import kernel_math
+        kernel_math.blas_gemm = lambda dtype: None
+        assert kernel_math.FALLBACK_PRODUCT == "loop_mm"
+        x = tapegrad.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+        v = tapegrad.tensor(np.arange(4.0), requires_grad=True)
+        f = tapegrad.compile(lambda x, v: (x @ x.t()).sum() + (x @ v).sum() + tapegrad.dot(v, v))
+        f(x, v)
+        out = f(x, v)
+        out.backward()
+        print(out.item(), x.grad.sum().item(), v.grad.sum().item())
+    """)
+    env = dict(os.environ, TAPEGRAD_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    x, v = np.arange(12.0).reshape(3, 4), np.arange(4.0)
+    expected = (x @ x.T).sum() + (x @ v).sum() + v @ v
+    x_grad = 2 * np.ones((3, 3)) @ x + np.outer(np.ones(3), v)
+    v_grad = x.T @ np.ones(3) + 2 * v
+    assert [float(t) for t in done.stdout.split()] == pytest.approx(
+        [expected, x_grad.sum(), v_grad.sum()])
 
 
 def test_long_loops_run_in_parallel_unless_the_kernel_calls_blas(composite_run):

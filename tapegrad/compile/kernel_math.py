@@ -13,6 +13,7 @@ These are plain cached ``@njit`` functions (LLVM inlines them into the kernel): 
 import ctypes
 import functools
 import glob
+import importlib.util
 import os
 
 import numpy as np
@@ -138,7 +139,7 @@ _GEMM_NAMES = (("scipy_", "64_", ctypes.c_int64), ("", "64_", ctypes.c_int64),
 def blas_gemm(dtype):
     """``(cblas_sgemm or cblas_dgemm of numpy's BLAS, its integer type name)`` for ``dtype``, or
     None where it cannot be found (numpy not built with a bundled OpenBLAS); kernels then fall
-    back to Numba's np.dot below (``mm_nn`` …), which needs SciPy."""
+    back to the functions below (``FALLBACK_PRODUCT``)."""
     letter = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}.get(np.dtype(dtype))
     if letter is None:
         return None
@@ -169,8 +170,14 @@ def _numpy_blas_libraries():
             continue
 
 
-# Numba's np.dot, one cached function per transposition: the fallback where numpy's BLAS is not
-# found. Compiling np.dot costs ~0.7 s per layout; as cached functions, once per machine.
+# Where numpy's BLAS is not found, kernels call Numba's np.dot, whose BLAS comes from SciPy
+# (``mm_*``), or without SciPy, loops (``loop_mm_*``: LLVM vectorizes the inner one; slower for
+# large products). Two sets of names, so that the source of a kernel, and so its cache entry,
+# says which it calls: a kernel cached with np.dot never runs where SciPy is missing.
+FALLBACK_PRODUCT = "mm" if importlib.util.find_spec("scipy") is not None else "loop_mm"
+
+# One cached function per transposition: compiling np.dot costs ~0.7 s per layout; cached, once
+# per machine.
 
 @njit(cache=True)
 def mm_nn(a, b):
@@ -190,3 +197,37 @@ def mm_tn(a, b):
 @njit(cache=True)
 def mm_tt(a, b):
     return np.dot(a.T, b.T)
+
+
+@njit(**_JIT)
+def _loop_product(a, b):
+    m, k = a.shape
+    n = b.shape[1]
+    out = np.zeros((m, n), a.dtype)
+    for i in range(m):
+        for p in range(k):
+            scale = a[i, p]
+            for j in range(n):
+                out[i, j] += scale * b[p, j]
+    return out
+
+
+@njit(**_JIT)
+def loop_mm_nn(a, b):
+    return _loop_product(a, b)
+
+
+@njit(**_JIT)
+def loop_mm_nt(a, b):
+    return _loop_product(a, b.T)
+
+
+@njit(**_JIT)
+def loop_mm_tn(a, b):
+    return _loop_product(a.T, b)
+
+
+@njit(**_JIT)
+def loop_mm_tt(a, b):
+    return _loop_product(a.T, b.T)
+

@@ -141,17 +141,25 @@ def _blas_operand(b, value):
     return b.contiguous(value), "n"
 
 
+def _fallback_product(transposes, a, c, shape=None):
+    """Source of the product of matrices ``a`` and ``c`` (``transposes``: "nt" … whether each is
+    read transposed) by the fallback functions, reshaped to ``shape`` if given."""
+    product = f"M.{M.FALLBACK_PRODUCT}_{transposes}({a}, {c})"
+    return product if shape is None else f"{product}.reshape({_shape(shape)})"
+
+
 def _product(b, x, y, out):
     """The name of ``x @ y`` (``y`` a matrix or a vector) for ``out``, computed by numpy's BLAS
-    (``M.blas_gemm``) or, where that is not found, by Numba's np.dot."""
+    (``M.blas_gemm``) or, where that is not found, by ``M.FALLBACK_PRODUCT``."""
     (a, ta), (c, tc) = _blas_operand(b, x), _blas_operand(b, y)
     if len(y.shape) == 1:
         tc = "n"
-    gemm = M.blas_gemm(out.dtype)
-    if gemm is None:
-        return f"M.mm_{ta}{tc}({a}, {c})"
     m, k = x.shape
     n = y.shape[1] if len(y.shape) == 2 else 1
+    gemm = M.blas_gemm(out.dtype)
+    if gemm is None:
+        return _fallback_product(f"{ta}{tc}", a, c if len(y.shape) == 2 else f"{c}.reshape(({k}, 1))",
+                                 out.shape)
     result = b.fresh("mm")
     b.emit(f"{result} = np.empty({_shape(out.shape)}, {_dtype(out)})")
     _emit_gemm(b, gemm, (m, n, k), (a, ta == "t", m if ta == "t" else k),
@@ -202,10 +210,13 @@ def _dot(b, node):
     (x, y), (out,) = node.inputs, node.outputs
     b.define(out, f"np.empty((), {_dtype(out)})")
     gemm = M.blas_gemm(out.dtype)
+    k = x.shape[0]
     if gemm is None:
-        b.emit(f"{b.name(out)}[()] = np.dot({b.contiguous(x)}, {b.contiguous(y)})")
+        b.emit(f"{b.name(out)}[()] = " + _fallback_product(
+            "nn", f"{b.contiguous(x)}.reshape((1, {k}))", f"{b.contiguous(y)}.reshape(({k}, 1))")
+            + "[0, 0]")
         return
-    k = x.shape[0]  # a (1, k) row times a (k, 1) column
+    # a (1, k) row times a (k, 1) column
     _emit_gemm(b, gemm, (1, 1, k), (b.contiguous(x), False, k), (b.contiguous(y), False, 1),
                (b.name(out), 1), out.dtype)
 
@@ -223,7 +234,7 @@ def _bmm(b, node):
     b.emit(f"for {q} in range({x.shape[0]}):")
     gemm = M.blas_gemm(out.dtype)
     if gemm is None:
-        b.emit(f"    {o}[{q}] = M.mm_nn({a}[{q}], {c}[{q}])")
+        b.emit(f"    {o}[{q}] = " + _fallback_product("nn", f"{a}[{q}]", f"{c}[{q}]", out.shape[1:]))
         return
     (_, m, k), n = x.shape, y.shape[2]
     b.indent += 1
