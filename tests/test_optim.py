@@ -192,6 +192,22 @@ def test_bad_arguments_give_pytorchs_errors(call, error, message):
     assert message in str(info.value)
 
 
+def test_loading_a_live_state_dict_shares_the_state_as_torch():
+    torch = pytest.importorskip("torch")
+
+    def program(lib):
+        w1, w2 = (lib.nn.Parameter(lib.tensor([1.0])) for _ in range(2))
+        a, b = lib.optim.Adam([w1], lr=0.1), lib.optim.Adam([w2], lr=0.1)
+        (w1 * 2).sum().backward()
+        a.step()
+        b.load_state_dict(a.state_dict())  # not a copy: b's state is a's tensors
+        (w1 * 2).sum().backward()
+        a.step()
+        return b.state[w2]["step"].item(), b.state[w2]["exp_avg"].item()
+
+    assert program(tapegrad) == pytest.approx(program(torch))
+
+
 def test_loading_a_mismatched_state_dict_changes_nothing():
     p, q = nn.Parameter(tapegrad.ones(1)), nn.Parameter(tapegrad.ones(1))
     optimizer = optim.SGD([p], lr=0.1, momentum=0.9)

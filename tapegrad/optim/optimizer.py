@@ -184,9 +184,10 @@ def check_hyperparameters(lr=0.0, eps=0.0, weight_decay=0.0, betas=(0.0, 0.0)):
 
 
 def _cast_like(param, key, value):
-    """A loaded state tensor as a copy in the parameter's dtype (``step`` keeps its own)."""
-    if not isinstance(value, Tensor):
-        return copy.deepcopy(value)
-    if key != "step" and value.is_floating_point():
-        return value.detach().to(param.dtype, copy=True)
-    return value.detach().clone()
+    """A loaded state value as PyTorch takes it: a tensor moved to a floating parameter's dtype
+    with ``.to`` — the same tensor when it already is one, so that an optimizer loaded from
+    another's live ``state_dict()`` shares its state, as in PyTorch — ``step`` and everything
+    else as it is."""
+    if isinstance(value, Tensor) and key != "step" and param.is_floating_point():
+        return value.to(param.dtype)
+    return value
