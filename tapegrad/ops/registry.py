@@ -270,32 +270,41 @@ class Primitive:
         finally:
             _interceptor = saved
 
+    def _node(self, inputs):
+        """A new node with edges to the inputs' nodes and their shapes, dtypes and flags."""
+        edges, shapes, dtypes, needs = [], [], [], []
+        for t in inputs:
+            array = t._array
+            shapes.append(array.shape)
+            dtypes.append(array.dtype)
+            needs.append(t._requires_grad)
+            edges.append(_edge(t) if t._requires_grad else _NO_EDGE)
+        if self.edge_positions is not None:
+            edges = [edges[i] for i in self.edge_positions]
+        node = self.node_class(tuple(edges))
+        node.input_shapes = tuple(shapes)
+        node.input_dtypes = tuple(dtypes)
+        node.needs_input_grad = tuple(needs)
+        return node
+
     def _record(self, inputs, params, result):
         """Attach a new node to ``result`` (a list: to each, as output i): edges to the inputs'
         nodes, what the rule will need."""
         several = type(result) is list
         if (result[0] if several else result)._array.dtype.kind not in "fc":
             return
-        edges, shapes, dtypes, needs = [], [], [], []
-        for t in inputs:
-            array = t._array
-            shapes.append(array.shape)
-            dtypes.append(array.dtype)
-            if t._requires_grad:
-                grad_fn = t._grad_fn
-                edges.append((AccumulateGrad.of(t), 0) if grad_fn is None
-                             else (grad_fn, t._output_nr))
-                needs.append(True)
-            else:
-                edges.append(_NO_EDGE)
-                needs.append(False)
-        if self.edge_positions is not None:
-            edges = [edges[i] for i in self.edge_positions]
-        node = self.node_class(tuple(edges))
+        if len(inputs) == 2 and self.edge_positions is None:  # spelled out, as in __call__
+            a, b = inputs
+            x, y = a._array, b._array
+            need_a, need_b = a._requires_grad, b._requires_grad
+            node = self.node_class(((_edge(a) if need_a else _NO_EDGE),
+                                    (_edge(b) if need_b else _NO_EDGE)))
+            node.input_shapes = (x.shape, y.shape)
+            node.input_dtypes = (x.dtype, y.dtype)
+            node.needs_input_grad = (need_a, need_b)
+        else:
+            node = self._node(inputs)
         node.params = params
-        node.input_shapes = tuple(shapes)
-        node.input_dtypes = tuple(dtypes)
-        node.needs_input_grad = tuple(needs)
         if self.save_positions:
             hooks = grad_mode._state.saved_tensors_hooks
             if hooks:
@@ -316,6 +325,12 @@ class Primitive:
             result._requires_grad = True
             if result._output_nr:  # rebased by an in-place op: now output 0 of the new node
                 result._output_nr = 0
+
+
+def _edge(tensor):
+    """Where the gradient of ``tensor`` (which requires grad) goes: its node, or its leaf's."""
+    grad_fn = tensor._grad_fn
+    return (AccumulateGrad.of(tensor), 0) if grad_fn is None else (grad_fn, tensor._output_nr)
 
 
 def _save_position(name, arg_names):
