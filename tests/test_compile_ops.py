@@ -184,6 +184,8 @@ SAMPLES = {
     "nll_loss": ([f(5, 4), ints(4, 5)], lambda x, y: F.nll_loss(x.log_softmax(1), y)),
     "nll_loss_backward": ([f(5, 4), ints(4, 5)],
                           lambda x, y: F.nll_loss(x, y, weight=T.tensor([1.0, 2.0, 0.5, 1.0]))),
+    "nll_loss2d": ([f(2, 3, 2, 2), ints(3, 2, 2, 2)],
+                   lambda x, y: F.nll_loss(x.log_softmax(1), y, reduction="none")),
     "softmax_backward": ([f(2, 3, 4)], lambda a: a.softmax(1) * a),
     "log_softmax_backward": ([f(2, 3, 4)], lambda a: a.log_softmax(2) * a),
     "binary_cross_entropy": ([f(3, 4), data(3, 4)],
@@ -258,6 +260,9 @@ SAMPLES = {
     "scatter": ([f(3, 4), f(2, 4)],
                 lambda a, s: a.scatter(0, T.tensor([[0, 1, 2, 0], [2, 0, 1, 1]]), s)),
     "scatter_value": ([f(3, 4)], lambda a: a.scatter(1, T.tensor([[0], [3], [1]]), 2.5)),
+    # no derivative in PyTorch (backward through it fails): traced without grad
+    "scatter_reduce_legacy": ([f(3, 4), f(2, 4)], lambda a, s: a.detach().scatter(
+        0, T.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s.detach(), reduce="multiply")),
     "scatter_add": ([f(3, 4), f(2, 4)],
                     lambda a, s: a.scatter_add(0, T.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s)),
     "index_add": ([f(3, 4), f(3, 2)], lambda a, s: a.index_add(1, T.tensor([0, 0]), s)),

@@ -246,6 +246,33 @@ BAD_CALLS = {
     "out-long-into-bool": lambda T: T.add(T.ones(2, dtype=T.int64), 1,
                                           out=T.empty(2, dtype=T.bool)),
     "out-mean-into-long": lambda T: T.mean(T.ones(2, 2), 0, out=T.empty(2, dtype=T.int64)),
+    # movedim
+    "movedim-lengths": lambda T: T.zeros(2, 3, 4).movedim((0, 1), (2,)),
+    "movedim-repeated-source": lambda T: T.zeros(2, 3, 4).movedim((0, -3), (1, 2)),
+    "movedim-repeated-destination": lambda T: T.zeros(2, 3, 4).movedim((0, 1), (-1, 2)),
+    "movedim-dim": lambda T: T.zeros(2, 3, 4).movedim(3, 0),
+    # sizes that do not fit
+    "unflatten-sizes": lambda T: T.ones(2, 12).unflatten(1, (5, -1)),
+    "unflatten-sizes-known": lambda T: T.ones(2, 12).unflatten(-1, (5, 3)),
+    "unflatten-sizes-zero": lambda T: T.ones(2, 12).unflatten(1, (0, -1)),
+    "unflatten-no-sizes": lambda T: T.ones(2, 12).unflatten(1, ()),
+    "masked_select-broadcast": lambda T: T.ones(2, 3).masked_select(T.tensor([True, False])),
+    "masked_select-broadcast-mask-larger": lambda T: T.masked_select(T.ones(2),
+                                                                     T.ones(3, 3) > 0),
+    "einsum-subscript-size": lambda T: T.einsum("ij,jk->ik", T.ones(3, 3), T.ones(2, 2)),
+    "einsum-subscript-size-same-labels": lambda T: T.einsum("ij,ij->ij", T.ones(3, 3),
+                                                            T.ones(3, 2)),
+    "einsum-repeated-subscript-size": lambda T: T.einsum("ii->i", T.ones(3, 2)),
+    # integer division by zero (float division gives inf or nan)
+    "floordiv-int-zero": lambda T: T.tensor([1, 2, 3]) // 0,
+    "remainder-int-zero": lambda T: T.tensor([1, 2, 3]) % 0,
+    "div-trunc-int-zero": lambda T: T.div(T.tensor([1, 2, 3]), 0, rounding_mode="trunc"),
+    "div-floor-int-zero": lambda T: T.div(T.tensor([1, 2, 3]), 0, rounding_mode="floor"),
+    "floordiv-int-tensor-with-a-zero": lambda T: T.tensor([1, 2, 3]) // T.tensor([1, 0, 1]),
+    "rfloordiv-int-zero": lambda T: 5 // T.tensor([0, 1]),
+    "remainder-number-by-int-zero": lambda T: T.remainder(5, T.tensor([0])),
+    "floor_divide-out-int-zero": lambda T: T.floor_divide(T.tensor([1]), 0,
+                                                          out=T.empty(1, dtype=T.int64)),
 }
 
 LITERAL_MESSAGES = {
@@ -278,6 +305,13 @@ LITERAL_MESSAGES = {
     "out-requires-grad": "mul(): functions with out=... arguments don't support automatic "
                          "differentiation, but one of the arguments requires grad.",
     "out-float-into-long": "result type Float can't be cast to the desired output type Long",
+    "floordiv-int-zero": "ZeroDivisionError",
+    "unflatten-sizes": "unflatten: Provided sizes [5, -1] don't multiply up to the size of dim 1 "
+                       "(12) in the input tensor",
+    "masked_select-broadcast": "The size of tensor a (2) must match the size of tensor b (3) at "
+                               "non-singleton dimension 1",
+    "einsum-subscript-size": "einsum(): subscript j has size 2 for operand 1 which does not "
+                             "broadcast with previously seen size 3",
 }
 
 
@@ -373,6 +407,7 @@ FAILING_OPS = {  # fn(T, bench) -> raises; must leave every tensor of the bench 
     "out-requires-grad": lambda T, b: T.mul(b.leaf, 2, out=b.plain),
     "out-is-a-leaf": lambda T, b: T.exp(b.plain, out=b.leaf),
     "out-float-into-long": lambda T, b: T.mul(b.plain, 2, out=b.ints),
+    "ints.floordiv-zero-out": lambda T, b: T.floor_divide(b.ints, 0, out=b.ints),
 }
 ERRORS = (RuntimeError, IndexError, ValueError, TypeError)
 

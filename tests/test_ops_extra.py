@@ -5,6 +5,7 @@ order), and every function against PyTorch (values, gradients, the node it recor
 Rows are written against a module ``T``: ``tapegrad`` or PyTorch itself, so one table serves both
 checks.
 """
+import importlib
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -15,8 +16,14 @@ import pytest
 import tapegrad
 from tapegrad.autograd import gradcheck, gradgradcheck
 
-# nan_to_num's row feeds it log(x) of negative x on purpose
-pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning")
+# nan_to_num's row feeds it log(x) of negative x on purpose, and rows divide floats by zero (pytest
+# replaces the filter tapegrad sets for its own modules)
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:invalid value encountered in log:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:(divide by zero|invalid value) encountered in "
+                               "(floor_divide|remainder):RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore:The reduce argument of torch.scatter:UserWarning"),
+]
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,10 @@ def method(T, tensor, name, *args, **kwargs):
     return getattr(tensor, name)(*args, **kwargs)
 
 
+def _product(a, b):
+    return a * b
+
+
 def _inplace(name, *args):
     """``y = x * 1; y.<name>(...)`` as a function: the in-place op on a non-leaf."""
     def fn(T, x, *others):
@@ -94,12 +105,28 @@ ROWS = [
     row("nan_to_num", lambda T, x: T.nan_to_num(T.log(x)), (3, 4), node="NanToNumBackward0"),
     # flips, rolls, triangles, repeats
     row("flip", lambda T, x: T.flip(x, (0, 2)), (2, 3, 4), node="FlipBackward0"),
+    row("fliplr", lambda T, x: T.fliplr(x), (2, 3, 4), node="FlipBackward0"),
+    row("flipud_method", lambda T, x: method(T, x, "flipud"), (3,), node="FlipBackward0"),
+    row("meshgrid_xy", lambda T, x, y: _product(*T.meshgrid(x, y, indexing="xy")), (2,), (3,),
+        node="MulBackward0"),
+    row("meshgrid_ij_list", lambda T, x, y: _product(*T.meshgrid([x, y], indexing="ij")), (2,),
+        (3,), node="MulBackward0"),
+    row("einsum_broadcasts_size_one", lambda T, a, b: T.einsum("ij,jk->ik", a, b), (3, 1),
+        (2, 2), node="ViewBackward0"),
+    row("diff_twice", lambda T, x: T.diff(x, n=2, dim=0), (4, 3), node="SubBackward0"),
+    row("diff_prepend_append", lambda T, x, p, a: T.diff(x, prepend=p, append=a), (3, 4), (3, 1),
+        (3, 2), node="SubBackward0"),
+    row("tensor_split_sections", lambda T, x: T.tensor_split(x, 3, dim=1)[1], (2, 7),
+        node="SliceBackward0"),
+    row("tensor_split_indices", lambda T, x: method(T, x, "tensor_split", [6, 2, 9])[2], (7,),
+        node="SliceBackward0"),
     row("roll_dims", lambda T, x: T.roll(x, (1, -2), (0, 1)), (3, 4), node="RollBackward0"),
     row("roll_flat", lambda T, x: T.roll(x, 5), (3, 4), node="RollBackward0"),
     row("tril", lambda T, x: T.tril(x), (2, 3, 4), node="TrilBackward0"),
     row("triu_offset", lambda T, x: T.triu(x, -1), (4, 3), node="TriuBackward0"),
     row("repeat", lambda T, x: method(T, x, "repeat", 2, 1, 3), (3, 2), node="RepeatBackward0"),
     row("tile", lambda T, x: T.tile(x, (2,)), (3, 2), node="RepeatBackward0"),
+    row("tile_method_ints", lambda T, x: method(T, x, "tile", 2), (3, 2), node="RepeatBackward0"),
     row("repeat_interleave", lambda T, x: T.repeat_interleave(x, 2, dim=1), (3, 2),
         node="ViewBackward0"),
     row("repeat_interleave_counts",
@@ -267,6 +294,22 @@ def test_cumprod_second_derivative_at_a_zero_matches_torch():
     np.testing.assert_allclose(hessian_row(tapegrad).numpy(), hessian_row(torch).numpy())
 
 
+def _atan2_derivatives(T):
+    """atan2(y, x) at the origin, on the y axis and on the x axis: first and second derivatives."""
+    y = T.tensor([0.0, 1.0, 0.0], dtype=T.float64, requires_grad=True)
+    x = T.tensor([0.0, 0.0, 2.0], dtype=T.float64, requires_grad=True)
+    grad_y, grad_x = T.autograd.grad(T.atan2(y, x).sum(), (y, x), create_graph=True)
+    return [g.detach().numpy() for g in (grad_y, grad_x, *T.autograd.grad(grad_y.sum(), (y, x)))]
+
+
+def test_atan2_derivatives_at_the_origin_are_torchs():
+    torch = pytest.importorskip("torch")
+    ours, theirs = _atan2_derivatives(tapegrad), _atan2_derivatives(torch)
+    np.testing.assert_array_equal(ours[0], [0.0, 0.0, 0.5])
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_sorting_orders_ties_and_nans_as_torch_does():
     """Stable order among ties (PyTorch's topk/kthvalue/median pick among ties as their
     selection algorithm happens to, so only tie-free cases of those are compared elsewhere)."""
@@ -338,6 +381,54 @@ NON_DIFFERENTIABLE = {
     "einsum_list_operands": lambda T: T.einsum("i,i->", [T.tensor([1.0, 2.0]),
                                                           T.tensor([3.0, 4.0])]),
     "logsumexp_of_nothing": lambda T: T.zeros(2, 0).logsumexp(-1),
+    "clamp_ints_at_float_tensor": lambda T: T.tensor([1, 2, 3]).clamp(max=T.tensor(2.5)),
+    "clamp_ints_at_float": lambda T: T.tensor([1, 2, 3]).clamp(min=1.5),
+    "clamp_ints_at_int_and_float": lambda T: T.clamp(T.tensor([1, 2, 3]), min=1.5, max=2),
+    "clamp_min_ints_at_float": lambda T: T.tensor([1, 2, 3]).clamp_min(1.5),
+    "clamp_max_ints_at_float": lambda T: T.tensor([1, 2, 3]).clamp_max(2.5),
+    "clamp_int8_at_0d_long": lambda T: T.tensor([1, 2, 3], dtype=T.int8).clamp(max=T.tensor(2)),
+    "clamp_int8_at_long": lambda T: T.tensor([1, 2, 3], dtype=T.int8).clamp(max=T.tensor([2])),
+    "floordiv_empty_ints_by_zero": lambda T: T.zeros(0, dtype=T.int64) // 0,
+    "floordiv_floats_by_zero": lambda T: T.tensor([1.0, -1.0, 0.0]) // 0,
+    "remainder_floats_by_zero": lambda T: T.tensor([1.0, -1.0]) % 0,
+    "movedim_tuples": lambda T: T.zeros(2, 3, 4).movedim((0, 1), (2, 0)).shape,
+    "moveaxis_negative": lambda T: T.moveaxis(T.zeros(2, 3, 4), (-1, 0), (0, -1)).shape,
+    "tile_method_ints": lambda T: method(T, T.tensor([[1, 2], [3, 4]]), "tile", 2),
+    "tile_method_more_ints": lambda T: method(T, T.tensor([[1, 2], [3, 4]]), "tile", 2, 1, 1),
+    "scatter_reduce_add": lambda T: method(T, T.ones(3), "scatter_", 0, T.tensor([0, 0]),
+                                           T.tensor([2.0, 3.0]), reduce="add"),
+    "scatter_reduce_multiply": lambda T: T.ones(2, 3).scatter(
+        1, T.tensor([[0, 0], [2, 2]]), T.arange(1.0, 7.0).view(2, 3), reduce="multiply"),
+    "scatter_reduce_value_into_ints": lambda T: method(T, T.ones(3, dtype=T.int64), "scatter_", 0,
+                                                       T.tensor([0, 0]), 2.5, reduce="add"),
+    "diff_bools": lambda T: T.diff(T.tensor([True, False, False])),
+    "diff_ints_prepended": lambda T: T.diff(T.tensor([1, 4]), prepend=T.tensor([0])),
+    "diff_order_zero": lambda T: T.diff(T.tensor([1.0, 4.0]), n=0),
+    "diff_past_the_length": lambda T: T.diff(T.tensor([1.0, 4.0, 9.0]), n=5),
+    "tensor_split_0d_tensor_sections": lambda T: T.tensor_split(T.arange(7), T.tensor(2)),
+    "tensor_split_tensor_indices": lambda T: T.tensor_split(T.arange(7), T.tensor([1, 3])),
+    "tensor_split_more_sections_than_elements": lambda T: T.tensor_split(T.arange(2), 4),
+    "searchsorted": lambda T: T.searchsorted(T.tensor([1, 3, 5, 7, 9]),
+                                             T.tensor([[3, 6, 9], [0, 5, 10]])),
+    "searchsorted_right": lambda T: T.searchsorted(T.tensor([1, 3, 5]), T.tensor([3, 5]),
+                                                   right=True),
+    "searchsorted_side_int32": lambda T: T.searchsorted(T.tensor([1.0, 3.0]), T.tensor([3.0]),
+                                                        side="right", out_int32=True),
+    "searchsorted_number": lambda T: T.searchsorted(T.tensor([1, 3, 5]), 3),
+    "searchsorted_rows": lambda T: T.searchsorted(T.tensor([[1, 3], [2, 4]]),
+                                                  T.tensor([[2], [3]])),
+    "searchsorted_sorter": lambda T: T.searchsorted(T.tensor([3, 1, 2]), T.tensor([2]),
+                                                    sorter=T.tensor([1, 2, 0])),
+    "bucketize": lambda T: T.bucketize(T.tensor([[3, 6, 9], [0, 5, 10]]), T.tensor([1, 3, 5, 9])),
+    "bucketize_right_int32": lambda T: T.bucketize(T.tensor([3.0, 5.5]), T.tensor([1.0, 3.0]),
+                                                   right=True, out_int32=True),
+    "logspace": lambda T: T.logspace(-2, 2, 5),
+    "logspace_base_two_doubles": lambda T: T.logspace(0, 3, 4, base=2, dtype=T.float64),
+    "logspace_ints_truncate": lambda T: T.logspace(0, 1, 3, dtype=T.int64),
+    "meshgrid_ij": lambda T: T.meshgrid(T.tensor([1, 2]), T.tensor([3, 4, 5]), indexing="ij"),
+    "meshgrid_xy_three": lambda T: T.meshgrid(T.tensor([1, 2]), T.tensor([3, 4, 5]),
+                                              T.tensor(6), indexing="xy"),
+    "clamp_floats_at_double": lambda T: T.ones(3).clamp(min=T.tensor([1.5], dtype=T.float64)),
 }
 
 
@@ -384,6 +475,28 @@ def test_scatter_from_a_larger_source_has_gradients_where_the_index_reads():
     assert gradgradcheck(lambda a, s: tapegrad.scatter(a, 0, index, s), (x, src))
 
 
+def test_scatter_with_reduce_warns_torchs_deprecation_once():
+    importlib.import_module("tapegrad.ops.scatter")._warn_reduce_is_deprecated.cache_clear()
+    with pytest.warns(UserWarning) as caught:
+        for reduce in ("add", "multiply"):
+            tapegrad.ones(3).scatter(0, tapegrad.tensor([0]), tapegrad.ones(1), reduce=reduce)
+    assert [str(w.message) for w in caught] == [
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
+        "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+        "options."]
+    assert caught[0].filename == __file__
+
+
+def test_meshgrid_without_indexing_is_ij_and_warns_torchs_deprecation_once():
+    tapegrad.ops.layout._warn_meshgrid_needs_indexing.cache_clear()
+    with pytest.warns(UserWarning) as caught:
+        grids = [tapegrad.meshgrid(tapegrad.arange(2), tapegrad.arange(3)) for _ in range(2)]
+    assert [str(w.message) for w in caught] == [
+        "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+        "argument."]
+    assert [tuple(g.shape) for g in grids[0]] == [(2, 3), (2, 3)]
+
+
 def test_random_draws_respect_their_distributions():
     tapegrad.manual_seed(0)
     picks = tapegrad.multinomial(tapegrad.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 3.0]]), 1)
@@ -425,6 +538,32 @@ ERRORS = {
     "fill_diagonal_unequal_cube": lambda T: method(T, T.zeros(2, 3, 2), "fill_diagonal_", 1.0),
     "multinomial_negative": lambda T: T.multinomial(T.tensor([-1.0, 2.0]), 1),
     "multinomial_too_many": lambda T: T.multinomial(T.tensor([1.0, 2.0]), 3),
+    "diff_negative_order": lambda T: T.diff(T.ones(3), n=-1),
+    "diff_0d": lambda T: T.diff(T.tensor(1.0)),
+    "diff_prepend_dims": lambda T: T.diff(T.ones(2, 3), prepend=T.ones(3)),
+    "fliplr_vector": lambda T: T.fliplr(T.ones(3)),
+    "flipud_0d": lambda T: T.flipud(T.tensor(1.0)),
+    "tensor_split_no_sections": lambda T: T.tensor_split(T.ones(3), 0),
+    "tensor_split_0d": lambda T: T.tensor_split(T.tensor(1.0), 2),
+    "tensor_split_2d_indices": lambda T: T.tensor_split(T.ones(3), T.tensor([[1]])),
+    "tensor_split_float_indices": lambda T: T.tensor_split(T.ones(3), T.tensor([1.0])),
+    "searchsorted_opposite_sides": lambda T: T.searchsorted(T.ones(3), T.ones(1), side="left",
+                                                            right=True),
+    "searchsorted_unknown_side": lambda T: T.searchsorted(T.ones(3), T.ones(1), side="middle"),
+    "searchsorted_rows_mismatch": lambda T: T.searchsorted(T.ones(2, 2), T.ones(3, 1)),
+    "bucketize_2d_boundaries": lambda T: T.bucketize(T.ones(3), T.ones(1, 2)),
+    "meshgrid_dtypes": lambda T: T.meshgrid(T.ones(2), T.ones(2, dtype=T.int64), indexing="ij"),
+    "meshgrid_indexing": lambda T: T.meshgrid(T.ones(2), indexing="ab"),
+    "meshgrid_nothing": lambda T: T.meshgrid(indexing="ij"),
+    "logspace_negative_steps": lambda T: T.logspace(0, 1, -1),
+    "scatter_reduce_unknown": lambda T: T.scatter(T.zeros(3), 0, T.tensor([0]), T.ones(1),
+                                                  reduce="mean"),
+    "scatter_reduce_backward": lambda T: T.scatter(T.zeros(3, requires_grad=True), 0,
+                                                   T.tensor([0]), T.ones(1),
+                                                   reduce="add").sum().backward(),
+    "scatter_reduce_inplace_backward": lambda T: method(
+        T, T.zeros(3, requires_grad=True) * 1, "scatter_", 0, T.tensor([0]), 2.0,
+        reduce="multiply").sum().backward(),
 }
 
 
@@ -617,3 +756,21 @@ def test_out_keeps_other_functions_and_methods_as_they_are():
     assert tapegrad.add(x, 1, out=None).tolist() == [2.0, 2.0]
     assert tapegrad.cat([x, x], 0, out=tapegrad.empty(4)).tolist() == [1.0] * 4
     assert tapegrad.sum(tapegrad.ones(2, 3), 1, out=tapegrad.empty(2)).tolist() == [3.0, 3.0]
+
+
+def test_div__with_a_rounding_mode_matches_torch():
+    torch = pytest.importorskip("torch")
+
+    def program(lib):
+        ints, floats = lib.tensor([1, 2, 3]), lib.tensor([1.0, -2.5, 3.0])
+        results = [ints.clone().div_(2, rounding_mode="floor").tolist(),
+                   floats.clone().div_(2, rounding_mode="trunc").tolist()]
+        for bad in (lambda: ints.clone().div_(2.5, rounding_mode="floor"),
+                    lambda: floats.clone().div_(2, rounding_mode="round")):
+            try:
+                bad()
+            except RuntimeError as error:
+                results.append(str(error))
+        return results
+
+    assert program(tapegrad) == program(torch)

@@ -241,6 +241,8 @@ def _shape_cases():
     yield case("transpose-neg", lambda T, a: T.transpose(a, -1, 1), x)
     yield case("permute", lambda T, a: a.permute(2, 0, 1), x)
     yield case("permute-fn", lambda T, a: T.permute(a, (1, 2, 0)), x)
+    yield case("movedim", lambda T, a: a.movedim(0, -1), x)
+    yield case("movedim-tuples", lambda T, a: T.movedim(a, (0, 1), (2, 0)), x)
     yield case("t", lambda T, a: a.t(), (3, 4))
     yield case("t-1d", lambda T, a: a.t(), (3,))
     yield case("T", lambda T, a: a.T, (3, 4))

@@ -20,9 +20,9 @@ from .reduction import (
     return_types, softmax, std, std_mean, sum, var, var_mean,
 )
 from .shape import (
-    cat, chunk, concat, concatenate, expand_as, flatten, gather, getitem, index_select, movedim,
-    narrow, numpy_T, permute, reshape, select, setitem, split, squeeze, stack, swapaxes, swapdims,
-    t, transpose, unbind, unflatten, unsqueeze, view,
+    cat, chunk, concat, concatenate, expand_as, flatten, gather, getitem, index_select, moveaxis,
+    movedim, narrow, numpy_T, permute, reshape, select, setitem, split, squeeze, stack, swapaxes,
+    swapdims, t, tensor_split, transpose, unbind, unflatten, unsqueeze, view,
 )
 from .strided import as_strided, unfold
 from .linalg import addmm, baddbmm, bmm, cross, dot, inner, matmul, mm, mv, outer
@@ -51,9 +51,10 @@ TENSOR_METHODS = (
     "sqrt", "square", "sub", "subtract", "tanh", "true_divide",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "log_softmax", "logsumexp",
     "max", "mean", "min", "norm", "softmax", "std", "sum", "var",
-    "chunk", "expand", "expand_as", "flatten", "gather", "index_select", "movedim", "narrow",
-    "permute", "select", "split", "squeeze", "swapaxes", "swapdims", "transpose", "unbind",
-    "unflatten", "unsqueeze", "broadcast_to", "masked_fill", "as_strided", "unfold",
+    "chunk", "expand", "expand_as", "flatten", "gather", "index_select", "moveaxis", "movedim",
+    "narrow", "permute", "select", "split", "squeeze", "swapaxes", "swapdims", "tensor_split",
+    "transpose", "unbind", "unflatten", "unsqueeze", "broadcast_to", "masked_fill", "as_strided",
+    "unfold",
     "addmm", "baddbmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer", "cross", "det",
     "inverse", "cholesky", "svd",
     "abs_", "add_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "div_", "exp_", "fill_", "log_",
@@ -64,10 +65,10 @@ TENSOR_METHODS = (
     "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
     "erfinv", "erfinv_",
     # layout
-    "flip", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave", "diagonal", "diag",
-    "diag_embed", "trace", "fill_diagonal_",
+    "flip", "fliplr", "flipud", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave",
+    "diagonal", "diag", "diag_embed", "trace", "fill_diagonal_",
     # cumulative, sorting
-    "cumsum", "cumprod", "prod", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
+    "cumsum", "cumprod", "diff", "prod", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
     "cummax", "unique", "bincount", "histc",
     # scatter
     "masked_select", "nonzero", "scatter", "scatter_", "scatter_add", "scatter_add_",

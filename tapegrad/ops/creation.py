@@ -9,9 +9,9 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
-           "arange", "linspace", "eye", "rand", "randn", "randint", "randperm", "normal",
-           "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
-           "randint_like", "scalar_tensor"]
+           "arange", "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm",
+           "normal", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like",
+           "randn_like", "randint_like", "scalar_tensor"]
 
 
 def _finish(array, requires_grad):
@@ -196,6 +196,15 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     values = np.linspace(start, end, steps, dtype=np.float64)
+    return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    """``base`` raised to ``steps`` evenly spaced exponents, computed in double and then cast
+    (an integer dtype truncates, as in PyTorch)."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    values = np.power(float(base), np.linspace(start, end, steps, dtype=np.float64))
     return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
 
 

@@ -1,16 +1,17 @@
-"""Running and whole-dimension products and sums: cumsum, cumprod, prod, aminmax."""
+"""Running and whole-dimension products and sums: cumsum, cumprod, prod, aminmax, and diff,
+the differences that undo a running sum."""
 
 import numpy as np
 
-from .elementwise import where
+from .elementwise import clone, logical_xor, sub, where
 from .layout import _dims_of, _flip
 from .reduction import amax, amin, return_types
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, Primitive, primitive
-from .shape import reshape
+from .shape import _axis, cat, narrow, reshape
 
 __all__ = [
-    "cumsum", "cumprod", "prod", "aminmax",
+    "cumsum", "cumprod", "prod", "aminmax", "diff",
 ]
 
 
@@ -110,3 +111,29 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 def aminmax(input, *, dim=None, keepdim=False):
     dims = () if dim is None else dim
     return return_types.aminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The ``n``-th forward differences along ``dim``, each a subtraction of two shifted slices
+    (SubBackward0, as PyTorch records it); booleans differ by xor."""
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    ndim = input._array.ndim
+    if ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    dim = _axis(dim, ndim)
+    ends = [t for t in (prepend, append) if t is not None]
+    if any(t._array.ndim != ndim for t in ends):
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if ends:
+        input = cat([t for t in (prepend, input, append) if t is not None], dim)
+    if n == 0:
+        return clone(input)
+    for _ in range(n):
+        length = input._array.shape[dim]
+        if length == 0:
+            break
+        later, earlier = narrow(input, dim, 1, length - 1), narrow(input, dim, 0, length - 1)
+        subtract = logical_xor if input._array.dtype == np.bool_ else sub
+        input = subtract(later, earlier)
+    return input

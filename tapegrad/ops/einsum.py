@@ -5,6 +5,7 @@ import collections
 import math
 import string
 
+from .broadcast import expand
 from .layout import diagonal
 from .linalg import matmul
 from .reduction import sum as _reduce_sum
@@ -21,6 +22,7 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     inputs, output = _parse_equation(equation, operands)
+    operands = _broadcast_subscripts(inputs, operands)
     terms = [_reduce_term(t, labels, output, inputs[:i] + inputs[i + 1:])
              for i, (t, labels) in enumerate(zip(operands, inputs))]
     result, labels = terms[0]
@@ -66,6 +68,29 @@ def _parse_equation(equation, operands):
         counts = collections.Counter("".join(inputs).replace("...", ""))
         output = ellipsis + "".join(sorted(c for c, n in counts.items() if n == 1))
     return expanded, output
+
+
+def _broadcast_subscripts(inputs, operands):
+    """The operands expanded so that each subscript has one size: PyTorch broadcasts a size-1
+    dimension against the other operands' size of the same subscript, and refuses other
+    mismatches operand by operand."""
+    sizes = {}
+    for number, (labels, t) in enumerate(zip(inputs, operands)):
+        own = {}
+        for label, size in zip(labels, t._array.shape):
+            if own.setdefault(label, size) != size:
+                raise RuntimeError(f"einsum(): subscript {label} is repeated for operand {number} "
+                                   f"but the sizes don't match, {size} != {own[label]}")
+        for label, size in own.items():
+            seen = sizes.setdefault(label, size)
+            if size != seen and 1 not in (size, seen):
+                raise RuntimeError(f"einsum(): subscript {label} has size {size} for operand "
+                                   f"{number} which does not broadcast with previously seen size "
+                                   f"{seen}")
+            sizes[label] = builtins.max(size, seen)
+    return [t if t._array.shape == tuple(sizes[c] for c in labels)
+            else expand(t, tuple(sizes[c] for c in labels))
+            for labels, t in zip(inputs, operands)]
 
 
 def _reduce_term(t, labels, output, others):

@@ -649,6 +649,9 @@ multiply = mul
 
 
 def div(input, other, *, rounding_mode=None):
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                           f"found '{rounding_mode}'")
     if rounding_mode is not None:
         return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
     a, b = promote(input, other)
@@ -771,9 +774,17 @@ def square(input):
 def clamp(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
     return _clamp(input, min=min, max=max)
+
+
+def _promoted_to_bounds(input, *bounds):
+    """The input cast to the common dtype of itself and its bounds: PyTorch clamps an integer
+    tensor at 1.5 in the default float dtype rather than truncate the bound."""
+    given = [bound for bound in bounds if bound is not None]
+    return cast_operand(input, dtypes.result_type(input, *given))
 
 
 def _bound(value, input, upper):
@@ -794,13 +805,13 @@ clip = clamp
 def clamp_min(input, min):
     if isinstance(min, Tensor):
         return clamp(input, min=min)
-    return _clamp_min(input, min=min)
+    return _clamp_min(_promoted_to_bounds(input, min), min=min)
 
 
 def clamp_max(input, max):
     if isinstance(max, Tensor):
         return clamp(input, max=max)
-    return _clamp_max(input, max=max)
+    return _clamp_max(_promoted_to_bounds(input, max), max=max)
 
 
 def to_dtype(input, dtype):
@@ -872,11 +883,25 @@ round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
 isnan = _constant_op("isnan", "IsnanBackward0", np.isnan, "isnan({0})")
 isinf = _constant_op("isinf", "IsinfBackward0", np.isinf, "isinf({0})")
 isfinite = _constant_op("isfinite", "IsfiniteBackward0", np.isfinite, "isfinite({0})")
-floor_divide = _constant_op("floor_divide", "FloorDivideBackward0", np.floor_divide,
-                            "{0} // {1}")
-remainder = _constant_op("remainder", "RemainderBackward0", np.remainder, "{0} % {1}")
-_truncate_div = _constant_op("trunc_div", "DivBackward2",
-                             lambda a, b: np.trunc(a / b).astype(np.result_type(a, b)), None)
+
+
+def _refusing_integer_zero(divide):
+    """``divide`` raising PyTorch's error for an integer division by zero, where numpy would
+    quietly give 0 (float division by zero stays inf or nan)."""
+    def compute(a, b):
+        out = divide(a, b)
+        if b.dtype.kind in "iu" and np.size(out) and not np.all(b):
+            raise RuntimeError("ZeroDivisionError")
+        return out
+    return compute
+
+
+floor_divide = _constant_op("floor_divide", "FloorDivideBackward0",
+                            _refusing_integer_zero(np.floor_divide), "{0} // {1}")
+remainder = _constant_op("remainder", "RemainderBackward0", _refusing_integer_zero(np.remainder),
+                         "{0} % {1}")
+_truncate_div = _constant_op("trunc_div", "DivBackward2", _refusing_integer_zero(
+    lambda a, b: np.trunc(a / b).astype(np.result_type(a, b))), None)
 
 
 def equal(input, other):

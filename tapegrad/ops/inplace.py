@@ -249,7 +249,12 @@ def neg_(input):
     return _neg_unchecked(input)
 
 
-def div_(input, other):
+def div_(input, other, *, rounding_mode=None):
+    if rounding_mode is not None:  # floor or trunc: computed out of place, then written back
+        result = ew.div(input, other, rounding_mode=rounding_mode)
+        if result._array.dtype != input._array.dtype:
+            raise RuntimeError(_cast_message(input, [result._array]))
+        return copy_(input, result)
     if input._array.dtype.kind != "f":  # true division gives floats
         raise RuntimeError(_cast_message(input, [np.zeros(0, np.float32)]))
     return _div_same_dtype(input, other)

@@ -1,6 +1,8 @@
 """Operations that rearrange elements without arithmetic: flips, rolls, triangles, repeats,
 stacking helpers, broadcasting helpers, diagonals and traces."""
 import builtins
+import functools
+import warnings
 
 import numpy as np
 
@@ -14,9 +16,9 @@ from .registry import OTHER, VIEW, Primitive, primitive
 from .shape import cat, getitem, index_select, reshape
 
 __all__ = [
-    "flip", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave", "hstack", "vstack",
-    "broadcast_tensors", "broadcast_shapes", "diagonal", "diag", "diag_embed", "trace",
-    "fill_diagonal_",
+    "flip", "fliplr", "flipud", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave",
+    "hstack", "vstack", "broadcast_tensors", "broadcast_shapes", "meshgrid", "diagonal", "diag",
+    "diag_embed", "trace", "fill_diagonal_",
 ]
 
 
@@ -43,6 +45,20 @@ def flip(input, *dims):
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = dims[0]
     return _flip(input, dims=_dims_of(dims, input._array.ndim))
+
+
+def fliplr(input):
+    """Columns in reverse order: ``flip`` along dim 1."""
+    if input._array.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return _flip(input, dims=(1,))
+
+
+def flipud(input):
+    """Rows in reverse order: ``flip`` along dim 0."""
+    if input._array.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return _flip(input, dims=(0,))
 
 
 @primitive("roll", node="RollBackward0", group=OTHER)
@@ -117,7 +133,11 @@ def repeat(input, *sizes):
     return _repeat(input, repeats=sizes)
 
 
-def tile(input, dims):
+def tile(input, *dims):
+    """``tile(x, (2, 1))`` or ``x.tile(2)``: ``repeat``, with the dims a tuple shorter than the
+    tensor leaves alone."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = dims[0]
     dims = tuple(dims)
     return repeat(input, (1,) * (input._array.ndim - len(dims)) + dims)
 
@@ -171,6 +191,44 @@ def broadcast_shapes(*shapes):
 def broadcast_tensors(*tensors):
     shape = broadcast_shapes(*(t._array.shape for t in tensors))
     return tuple(t if t._array.shape == shape else expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids: each 0-d or 1-d tensor viewed along its own dim and expanded to the
+    grid's shape; ``"xy"`` puts the first two along dims 1 and 0 (matrix vs Cartesian order)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        _warn_meshgrid_needs_indexing()
+        indexing = "ij"
+    _check_meshgrid(tensors, indexing)
+    dims = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) > 1:
+        dims[0], dims[1] = 1, 0
+    shape = [0] * len(tensors)
+    for t, d in zip(tensors, dims):
+        shape[d] = t._array.size
+    return tuple(expand(reshape(t, [-1 if i == d else 1 for i in range(len(shape))]), shape)
+                 for t, d in zip(tensors, dims))
+
+
+def _check_meshgrid(tensors, indexing):
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: '
+                           f"{indexing}")
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if any(t._array.ndim > 1 for t in tensors):
+        raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list")
+    if len({t._array.dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+
+
+@functools.cache
+def _warn_meshgrid_needs_indexing():
+    """Once per process, as PyTorch's TORCH_WARN_ONCE."""
+    warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                  "indexing argument.", UserWarning, stacklevel=3)
 
 # ----------------------------------------------------------------------- diagonals, traces
 

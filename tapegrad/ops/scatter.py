@@ -4,6 +4,8 @@ index_add, index_put, masked_select, nonzero.
 The backward of a write gathers the gradient at the same indices; of an accumulating write,
 the source gradient is the gradient gathered at the indices it was added to.
 """
+import functools
+import warnings
 
 import numpy as np
 
@@ -12,7 +14,7 @@ from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of, broadcast_tensors
-from .operands import CPP_TYPE_NAMES
+from .operands import CPP_TYPE_NAMES, broadcast_error
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import _index_backward, gather, getitem, index_select
@@ -79,7 +81,10 @@ def masked_fill_(input, mask, value):
 
 
 def masked_select(input, mask):
-    input, mask = broadcast_tensors(input, mask)
+    try:
+        input, mask = broadcast_tensors(input, mask)
+    except RuntimeError:
+        raise RuntimeError(broadcast_error((mask, input), {})) from None  # PyTorch: a is the mask
     return getitem(input, mask)
 
 
@@ -121,6 +126,22 @@ def _scatter_add(a, index, src, *, dim):
     out = a.copy()
     np.add.at(out, _scatter_key(index, dim), _leading(src, index.shape))
     return out
+
+
+_LEGACY_REDUCTIONS = {"add": np.add, "multiply": np.multiply}
+
+
+@primitive("scatter_reduce_legacy", node="NotImplemented", group=OTHER)
+def _scatter_reduced(a, index, src, *, dim, reduce, op):
+    out = a.copy()
+    _LEGACY_REDUCTIONS[reduce].at(out, _scatter_key(index, dim), _leading(src, index.shape))
+    return out
+
+
+@_scatter_reduced.vjp
+def _(ctx, grad, dim, reduce, op):
+    """PyTorch has no derivative for ``scatter(..., reduce=)``: backward through it fails."""
+    raise RuntimeError(f"derivative for aten::{op} is not implemented")
 
 
 def _src_grad(grad, index, dim, src_shape):
@@ -178,24 +199,46 @@ def _check_scatter(name, input, dim, index, src):
     return dim
 
 
-def _scatter_call(input, dim, index, src, value, apply):
-    """``scatter`` with a source tensor (ScatterBackward0) or a number (ScatterBackward1)."""
+def _scatter_call(op, input, dim, index, src, value, reduce, apply):
+    """``scatter`` (``op``: its name) with a source tensor (ScatterBackward0) or a number
+    (ScatterBackward1), or accumulating into the input with ``reduce``."""
+    if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if value is None and not isinstance(src, Tensor):
         src, value = None, src
     dim = _check_scatter("scatter", input, dim, index, src)
+    if reduce is not None:
+        return _scatter_reduce_call(op, input, dim, index, src, value, reduce, apply)
     if src is not None:
         return apply(_scatter, (index, src), {"dim": dim})
     value = np.array(value, dtype=input._array.dtype).item()
     return apply(_scatter_value, (index,), {"dim": dim, "value": value})
 
 
-def scatter(input, dim, index, src=None, *, value=None):
-    return _scatter_call(input, dim, index, src, value,
+def _scatter_reduce_call(op, input, dim, index, src, value, reduce, apply):
+    """The deprecated ``reduce=`` of scatter: a number is spread to the index's shape first."""
+    if src is None:
+        src = Tensor._make(np.full(index._array.shape, value, dtype=input._array.dtype))
+    else:
+        _warn_reduce_is_deprecated()
+    return apply(_scatter_reduced, (index, src), {"dim": dim, "reduce": reduce, "op": op})
+
+
+@functools.cache
+def _warn_reduce_is_deprecated():
+    """Once per process, as PyTorch's TORCH_WARN_ONCE."""
+    warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+                  "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+                  "reduction options.", UserWarning, stacklevel=5)
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    return _scatter_call("scatter", input, dim, index, src, value, reduce,
                          lambda prim, others, params: prim(input, *others, **params))
 
 
-def scatter_(input, dim, index, src=None, *, value=None):
-    return _scatter_call(input, dim, index, src, value,
+def scatter_(input, dim, index, src=None, *, value=None, reduce=None):
+    return _scatter_call("scatter_", input, dim, index, src, value, reduce,
                          lambda prim, others, params: apply_inplace(prim, input, others, params))
 
 

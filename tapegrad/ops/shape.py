@@ -10,13 +10,14 @@ import operator
 import numpy as np
 
 from ..autograd import grad_mode
-from ..tensor import VIEW_OF_LEAF_INPLACE_ERROR, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
 from .registry import OTHER, VIEW, primitive
 
 __all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute",
            "numpy_T", "squeeze", "unsqueeze", "getitem", "cat", "concat", "concatenate", "stack",
-           "split", "chunk", "unbind", "narrow", "select", "movedim", "index_select", "gather"]
+           "split", "tensor_split", "chunk", "unbind", "narrow", "select", "movedim", "moveaxis",
+           "index_select", "gather"]
 
 
 # ------------------------------------------------------------------------------- reshaping
@@ -93,8 +94,21 @@ def flatten(input, start_dim=0, end_dim=-1):
 def unflatten(input, dim, sizes):
     shape = input._array.shape
     dim %= len(shape)
-    sizes = _infer_shape(tuple(sizes), shape[dim])
-    return reshape(input, shape[:dim] + sizes + shape[dim + 1:])
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if sizes.count(-1) < 2 and not _multiplies_up(sizes, shape[dim]):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shape[dim]}) in the input tensor")
+    return reshape(input, shape[:dim] + _infer_shape(sizes, shape[dim]) + shape[dim + 1:])
+
+
+def _multiplies_up(sizes, size):
+    """Whether ``sizes`` (with at most one -1 to infer) can make ``size`` elements."""
+    known = math.prod(s for s in sizes if s != -1)
+    if -1 in sizes:
+        return known != 0 and size % known == 0
+    return known == size
 
 
 # ---------------------------------------------------------------------------- transposes
@@ -169,10 +183,34 @@ def numpy_T(input):
 
 
 def movedim(input, source, destination):
+    """Dims ``source`` (an int or a sequence) moved to ``destination``; the others keep their
+    order in the places left free."""
     ndim = input._array.ndim
-    order = [d for d in range(ndim) if d != _axis(source, ndim)]
-    order.insert(_axis(destination, ndim), _axis(source, ndim))
-    return _permute(input, dims=tuple(order))
+    source, destination = _dim_list(source), _dim_list(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} dims) "
+                           f"should contain the same number of dims as destination "
+                           f"({destination} dims)")
+    source = _distinct_axes(source, ndim, "source")
+    destination = _distinct_axes(destination, ndim, "destination")
+    order = [d for d in range(ndim) if d not in source]
+    for d, s in sorted(zip(destination, source)):  # ascending, so each lands where it belongs
+        order.insert(d, s)
+    return _permute(input, dims=tuple(order[:ndim]))  # a 0-d tensor accepts dim 0 and stays 0-d
+
+
+def _distinct_axes(dims, ndim, name):
+    axes = [_axis(d, ndim) for d in dims]
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    return axes
+
+
+def _dim_list(dims):
+    return [dims] if isinstance(dims, int) else list(dims)
+
+
+moveaxis = movedim
 
 
 # ----------------------------------------------------------------------- squeeze, unsqueeze
@@ -710,6 +748,43 @@ def split(input, split_size_or_sections, dim=0):
                            f"{list(split_size_or_sections)}")
     bounds = tuple(zip(edges[:-1].tolist(), edges[1:].tolist()))
     return _split_with_sizes(input, bounds=bounds, dim=dim)
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Views along ``dim``: ``n`` near-equal pieces (the first ``size % n`` one longer) or the
+    pieces between the given indices, which slice as Python does (clamped, maybe empty)."""
+    if input._array.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    dim = _axis(dim, input._array.ndim)
+    if isinstance(indices_or_sections, Tensor):
+        indices_or_sections = _split_points(indices_or_sections)
+    if isinstance(indices_or_sections, int):
+        indices_or_sections = _section_starts(indices_or_sections, input._array.shape[dim])
+    edges = [None, *indices_or_sections, None]
+    prefix = (slice(None),) * dim
+    return tuple(_slice(input, key=prefix + (slice(start, stop),))
+                 for start, stop in zip(edges[:-1], edges[1:]))
+
+
+def _section_starts(sections, size):
+    if sections <= 0:
+        raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+    longer, length = size % sections, size // sections
+    return [i * length + builtins.min(i, longer) for i in range(1, sections)]
+
+
+def _split_points(tensor):
+    """A tensor argument of tensor_split: 0-d, a number of sections; 1-d, the indices."""
+    points = tensor._array
+    if points.ndim > 1:
+        raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                           f"zero-dimensional or one-dimensional tensor, but got a tensor with "
+                           f"{points.ndim} dims")
+    if points.dtype != np.int64:
+        raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of "
+                           f"long, but got {_LEGACY_TYPE_NAMES[tensor.dtype.name]}")
+    return points.tolist()
 
 
 def chunk(input, chunks, dim=0):

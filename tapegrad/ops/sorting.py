@@ -21,6 +21,7 @@ from .shape import narrow, reshape, squeeze
 
 __all__ = [
     "sort", "argsort", "topk", "kthvalue", "median", "cummax", "unique", "bincount", "histc",
+    "searchsorted", "bucketize",
 ]
 
 
@@ -197,3 +198,53 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = np.histogram(values, bins=bins, range=(low, high))
     return Tensor._make(counts.astype(values.dtype))
+
+
+# ------------------------------------------------------------------------ searchsorted, bucketize
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """Where each value would be inserted to keep the (last dim of the) sequence sorted: before
+    equal values, or after them with ``right``/``side="right"``. Not differentiable."""
+    side = _search_side(right, side)
+    boundaries = sorted_sequence._array
+    values = input._array if isinstance(input, Tensor) else np.asarray(input)
+    if sorter is not None:
+        boundaries = np.take_along_axis(boundaries, sorter._array, -1)
+    if boundaries.ndim == 1:
+        positions = np.searchsorted(boundaries, values, side)
+    else:
+        positions = _searchsorted_rows(boundaries, values, side)
+    return Tensor._make(np.asarray(positions, np.int32 if out_int32 else np.int64))
+
+
+def _search_side(right, side):
+    if side is None:
+        return "right" if right else "left"
+    if side not in ("left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
+                           f"{side}")
+    if right and side == "left":
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got "
+                           "side of left while right was True")
+    return side
+
+
+def _searchsorted_rows(boundaries, values, side):
+    """Each row of values searched in its own row of boundaries (matching leading dims)."""
+    if boundaries.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the "
+                           f"first N-1 dimensions of boundaries tensor and input value tensor must "
+                           f"match, but we got boundaries tensor {list(boundaries.shape)} and "
+                           f"input value tensor {list(values.shape)}")
+    rows = zip(boundaries.reshape(-1, boundaries.shape[-1]), values.reshape(-1, values.shape[-1]))
+    return np.stack([np.searchsorted(b, v, side) for b, v in rows]).reshape(values.shape)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The bucket of each value among 1-d ``boundaries``: ``searchsorted`` with the operands
+    swapped (``right=False`` puts a value equal to a boundary in the bucket that boundary ends)."""
+    if boundaries._array.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{boundaries._array.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)

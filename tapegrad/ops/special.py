@@ -12,7 +12,7 @@ import numpy as np
 from ..tensor import Tensor
 from .activation import _erf, _erfinv as _erfinv_values
 from .broadcast import sum_to
-from .elementwise import _constant_op, _floating, exp, isfinite, sqrt, where
+from .elementwise import _constant_op, _floating, exp, isfinite, reciprocal, sqrt, where
 from .inplace import _unary_inplace
 from .operands import broadcast_error, promote
 from .registry import ELEMENTWISE, primitive
@@ -189,8 +189,10 @@ def _atan2(a, b):
 
 @_atan2.vjp
 def _(ctx, grad):
+    """Zero at the origin, where atan2 has no derivative, as in PyTorch (not 0/0 = nan)."""
     a, b = ctx.saved
-    scale = grad / (a * a + b * b)
+    squared_radius = a * a + b * b
+    scale = grad * where(squared_radius == 0, 0.0, reciprocal(squared_radius))
     need_a, need_b = ctx.needs_input_grad
     return (sum_to(scale * b, ctx.input_shapes[0]) if need_a else None,
             sum_to(scale * -a, ctx.input_shapes[1]) if need_b else None)
