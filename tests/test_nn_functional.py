@@ -305,3 +305,121 @@ def test_one_hot():
     np.testing.assert_array_equal(F.one_hot(tapegrad.tensor([0, 2])).numpy(),
                                   [[1, 0, 0], [0, 0, 1]])
     assert F.one_hot(tapegrad.tensor([1]), 4).dtype == tapegrad.int64
+
+
+SPATIAL_CASES = [(SPATIAL_LOGITS.reshape(2, 3, 4), SPATIAL_LABELS.reshape(2, 4)),
+                 (SPATIAL_LOGITS, SPATIAL_LABELS),
+                 (SPATIAL_LOGITS.reshape(2, 3, 2, 2, 1), SPATIAL_LABELS.reshape(2, 2, 2, 1))]
+
+
+@pytest.mark.parametrize("function", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("case", range(len(SPATIAL_CASES)))
+def test_spatial_nll_records_pytorchs_nll_loss2d_nodes(function, reduction, case):
+    """PyTorch sends (N, C, d1, ...) inputs to nll_loss2d, viewing them as (N, C, 1, -1) unless
+    they are 4-D: ``NllLoss2DBackward0``, with ``ViewBackward0`` around it."""
+    torch = pytest.importorskip("torch")
+    logits, labels = SPATIAL_CASES[case]
+    weight = {"weight": WEIGHT[:3]}
+    results = []
+    for library in (tapegrad, torch):
+        x = library.tensor(logits, requires_grad=True)
+        loss = getattr(library.nn.functional, function)(
+            x, library.tensor(labels), library.tensor(weight["weight"]), reduction=reduction,
+            ignore_index=2)
+        loss.sum().backward()
+        results.append((_node_chain(loss, 4), loss.detach().numpy(), x.grad.numpy()))
+    (our_nodes, ours, our_grad), (their_nodes, theirs, their_grad) = results
+    assert our_nodes == their_nodes
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    np.testing.assert_allclose(our_grad, their_grad, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_nll_loss2d_first_and_second_derivatives(reduction):
+    x = tapegrad.tensor(SPATIAL_LOGITS, requires_grad=True)
+    labels, weight = tapegrad.tensor(SPATIAL_LABELS), tapegrad.tensor(WEIGHT[:3])
+    loss = lambda x: F.cross_entropy(x, labels, weight, reduction=reduction)
+    assert gradcheck(loss, (x,))
+    assert gradgradcheck(loss, (x,))
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: F.nll_loss(tapegrad.zeros(1, 3, 2, 2), tapegrad.full((1, 2, 3), 1)), RuntimeError,
+     "size mismatch (got input: [1, 3, 2, 2] , target: [1, 2, 3]"),
+    (lambda: F.nll_loss(tapegrad.zeros(1, 3, 2, 2), tapegrad.full((1, 4), 1)), RuntimeError,
+     "only batches of spatial targets supported (3D tensors) but got targets of dimension: 2"),
+    (lambda: F.nll_loss(tapegrad.zeros(2, 3, 2, 2), tapegrad.full((1, 2, 2), 1)), ValueError,
+     "Expected input batch_size (2) to match target batch_size (1)."),
+    (lambda: F.nll_loss(tapegrad.zeros(1, 3, 2, 2), tapegrad.full((1, 2, 2), 1),
+                        weight=tapegrad.ones(2)), RuntimeError,
+     "weight tensor should be defined either for all or no classes"),
+    (lambda: F.nll_loss(tapegrad.zeros(1, 3, 2, dtype=tapegrad.int64), tapegrad.full((1, 2), 1)),
+     NotImplementedError, "\"nll_loss2d_forward_out_frame\" not implemented for 'Long'"),
+    (lambda: F.nll_loss(tapegrad.zeros(1, 3, 2, 2), tapegrad.full((1, 2, 2), 5)), IndexError,
+     "Target 5 is out of bounds."),
+])
+def test_bad_spatial_nll_input_gives_pytorchs_error(call, error, message):
+    with pytest.raises(error) as info:
+        call()
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("options", [{"max_norm": 1.0}, {"max_norm": 2.0, "norm_type": 1.0},
+                                     {"max_norm": 2.0, "norm_type": float("inf")},
+                                     {"max_norm": 2.0, "padding_idx": 0}])
+def test_embedding_max_norm_renormalises_picked_rows_in_place(options):
+    torch = pytest.importorskip("torch")
+    table = np.array([[3.0, 4.0], [0.1, 0.2], [1.0, -2.0]], dtype=np.float32)
+    results = []
+    for library in (tapegrad, torch):
+        weight = library.tensor(table, requires_grad=True)
+        out = library.nn.functional.embedding(library.tensor([[0, 2], [0, 1]]), weight, **options)
+        out.sum().backward()
+        results.append((out.detach().numpy(), weight.detach().numpy(), weight.grad.numpy(),
+                        weight._version))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_embedding_module_max_norm_renormalises_its_weight():
+    torch = pytest.importorskip("torch")
+    table = np.array([[3.0, 4.0], [0.1, 0.2], [1.0, -2.0]], dtype=np.float32)
+    ours = nn.Embedding.from_pretrained(tapegrad.tensor(table), max_norm=1.0)
+    theirs = torch.nn.Embedding.from_pretrained(torch.tensor(table), max_norm=1.0)
+    assert repr(ours) == repr(theirs)
+    np.testing.assert_allclose(ours(tapegrad.tensor([2])).numpy(),
+                               theirs(torch.tensor([2])).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(ours.weight.detach().numpy(), theirs.weight.detach().numpy(),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("indices, error, message", [
+    ([5], IndexError, "select(): index 5 out of range for tensor of size [5, 2] at dimension 0"),
+    ([1.0], RuntimeError, "Expected tensor for argument #2 'indices' to have one of the "
+     "following scalar types: Long, Int; but got torch.FloatTensor instead (while checking "
+     "arguments for embedding_renorm_)"),
+])
+def test_bad_embedding_renorm_input_gives_pytorchs_error(indices, error, message):
+    with pytest.raises(error) as info:
+        F.embedding(tapegrad.tensor(indices), tapegrad.ones(5, 2), max_norm=1.0)
+    assert str(info.value) == message
+
+
+def test_group_norm_gradients_for_input_weight_bias():
+    torch = pytest.importorskip("torch")
+    data = VALUES.reshape(3, 5, 1) * [1.0, 2.0, -0.5, 3.0]
+    x = tapegrad.tensor(data[:, :4], requires_grad=True)
+    w = tapegrad.tensor(TARGETS[0, :4], requires_grad=True)
+    b = tapegrad.tensor(VALUES[1, :4], requires_grad=True)
+    assert gradcheck(lambda x, w, b: F.group_norm(x, 2, w, b, eps=1e-3), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.group_norm(x, 2, w, b), (x, w, b))
+    ours = F.group_norm(x, 2, w, b)
+    tx, tw, tb = (torch.tensor(t.detach().numpy(), requires_grad=True) for t in (x, w, b))
+    theirs = torch.nn.functional.group_norm(tx, 2, tw, tb)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-10)
+    (ours * ours).sum().backward()
+    (theirs * theirs).sum().backward()
+    for mine, reference in ((x, tx), (w, tw), (b, tb)):
+        np.testing.assert_allclose(mine.grad.numpy(), reference.grad.numpy(), rtol=1e-9,
+                                   atol=1e-12)

@@ -67,6 +67,18 @@ LAYERS = {
     "AvgPool2d": (lambda m: m.AvgPool2d(2), (2, 3, 4, 6), _float_input, None),
     "AvgPool2d-padded": (lambda m: m.AvgPool2d(3, stride=2, padding=1), (1, 2, 5, 6),
                          _float_input, None),
+    "AvgPool2d-ceil": (lambda m: m.AvgPool2d(3, stride=2, padding=1, ceil_mode=True),
+                       (1, 2, 6, 5), _float_input, None),
+    "AvgPool2d-ceil-uncounted-pad": (lambda m: m.AvgPool2d((2, 3), stride=2, padding=1,
+                                                           ceil_mode=True,
+                                                           count_include_pad=False),
+                                     (2, 2, 5, 6), _float_input, None),
+    "AvgPool2d-divisor": (lambda m: m.AvgPool2d(2, padding=1, ceil_mode=True,
+                                                divisor_override=3), (1, 1, 5, 5), _float_input,
+                          None),
+    "AvgPool2d-unbatched": (lambda m: m.AvgPool2d(2, stride=1, padding=1,
+                                                  count_include_pad=False), (2, 4, 3),
+                            _float_input, None),
     "AdaptiveAvgPool2d-1": (lambda m: m.AdaptiveAvgPool2d(1), (2, 3, 4, 5), _float_input,
                             "MeanBackward1"),
     "AdaptiveAvgPool2d-uneven": (lambda m: m.AdaptiveAvgPool2d((2, 3)), (1, 2, 5, 7),
@@ -76,6 +88,11 @@ LAYERS = {
                      "NativeLayerNormBackward0"),
     "LayerNorm-noaffine": (lambda m: m.LayerNorm(4, elementwise_affine=False), (3, 4),
                            _float_input, None),
+    "GroupNorm": (lambda m: m.GroupNorm(2, 4), (3, 4, 5), _float_input, None),
+    "GroupNorm-4d-nobias": (lambda m: m.GroupNorm(3, 6, eps=1e-3, bias=False), (2, 6, 2, 3),
+                            _float_input, None),
+    "GroupNorm-noaffine": (lambda m: m.GroupNorm(1, 3, affine=False), (4, 3), _float_input,
+                           None),
     "Embedding": (lambda m: m.Embedding(6, 3), (2, 5), _index_input(6), "EmbeddingBackward0"),
     "Embedding-padding": (lambda m: m.Embedding(6, 3, padding_idx=2), (2, 5), _index_input(6),
                           None),
@@ -89,6 +106,12 @@ LAYERS = {
     "Conv2d-same": (lambda m: m.Conv2d(2, 2, 4, padding="same"), (1, 2, 5, 6), _float_input,
                     "ConvolutionBackward0"),
     "Conv2d-unbatched": (lambda m: m.Conv2d(2, 3, 2), (2, 4, 4), _float_input, None),
+    "Conv1d": (lambda m: m.Conv1d(2, 3, 3), (2, 2, 7), _float_input, None),
+    "Conv1d-strided-groups": (lambda m: m.Conv1d(4, 6, 3, stride=2, padding=1, dilation=2,
+                                                 groups=2, bias=False), (2, 4, 9), _float_input,
+                              None),
+    "Conv1d-same-unbatched": (lambda m: m.Conv1d(2, 2, 4, padding="same"), (2, 6), _float_input,
+                              None),
     "MaxPool2d": (lambda m: m.MaxPool2d(2), (2, 3, 6, 6), _float_input,
                   "MaxPool2DWithIndicesBackward0"),
     "MaxPool2d-padded": (lambda m: m.MaxPool2d(3, stride=2, padding=1), (1, 2, 7, 6),
@@ -97,6 +120,17 @@ LAYERS = {
                        _float_input, "MaxPool2DWithIndicesBackward0"),
     "MaxPool2d-dilated": (lambda m: m.MaxPool2d((2, 3), stride=(1, 2), dilation=2),
                           (1, 1, 7, 9), _float_input, "MaxPool2DWithIndicesBackward0"),
+    "MaxPool1d": (lambda m: m.MaxPool1d(3, stride=2, padding=1, ceil_mode=True), (2, 3, 8),
+                  _float_input, "SqueezeBackward1"),
+    "MaxPool1d-unbatched": (lambda m: m.MaxPool1d((2,), dilation=2), (3, 7), _float_input,
+                            "SqueezeBackward1"),
+    "AvgPool1d": (lambda m: m.AvgPool1d(3, stride=2, padding=1, ceil_mode=True,
+                                        count_include_pad=False), (2, 3, 8), _float_input,
+                  "SqueezeBackward1"),
+    "AvgPool1d-unbatched": (lambda m: m.AvgPool1d(2), (3, 7), _float_input, "SqueezeBackward1"),
+    "Unflatten": (lambda m: m.Unflatten(1, (2, 3)), (4, 6, 2), _float_input, "ViewBackward0"),
+    "Unflatten-list": (lambda m: m.Unflatten(-1, [3, -1]), (2, 6), _float_input,
+                       "ViewBackward0"),
     "Sequential": (lambda m: m.Sequential(m.Linear(4, 8), m.ReLU(), m.Linear(8, 2)), (3, 4),
                    _float_input, "AddmmBackward0"),
     "CNN": (lambda m: m.Sequential(m.Conv2d(1, 2, 3, padding=1), m.ReLU(), m.MaxPool2d(2),
@@ -352,3 +386,70 @@ def test_inplace_activations_gradients_match_finite_differences(name):
     x = tapegrad.tensor(np.linspace(-2, 2, 7) + 0.05, requires_grad=True)
     assert gradcheck(lambda x: function(x * 1, inplace=True), (x,))
     assert gradgradcheck(lambda x: function(x * 1, inplace=True), (x,))
+
+
+def test_layer_norm_shape_error_is_pytorchs_whole_message():
+    with pytest.raises(RuntimeError) as info:
+        nn.LayerNorm(5)(tapegrad.ones(2, 3, 4))
+    assert str(info.value) == ("Given normalized_shape=[5], expected input with shape [*, 5], "
+                               "but got input of size[2, 3, 4]")
+
+
+@pytest.mark.parametrize("options", [{"padding": 1, "count_include_pad": False},
+                                     {"ceil_mode": True}])
+def test_avg_pool_of_ones_is_ones_whatever_the_window_overlap(options):
+    out = nn.functional.avg_pool2d(tapegrad.ones(1, 1, 3, 3), 2, **options)
+    np.testing.assert_array_equal(out.numpy(), np.ones((1, 1, 2, 2)))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: nn.AvgPool2d(2, padding=2)(tapegrad.ones(1, 1, 5, 5)),
+     "pad should be at most half of effective kernel size, but got pad=2, kernel_size=2 and "
+     "dilation=1"),
+    (lambda: nn.AvgPool2d(3)(tapegrad.ones(1, 1, 1, 1)),
+     "Given input size: (1x1x1). Calculated output size: (1x0x0). Output size is too small"),
+    (lambda: nn.AvgPool2d(2, divisor_override=0)(tapegrad.ones(1, 1, 2, 2)),
+     "divisor must be not zero"),
+])
+def test_bad_avg_pool_gives_pytorchs_error(call, message):
+    with pytest.raises(RuntimeError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_one_dimensional_max_pool_returns_pytorchs_indices():
+    torch = pytest.importorskip("torch")
+    data = np.random.default_rng(6).standard_normal((2, 3, 9)).astype(np.float32)
+    values, indices = nn.functional.max_pool1d(tapegrad.tensor(data), 3, 2, 1, ceil_mode=True,
+                                               return_indices=True)
+    t_values, t_indices = torch.nn.functional.max_pool1d(torch.tensor(data), 3, 2, 1,
+                                                         ceil_mode=True, return_indices=True)
+    np.testing.assert_array_equal(values.numpy(), t_values.numpy())
+    np.testing.assert_array_equal(indices.numpy(), t_indices.numpy())
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda m: m.Unflatten(1, 5), TypeError,
+     "unflattened_size must be a tuple of ints, but found type int"),
+    (lambda m: m.Unflatten(1, (2.0, 5)), TypeError,
+     "unflattened_size must be tuple of ints, but found element of type float at pos 0"),
+    (lambda m: m.MaxPool1d(3)(tapegrad.ones(7)), RuntimeError,
+     "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+     "input, but got:[7]"),
+    (lambda m: m.Conv1d(1, 2, 3)(tapegrad.ones(5)), RuntimeError,
+     "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input of size: [5]"),
+    (lambda m: m.GroupNorm(3, 4), ValueError,
+     "num_channels (4) must be divisible by num_groups (3)"),
+    (lambda m: m.GroupNorm(2, 4)(tapegrad.ones(2, 3, 3)), RuntimeError,
+     "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+     "[2, 3, 3] and num_groups=2"),
+    (lambda m: m.GroupNorm(2, 4)(tapegrad.ones(4)), RuntimeError,
+     "Expected at least 2 dimensions for input tensor but received 1"),
+    (lambda m: m.AvgPool1d(3)(tapegrad.ones(7)), RuntimeError,
+     "Expected 2 to 3 dimensions, but got 1-dimensional tensor for argument #1 'self' (while "
+     "checking arguments for avg_pool1d)"),
+])
+def test_bad_one_dimensional_layer_gives_pytorchs_error(call, error, message):
+    with pytest.raises(error) as info:
+        call(nn)
+    assert str(info.value) == message

@@ -2,10 +2,10 @@
 
 Most are composites of the op table's primitives and get their gradients from them. The ones
 PyTorch records as a node of their own are primitives here too, so ``grad_fn`` names match:
-``nll_loss``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``, the two binary cross-entropies
-(``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm`` (``ops.normalization``), ``embedding``
-(``ops.embedding``), ``pad`` (``ops.padding``), the activations (``ops.activation``), ``conv2d``
-and ``max_pool2d`` (``ops.conv``).
+``nll_loss``, ``nll_loss2d``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``, the two binary
+cross-entropies (``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm``
+(``ops.normalization``), ``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the
+activations (``ops.activation``), ``conv2d`` and ``max_pool2d`` (``ops.conv``).
 """
 import math
 import warnings
@@ -13,9 +13,10 @@ import warnings
 import numpy as np
 
 from .. import dtypes, ops
+from ..autograd import grad_mode
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
-from ..ops.conv import _pair, conv2d, max_pool2d
+from ..ops.conv import _pair, _pool_output_size, conv2d, max_pool2d
 from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
@@ -27,10 +28,12 @@ from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
            "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
-           "softsign", "hardswish", "hardsigmoid", "dropout", "layer_norm", "batch_norm",
+           "softsign", "hardswish", "hardsigmoid", "dropout", "layer_norm", "group_norm",
+           "batch_norm",
            "embedding", "one_hot", "pad", "normalize", "cosine_similarity",
-           "scaled_dot_product_attention", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+           "scaled_dot_product_attention", "conv1d", "conv2d", "max_pool1d", "max_pool2d",
+           "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d", "mse_loss", "l1_loss",
+           "smooth_l1_loss", "huber_loss",
            "kl_div", "cosine_embedding_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits"]
 
@@ -130,12 +133,34 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{input.shape}")
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
+            f"size{list(input.shape)}")
     if weight is None:
         weight = ops.ones(normalized_shape, dtype=input.dtype)
     if bias is None:
         bias = ops.zeros(normalized_shape, dtype=input.dtype)
     return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each sample's channels (dim 1, with the dimensions after them) in
+    ``num_groups`` groups — a layer norm over each group — then scales and shifts per channel.
+    A composite, so its top node is not PyTorch's ``NativeGroupNormBackward0``."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    if input.shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    grouped = input.reshape(input.shape[0], num_groups, -1)
+    normalized = layer_norm(grouped, grouped.shape[-1:], eps=eps).view(input.shape)
+    per_channel = (1, -1) + (1,) * (input.dim() - 2)
+    if weight is not None:
+        normalized = normalized * weight.view(per_channel)
+    if bias is not None:
+        normalized = normalized + bias.view(per_channel)
+    return normalized
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
@@ -161,15 +186,40 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
-    """Rows of ``weight`` picked by the integer ``input``; the padding row gets no gradient."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not "
-                                  "supported")
+    """Rows of ``weight`` picked by the integer ``input``; the padding row gets no gradient.
+    With ``max_norm``, the picked rows of ``weight`` are first renormalised in place."""
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported")
     if padding_idx is not None:
         if not -weight.shape[0] <= padding_idx < weight.shape[0]:
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx %= weight.shape[0]
+    if max_norm is not None:
+        _renorm_rows_(weight, input, max_norm, norm_type)
     return _embedding.embedding(weight, input, padding_idx)
+
+
+def _renorm_rows_(weight, input, max_norm, norm_type):
+    """PyTorch's ``embedding_renorm_``: each row ``input`` picks whose ``norm_type``-norm exceeds
+    ``max_norm`` is scaled by ``max_norm / (norm + 1e-7)``, in place and untracked (one version
+    bump, changed rows or not)."""
+    rows = np.unique(_renorm_indices(input))
+    if rows.size and rows[-1] >= weight.shape[0]:
+        raise IndexError(f"select(): index {rows[-1]} out of range for tensor of size "
+                         f"{list(weight.shape)} at dimension 0")
+    picked = weight._array[rows]
+    norms = np.linalg.norm(picked, ord=norm_type, axis=1).astype(np.float64)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(picked.dtype)
+    with grad_mode.no_grad():
+        weight[Tensor._make(rows)] = Tensor._make(picked * scale[:, None])
+
+
+def _renorm_indices(input):
+    if input._array.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got {input.type()} instead (while "
+                           "checking arguments for embedding_renorm_)")
+    return input._array
 
 
 def one_hot(tensor, num_classes=-1):
@@ -256,18 +306,100 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=None):
-    """The mean of each window: a depthwise convolution with a constant kernel."""
-    if ceil_mode or not count_include_pad:
-        raise NotImplementedError("avg_pool2d: ceil_mode=True and count_include_pad=False are "
-                                  "not supported")
+    """The mean of each window: its sum (a depthwise convolution with ones, over the input padded
+    with zeros, and further at the bottom and right for ceil mode's last windows) divided by the
+    count PyTorch divides each window by."""
+    if input.dim() == 3:
+        return avg_pool2d(input.unsqueeze(0), kernel_size, stride, padding, ceil_mode,
+                          count_include_pad, divisor_override).squeeze(0)
     kernel = _pair(kernel_size, "kernel_size")
     stride = kernel if stride is None or stride == [] else _pair(stride, "stride")
-    batched = input if input.dim() == 4 else input.unsqueeze(0)
-    channels = batched.shape[1]
-    divisor = divisor_override or kernel[0] * kernel[1]
-    weight = ops.full((channels, 1, *kernel), 1.0 / divisor, dtype=input.dtype)
-    output = conv2d(batched, weight, None, stride, padding, 1, channels)
-    return output if input.dim() == 4 else output.squeeze(0)
+    pad_hw = _pair(padding, "padding")
+    if divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if any(p > k // 2 for p, k in zip(pad_hw, kernel)):
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                           f"pad={pad_hw[0]}, kernel_size={kernel[0]} and dilation=1")
+    sizes = tuple(input.shape[2:])
+    out = _pooled_size(input, kernel, stride, pad_hw, ceil_mode)
+    (top, bottom), (left, right) = [
+        (p, max(p, (o - 1) * s + k - n - p)) for n, k, s, p, o in zip(sizes, kernel, stride,
+                                                                        pad_hw, out)]
+    padded = pad(input, (left, right, top, bottom)) if top or bottom or left or right else input
+    channels = input.shape[1]
+    ones = ops.ones((channels, 1, *kernel), dtype=input.dtype)
+    sums = conv2d(padded, ones, None, stride, 0, 1, channels)
+    if divisor_override:
+        return sums / divisor_override
+    rows, cols = [_avg_pool_counts(*geometry, count_include_pad)
+                  for geometry in zip(sizes, kernel, stride, pad_hw, out)]
+    return sums / Tensor._make(np.outer(rows, cols).astype(input._array.dtype))
+
+
+def _pooled_size(input, kernel, stride, padding, ceil_mode):
+    """The (height, width) of a pooling's output, refusing an empty one as PyTorch does."""
+    out = [_pool_output_size(n, k, s, p, 1, ceil_mode)
+           for n, k, s, p in zip(input.shape[2:], kernel, stride, padding)]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({input.shape[1]}x{input.shape[2]}x"
+                           f"{input.shape[3]}). Calculated output size: ({input.shape[1]}x"
+                           f"{out[0]}x{out[1]}). Output size is too small")
+    return out
+
+
+def _avg_pool_counts(size, kernel, stride, pad, out, count_include_pad):
+    """Along one dimension, what each window's sum is divided by: its extent clipped to the
+    padded input, or to the input itself when padding does not count."""
+    start = np.arange(out) * stride - pad
+    end = np.minimum(start + kernel, size + pad)
+    if count_include_pad:
+        return end - start
+    return np.minimum(end, size) - np.maximum(start, 0)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """``conv2d`` over a unit height: (N, C, L) or (C, L) ``input``, (O, C/groups, K) ``weight``.
+    The unit dimension is added and removed by views, so ``SqueezeBackward1`` tops the graph
+    where PyTorch records its ``ConvolutionBackward0`` directly."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
+                           f"input of size: {list(input.shape)}")
+    padding = padding if isinstance(padding, str) else (0, _single_size(padding))
+    return conv2d(input.unsqueeze(-2), weight.unsqueeze(-2), bias, (1, _single_size(stride)),
+                  padding, (1, _single_size(dilation)), groups).squeeze(-2)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """``max_pool2d`` over a unit height, as PyTorch computes it (``SqueezeBackward1`` on top)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel = _single_size(kernel_size)
+    stride = kernel if stride is None or stride == [] else _single_size(stride)
+    result = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
+                        (0, _single_size(padding)), (1, _single_size(dilation)), ceil_mode,
+                        return_indices)
+    if return_indices:
+        return result[0].squeeze(-2), result[1].squeeze(-2)
+    return result.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """``avg_pool2d`` over a unit height, as PyTorch computes it."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
+                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
+    kernel = _single_size(kernel_size)
+    stride = kernel if stride is None or stride == [] else _single_size(stride)
+    return avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
+                      (0, _single_size(padding)), ceil_mode, count_include_pad).squeeze(-2)
+
+
+def _single_size(value):
+    """An int, or the one element of a 1-sequence: a 1-d layer's size argument."""
+    return value[0] if isinstance(value, (tuple, list)) else value
 
 
 def adaptive_avg_pool2d(input, output_size):
@@ -379,21 +511,24 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(positive + negative, reduction)
 
 
-def _classes_last(input, target):
-    """(N, C, d1, ...) and (N, d1, ...) as (M, C) and (M,): nll_loss works on rows."""
-    moved = ops.movedim(input, 1, -1)
-    return moved.reshape(-1, input.shape[1]), target.reshape(-1)
-
-
 def _nll_nd(log_probs, target, weight, ignore_index, reduction):
+    """PyTorch's ``nll_loss_nd``: rows go to nll_loss, (N, C, H, W) to nll_loss2d, and any other
+    spatial shape to nll_loss2d as an (N, C, 1, -1) view (viewed back for "none")."""
     if log_probs.dim() <= 2:
         return _loss.nll_loss(log_probs, target, weight, ignore_index, reduction)
-    if target.shape != log_probs.shape[:1] + log_probs.shape[2:]:
-        raise RuntimeError(f"Expected target size {list(log_probs.shape[:1] + log_probs.shape[2:])}"
-                           f", got {list(target.shape)}")
-    rows, labels = _classes_last(log_probs, target)
-    loss = _loss.nll_loss(rows, labels, weight, ignore_index, reduction)
-    return loss.reshape(target.shape) if reduction == "none" else loss
+    if log_probs.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if log_probs.dim() == 4:
+        return _loss.nll_loss2d(log_probs, target, weight, ignore_index, reduction)
+    batch, classes = log_probs.shape[:2]
+    if target.shape[1:] != log_probs.shape[2:]:
+        raise RuntimeError(f"Expected target size {[batch, *log_probs.shape[2:]]}, got "
+                           f"{list(target.shape)}")
+    loss = _loss.nll_loss2d(log_probs.contiguous().view(batch, classes, 1, -1),
+                                  target.contiguous().view(batch, 1, -1), weight, ignore_index,
+                                  reduction)
+    return loss.view(target.shape) if reduction == "none" else loss
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

@@ -16,8 +16,9 @@ import numpy as np
 from ..tensor import Tensor
 from .creation import zeros_like
 from .registry import ELEMENTWISE, OTHER, primitive
+from .shape import movedim
 
-__all__ = ["nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
+__all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
            "smooth_l1_loss", "huber_loss", "div_scalar"]
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -119,6 +120,52 @@ def _check(log_probs, target, weight, ignore_index):
     out_of_range = labels[(labels < 0) | (labels >= classes)]
     if out_of_range.size:
         raise IndexError(f"Target {out_of_range[0]} is out of bounds.")
+
+
+# ---------------------------------------------------------------------------------- nll_loss2d
+# PyTorch records NllLoss2DBackward0, not NllLossBackward0, for inputs with spatial dimensions, so
+# this is a primitive of its own: nll_loss with the classes moved last (the same forward kernel and
+# backward primitive on an (N, H, W, C) view).
+
+@primitive("nll_loss2d", node="NllLoss2DBackward0", group=OTHER, saves=("log_probs", "target"),
+           nondifferentiable=("target",))
+def _nll_loss2d(log_probs, target, *, weight, ignore_index, reduction):
+    """``log_probs`` is (N, C, H, W), ``target`` (N, H, W) class indices."""
+    return _nll_loss.forward(np.moveaxis(log_probs, 1, -1), target, weight=weight,
+                                   ignore_index=ignore_index, reduction=reduction)
+
+
+@_nll_loss2d.vjp
+def _(ctx, grad, weight, ignore_index, reduction):
+    log_probs, target = ctx.saved
+    grad_classes_last = _nll_loss_backward(
+        grad, movedim(log_probs, 1, -1), target, weight=weight, ignore_index=ignore_index,
+        reduction=reduction)
+    return movedim(grad_classes_last, -1, 1), None
+
+
+def nll_loss2d(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Checked as PyTorch's ``nll_loss2d`` checks (its messages), then the primitive."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(log_probs, "nll_loss2d_forward_out_frame")
+    if target.dim() != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.dim()}")
+    if log_probs.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if log_probs.shape[2:] != target.shape[1:]:
+        raise RuntimeError(f"size mismatch (got input: {list(log_probs.shape)} , target: "
+                           f"{list(target.shape)}")
+    classes = log_probs.shape[1]
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    rows = Tensor._make(np.moveaxis(log_probs._array, 1, -1).reshape(-1, classes))
+    _check(rows, Tensor._make(target._array.reshape(-1)), None, ignore_index)
+    weight_array = None if weight is None else weight._array.astype(log_probs._array.dtype)
+    return _nll_loss2d(log_probs, target, weight=weight_array, ignore_index=ignore_index,
+                       reduction=reduction)
 
 
 # ------------------------------------------------------------------------ binary cross-entropy

@@ -7,11 +7,11 @@ from .activation import (
     ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Softsign, Tanh,
 )
 from .dropout import Dropout
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from .sparse import Embedding
-from .flatten import Flatten
-from .conv import Conv2d
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .flatten import Flatten, Unflatten
+from .conv import Conv1d, Conv2d
+from .pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .padding import (
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
@@ -32,8 +32,9 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "Identity", "Linear", "ReLU", "ReLU6", "GELU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "LeakyReLU", "ELU", "SELU", "SiLU", "Softplus", "Mish", "Hardtanh",
            "LogSigmoid", "Softsign", "Hardswish", "Hardsigmoid", "Dropout", "LayerNorm",
-           "BatchNorm1d", "BatchNorm2d", "Embedding", "Flatten", "Conv2d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "GroupNorm", "BatchNorm1d", "BatchNorm2d", "Embedding", "Flatten", "Unflatten",
+           "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
+           "AdaptiveAvgPool2d", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",

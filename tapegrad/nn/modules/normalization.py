@@ -1,6 +1,6 @@
-"""``LayerNorm`` (over each sample's trailing dimensions) and ``BatchNorm1d``/``BatchNorm2d`` (over
-the batch, per channel, with running statistics for eval mode), each with a learned scale and
-shift."""
+"""``LayerNorm`` (over each sample's trailing dimensions), ``GroupNorm`` (over groups of each
+sample's channels) and ``BatchNorm1d``/``BatchNorm2d`` (over the batch, per channel, with running
+statistics for eval mode), each with a learned scale and shift."""
 from ... import dtypes, ops
 from ...autograd import grad_mode
 from .. import functional as F
@@ -8,7 +8,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "BatchNorm1d", "BatchNorm2d"]
+__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
 class LayerNorm(Module):
@@ -42,6 +42,42 @@ class LayerNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None,
+                 *, bias=True):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(ops.empty(num_channels, dtype=dtype))
+            if bias:
+                self.bias = Parameter(ops.empty(num_channels, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class _BatchNorm(Module):

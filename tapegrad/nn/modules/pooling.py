@@ -1,12 +1,15 @@
-"""Pooling: ``MaxPool2d`` (the maximum of each window), ``AvgPool2d`` (the mean) and
-``AdaptiveAvgPool2d`` (means over bins that give a fixed output size)."""
+"""Pooling: ``MaxPool1d``/``MaxPool2d`` (the maximum of each window), ``AvgPool1d``/``AvgPool2d``
+(the mean) and ``AdaptiveAvgPool2d`` (means over bins that give a fixed output size)."""
 from .. import functional as F
+from .conv import _single
 from .module import Module
 
-__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
-class MaxPool2d(Module):
+class _MaxPoolNd(Module):
+    """The options both max poolings share; ``_pool`` is the functional form that applies them."""
+
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__()
@@ -18,12 +21,40 @@ class MaxPool2d(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(_MaxPoolNd):
+    _pool = staticmethod(F.max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    _pool = staticmethod(F.max_pool2d)
+
+
+class AvgPool1d(Module):
+    """Sizes kept as 1-tuples, as PyTorch keeps (and prints) them."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self.kernel_size = _single(kernel_size, "kernel_size")
+        self.stride = _single(stride if stride is not None else kernel_size, "stride")
+        self.padding = _single(padding, "padding")
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool2d(Module):
