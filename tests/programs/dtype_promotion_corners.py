@@ -1,0 +1,101 @@
+# Type promotion corner cases: zero-dim tensors vs scalars vs tensors, bool arithmetic, uint8/int8
+# wrap-around, float16, integer division by zero, in-place casts, and reductions' result dtypes.
+import torch
+
+
+def attempt(label, fn):
+    try:
+        out = fn()
+        print(label, "->", out, out.dtype)
+    except Exception as e:  # noqa: BLE001  the message is the point
+        print(label, "->", type(e).__name__ + ":", e)
+
+
+i64 = torch.tensor([1, 2, 3])
+i32 = torch.tensor([1, 2, 3], dtype=torch.int32)
+f32 = torch.tensor([0.5, 1.5, 2.5])
+f16 = torch.tensor([0.5, 1.5, 2.5], dtype=torch.float16)
+u8 = torch.tensor([0, 250, 10], dtype=torch.uint8)
+i8 = torch.tensor([127, -128, 5], dtype=torch.int8)
+b = torch.tensor([True, False, True])
+
+attempt("int / int", lambda: i64 / 2)
+attempt("int // -2", lambda: i64 // -2)
+attempt("int32 + 5", lambda: i32 + 5)
+attempt("int32 + 5.0", lambda: i32 + 5.0)
+attempt("int32 + int64 0-dim", lambda: i32 + torch.tensor(5))
+attempt("int32 + int64 1-elem", lambda: i32 + torch.tensor([5]))
+attempt("int64 + float32 0-dim", lambda: i64 + torch.tensor(0.5))
+attempt("int64 + float64 0-dim", lambda: i64 + torch.tensor(0.5, dtype=torch.float64))
+attempt("float32 + float64 0-dim", lambda: f32 + torch.tensor(0.5, dtype=torch.float64))
+attempt("float32 + float64 1-elem", lambda: f32 + torch.tensor([0.5], dtype=torch.float64))
+attempt("float16 + 1.5", lambda: f16 + 1.5)
+attempt("float16 + float32", lambda: f16 + f32)
+attempt("float16 + float32 0-dim", lambda: f16 + torch.tensor(1.0))
+attempt("0-dim int + 0-dim float64", lambda: torch.tensor(1) + torch.tensor(2.0, dtype=torch.float64))
+attempt("uint8 + 10", lambda: u8 + 10)
+attempt("uint8 - 1", lambda: u8 - 1)
+attempt("uint8 * 2", lambda: u8 * 2)
+attempt("uint8 + int8", lambda: u8 + i8)
+attempt("int8 + 1", lambda: i8 + 1)
+attempt("int8 abs", lambda: i8.abs())
+attempt("uint8 / 2", lambda: u8 / 2)
+attempt("bool + bool", lambda: b + b)
+attempt("bool * bool", lambda: b * b)
+attempt("bool - bool", lambda: b - b)
+attempt("-bool", lambda: -b)
+attempt("bool * 2", lambda: b * 2)
+attempt("bool * 2.5", lambda: b * 2.5)
+attempt("bool + int32", lambda: b + i32)
+attempt("bool + uint8", lambda: b + u8)
+attempt("bool sum", lambda: b.sum())
+attempt("bool cumsum", lambda: b.cumsum(0))
+attempt("int32 sum", lambda: i32.sum())
+attempt("int32 prod", lambda: i32.prod())
+attempt("int32 cumsum", lambda: i32.cumsum(0))
+attempt("uint8 sum", lambda: u8.sum())
+attempt("bool mean", lambda: b.mean())
+attempt("int ** 2", lambda: i64 ** 2)
+attempt("int ** -1", lambda: i64 ** -1)
+attempt("int ** 0.5", lambda: i64 ** 0.5)
+attempt("2.0 ** int", lambda: 2.0 ** i64)
+attempt("int / 0", lambda: i64 / 0)
+attempt("int / zeros", lambda: i64 / torch.zeros(3, dtype=torch.int64))
+attempt("int // 0", lambda: i64 // 0)
+attempt("float // 0", lambda: f32 // 0)
+attempt("0. / 0.", lambda: torch.tensor([0.0, -1.0]) / 0.0)
+attempt("int % 0", lambda: i64 % 0)
+attempt("where int/float", lambda: torch.where(b, i64, f32))
+attempt("where int/0.5", lambda: torch.where(b, i64, 0.5))
+attempt("where bool/int", lambda: torch.where(b, b, i32))
+attempt("maximum int/float", lambda: torch.maximum(i64, f32))
+attempt("int == 1.0", lambda: i64 == 1.0)
+attempt("int > 1.5", lambda: i64 > 1.5)
+attempt("clamp int by float", lambda: i64.clamp(min=1.5))
+attempt("int.float() + True", lambda: i64.float() + True)
+attempt("cat int/float", lambda: torch.cat([i64, f32]))
+attempt("stack int32/int64", lambda: torch.stack([i32, i64]))
+attempt("matmul int", lambda: i64 @ i64)
+attempt("matmul int/float", lambda: i64 @ f32)
+print(torch.result_type(i32, 5.0), torch.result_type(u8, i8), torch.result_type(torch.tensor(1.0), i64),
+      torch.promote_types(torch.int32, torch.float16), torch.promote_types(torch.uint8, torch.bool))
+
+
+def inplace(label, fn):
+    t = fn.__defaults__[0].clone()
+    try:
+        fn(t)
+        print(label, "->", t, t.dtype)
+    except RuntimeError as e:
+        print(label, "-> RuntimeError:", e)
+
+
+inplace("int += 1", lambda t=i64: t.add_(1))
+inplace("int *= 1.5", lambda t=i64: t.mul_(1.5))
+inplace("int /= 2", lambda t=i64: t.div_(2))
+inplace("int //= 2 (floor)", lambda t=i64: t.div_(2, rounding_mode="floor"))
+inplace("float += int", lambda t=f32: t.add_(i64))
+inplace("float16 += float32", lambda t=f16: t.add_(f32))
+inplace("uint8 += 10", lambda t=u8: t.add_(10))
+inplace("int32 += int64", lambda t=i32: t.add_(i64))
+inplace("int32 += float 0-dim", lambda t=i32: t.add_(torch.tensor(1.5)))
