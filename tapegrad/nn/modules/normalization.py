@@ -11,6 +11,14 @@ from .module import Module
 __all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d"]
 
 
+def _register_scale_and_shift(module, shape, affine, bias, dtype):
+    """``weight`` and ``bias`` of ``shape`` (uninitialized), or None where not ``affine`` or not
+    ``bias``."""
+    module.register_parameter("weight", Parameter(ops.empty(shape, dtype=dtype)) if affine else None)
+    module.register_parameter("bias", Parameter(ops.empty(shape, dtype=dtype))
+                              if affine and bias else None)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
@@ -19,15 +27,7 @@ class LayerNorm(Module):
                                  else tuple(normalized_shape))
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(ops.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(ops.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _register_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -55,15 +55,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(ops.empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(ops.empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _register_scale_and_shift(self, num_channels, affine, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
