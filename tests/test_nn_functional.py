@@ -382,6 +382,21 @@ def test_embedding_max_norm_renormalises_picked_rows_in_place(options):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6)
 
 
+@pytest.mark.parametrize("padding_idx", [None, 2])
+def test_embedding_scale_grad_by_freq_divides_by_each_rows_count_as_torch(padding_idx):
+    torch = pytest.importorskip("torch")
+    table = np.arange(8.0, dtype=np.float32).reshape(4, 2)
+    indices = [[0, 2, 0], [3, 0, 2]]  # row 0 picked three times, row 2 twice, row 3 once
+    grads = []
+    for library in (tapegrad, torch):
+        weight = library.tensor(table, requires_grad=True)
+        out = library.nn.functional.embedding(library.tensor(indices), weight,
+                                              padding_idx=padding_idx, scale_grad_by_freq=True)
+        (out * library.arange(6.0).reshape(2, 3, 1)).sum().backward()
+        grads.append(weight.grad.numpy())
+    np.testing.assert_allclose(*grads, rtol=1e-6)
+
+
 def test_embedding_module_max_norm_renormalises_its_weight():
     torch = pytest.importorskip("torch")
     table = np.array([[3.0, 4.0], [0.1, 0.2], [1.0, -2.0]], dtype=np.float32)

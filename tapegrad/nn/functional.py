@@ -188,15 +188,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of ``weight`` picked by the integer ``input``; the padding row gets no gradient.
     With ``max_norm``, the picked rows of ``weight`` are first renormalised in place."""
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported")
+    if sparse:
+        raise NotImplementedError("embedding: sparse gradients are not supported")
     if padding_idx is not None:
         if not -weight.shape[0] <= padding_idx < weight.shape[0]:
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx %= weight.shape[0]
     if max_norm is not None:
         _renorm_rows_(weight, input, max_norm, norm_type)
-    return _embedding.embedding(weight, input, padding_idx)
+    return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
 def _renorm_rows_(weight, input, max_norm, norm_type):
