@@ -5,7 +5,7 @@ PyTorch records as a node of their own are primitives here too, so ``grad_fn`` n
 ``nll_loss``, ``nll_loss2d``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``, the two binary
 cross-entropies (``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm``
 (``ops.normalization``), ``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the
-activations (``ops.activation``), ``conv2d`` and ``max_pool2d`` (``ops.conv``).
+activations (``ops.activation``), ``conv1d``, ``conv2d`` and ``max_pool2d`` (``ops.conv``).
 """
 import math
 import warnings
@@ -16,7 +16,7 @@ from .. import dtypes, ops
 from ..autograd import grad_mode
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
-from ..ops.conv import _pair, _pool_output_size, conv2d, max_pool2d
+from ..ops.conv import _pair, _pool_output_size, conv1d, conv2d, max_pool2d
 from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
@@ -355,18 +355,6 @@ def _avg_pool_counts(size, kernel, stride, pad, out, count_include_pad):
     if count_include_pad:
         return end - start
     return np.minimum(end, size) - np.maximum(start, 0)
-
-
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """``conv2d`` over a unit height: (N, C, L) or (C, L) ``input``, (O, C/groups, K) ``weight``.
-    The unit dimension is added and removed by views, so ``SqueezeBackward1`` tops the graph
-    where PyTorch records its ``ConvolutionBackward0`` directly."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2D (unbatched) or 3D (batched) input to conv1d, but got "
-                           f"input of size: {list(input.shape)}")
-    padding = padding if isinstance(padding, str) else (0, _single_size(padding))
-    return conv2d(input.unsqueeze(-2), weight.unsqueeze(-2), bias, (1, _single_size(stride)),
-                  padding, (1, _single_size(dilation)), groups).squeeze(-2)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,

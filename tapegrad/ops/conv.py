@@ -11,6 +11,8 @@ under differentiation and higher derivatives work.
 Geometry travels as parameters: ``stride`` and ``dilation`` as (h, w), ``padding`` as
 (top, bottom, left, right) — asymmetric for ``padding="same"`` with an even kernel.
 """
+import functools
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -19,7 +21,7 @@ from ..tensor import Tensor
 from .registry import OTHER, primitive
 from .shape import _index_backward
 
-__all__ = ["conv2d", "max_pool2d"]
+__all__ = ["conv1d", "conv2d", "max_pool2d"]
 
 
 # ------------------------------------------------------------------------------- geometry
@@ -63,7 +65,23 @@ def _grad_as_rows(grad, groups):
 
 # --------------------------------------------------------------------------- convolution
 
+def _signals_too(forward):
+    """A 2-d convolution forward that also takes 1-d signals ((N, C, L) arrays, ``*_shape``
+    parameters of three sizes): computed with a unit height that the result drops, so conv1d is
+    the same primitive and records ConvolutionBackward0, as in PyTorch."""
+    @functools.wraps(forward)
+    def either(*arrays, **params):
+        if arrays[0].ndim != 3:
+            return forward(*arrays, **params)
+        arrays = [a[:, :, None, :] if a.ndim == 3 else a for a in arrays]  # a bias stays 1-d
+        params = {name: value[:2] + (1,) + value[2:] if name.endswith("_shape") else value
+                  for name, value in params.items()}
+        return forward(*arrays, **params)[:, :, 0, :]
+    return either
+
+
 @primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"))
+@_signals_too
 def _convolution(x, w, b=None, *, stride, padding, dilation, groups):
     cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
     o = w.shape[0]
@@ -87,12 +105,13 @@ def _(ctx, grad, stride, padding, dilation, groups):
         if needs[1] else None,
     )
     if len(needs) == 3:
-        grads += (grad.sum((0, 2, 3)) if needs[2] else None,)
+        grads += (grad.sum((0, *range(2, grad.dim()))) if needs[2] else None,)
     return grads
 
 
 @primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "w"))
+@_signals_too
 def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups):
     """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im)."""
     n, c, h, width = input_shape
@@ -122,6 +141,7 @@ def _(ctx, upstream, input_shape, **geometry):
 
 @primitive("convolution_weight_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "x"))
+@_signals_too
 def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups):
     """The weight's gradient: ``grad.T @ cols``, per group."""
     cols, _ = _im2col(x, weight_shape[2:], stride, padding, dilation, groups)
@@ -155,26 +175,55 @@ def _conv_padding(padding, kernel, dilation, stride):
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D cross-correlation of (N, C, H, W) or (C, H, W) ``input`` with (O, C/groups, KH, KW)."""
     if input.dim() == 3:
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)[0]
-    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
-    _check_conv(input, weight, bias, groups)
-    padding = _conv_padding(padding, weight.shape[2:], dilation, stride)
-    spans = [d * (k - 1) + 1 for k, d in zip(weight.shape[2:], dilation)]
-    padded = (input.shape[2] + padding[0] + padding[1], input.shape[3] + padding[2] + padding[3])
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                      groups).squeeze(0)
+    return _convolve(input, weight, bias, _pair(stride, "stride"), padding,
+                     _pair(dilation, "dilation"), groups, spatial=2)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D cross-correlation of (N, C, L) or (C, L) ``input`` with (O, C/groups, K): the same
+    primitive as conv2d, over a unit height."""
+    if input.dim() == 2:
+        return conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
+                      groups).squeeze(0)
+    padding = padding if isinstance(padding, str) else (0, _single(padding, "padding"))
+    return _convolve(input, weight, bias, (1, _single(stride, "stride")), padding,
+                     (1, _single(dilation, "dilation")), groups, spatial=1)
+
+
+def _single(value, name):
+    """A 1-d layer's size argument: an int or a sequence of one."""
+    return _pair(value[0] if isinstance(value, (tuple, list)) and len(value) == 1 else value,
+                 name)[0]
+
+
+def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
+    """Checks as PyTorch's conv{spatial}d, then the primitive (geometry as (h, w) pairs; a 1-d
+    signal has a unit height)."""
+    _check_conv(input, weight, bias, groups, spatial)
+    kernel = (1,) * (2 - spatial) + tuple(weight.shape[2:])
+    sizes = (1,) * (2 - spatial) + tuple(input.shape[2:])
+    padding = _conv_padding(padding, kernel, dilation, stride)
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    padded = (sizes[0] + padding[0] + padding[1], sizes[1] + padding[2] + padding[3])
     if padded[0] < spans[0] or padded[1] < spans[1]:
         raise RuntimeError(
-            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel size: "
-            f"({spans[0]} x {spans[1]}). Kernel size can't be greater than actual input size")
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded[2 - spatial:]))})"
+            f". Kernel size: ({' x '.join(map(str, spans[2 - spatial:]))}). Kernel size can't be "
+            "greater than actual input size")
     inputs = (input, weight) if bias is None else (input, weight, bias)
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
 
 
-def _check_conv(input, weight, bias, groups):
-    if input.dim() != 4:
-        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-                           f"input of size: {list(input.shape)}")
-    if weight.dim() != 4:
-        raise RuntimeError(f"weight should have 4 dimensions for conv2d, got {weight.dim()}")
+def _check_conv(input, weight, bias, groups, spatial):
+    if input.dim() != spatial + 2:
+        raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input "
+                           f"to conv{spatial}d, but got input of size: {list(input.shape)}")
+    if weight.dim() != spatial + 2:
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should "
                            "be the same")
