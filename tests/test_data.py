@@ -65,6 +65,19 @@ def test_default_collate_handles_nested_samples():
     assert isinstance(batch["p"], Pair) and batch["p"].a.tolist() == [1, 3]
 
 
+def test_tuple_samples_collate_into_lists_as_torch():
+    batch = default_collate([(1, 2.0), (3, 4.0)])
+    assert type(batch) is list and [field.tolist() for field in batch] == [[1, 3], [2.0, 4.0]]
+    nested = default_collate([{"p": (1, 2)}, {"p": (3, 4)}])
+    assert type(nested["p"]) is list
+
+
+def test_concat_dataset_sizes_are_python_ints():
+    data = ConcatDataset([_dataset(2), _dataset(3)])
+    assert data.cumulative_sizes == [2, 5] and all(type(n) is int for n in data.cumulative_sizes)
+    assert len(data) == 5
+
+
 def test_custom_collate_batch_size_none_and_batch_sampler():
     data = _dataset(5)
     assert list(DataLoader(data, batch_size=2, collate_fn=len)) == [2, 2, 1]

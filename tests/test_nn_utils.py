@@ -48,3 +48,31 @@ def test_clip_grad_value_and_nonfinite_errors():
     with pytest.raises(RuntimeError, match="The total norm of order 2.0 for gradients"):
         nn.utils.clip_grad_norm_(broken, 1.0, error_if_nonfinite=True)
     assert nn.utils.clip_grad_norm_([nn.Parameter(tapegrad.ones(1))], 1.0).item() == 0.0
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("padding_side", ["right", "left"])
+def test_pad_sequence_matches_torch_with_gradients(batch_first, padding_side):
+    torch = pytest.importorskip("torch")
+    lengths = [3, 1, 2]
+    results = []
+    for library in (tapegrad, torch):
+        sequences = [library.tensor(np.arange(n * 2.0).reshape(n, 2) + n, requires_grad=True)
+                     for n in lengths]
+        padded = library.nn.utils.rnn.pad_sequence(sequences, batch_first=batch_first,
+                                                   padding_value=-1.0, padding_side=padding_side)
+        (padded * library.arange(padded.numel(), dtype=library.float32).reshape(
+            padded.shape)).sum().backward()
+        results.append([padded.detach().numpy(), padded.grad_fn.name()] +
+                       [s.grad.numpy() for s in sequences])
+    for ours, theirs in zip(*results):
+        if isinstance(ours, str):
+            assert ours == theirs
+        else:
+            np.testing.assert_array_equal(ours, theirs)
+
+
+def test_pad_sequence_refuses_nothing_to_pad():
+    with pytest.raises(RuntimeError, match="received an empty list of sequences"):
+        nn.utils.rnn.pad_sequence([])
+

@@ -71,10 +71,10 @@ class ConcatDataset(Dataset):
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
-        self.cumulative_sizes = list(np.cumsum([len(d) for d in self.datasets]))
+        self.cumulative_sizes = [int(size) for size in np.cumsum([len(d) for d in self.datasets])]
 
     def __len__(self):
-        return int(self.cumulative_sizes[-1]) if self.cumulative_sizes else 0
+        return self.cumulative_sizes[-1]
 
     def __getitem__(self, index):
         if index < 0:
@@ -221,8 +221,7 @@ def default_collate(batch):
     if isinstance(first, collections.abc.Sequence):
         if any(len(sample) != len(first) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        fields = [default_collate(list(field)) for field in zip(*batch)]
-        return tuple(fields) if isinstance(first, tuple) else fields
+        return [default_collate(list(field)) for field in zip(*batch)]  # a list, as PyTorch
     raise TypeError("default_collate: batch must contain tensors, numpy arrays, numbers, dicts "
                     f"or lists; found {type(first)}")
 
