@@ -19,6 +19,9 @@ RECURRENT = {
     "LSTM-batch-first": (lambda m: m.LSTM(3, 4, num_layers=2, batch_first=True), (2, 5, 3)),
     "LSTM-bidirectional": (lambda m: m.LSTM(3, 4, bidirectional=True, num_layers=2), (5, 2, 3)),
     "LSTM-unbatched": (lambda m: m.LSTM(3, 2), (4, 3)),
+    "LSTM-projected": (lambda m: m.LSTM(3, 5, num_layers=2, proj_size=2, bidirectional=True,
+                                        batch_first=True), (2, 4, 3)),
+    "LSTM-projected-unbatched": (lambda m: m.LSTM(3, 4, proj_size=3), (4, 3)),
     "GRU": (lambda m: m.GRU(3, 4, bidirectional=True), (5, 2, 3)),
     "GRU-nobias": (lambda m: m.GRU(3, 4, bias=False, batch_first=True), (2, 5, 3)),
 }
@@ -190,3 +193,17 @@ def test_transformer_encoder_equals_pytorchs(name):
         outputs.append((out.detach().numpy(), x.grad.numpy()))
     for a, b in zip(*outputs):
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("make", [lambda m: m.LSTM(3, 5, proj_size=-1),
+                                  lambda m: m.LSTM(3, 5, proj_size=5),
+                                  lambda m: m.GRU(3, 5, proj_size=2),
+                                  lambda m: m.RNN(3, 5, proj_size=2)])
+def test_bad_proj_size_is_refused_as_torch(make):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(ValueError) as theirs:
+        make(torch.nn)
+    with pytest.raises(ValueError) as ours:
+        make(nn)
+    assert str(ours.value) == str(theirs.value)
+

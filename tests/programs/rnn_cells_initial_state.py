@@ -1,4 +1,4 @@
-# Recurrent cells unrolled by hand vs the full layers, initial states and a sequence classifier.
+# Recurrent cells unrolled by hand vs the full layers, initial states, proj_size and a sequence classifier.
 import torch
 import torch.nn as nn
 
@@ -56,3 +56,10 @@ for step in range(4):
     opt.step()
     print(step, f"{loss.item():.5f}")
 print(clf.head.bias)
+
+# an LSTM with projections (proj_size)
+proj = fill(nn.LSTM(3, 5, proj_size=2, batch_first=True), 0.2)
+print([(n, tuple(p.shape)) for n, p in proj.named_parameters()])
+out, (hn, cn) = proj(x.transpose(0, 1))
+print(out.shape, hn.shape, cn.shape)
+print(hn)

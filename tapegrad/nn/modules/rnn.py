@@ -27,12 +27,14 @@ def _rnn_step(projected, hidden, w_hh, b_hh, nonlinearity):
     return ops.tanh(pre_activation) if nonlinearity == "tanh" else ops.relu(pre_activation)
 
 
-def _lstm_step(projected, state, w_hh, b_hh):
+def _lstm_step(projected, state, w_hh, b_hh, w_hr=None):
+    """``w_hr``: the projection of the hidden state (``proj_size``), if any."""
     hidden, cell = state
     gates = projected + F.linear(hidden, w_hh, b_hh)
     in_gate, forget_gate, cell_gate, out_gate = gates.chunk(4, -1)
     cell = forget_gate.sigmoid() * cell + in_gate.sigmoid() * cell_gate.tanh()
-    return out_gate.sigmoid() * cell.tanh(), cell
+    hidden = out_gate.sigmoid() * cell.tanh()
+    return (hidden if w_hr is None else F.linear(hidden, w_hr)), cell
 
 
 def _gru_step(projected, hidden, w_hh, b_hh):
@@ -150,7 +152,7 @@ class _RNNBase(Module):
     _mode = None
 
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+                 dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
         if not 0 <= dropout <= 1:
             raise ValueError("dropout should be a number in range [0, 1] representing the "
@@ -159,6 +161,13 @@ class _RNNBase(Module):
             raise ValueError("hidden_size must be greater than zero")
         if num_layers <= 0:
             raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if proj_size and self._mode != "LSTM":
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.num_layers = num_layers
@@ -166,18 +175,22 @@ class _RNNBase(Module):
         self.batch_first = batch_first
         self.dropout = float(dropout)
         self.bidirectional = bidirectional
-        self.proj_size = 0
+        self.proj_size = proj_size
         directions = 2 if bidirectional else 1
         gates = _GATES[self._mode] * hidden_size
+        output_size = proj_size or hidden_size  # what each step hands on
         for layer in range(num_layers):
-            layer_input = input_size if layer == 0 else hidden_size * directions
+            layer_input = input_size if layer == 0 else output_size * directions
             for suffix in ("", "_reverse")[:directions]:
                 names = _parameter_names(layer, suffix)
                 setattr(self, names[0], Parameter(ops.empty(gates, layer_input, dtype=dtype)))
-                setattr(self, names[1], Parameter(ops.empty(gates, hidden_size, dtype=dtype)))
+                setattr(self, names[1], Parameter(ops.empty(gates, output_size, dtype=dtype)))
                 if bias:
                     setattr(self, names[2], Parameter(ops.empty(gates, dtype=dtype)))
                     setattr(self, names[3], Parameter(ops.empty(gates, dtype=dtype)))
+                if proj_size:
+                    setattr(self, names[4], Parameter(ops.empty(proj_size, hidden_size,
+                                                                 dtype=dtype)))
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -185,6 +198,8 @@ class _RNNBase(Module):
 
     def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            text += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             text += f", num_layers={self.num_layers}"
         if self.bias is not True:
@@ -198,26 +213,27 @@ class _RNNBase(Module):
         return text
 
     def _weights(self, layer, suffix):
-        w_ih, w_hh, b_ih, b_hh = (getattr(self, name) if hasattr(self, name) else None
-                                  for name in _parameter_names(layer, suffix))
-        return w_ih, w_hh, b_ih, b_hh
+        """weight_ih, weight_hh, bias_ih, bias_hh, weight_hr (None where absent)."""
+        return tuple(getattr(self, name) if hasattr(self, name) else None
+                     for name in _parameter_names(layer, suffix))
 
     def _run_direction(self, sequence, state, layer, suffix):
         """Run one layer in one direction over (L, N, H_in); outputs (L, N, H), final state."""
-        w_ih, w_hh, b_ih, b_hh = self._weights(layer, suffix)
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, suffix)
         projected = F.linear(sequence, w_ih, b_ih)
         steps = range(sequence.shape[0])
         if suffix:
             steps = reversed(steps)
         outputs = [None] * sequence.shape[0]
         for t in steps:
-            state = self._step(projected[t], state, w_hh, b_hh)
+            state = self._step(projected[t], state, w_hh, b_hh, w_hr)
             outputs[t] = state[0] if isinstance(state, tuple) else state
         return ops.stack(outputs), state
 
-    def _initial_state(self, batch, dtype):
+    def _initial_state(self, batch, dtype, size=None):
         directions = 2 if self.bidirectional else 1
-        return ops.zeros(self.num_layers * directions, batch, self.hidden_size, dtype=dtype)
+        return ops.zeros(self.num_layers * directions, batch, size or self.hidden_size,
+                         dtype=dtype)
 
     def forward(self, input, hx=None):
         if input.dim() not in (2, 3):
@@ -261,28 +277,29 @@ class _RNNBase(Module):
 
 def _parameter_names(layer, suffix):
     return tuple(f"{kind}_l{layer}{suffix}" for kind in
-                 ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+                 ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
 
 class RNN(_RNNBase):
     def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True,
-                 batch_first=False, dropout=0.0, bidirectional=False, device=None, dtype=None):
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None,
+                 dtype=None):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
         self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
         super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
-                         bidirectional, device, dtype)
+                         bidirectional, proj_size, device, dtype)
         self.nonlinearity = nonlinearity
 
-    def _step(self, projected, state, w_hh, b_hh):
+    def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _rnn_step(projected, state, w_hh, b_hh, self.nonlinearity)
 
 
 class GRU(_RNNBase):
     _mode = "GRU"
 
-    def _step(self, projected, state, w_hh, b_hh):
+    def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _gru_step(projected, state, w_hh, b_hh)
 
 
@@ -291,13 +308,13 @@ class LSTM(_RNNBase):
 
     _mode = "LSTM"
 
-    def _step(self, projected, state, w_hh, b_hh):
-        return _lstm_step(projected, state, w_hh, b_hh)
+    def _step(self, projected, state, w_hh, b_hh, w_hr):
+        return _lstm_step(projected, state, w_hh, b_hh, w_hr)
 
     def _split_state(self, hx, batch, dtype, unbatched):
-        if hx is None:
-            zeros = self._initial_state(batch, dtype)
-            hx = (zeros, zeros)
+        if hx is None:  # with proj_size, h has the projected size and c the hidden one
+            hx = (self._initial_state(batch, dtype, self.proj_size),
+                  self._initial_state(batch, dtype))
         elif unbatched:
             hx = tuple(s.unsqueeze(1) for s in hx)
         return list(zip(hx[0].unbind(0), hx[1].unbind(0)))
