@@ -401,8 +401,12 @@ def test_module_compiles_and_shares_parameters(composite_run):
     tapegrad.manual_seed(0)
     model = nn.Sequential(nn.Linear(20, 32), nn.ReLU(), nn.Linear(32, 5))
     compiled = tapegrad.compile(model)
-    assert isinstance(compiled, nn.Sequential)
+    assert type(compiled).__name__ == "OptimizedModule" and compiled._orig_mod is model  # PyTorch's
+    assert list(compiled.state_dict()) == ["_orig_mod." + key for key in model.state_dict()]
     assert [id(p) for p in compiled.parameters()] == [id(p) for p in model.parameters()]
+    compiled.eval()
+    assert not model.training
+    compiled.train()
     x = leaf(16, 20, grad=False)
     compiled(x)
     out = compiled(x)

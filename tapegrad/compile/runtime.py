@@ -54,18 +54,13 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="numba", mode=
 
 
 def _is_module(obj):
-    return callable(getattr(obj, "named_parameters", None)) and hasattr(obj, "training") and \
-        callable(getattr(obj, "forward", None))
+    return callable(getattr(obj, "_compiled", None)) and callable(getattr(obj, "forward", None))
 
 
 def _compile_module(module, settings):
-    """A Module sharing ``module``'s parameters and submodules whose ``forward`` is compiled."""
-    compiled = object.__new__(type(module))
-    compiled.__dict__.update(module.__dict__)
-    forward = type(module).forward.__get__(compiled)
-    object.__setattr__(compiled, "forward", CompiledFunction(forward, **settings))
-    object.__setattr__(compiled, "_orig_mod", module)
-    return compiled
+    """The module's compiled forward, wrapped as nn.Module wraps it (``OptimizedModule``, which
+    holds ``module`` as ``_orig_mod``: the compiler itself imports nothing from nn)."""
+    return module._compiled(CompiledFunction(module.forward, **settings))
 
 
 class CompiledFunction:

@@ -50,4 +50,4 @@ print(type(compiled._orig_mod).__name__, compiled._orig_mod is model)
 compiled.eval()
 with torch.no_grad():
     print(compiled(torch.ones(2, 3)))
-print(len(list(compiled.parameters())))
+print(len(list(compiled.parameters())), list(compiled.state_dict().keys()))

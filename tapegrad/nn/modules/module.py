@@ -481,6 +481,10 @@ class Module:
             else:
                 setattr(self, name, source)
 
+    def _compiled(self, forward):
+        """``tapegrad.compile(self)`` given the compiled ``forward``: an OptimizedModule."""
+        return OptimizedModule(self, forward)
+
     # -- printing ---------------------------------------------------------------------------------
     def _get_name(self):
         return type(self).__name__
@@ -513,6 +517,27 @@ def _insert(hooks, hook_id, hook, prepend):
     hooks[hook_id] = hook
     if prepend:
         hooks.move_to_end(hook_id, last=False)
+
+
+class OptimizedModule(Module):
+    """What ``tapegrad.compile(model)`` returns, as ``torch.compile`` does: a Module holding the
+    model as ``_orig_mod`` — so its parameters, train/eval mode and state dict (keys
+    ``_orig_mod.…``) are the model's — whose ``forward`` is the compiled one. Attributes it does
+    not have are looked up on the model."""
+
+    def __init__(self, mod, compiled_forward):
+        super().__init__()
+        self._orig_mod = mod
+        object.__setattr__(self, "forward", compiled_forward)
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            modules = self.__dict__.get("_modules")
+            if not modules or "_orig_mod" not in modules:
+                raise
+            return getattr(modules["_orig_mod"], name)
 
 
 def _indent(text, spaces):
