@@ -195,6 +195,7 @@ SAMPLES = {
     "mse_loss": ([f(3, 4), f(3, 4)], F.mse_loss),
     "div_scalar": ([f(3, 4), f(3, 4)], F.cross_entropy),
     "layer_norm": ([f(3, 4), f(4), f(4)], lambda x, w, b: F.layer_norm(x, (4,), w, b)),
+    "group_norm": ([f(2, 4, 3), f(4), f(4)], lambda x, w, b: F.group_norm(x, 2, w, b)),
     "embedding": ([f(5, 3), ints(5, 2, 4)], lambda w, i: F.embedding(i, w)),
     "batch_norm": ([f(4, 3, 2), f(3), f(3)], lambda x, w, b: F.batch_norm(x, None, None, w, b,
                                                                          training=True)),

@@ -144,8 +144,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalises each sample's channels (dim 1, with the dimensions after them) in
-    ``num_groups`` groups — a layer norm over each group — then scales and shifts per channel.
-    A composite, so its top node is not PyTorch's ``NativeGroupNormBackward0``."""
+    ``num_groups`` groups, then scales and shifts per channel, as one
+    ``NativeGroupNormBackward0``; a missing weight or bias is a constant one or zero."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
@@ -153,14 +153,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
-    grouped = input.reshape(input.shape[0], num_groups, -1)
-    normalized = layer_norm(grouped, grouped.shape[-1:], eps=eps).view(input.shape)
-    per_channel = (1, -1) + (1,) * (input.dim() - 2)
-    if weight is not None:
-        normalized = normalized * weight.view(per_channel)
-    if bias is not None:
-        normalized = normalized + bias.view(per_channel)
-    return normalized
+    channels = input.shape[1]
+    if weight is None:
+        weight = ops.ones(channels, dtype=input.dtype)
+    if bias is None:
+        bias = ops.zeros(channels, dtype=input.dtype)
+    return _normalization.group_norm(input, weight, bias, num_groups, eps)
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,

@@ -1,5 +1,5 @@
-"""Normalisation primitives: layer norm and batch norm as one op each, as PyTorch's
-``native_layer_norm`` and ``native_batch_norm``.
+"""Normalisation primitives: layer, group and batch norm as one op each, as PyTorch's
+``native_layer_norm``, ``native_group_norm`` and ``native_batch_norm``.
 
 As a composite, a normalisation records eight nodes and makes four passes over memory; as one
 primitive it records ``NativeLayerNormBackward0`` / ``NativeBatchNormBackward0``. The backward
@@ -14,7 +14,7 @@ import numpy as np
 from ..autograd import grad_mode
 from .registry import OTHER, primitive
 
-__all__ = ["layer_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
+__all__ = ["layer_norm", "group_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
 
 
 def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps):
@@ -67,6 +67,42 @@ def layer_norm(input, weight, bias, normalized_ndim, eps):
     """Normalise ``input`` over its last ``normalized_ndim`` dimensions (biased variance), then
     scale by ``weight`` and shift by ``bias`` — both tensors of the normalised shape."""
     return _layer_norm(input, weight, bias, normalized_ndim=normalized_ndim, eps=eps)
+
+
+def _grouped_shape(shape, groups):
+    """(N, C, *spatial) as (N, G, C/G, *spatial): group norm's statistics run over dims 2.."""
+    return (shape[0], groups, shape[1] // groups) + tuple(shape[2:])
+
+
+@primitive("group_norm", node="NativeGroupNormBackward0", group=OTHER, saves=("x", "weight"))
+def _group_norm(x, weight, bias, num_groups, eps):
+    grouped = x.reshape(_grouped_shape(x.shape, num_groups))
+    dims = tuple(range(2, grouped.ndim))
+    centered = grouped - grouped.mean(axis=dims, keepdims=True)
+    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    normalized = (centered / np.sqrt(variance + x.dtype.type(eps))).reshape(x.shape)
+    return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
+
+
+@_group_norm.vjp
+def _(ctx, grad, num_groups, eps):
+    """The shared rule on the grouped view: statistics over dims 2.., the weight and bias
+    gradients summed over the batch and spatial dims (then shaped (C,))."""
+    x, weight = ctx.saved
+    shape = _grouped_shape(ctx.input_shapes[0], num_groups)
+    grouped_weight = weight.reshape((1, num_groups, -1) + (1,) * (len(shape) - 3))
+    dims = tuple(range(2, len(shape)))
+    reduce_dims = (0,) + tuple(range(3, len(shape)))
+    grad_x, grad_weight, grad_bias = _normalized_backward(
+        ctx, grad.reshape(shape), x.reshape(shape), grouped_weight, dims, reduce_dims, eps)
+    return (None if grad_x is None else grad_x.reshape(ctx.input_shapes[0]), grad_weight,
+            grad_bias)
+
+
+def group_norm(input, weight, bias, num_groups, eps):
+    """Normalise each sample's channels (dim 1, with the dimensions after it) in ``num_groups``
+    groups, then scale by ``weight`` and shift by ``bias`` — per channel, both (C,)."""
+    return _group_norm(input, weight, bias, num_groups=num_groups, eps=eps)
 
 
 def _channel_view(vector, ndim):
