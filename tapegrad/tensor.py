@@ -267,9 +267,16 @@ class Tensor:
     def detach(self):
         """A tensor sharing this one's data, with no history."""
         alias = Tensor._make(self._array)
-        alias._version_counter = self._version_counter
-        alias._base = self if self._base is None else self._base
+        alias._become_view_of(self)
         return alias
+
+    def _become_view_of(self, source):
+        """Share ``source``'s memory bookkeeping: one version counter, one base; a view of an
+        inference tensor is one too (in inference mode, a view of a normal tensor is normal)."""
+        self._version_counter = source._version_counter
+        self._base = source if source._base is None else source._base
+        if "_inference" in source.__dict__:
+            self._inference = True
 
     def detach_(self):
         if self._base is not None and self._grad_fn is not None:

@@ -783,8 +783,17 @@ def clamp(input, min=None, max=None):
 def _promoted_to_bounds(input, *bounds):
     """The input cast to the common dtype of itself and its bounds: PyTorch clamps an integer
     tensor at 1.5 in the default float dtype rather than truncate the bound."""
+    if input._array.dtype.kind == "f":
+        for bound in bounds:
+            if type(bound) not in _NUMBER_OR_NONE:
+                break
+        else:
+            return input  # a Python number never widens a float tensor: the common case
     given = [bound for bound in bounds if bound is not None]
     return cast_operand(input, dtypes.result_type(input, *given))
+
+
+_NUMBER_OR_NONE = (float, int, type(None))
 
 
 def _bound(value, input, upper):

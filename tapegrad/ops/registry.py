@@ -102,15 +102,6 @@ class OpNode(Node):
         return self._saved is None and bool(self.primitive.save_positions)
 
 
-def _make_view(result, source):
-    """``result`` shares ``source``'s memory: one version counter, one base; and a view of an
-    inference tensor is one too (in inference mode, a view of a normal tensor is normal)."""
-    result._version_counter = source._version_counter
-    result._base = source if source._base is None else source._base
-    if "_inference" in source.__dict__:
-        result._inference = True
-
-
 def _unpack(node, entry):
     """A saved value back as a tensor, refusing one that was modified in place since."""
     saved, version = entry
@@ -226,7 +217,7 @@ class Primitive:
         if self.is_view:
             first = inputs[0]
             if np.may_share_memory(out, first._array):
-                _make_view(result, first)
+                result._become_view_of(first)
         state = grad_mode._state
         if state.grad_enabled:
             for t in inputs:
@@ -243,7 +234,7 @@ class Primitive:
         results = [Tensor._make(np.asarray(o)) for o in outs]
         if self.is_view:
             for result in results:
-                _make_view(result, inputs[0])
+                result._become_view_of(inputs[0])
         state = grad_mode._state
         if state.grad_enabled:
             if results and any(t._requires_grad for t in inputs):
