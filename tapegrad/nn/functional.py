@@ -16,7 +16,7 @@ from .. import dtypes, ops
 from ..autograd import grad_mode
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
-from ..ops.conv import _pair, _pool_output_size, conv1d, conv2d, max_pool2d
+from ..ops.conv import _pair, _pool_output_size, _single, conv1d, conv2d, max_pool2d
 from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
@@ -361,11 +361,11 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     if input.dim() not in (2, 3):
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(input.shape)}")
-    kernel = _single_size(kernel_size)
-    stride = kernel if stride is None or stride == [] else _single_size(stride)
+    kernel = _single(kernel_size, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _single(stride, "stride")
     result = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
-                        (0, _single_size(padding)), (1, _single_size(dilation)), ceil_mode,
-                        return_indices)
+                        (0, _single(padding, "padding")), (1, _single(dilation, "dilation")),
+                        ceil_mode, return_indices)
     if return_indices:
         return result[0].squeeze(-2), result[1].squeeze(-2)
     return result.squeeze(-2)
@@ -377,15 +377,10 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
                            "for argument #1 'self' (while checking arguments for avg_pool1d)")
-    kernel = _single_size(kernel_size)
-    stride = kernel if stride is None or stride == [] else _single_size(stride)
+    kernel = _single(kernel_size, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _single(stride, "stride")
     return avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
-                      (0, _single_size(padding)), ceil_mode, count_include_pad).squeeze(-2)
-
-
-def _single_size(value):
-    """An int, or the one element of a 1-sequence: a 1-d layer's size argument."""
-    return value[0] if isinstance(value, (tuple, list)) else value
+                      (0, _single(padding, "padding")), ceil_mode, count_include_pad).squeeze(-2)
 
 
 def adaptive_avg_pool2d(input, output_size):

@@ -208,9 +208,10 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     padded = (sizes[0] + padding[0] + padding[1], sizes[1] + padding[2] + padding[3])
     if padded[0] < spans[0] or padded[1] < spans[1]:
+        shown = 2 - spatial  # a 1-d signal's unit height is not shown
         raise RuntimeError(
-            f"Calculated padded input size per channel: ({' x '.join(map(str, padded[2 - spatial:]))})"
-            f". Kernel size: ({' x '.join(map(str, spans[2 - spatial:]))}). Kernel size can't be "
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded[shown:]))})."
+            f" Kernel size: ({' x '.join(map(str, spans[shown:]))}). Kernel size can't be "
             "greater than actual input size")
     inputs = (input, weight) if bias is None else (input, weight, bias)
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
