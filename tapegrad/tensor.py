@@ -57,6 +57,9 @@ class Tensor:
     _hooks = None
     _post_accumulate_grad_hooks = None
     _grad_accumulator = None
+    # A view's version when its grad_fn was recorded: an in-place write to its base (or another
+    # view of it) since then makes that history stale, and it is regenerated on next use.
+    _view_version = None
 
     def __init__(self, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -188,6 +191,8 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._view_version is not None and self._view_version != self._version_counter.value:
+            ops.inplace.regenerate_view_history(self)
         return self._grad_fn
 
     @property

@@ -759,6 +759,43 @@ def test_in_place_on_a_leaf_is_allowed_under_no_grad():
     _close(w, [2.0, 4.0])
 
 
+def _view_taken_before_a_write(lib):
+    x = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    h = x.clone()
+    first, middle = h[0], h[1:3]
+    h[1] = 5.0  # middle now reads a value that does not come from x
+    names = (first.grad_fn.name(), middle.grad_fn.name())
+    (first * 2 + middle.sum()).backward()
+    return names, x.grad.tolist()
+
+
+def test_a_view_taken_before_its_base_was_written_gets_the_new_history(torch):
+    ours = _view_taken_before_a_write(tg)
+    assert ours == (("AsStridedBackward0", "AsStridedBackward0"), [2.0, 0.0, 1.0, 0.0])
+    assert ours == _view_taken_before_a_write(torch)
+
+
+def _saved_only_for_the_gradients_asked(lib):
+    """``a * b`` needs ``a`` only for ``b``'s gradient: ``a`` may change before backward."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h, constant = x.clone(), lib.tensor([3.0, 4.0])
+    products = [h * constant, h / constant, h[None] @ constant[:, None], lib.dot(h, constant)]
+    h.add_(1)
+    sum(p.sum() for p in products).backward()
+    return x.grad.tolist()
+
+
+def test_an_input_saved_only_for_another_inputs_gradient_is_not_saved(torch):
+    ours = _saved_only_for_the_gradients_asked(tg)
+    np.testing.assert_allclose(ours, [3 + 1 / 3 + 3 + 3, 4 + 1 / 4 + 4 + 4])
+    np.testing.assert_allclose(ours, _saved_only_for_the_gradients_asked(torch))
+    h = tg.tensor([1.0, 2.0], requires_grad=True).clone()
+    y = h * tg.tensor([3.0, 4.0], requires_grad=True)
+    h.add_(1)  # now y's node needs it for the other factor's gradient
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
 @pytest.mark.parametrize("method", ["add_", "sub_"])
 def test_scaled_in_place_update_equals_the_out_of_place_op_bit_for_bit(method):
     """add_/sub_ with alpha run block by block on large arrays (the optimizer update)."""

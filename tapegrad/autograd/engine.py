@@ -116,8 +116,9 @@ def _as_tuple(x):
 
 def _edge_of(t):
     """The (node, output_nr) where ``t``'s gradient arrives."""
-    if t._grad_fn is not None:
-        return t._grad_fn, t._output_nr
+    grad_fn = t.grad_fn  # the property: a stale view's history is regenerated first
+    if grad_fn is not None:
+        return grad_fn, t._output_nr
     return AccumulateGrad.of(t), 0
 
 

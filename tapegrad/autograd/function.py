@@ -187,7 +187,7 @@ class Function:
         tensors = [args[i] for i in positions]
         recording = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensors)
         ctx = cls._node_class()(tuple(
-            ((t._grad_fn or AccumulateGrad.of(t)), t._output_nr) if t._requires_grad else (None, 0)
+            ((t.grad_fn or AccumulateGrad.of(t)), t._output_nr) if t._requires_grad else (None, 0)
             for t in tensors))
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx._tensor_positions = positions

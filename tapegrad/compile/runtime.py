@@ -341,7 +341,7 @@ class Specialization:
             edges = []
             for index in p.wrt:
                 t = tensors[index]
-                edges.append((t._grad_fn, t._output_nr) if t._grad_fn is not None
+                edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None
                              else (AccumulateGrad.of(t), 0))
             sources = [(tensors[payload], tensors[payload]._version_counter.value)
                        for kind, payload in p.backward_args if kind == "source"]

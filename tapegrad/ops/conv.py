@@ -80,7 +80,8 @@ def _signals_too(forward):
     return either
 
 
-@primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"))
+@primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"),
+           saves_for={"x": ("w",), "w": ("x",)})
 @_signals_too
 def _convolution(x, w, b=None, *, stride, padding, dilation, groups):
     cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)

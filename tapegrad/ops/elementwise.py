@@ -105,8 +105,9 @@ def _(ctx, grad, alpha):
             sum_to(grad * scale_b, ctx.input_shapes[1]) if need_b else None)
 
 
-@primitive("mul", node="MulBackward0", group=ELEMENTWISE, saves=("a", "b"), lowering="{0} * {1}",
-           ufunc=np.multiply, error=broadcast_error)
+@primitive("mul", node="MulBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           saves_for={"a": ("b",), "b": ("a",)}, lowering="{0} * {1}", ufunc=np.multiply,
+           error=broadcast_error)
 def _mul(a, b):
     return a * b
 
@@ -119,8 +120,9 @@ def _(ctx, grad):
             sum_to(grad * a, ctx.input_shapes[1]) if need_b else None)
 
 
-@primitive("div", node="DivBackward0", group=ELEMENTWISE, saves=("a", "b"), lowering="{0} / {1}",
-           ufunc=np.true_divide, error=broadcast_error)
+@primitive("div", node="DivBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           saves_for={"a": ("b",)}, lowering="{0} / {1}", ufunc=np.true_divide,
+           error=broadcast_error)
 def _div(a, b):
     return a / b
 

@@ -31,7 +31,9 @@ def apply_inplace(prim, target, others, params):
         return _apply_on_view(prim, target, others, params)
 
     source = target
-    if recording and 0 in prim.save_positions:  # the rule needs the value from before the write
+    if recording and 0 in prim.positions_to_save(
+            (target._requires_grad, *[o._requires_grad for o in others])):
+        # the rule needs the value from before the write
         source = Tensor._make(target._array.copy(), target._grad_fn, target._output_nr)
         source._requires_grad = target._requires_grad
         source._grad_accumulator = target._grad_accumulator
@@ -84,9 +86,25 @@ def _apply_on_view(prim, view, others, params):
         base._grad_fn, base._requires_grad = CopySlices(base_edge, result._grad_fn, geometry), True
         if base._output_nr:
             base._output_nr = 0
-    regenerated = shape_ops._strided_region(base, geometry=geometry)
-    view._grad_fn, view._output_nr, view._requires_grad = regenerated._grad_fn, 0, True
+    _record_view_of_base(view, base, geometry)
     return view
+
+
+def regenerate_view_history(view):
+    """Give a view whose base was written to in place since its history was recorded the
+    history of its region of the base as it is now (AsStridedBackward0), as PyTorch does when a
+    stale view's grad_fn is read: its gradient must reach what the base holds now."""
+    base = view._base
+    geometry = _view_geometry(view._array, base._array)
+    if geometry is None or not base._requires_grad:
+        view._view_version = view._version_counter.value  # nothing newer to point at
+        return
+    _record_view_of_base(view, base, geometry)
+
+
+def _record_view_of_base(view, base, geometry):
+    shape_ops._strided_region._record((base,), {"geometry": geometry}, view)
+    view._view_version = view._version_counter.value
 
 
 class CopySlices(Node):

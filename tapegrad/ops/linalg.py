@@ -96,12 +96,13 @@ def _argument_error(function, names, values):
                      f"{type(value).__name__}")
 
 
+# ``b`` is kept for its own gradient too, whose memory layout follows ``b``'s
 _mm = primitive("mm", node="MmBackward0", group=OTHER, saves=("a", "b"),
-                error=_mm_error)(_product)
+                saves_for={"a": ("b",)}, error=_mm_error)(_product)
 _bmm = primitive("bmm", node="BmmBackward0", group=OTHER, saves=("a", "b"),
-                 error=_batched_error)(_product)
+                 saves_for={"a": ("b",)}, error=_batched_error)(_product)
 _mv = primitive("mv", node="MvBackward0", group=OTHER, saves=("a", "b"),
-                error=_mv_error)(_product)
+                saves_for={"a": ("b",), "b": ("a",)}, error=_mv_error)(_product)
 
 
 @_mm.vjp
@@ -122,7 +123,8 @@ def _second_factor_grad(a, b, grad):
     return a.mT @ grad
 
 
-@primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"), error=_dot_error)
+@primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"),
+           saves_for={"a": ("b",), "b": ("a",)}, error=_dot_error)
 def _dot(a, b):
     return np.dot(a, b)
 
@@ -142,7 +144,8 @@ def _(ctx, grad):
             _mv(a.t(), grad) if need_b else None)
 
 
-@primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"), error=_addmm_error)
+@primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"),
+           saves_for={"a": ("b",)}, error=_addmm_error)
 def _addmm(bias, a, b, beta, alpha):
     if beta == 1 and alpha == 1:
         return bias + a @ b
@@ -316,7 +319,8 @@ def outer(input, vec2):
 from .shape import _unsafe_view, reshape  # noqa: E402
 
 
-@primitive("baddbmm", node="BaddbmmBackward0", group=OTHER, saves=("batch1", "batch2"))
+@primitive("baddbmm", node="BaddbmmBackward0", group=OTHER, saves=("batch1", "batch2"),
+           saves_for={"batch1": ("batch2",), "batch2": ("batch1",)})
 def _baddbmm(input, batch1, batch2, beta, alpha):
     product = np.matmul(batch1, batch2)
     return alpha * product if beta == 0 else beta * input + alpha * product

@@ -41,7 +41,8 @@ def set_interceptor(fn):
 class OpNode(Node):
     """The backward node of one primitive application; doubles as the rule's ``ctx``.
 
-    A rule reads ``ctx.saved`` (the tensors named in ``saves``, checked against in-place changes),
+    A rule reads ``ctx.saved`` (the tensors named in ``saves``, checked against in-place changes;
+    None for one ``saves_for`` left out),
     ``ctx.input_shapes``, ``ctx.input_dtypes`` and ``ctx.needs_input_grad``.
     """
 
@@ -103,7 +104,10 @@ class OpNode(Node):
 
 
 def _unpack(node, entry):
-    """A saved value back as a tensor, refusing one that was modified in place since."""
+    """A saved value back as a tensor, refusing one that was modified in place since (None: one
+    the node did not need to save)."""
+    if entry is None:
+        return None
     saved, version = entry
     if version is None:
         return saved.unpack()
@@ -145,8 +149,8 @@ def _modified_message(saved, expected, node):
 class Primitive:
     """One entry of the op table. Call it with tensors (and keyword parameters) to apply it."""
 
-    def __init__(self, name, forward, *, node, group, saves=(), lowering=None, n_outputs=1,
-                 ufunc=None, is_view=False, error=None, nondifferentiable=()):
+    def __init__(self, name, forward, *, node, group, saves=(), saves_for=None, lowering=None,
+                 n_outputs=1, ufunc=None, is_view=False, error=None, nondifferentiable=()):
         self.name = name
         self.forward = forward
         self.group = group
@@ -163,6 +167,14 @@ class Primitive:
                           if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
         self.saves = tuple(saves)
         self.save_positions = tuple(_save_position(s, self.arg_names) for s in saves)
+        # ``saves_for={"a": ("b",)}``: ``a`` is saved only when ``b`` needs its gradient (the rule
+        # then reads None for it), as PyTorch saves ``self`` of ``x * w`` only for ``w``'s sake.
+        # Holding less is memory, and a tensor not saved may be modified in place before backward.
+        self.save_conditions = tuple(
+            None if saves_for is None or s not in saves_for
+            else tuple(self.arg_names.index(n) for n in saves_for[s]) for s in saves)
+        if not any(self.save_conditions):
+            self.save_conditions = None
         # Inputs that never carry a gradient (where's condition) get no edge, as in PyTorch; the
         # rule still returns one entry per input, and the node keeps those of the others.
         skipped = {self.arg_names.index(n) for n in nondifferentiable}
@@ -244,6 +256,15 @@ class Primitive:
                 result._inference = True
         return tuple(results)
 
+    def positions_to_save(self, needs_input_grad):
+        """``save_positions`` with None for what the gradients ``needs_input_grad`` asks for do
+        not use (see ``saves_for``)."""
+        if self.save_conditions is None:
+            return self.save_positions
+        return tuple(None if condition is not None and
+                     not any(needs_input_grad[j] for j in condition) else position
+                     for position, condition in zip(self.save_positions, self.save_conditions))
+
     def _check_tensors(self, inputs):
         """PyTorch's TypeError for a number or other object where a tensor belongs."""
         for position, value in enumerate(inputs):
@@ -297,31 +318,45 @@ class Primitive:
             node = self._node(inputs)
         node.params = params
         if self.save_positions:
+            positions = self.save_positions
+            if self.save_conditions is not None:
+                positions = self.positions_to_save(node.needs_input_grad)
             hooks = grad_mode._state.saved_tensors_hooks
             if hooks:
-                node._saved = tuple([_pack(inputs[i] if i >= 0 else
+                node._saved = tuple([None if i is None else
+                                     _pack(inputs[i] if i >= 0 else
                                            (result[-1 - i] if several else result), hooks[-1])
-                                     for i in self.save_positions])
+                                     for i in positions])
             else:
-                node._saved = tuple([_save_input(inputs[i]) if i >= 0 else
+                node._saved = tuple([None if i is None else
+                                     _save_input(inputs[i]) if i >= 0 else
                                      _save(_saved_output(result, -1 - i))
-                                     for i in self.save_positions])
+                                     for i in positions])
         else:
             node._saved = ()
         if several:
             for output_nr, output in enumerate(result):
                 output._grad_fn, output._output_nr, output._requires_grad = node, output_nr, True
+                if self.is_view:
+                    output._view_version = output._version_counter.value
         else:
             result._grad_fn = node
             result._requires_grad = True
             if result._output_nr:  # rebased by an in-place op: now output 0 of the new node
                 result._output_nr = 0
+            if self.is_view and result._base is not None:
+                result._view_version = result._version_counter.value
 
 
 def _edge(tensor):
     """Where the gradient of ``tensor`` (which requires grad) goes: its node, or its leaf's."""
     grad_fn = tensor._grad_fn
-    return (AccumulateGrad.of(tensor), 0) if grad_fn is None else (grad_fn, tensor._output_nr)
+    if grad_fn is None:
+        return AccumulateGrad.of(tensor), 0
+    version = tensor._view_version
+    if version is not None and version != tensor._version_counter.value:
+        return tensor.grad_fn, 0  # a view whose base was written to since: history regenerated
+    return grad_fn, tensor._output_nr
 
 
 def _save_position(name, arg_names):
