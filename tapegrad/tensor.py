@@ -536,16 +536,52 @@ class Tensor:
         return ops.abs(self)
 
     def __invert__(self):
-        return ops.logical_not(self)
+        return ops.bitwise._invert(self)
 
     def __and__(self, other):
-        return ops.logical_and(self, other)
+        return ops.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return ops.bitwise_and(other, self)
 
     def __or__(self, other):
-        return ops.logical_or(self, other)
+        return ops.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return ops.bitwise_or(other, self)
 
     def __xor__(self, other):
-        return ops.logical_xor(self, other)
+        return ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return ops.bitwise_xor(other, self)
+
+    def __lshift__(self, other):
+        return ops.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return ops.bitwise_left_shift(other, self)
+
+    def __rshift__(self, other):
+        return ops.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return ops.bitwise_right_shift(other, self)
+
+    def __iand__(self, other):
+        return ops.bitwise_and_(self, other)
+
+    def __ior__(self, other):
+        return ops.bitwise_or_(self, other)
+
+    def __ixor__(self, other):
+        return ops.bitwise_xor_(self, other)
+
+    def __ilshift__(self, other):
+        return ops.bitwise_left_shift_(self, other)
+
+    def __irshift__(self, other):
+        return ops.bitwise_right_shift_(self, other)
 
     def __eq__(self, other):
         return ops.eq(self, other)

@@ -33,6 +33,7 @@ from .cumulative import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .scatter import *  # noqa: F401,F403
 from .einsum import einsum
+from .bitwise import *  # noqa: F401,F403
 from .norm import norm
 from .sampling import multinomial, bernoulli
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
@@ -76,12 +77,17 @@ TENSOR_METHODS = (
     # sampling and factories
     "multinomial", "bernoulli", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
     "type_as",
+    # bitwise
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
+    "bitwise_left_shift_", "bitwise_right_shift_",
 )
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
 METHOD_ONLY = (
     "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
-    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as", "unfold",
+    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as", "unfold", "bitwise_and_",
+    "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift_", "bitwise_right_shift_",
 )
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.

@@ -859,7 +859,7 @@ def _constant_op(name, node, compute, lowering):
         prim.error = broadcast_error
 
     @prim.vjp
-    def _(ctx, grad):
+    def _(ctx, grad, **params):
         return tuple(Tensor._make(np.zeros(shape, dtype)) if needed else None
                      for shape, dtype, needed in zip(ctx.input_shapes, ctx.input_dtypes,
                                                      ctx.needs_input_grad))
@@ -872,6 +872,7 @@ def _constant_op(name, node, compute, lowering):
 
     op = binary if arity == 2 else unary
     op.__name__ = name
+    op.primitive = prim  # for the in-place forms
     return op
 
 
@@ -890,7 +891,15 @@ logical_not = _constant_op("logical_not", "LogicalNotBackward0", np.logical_not,
 sign = _constant_op("sign", "SignBackward0", np.sign, "sign({0})")
 floor = _constant_op("floor", "FloorBackward0", np.floor, "floor({0})")
 ceil = _constant_op("ceil", "CeilBackward0", np.ceil, "ceil({0})")
-round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
+_round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
+_round_decimals = _constant_op("round_decimals", "RoundBackward1",
+                               lambda a, *, decimals: np.round(a, decimals), None).primitive
+
+
+def round(input, *, decimals=0):
+    """To the nearest integer, or to ``decimals`` decimal places (negative: tens, hundreds …);
+    halves to even, as PyTorch."""
+    return _round(input) if decimals == 0 else _round_decimals(input, decimals=decimals)
 isnan = _constant_op("isnan", "IsnanBackward0", np.isnan, "isnan({0})")
 isinf = _constant_op("isinf", "IsinfBackward0", np.isinf, "isinf({0})")
 isfinite = _constant_op("isfinite", "IsfiniteBackward0", np.isfinite, "isfinite({0})")
