@@ -204,6 +204,12 @@ SAMPLES = {
     "layer_norm": ([f(3, 4), f(4), f(4)], lambda x, w, b: F.layer_norm(x, (4,), w, b)),
     "group_norm": ([f(2, 4, 3), f(4), f(4)], lambda x, w, b: F.group_norm(x, 2, w, b)),
     "embedding": ([f(5, 3), ints(5, 2, 4)], lambda w, i: F.embedding(i, w)),
+    "pack_padded_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pack_padded_sequence(
+        x, [3, 1]).data * 1),
+    "pad_packed_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pad_packed_sequence(
+        T.nn.utils.rnn.pack_padded_sequence(x, [3, 1]))[0]),
+    "_weight_norm_interface": ([f(3, 4), f(3, 1)],
+                               lambda v, g: T.ops.weight_norm._weight_norm_interface(v, g, dim=0)),
     "batch_norm": ([f(4, 3, 2), f(3), f(3)], lambda x, w, b: F.batch_norm(x, None, None, w, b,
                                                                          training=True)),
     "batch_norm_eval": ([f(4, 3), f(3), f(3), positive(3)],

@@ -6,7 +6,9 @@ backpropagation through time needs nothing of its own. Parameter names, shapes, 
 state dicts move between the two libraries.
 
 A sequence layer projects the whole input sequence through ``weight_ih`` at once, then steps
-through time with the recurrent ``weight_hh`` product only.
+through time with the recurrent ``weight_hh`` product only. Over a ``PackedSequence`` each step
+runs on the sequences still going only, so every final state is that of its sequence's last
+valid step, as in PyTorch.
 """
 import math
 
@@ -14,6 +16,7 @@ from ... import ops
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 __all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
@@ -146,8 +149,8 @@ class GRUCell(_CellBase):
 
 class _RNNBase(Module):
     """Stacked, optionally bidirectional recurrence over (L, N, H_in) — or (N, L, H_in) with
-    ``batch_first`` — or unbatched (L, H_in) sequences. Subclasses give ``_step``, one time
-    step of one direction of one layer."""
+    ``batch_first`` — or unbatched (L, H_in) sequences, or a ``PackedSequence``. Subclasses
+    give ``_step``, one time step of one direction of one layer."""
 
     _mode = None
 
@@ -217,18 +220,47 @@ class _RNNBase(Module):
         return tuple(getattr(self, name) if hasattr(self, name) else None
                      for name in _parameter_names(layer, suffix))
 
-    def _run_direction(self, sequence, state, layer, suffix):
-        """Run one layer in one direction over (L, N, H_in); outputs (L, N, H), final state."""
+    def _run_direction(self, sequence, state, layer, suffix, batch_sizes=None):
+        """Run one layer in one direction over (L, N, H_in) — or over packed data (sum of
+        lengths, H_in) whose ``batch_sizes`` say how many sequences each step holds; outputs in
+        the same layout and the final state (of each sequence's last valid step)."""
         w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, suffix)
         projected = F.linear(sequence, w_ih, b_ih)
-        steps = range(sequence.shape[0])
-        if suffix:
-            steps = reversed(steps)
-        outputs = [None] * sequence.shape[0]
-        for t in steps:
-            state = self._step(projected[t], state, w_hh, b_hh, w_hr)
-            outputs[t] = state[0] if isinstance(state, tuple) else state
-        return ops.stack(outputs), state
+        if batch_sizes is None:
+            steps = range(sequence.shape[0])
+            outputs = [None] * sequence.shape[0]
+            for t in reversed(steps) if suffix else steps:
+                state = self._step(projected[t], state, w_hh, b_hh, w_hr)
+                outputs[t] = _hidden(state)
+            return ops.stack(outputs), state
+        return self._run_packed(projected.split(batch_sizes), state, (w_hh, b_hh, w_hr),
+                                reverse=bool(suffix))
+
+    def _run_packed(self, steps, state, weights, reverse):
+        """Step through packed time steps, whose batch only shrinks (forward) or grows
+        (reverse). Forward: a sequence that ends leaves its rows of the state behind as final.
+        Reverse: a sequence starts from its rows of the initial state when it first appears."""
+        outputs = [None] * len(steps)
+        if reverse:
+            initial, state = state, _rows(state, 0, steps[-1].shape[0])
+            for t in reversed(range(len(steps))):
+                running = _batch(state)
+                if steps[t].shape[0] > running:
+                    state = _joined(state, _rows(initial, running, steps[t].shape[0]))
+                state = self._step(steps[t], state, *weights)
+                outputs[t] = _hidden(state)
+            return ops.cat(outputs), state
+        ended = []
+        for t, projected in enumerate(steps):
+            running = projected.shape[0]
+            if running < _batch(state):
+                ended.append(_rows(state, running, _batch(state)))
+                state = _rows(state, 0, running)
+            state = self._step(projected, state, *weights)
+            outputs[t] = _hidden(state)
+        for rows in reversed(ended):
+            state = _joined(state, rows)
+        return ops.cat(outputs), state
 
     def _initial_state(self, batch, dtype, size=None):
         directions = 2 if self.bidirectional else 1
@@ -236,16 +268,44 @@ class _RNNBase(Module):
                          dtype=dtype)
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                              f"{input.dim()}D instead")
-        if input.shape[-1] != self.input_size:
-            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
-                               f"{self.input_size}, got {input.shape[-1]}")
+        self._check_input_size(input)
         unbatched = input.dim() == 2
         sequence = input.unsqueeze(1) if unbatched else (
             input.transpose(0, 1) if self.batch_first else input)
         states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
+        sequence, finals = self._layers(sequence, states)
+        output = sequence.squeeze(1) if unbatched else (
+            sequence.transpose(0, 1) if self.batch_first else sequence)
+        return output, self._join_state(finals, unbatched)
+
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in, a PackedSequence out; the given and the returned states are
+        in the caller's batch order (the packed one is by decreasing length)."""
+        self._check_input_size(packed.data)
+        batch_sizes = [int(n) for n in packed.batch_sizes.numpy()]
+        if hx is not None and packed.sorted_indices is not None:
+            hx = _apply_permutation(hx, packed.sorted_indices)
+        states = self._split_state(hx, batch_sizes[0], packed.data.dtype, False)
+        data, finals = self._layers(packed.data, states, batch_sizes)
+        state = self._join_state(finals, False)
+        if packed.unsorted_indices is not None:
+            state = _apply_permutation(state, packed.unsorted_indices)
+        return type(packed)(data, packed.batch_sizes, packed.sorted_indices,
+                            packed.unsorted_indices), state
+
+    def _check_input_size(self, input):
+        if input.shape[-1] != self.input_size:
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.shape[-1]}")
+
+    def _layers(self, sequence, states, batch_sizes=None):
+        """Run every layer, both directions, over ``sequence`` (see ``_run_direction``); the
+        last layer's output and the final state of each (layer, direction)."""
         directions = ("", "_reverse") if self.bidirectional else ("",)
         finals = []
         for layer in range(self.num_layers):
@@ -254,13 +314,12 @@ class _RNNBase(Module):
             outputs = []
             for index, suffix in enumerate(directions):
                 output, final = self._run_direction(
-                    sequence, states[layer * len(directions) + index], layer, suffix)
+                    sequence, states[layer * len(directions) + index], layer, suffix,
+                    batch_sizes)
                 outputs.append(output)
                 finals.append(final)
             sequence = outputs[0] if len(outputs) == 1 else ops.cat(outputs, -1)
-        output = sequence.squeeze(1) if unbatched else (
-            sequence.transpose(0, 1) if self.batch_first else sequence)
-        return output, self._join_state(finals, unbatched)
+        return sequence, finals
 
     def _split_state(self, hx, batch, dtype, unbatched):
         """The initial state of each (layer, direction)."""
@@ -273,6 +332,36 @@ class _RNNBase(Module):
     def _join_state(self, finals, unbatched):
         h_n = ops.stack(finals)
         return h_n.squeeze(1) if unbatched else h_n
+
+
+def _hidden(state):
+    """What a step hands on as output: h (of LSTM's pair (h, c))."""
+    return state[0] if isinstance(state, tuple) else state
+
+
+def _batch(state):
+    return _hidden(state).shape[0]
+
+
+def _rows(state, start, stop):
+    """Rows ``start:stop`` (sequences of the batch) of a state, or of each part of a pair."""
+    if isinstance(state, tuple):
+        return tuple(part[start:stop] for part in state)
+    return state[start:stop]
+
+
+def _joined(state, rows):
+    """``rows`` appended to the batch of ``state``."""
+    if isinstance(state, tuple):
+        return tuple(ops.cat([part, more]) for part, more in zip(state, rows))
+    return ops.cat([state, rows])
+
+
+def _apply_permutation(state, permutation):
+    """Reorder the batch dimension (dim 1) of a (layers * directions, N, H) state or pair."""
+    if isinstance(state, tuple):
+        return tuple(part.index_select(1, permutation) for part in state)
+    return state.index_select(1, permutation)
 
 
 def _parameter_names(layer, suffix):

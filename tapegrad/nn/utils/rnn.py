@@ -1,7 +1,152 @@
-"""``nn.utils.rnn``: batching sequences of different lengths."""
-from ... import ops
+"""``nn.utils.rnn``: batching sequences of different lengths — padded, or packed.
 
-__all__ = ["pad_sequence"]
+A ``PackedSequence`` keeps only the valid steps of a batch of sequences sorted by decreasing
+length: time step by time step, the rows of the sequences still running (``batch_sizes[t]`` of
+them). The recurrent layers step through it directly, so padding is never computed on.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from ... import dtypes, ops
+from ...ops.packing import _pack, _unpack, _valid_steps
+from ...tensor import Tensor
+
+__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence",
+           "pad_sequence", "unpad_sequence", "pack_sequence", "unpack_sequence"]
+
+
+class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices",
+                                                    "unsorted_indices"])):
+    """``data`` (sum of lengths, *) and ``batch_sizes`` (an int64 tensor, one per time step);
+    ``sorted_indices`` orders the original batch by decreasing length (None when it already
+    was) and ``unsorted_indices`` undoes it. Made by ``pack_padded_sequence`` /
+    ``pack_sequence``, not by hand."""
+
+    __slots__ = ()
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        if batch_sizes is None:  # PyTorch's legacy form: PackedSequence((data, batch_sizes))
+            data, batch_sizes = data
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    def to(self, *args, **kwargs):
+        """Convert ``data`` (the indices follow it); ``self`` when nothing changes."""
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
+
+    def cpu(self, *args, **kwargs):
+        return self.to(*args, **kwargs)
+
+    def double(self):
+        return self.to(dtype=dtypes.float64)
+
+    def float(self):
+        return self.to(dtype=dtypes.float32)
+
+    def half(self):
+        return self.to(dtype=dtypes.float16)
+
+    def long(self):
+        return self.to(dtype=dtypes.int64)
+
+    def int(self):
+        return self.to(dtype=dtypes.int32)
+
+    def short(self):
+        return self.to(dtype=dtypes.int16)
+
+    def char(self):
+        return self.to(dtype=dtypes.int8)
+
+    def byte(self):
+        return self.to(dtype=dtypes.uint8)
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_pinned(self):
+        return False
+
+
+def invert_permutation(permutation):
+    """The permutation that undoes ``permutation`` (None stays None)."""
+    if permutation is None:
+        return None
+    inverse = np.empty_like(permutation.numpy())
+    inverse[permutation.numpy()] = np.arange(permutation.numel())
+    return ops.tensor(inverse, dtype=permutation.dtype)
+
+
+def _as_lengths(lengths):
+    if isinstance(lengths, Tensor):
+        return lengths.numpy().astype(np.int64).reshape(-1)
+    return np.asarray(lengths, dtype=np.int64).reshape(-1)
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """Pack a padded (T, B, *) batch — (B, T, *) with ``batch_first`` — of sequences of the
+    given ``lengths``. With ``enforce_sorted`` they must come longest first; otherwise they are
+    sorted here and ``sorted_indices`` records how."""
+    lengths = _as_lengths(lengths)
+    sorted_indices = None
+    if enforce_sorted:
+        if np.any(lengths[1:] > lengths[:-1]):
+            raise RuntimeError(
+                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
+                "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+                "pack_sequence to sidestep this requirement if you do not need ONNX "
+                "exportability.")
+    else:
+        lengths, sorted_indices = ops.sort(ops.tensor(lengths), descending=True)
+        lengths = lengths.numpy()
+        input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if batch_first:
+        input = input.transpose(0, 1)
+    if lengths.size != input.shape[1]:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
+                           f"{lengths.size} (batch_size={input.shape[1]})")
+    if lengths.size and lengths[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element "
+                           "in 'lengths' that is <= 0")
+    if lengths.size and lengths[0] > input.shape[0]:
+        raise RuntimeError(f"Expected the longest sequence length ({lengths[0]}) to be at most "
+                           f"the padded length ({input.shape[0]})")
+    batch_sizes = tuple(int(n) for n in (lengths[:, None] > np.arange(lengths[0])).sum(0)) \
+        if lengths.size else ()
+    data = _pack(input, batch_sizes=batch_sizes)
+    return PackedSequence(data, ops.tensor(batch_sizes, dtype=dtypes.int64), sorted_indices,
+                          None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """Undo ``pack_padded_sequence``: the padded batch (in the original order) and the length
+    of each sequence (an int64 tensor). ``total_length`` pads to that many steps."""
+    batch_sizes = tuple(int(n) for n in sequence.batch_sizes.numpy())
+    max_length = len(batch_sizes)
+    if total_length is not None:
+        if total_length < max_length:
+            raise ValueError(
+                "Expected total_length to be at least the length of the longest sequence in "
+                f"input, but got total_length={total_length} and max sequence length being "
+                f"{max_length}")
+        max_length = total_length
+    padded = _unpack(sequence.data, batch_sizes=batch_sizes, total_length=max_length,
+                     padding_value=padding_value)
+    lengths = _valid_steps(batch_sizes).sum(0)
+    if batch_first:
+        padded = padded.transpose(0, 1)
+    lengths = ops.tensor(lengths, dtype=dtypes.int64)
+    unsorted_indices = sequence.unsorted_indices
+    if unsorted_indices is not None:
+        padded = padded.index_select(0 if batch_first else 1, unsorted_indices)
+        lengths = lengths[unsorted_indices]
+    return padded, lengths
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
@@ -24,3 +169,22 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         steps = slice(0, length) if padding_side == "right" else slice(longest - length, longest)
         out[(i, steps) if batch_first else (steps, i)] = sequence
     return out
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """The list of sequences a padded batch holds, each cut to its length."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [padded_sequences[i, :int(length)] for i, length in enumerate(_as_lengths(lengths))]
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    """Pack a list of (L_i, *) tensors (longest first, unless ``enforce_sorted`` is False)."""
+    lengths = [sequence.shape[0] for sequence in sequences]
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpack_sequence(packed_sequences):
+    """The list of sequences a ``PackedSequence`` holds, in their original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)

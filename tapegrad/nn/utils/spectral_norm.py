@@ -1,0 +1,99 @@
+"""The older, hook-based spectral norm (prefer ``nn.utils.parametrizations.spectral_norm``):
+``name`` is recomputed before every forward as ``name_orig / sigma``, ``sigma`` estimated by
+power iteration on the buffers ``name_u`` and ``name_v``.
+
+PyTorch also records a format version in the state dict's metadata, to load checkpoints of an
+older layout; tapegrad's Module has no state dict hooks for it, so that part is left out (the
+state dict keys are PyTorch's: ``name_orig``, ``name_u``, ``name_v``)."""
+from ... import ops
+from ...autograd import grad_mode
+from .. import functional as F
+from ..modules.conv import ConvTranspose1d, ConvTranspose2d
+from ..parameter import Parameter
+
+__all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
+
+
+class SpectralNorm:
+    """The forward pre-hook: recomputes ``name``, advancing ``u`` and ``v`` (in place) in
+    training mode."""
+
+    _version = 1
+
+    def __init__(self, name="weight", n_power_iterations=1, dim=0, eps=1e-12):
+        self.name = name
+        self.dim = dim
+        if n_power_iterations <= 0:
+            raise ValueError(f"Expected n_power_iterations to be positive, but got "
+                             f"n_power_iterations={n_power_iterations}")
+        self.n_power_iterations = n_power_iterations
+        self.eps = eps
+
+    def reshape_weight_to_matrix(self, weight):
+        if self.dim != 0:
+            weight = weight.permute(self.dim, *[d for d in range(weight.dim()) if d != self.dim])
+        return weight.reshape(weight.shape[0], -1)
+
+    def compute_weight(self, module, do_power_iteration):
+        weight = getattr(module, self.name + "_orig")
+        u = getattr(module, self.name + "_u")
+        v = getattr(module, self.name + "_v")
+        weight_mat = self.reshape_weight_to_matrix(weight)
+        if do_power_iteration:
+            with grad_mode.no_grad():
+                for _ in range(self.n_power_iterations):
+                    v.copy_(F.normalize(ops.mv(weight_mat.t(), u), dim=0, eps=self.eps))
+                    u.copy_(F.normalize(ops.mv(weight_mat, v), dim=0, eps=self.eps))
+            u, v = u.clone(), v.clone()
+        return weight / ops.dot(u, ops.mv(weight_mat, v))
+
+    def remove(self, module):
+        with grad_mode.no_grad():
+            weight = self.compute_weight(module, do_power_iteration=False)
+        for suffix in ("", "_u", "_v", "_orig"):
+            delattr(module, self.name + suffix)
+        module.register_parameter(self.name, Parameter(weight.detach()))
+
+    def __call__(self, module, inputs):
+        setattr(module, self.name, self.compute_weight(module,
+                                                       do_power_iteration=module.training))
+
+    @staticmethod
+    def apply(module, name, n_power_iterations, dim, eps):
+        for hook in module._forward_pre_hooks.values():
+            if isinstance(hook, SpectralNorm) and hook.name == name:
+                raise RuntimeError(f"Cannot register two spectral_norm hooks on the same "
+                                   f"parameter {name}")
+        fn = SpectralNorm(name, n_power_iterations, dim, eps)
+        weight = module._parameters[name]
+        if weight is None:
+            raise ValueError(f"`SpectralNorm` cannot be applied as parameter `{name}` is None")
+        with grad_mode.no_grad():
+            h, w = fn.reshape_weight_to_matrix(weight).shape
+            u = F.normalize(weight.new_empty(h).normal_(0, 1), dim=0, eps=fn.eps)
+            v = F.normalize(weight.new_empty(w).normal_(0, 1), dim=0, eps=fn.eps)
+        delattr(module, fn.name)
+        module.register_parameter(fn.name + "_orig", weight)
+        setattr(module, fn.name, weight.data)
+        module.register_buffer(fn.name + "_u", u)
+        module.register_buffer(fn.name + "_v", v)
+        module.register_forward_pre_hook(fn)
+        return fn
+
+
+def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
+    """Divide ``module.<name>`` by its spectral norm before every forward; ``dim`` (default
+    0, 1 for transposed convolutions) is the output dimension."""
+    if dim is None:
+        dim = 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d)) else 0
+    SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
+    return module
+
+
+def remove_spectral_norm(module, name="weight"):
+    for key, hook in module._forward_pre_hooks.items():
+        if isinstance(hook, SpectralNorm) and hook.name == name:
+            hook.remove(module)
+            del module._forward_pre_hooks[key]
+            return module
+    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
