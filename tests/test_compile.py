@@ -297,6 +297,55 @@ def test_shape_change_recompiles_and_says_why(caplog):
     assert caplog.text.count("recompiling") == 1
 
 
+SCALE = 2.0
+
+
+def _times_scale(x):
+    return x * SCALE
+
+
+class _Scaled(tapegrad.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear, self.scale = tapegrad.nn.Linear(2, 2), 0.5
+
+    def forward(self, x):
+        return self.linear(x) * self.scale
+
+
+def test_python_values_read_from_globals_and_modules_are_guarded(caplog):
+    """A number the trace baked into the graph is checked on every call: a new value
+    recompiles (with the reason) instead of silently reusing the old one."""
+    global SCALE
+    compiled, model = tapegrad.compile(_times_scale), _Scaled()
+    compiled_model, x = tapegrad.compile(model), tapegrad.ones(1, 2)
+    tapegrad.compile.set_logs(recompiles=True)
+    try:
+        with caplog.at_level(logging.INFO, logger="tapegrad.compile"):
+            assert_close(compiled(tapegrad.ones(2)), tapegrad.full((2,), 2.0))
+            before = compiled_model(x)
+            SCALE, model.scale = 3.0, 2.0
+            assert_close(compiled(tapegrad.ones(2)), tapegrad.full((2,), 3.0))
+            assert_close(compiled_model(x), before * 4)
+            model.eval()
+            compiled_model(x)
+    finally:
+        SCALE = 2.0
+        tapegrad.compile.set_logs(recompiles=False)
+    assert "the global 'SCALE' changed 2.0 → 3.0" in caplog.text
+    assert "self.scale changed 0.5 → 2.0" in caplog.text
+    assert "self.training changed True → False" in caplog.text
+
+
+def test_a_module_attribute_set_to_its_old_value_needs_no_recompile():
+    model = _Scaled()
+    compiled, x = tapegrad.compile(model), tapegrad.ones(1, 2)
+    compiled(x)
+    model.scale = 0.5  # moves nn's change counter; the settings are as traced
+    compiled(x)
+    assert len(compiled.forward._entries) == 1
+
+
 def test_recompile_limit_warns_once_then_runs_eagerly(compiled_chain):
     def double(x):
         return x * 2

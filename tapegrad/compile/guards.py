@@ -2,8 +2,8 @@
 
 A specialization assumed the arguments' shapes, dtypes and ``requires_grad`` flags, the grad mode,
 which tensors and parameters the function reached (by identity), the Python scalars it was called
-with, the state of leaves' ``.grad`` it accumulated into, optimizer hyper-parameters and module
-train/eval flags. The checks are generated as one Python function (a few microseconds per call);
+with, the state of leaves' ``.grad`` it accumulated into, optimizer hyper-parameters, module
+train/eval flags and settings (``Dropout.p``), and the numbers it read from globals. The checks are generated as one Python function (a few microseconds per call);
 when one fails, its guard says what changed in plain words: ``x.shape[0] changed 32 → 17``.
 """
 import numbers
@@ -11,7 +11,7 @@ import numbers
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import pytree
-from .trace import ArgSource, ExternalSource, GradSource
+from .trace import ArgSource, ExternalSource, GradSource, global_names
 
 __all__ = ["GuardSet", "build_guards"]
 
@@ -197,10 +197,9 @@ def _tensor_guards(g, tensor, name, expr, index):
 def _reach_guards(g, function, discovered):
     """What the function reached by name must still be the same objects and settings."""
     for name, module in discovered.modules:
-        state = g.bind(_module_state)
-        g.add(f"{state}({g.bind(module)}) == {g.bind(_module_state(module))}",
-              _settings_changed(name, "parameters or train/eval mode"),
-              f"{name} has the same parameters and train/eval modes")
+        guard = _ModuleGuard(module)
+        g.add(f"{g.bind(guard)}()", _module_changed(name, module, guard.state),
+              f"{name} has the same parameters, train/eval modes and settings")
     for name, optimizer in discovered.optimizers:
         state = g.bind(_optimizer_state)
         g.add(f"{state}({g.bind(optimizer)}) == {g.bind(_optimizer_state(optimizer))}",
@@ -213,17 +212,67 @@ def _reach_guards(g, function, discovered):
         return
     reached = {id(obj) for _, obj in discovered.modules + discovered.optimizers}
     reached |= set(discovered.names)
-    for name in code.co_names:
+    for name in dict.fromkeys(global_names(code)):
         obj = namespace.get(name)
         if obj is not None and id(obj) in reached:
             g.add(f"{g.bind(namespace)}.get({name!r}) is {g.bind(obj)}",
                   lambda args, kwargs, name=name: f"the global '{name}' now names another object",
                   f"global '{name}' names the same object")
+        elif name in namespace and _is_setting(obj):
+            # a number the trace read into the graph as a constant (``x * SCALE``)
+            g.add(f"{g.bind(_same_setting)}({g.bind(namespace)}.get({name!r}, {g.bind(_MISSING)}),"
+                  f" {g.bind(obj)})",
+                  _global_changed(namespace, name, obj), f"global '{name}' == {obj!r}")
+
+
+_MISSING = object()
+
+
+def _is_setting(value):
+    """A Python value a trace bakes into the graph: a number, string, None, or a tuple of them."""
+    if type(value) is tuple:
+        return all(_is_setting(v) for v in value)
+    return type(value) in _SCALARS
+
+
+def _same_setting(value, recorded):
+    return type(value) is type(recorded) and value == recorded
+
+
+def _global_changed(namespace, name, old):
+    def describe(args, kwargs):
+        return f"the global '{name}' changed {old!r} → {namespace.get(name, '(deleted)')!r}"
+    return describe
+
+
+class _ModuleGuard:
+    """Whether a module is as it was traced. Comparing its whole state costs tens of µs, so it
+    is compared only after nn.Module's change counter moved (an attribute set, a mode switched
+    anywhere); when it still matches, the counter's new value is remembered."""
+
+    __slots__ = ("module", "state", "changes")
+
+    def __init__(self, module):
+        self.module = module
+        self.state = _module_state(module)
+        self.changes = getattr(module, "_changes", None)
+
+    def __call__(self):
+        changes = getattr(self.module, "_changes", None)
+        if changes is not None and changes == self.changes:
+            return True
+        if _module_state(self.module) != self.state:
+            return False
+        self.changes = changes
+        return True
 
 
 def _module_state(module):
+    """What a module's forward may read besides tensors: its parameters' identities, every
+    submodule's train/eval flag and its plain settings (``Dropout.p``, ``self.scale``)."""
     return (tuple(id(p) for p in module.parameters()),
-            tuple(m.training for m in module.modules()))
+            tuple((m.training, tuple((k, v) for k, v in m.__dict__.items() if _is_setting(v)))
+                  for m in module.modules()))
 
 
 def _optimizer_state(optimizer):
@@ -297,6 +346,23 @@ def _grad_now(name, present):
     def describe(args, kwargs):
         return (f"{name}.grad changed None → a tensor" if not present else
                 f"{name}.grad changed a tensor → None")
+    return describe
+
+
+def _module_changed(name, module, old):
+    def describe(args, kwargs):
+        new = _module_state(module)
+        if new[0] != old[0]:
+            return f"{name}'s parameters changed"
+        for (path, _), (was_training, was), (training, now) in zip(
+                module.named_modules(), old[1], new[1]):
+            where = f"{name}.{path}" if path else name
+            if was_training != training:
+                return f"{where}.training changed {was_training} → {training}"
+            for (key, before), (_, after) in zip(was, now):
+                if before != after:
+                    return f"{where}.{key} changed {before!r} → {after!r}"
+        return f"{name}'s settings changed"
     return describe
 
 

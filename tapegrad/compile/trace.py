@@ -553,7 +553,7 @@ def discover(fn, flat_args, arg_names):
             except ValueError:  # an empty cell
                 pass
         namespace = getattr(fn, "__globals__", {})
-        candidates += [(namespace[name], name) for name in _global_names(code) if name in namespace]
+        candidates += [(namespace[name], name) for name in global_names(code) if name in namespace]
     found = Discovered()
     for obj, name in sorted(candidates, key=lambda c: _is_optimizer(c[0])):
         found.add_object(obj, name)
@@ -564,11 +564,11 @@ def _is_optimizer(obj):
     return isinstance(getattr(obj, "param_groups", None), list) and hasattr(obj, "state")
 
 
-def _global_names(code):
+def global_names(code):
     names = list(code.co_names)
     for const in code.co_consts:
         if hasattr(const, "co_names"):
-            names.extend(_global_names(const))
+            names.extend(global_names(const))
     return names
 
 

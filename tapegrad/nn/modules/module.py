@@ -32,6 +32,9 @@ class Module:
     # Saved in ``state_dict()._metadata``; a subclass whose state dict layout changes bumps it, and
     # its ``_load_from_state_dict`` upgrades checkpoints of older versions.
     _version = 1
+    # Counts changes to any module's attributes, parameters, buffers, submodules or modes: a
+    # compiled function's guards compare a module's settings only after it moved.
+    _changes = 0
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -142,6 +145,7 @@ class Module:
                 f"created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method.")
         self._parameters[name] = param
+        Module._changes += 1
 
     def register_buffer(self, name, tensor, persistent=True):
         self._check_registrable(name, "buffer", "_buffers")
@@ -153,12 +157,14 @@ class Module:
             self._non_persistent_buffers_set.discard(name)
         else:
             self._non_persistent_buffers_set.add(name)
+        Module._changes += 1
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         self._check_registrable(name, "module", "_modules")
         self._modules[name] = module
+        Module._changes += 1
 
     register_module = add_module
 
@@ -167,11 +173,16 @@ class Module:
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        # PyTorch checks a module's name for a clash first and quotes it in the "." message.
+        clash = hasattr(self, name) and name not in getattr(self, own_dict)
+        if clash and kind == "module":
+            raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
-            raise KeyError(f'{kind} name can\'t contain "."')
+            raise KeyError(f'{kind} name can\'t contain "."' +
+                           (f", got: {name}" if kind == "module" else ""))
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
-        if hasattr(self, name) and name not in getattr(self, own_dict):
+        if clash:
             raise KeyError(f"attribute '{name}' already exists")
 
     def __getattr__(self, name):
@@ -183,6 +194,7 @@ class Module:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name, value):
+        Module._changes += 1
         params = self.__dict__.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
@@ -222,6 +234,7 @@ class Module:
         self._non_persistent_buffers_set.discard(name)
 
     def __delattr__(self, name):
+        Module._changes += 1
         for store in (self._parameters, self._buffers, self._modules):
             if name in store:
                 del store[name]
@@ -326,6 +339,7 @@ class Module:
             raise ValueError("training mode is expected to be boolean")
         for module in self.modules():
             object.__setattr__(module, "training", mode)
+        Module._changes += 1
         return self
 
     def eval(self):
