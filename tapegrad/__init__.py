@@ -21,6 +21,7 @@ from . import nn, optim, utils
 from .serialization import load, save
 from . import distributions, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
+from . import _dynamo, compiler  # noqa: E402
 
 __version__ = "0.1.0"
 

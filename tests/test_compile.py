@@ -471,3 +471,67 @@ def test_module_compiles_and_shares_parameters(composite_run):
     with tapegrad.no_grad():
         model[0].weight.mul_(0)                  # the compiled module sees parameter updates
     assert_close(compiled(x), model(x), rtol=1e-5, atol=1e-6)
+
+
+def test_pytorch_backends_modes_and_dynamic_are_accepted():
+    def double(x):
+        return x * 2
+    x = tapegrad.ones(3)
+    for backend in ("inductor", "numba", "eager", "aot_eager"):
+        for mode in (None, "default", "reduce-overhead", "max-autotune"):
+            compiled = tapegrad.compile(double, backend=backend, mode=mode, dynamic=True)
+            assert_close(compiled(x), x * 2)
+            assert_close(compiled(x), x * 2)
+            assert bool(compiled._entries) == (backend in ("inductor", "numba"))
+    with pytest.raises(tapegrad._dynamo.exc.InvalidBackend, match="Invalid backend: 'nope'"):
+        tapegrad.compile(double, backend="nope")
+    with pytest.raises(RuntimeError, match="Unrecognized mode=fastest, should be one of"):
+        tapegrad.compile(double, mode="fastest")
+    with pytest.raises(RuntimeError, match="Either mode or options can be specified"):
+        tapegrad.compile(double, mode="max-autotune", options={})
+    assert "inductor" in tapegrad._dynamo.list_backends()
+
+
+def test_reset_forgets_every_specialization():
+    compiled = tapegrad.compile(lambda x: x + 1)
+    compiled(tapegrad.ones(2))
+    assert compiled._entries
+    tapegrad.compiler.reset()
+    assert not compiled._entries
+    assert_close(compiled(tapegrad.ones(2)), tapegrad.full((2,), 2.0))
+    tapegrad._dynamo.reset()
+    assert not compiled._entries
+
+
+def test_a_disabled_function_keeps_its_caller_eager():
+    seen = []
+
+    @tapegrad.compiler.disable
+    def log(t):
+        seen.append(tapegrad.compiler.is_compiling())
+        return t
+
+    @tapegrad.compile
+    def step(t):
+        return log(t * 2).sum()
+
+    with pytest.warns(CompileWarning, match="log\\(\\) is marked torch.compiler.disable"):
+        assert step(tapegrad.ones(3)).item() == 6.0
+    assert step(tapegrad.ones(3)).item() == 6.0
+    assert not tapegrad.compiler.is_compiling()
+    with pytest.raises(tapegrad.compile.GraphBreakError, match="marked torch.compiler.disable"):
+        tapegrad.compile(lambda t: log(t), fullgraph=True)(tapegrad.ones(1))
+
+
+def test_module_compile_compiles_in_place_keeping_type_and_state_keys():
+    model = tapegrad.nn.Sequential(tapegrad.nn.Linear(3, 2), tapegrad.nn.Tanh())
+    x = tapegrad.ones(1, 3)
+    expected = model(x)
+    keys = list(model.state_dict())
+    model.compile()
+    assert type(model) is tapegrad.nn.Sequential and list(model.state_dict()) == keys
+    out = model(x)
+    assert_close(out, expected)
+    assert model.forward._entries  # the call ran the compiled forward
+    out.sum().backward()
+    assert model[0].weight.grad is not None

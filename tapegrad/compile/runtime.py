@@ -9,6 +9,7 @@ it eagerly), compiles a new specialization and says which guard failed.
 import functools
 import time
 import warnings
+import weakref
 
 import numpy as np
 
@@ -21,14 +22,25 @@ from .guards import build_guards
 from .ir import Value
 from .trace import fetcher, trace, tracing_here
 
-__all__ = ["compile", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning"]
+__all__ = ["compile", "reset", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning",
+           "InvalidBackend"]
 
 
 class CompileWarning(UserWarning):
     """tapegrad.compile fell back to eager execution (graph break, limit, compile failure)."""
 
 
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="numba", mode=None,
+class InvalidBackend(RuntimeError):
+    """``backend=`` names no backend (PyTorch's ``torch._dynamo.exc.InvalidBackend``)."""
+
+
+# PyTorch's backend names: its compilers map to tapegrad's one, its debugging backends (which
+# run the captured graph without compiling it) to running the function eagerly.
+BACKENDS = {"numba": "numba", "inductor": "numba", "eager": "eager", "aot_eager": "eager"}
+MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
             options=None, disable=False, recompile_limit=8):
     """Compile a function or an ``nn.Module`` into Numba kernels (see DESIGN.md, compiled mode).
 
@@ -36,12 +48,21 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="numba", mode=
     and ``tapegrad.compile(model)``. ``fullgraph=True`` raises ``GraphBreakError`` where the
     function depends on tensor data; otherwise such calls run eagerly with one warning.
     ``recompile_limit`` bounds the specializations (default 8) before the function stays eager.
+
+    PyTorch's other arguments are accepted with their meaning here: ``backend`` "inductor" (the
+    default) or "numba" compile, "eager" and "aot_eager" run the function as it is; every
+    ``mode`` compiles the same kernels; shapes always specialize, ``dynamic=True`` included (each
+    new shape compiles once, within the recompile limit).
     """
-    if dynamic:
-        raise NotImplementedError("tapegrad.compile specializes on shapes: dynamic=True is not "
-                                  "supported (each new shape compiles once, up to the limit)")
-    if backend != "numba":
-        raise ValueError(f"tapegrad.compile has one backend, 'numba' (got {backend!r})")
+    if not (isinstance(backend, str) and backend in BACKENDS):
+        raise InvalidBackend(f"Invalid backend: {backend!r}, see `torch._dynamo.list_backends()` "
+                             "for available backends.")
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be specified "
+                           "at the same time.")
+    if mode is not None and mode not in MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(MODES)}")
+    disable = disable or BACKENDS[backend] == "eager"
     settings = dict(fullgraph=fullgraph, recompile_limit=recompile_limit, disable=disable)
     if model is None:
         return lambda fn: compile(fn, **settings)
@@ -78,6 +99,14 @@ class CompiledFunction:
         self._warned_break = False
         self._warned_limit = False
         self._history = []        # (reason for the specialization, entry)
+        _ALL.add(self)
+
+    def reset(self):
+        """Forget every specialization (the next call traces and compiles again)."""
+        self._entries.clear()
+        self._history.clear()
+        self._attempts = 0
+        self._warned_break = self._warned_limit = False
 
     def __get__(self, instance, owner):
         """Decorating a method binds like a function (``self`` is then an argument the guards
@@ -352,6 +381,16 @@ class Specialization:
                 output._grad_fn = node
                 output._requires_grad = True
                 output._output_nr = cotangent if cotangent is not None else 0
+
+
+_ALL = weakref.WeakSet()  # every CompiledFunction alive, for reset()
+
+
+def reset():
+    """Forget the specializations of every compiled function (``torch.compiler.reset()``); the
+    kernels stay in the on-disk cache, so recompiling them is quick."""
+    for function in list(_ALL):
+        function.reset()
 
 
 def _kernel_argument(kind, payload):

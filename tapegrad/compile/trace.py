@@ -60,7 +60,7 @@ class GraphBreak:
         if self.library is not None and self.library != (self.filename, self.lineno):
             via = f" (in {os.path.relpath(self.library[0], _PACKAGE_DIR)}:{self.library[1]})"
         return (f"graph break in {function_name}() at {self.location}{via}: {self.reason}. "
-                f"Hint: {self.hint}")
+                f"Hint: {self.hint}.")
 
 
 _DATA_HINT = ("keep .item(), .tolist(), print() and `if tensor:` outside the compiled function, "
@@ -663,6 +663,13 @@ def _tapegrad_modules():
     return [module for name, module in list(sys.modules.items())
             if module is not None and (name == "tapegrad" or name.startswith("tapegrad."))
             and not name.startswith("tapegrad.compile")]
+
+
+def break_graph_here(reason, hint):
+    """Stop compiling the function being traced, if any (it runs eagerly, or raises under
+    ``fullgraph``): ``torch.compiler.disable``'s functions are never compiled."""
+    if tracing_here():
+        _active.graph_break(reason, hint)
 
 
 def tracing_here():

@@ -9,6 +9,7 @@ from itertools import chain
 
 from ... import dtypes
 from ...autograd import grad_mode
+from ...compile import compile as compile_function
 from ...tensor import Tensor, _check_device
 from ..parameter import Parameter, reset_grad
 from .hooks import BackwardHook, RemovableHandle
@@ -494,6 +495,12 @@ class Module:
                 setattr(self, name, _assigned_parameter(source, target.requires_grad))
             else:
                 setattr(self, name, source)
+
+    def compile(self, *args, **kwargs):
+        """Compile this module's ``forward`` in place (``tapegrad.compile`` with these arguments):
+        unlike ``tapegrad.compile(module)`` the module keeps its type and state dict keys."""
+        object.__setattr__(self, "forward",
+                           compile_function(type(self).forward.__get__(self), *args, **kwargs))
 
     def _compiled(self, forward):
         """``tapegrad.compile(self)`` given the compiled ``forward``: an OptimizedModule."""
