@@ -15,8 +15,9 @@ from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
 from .ops import PRIMITIVES, return_types
 from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
 from . import autograd, backends, cuda, linalg, special
-from .autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
-                       no_grad, set_grad_enabled)
+from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled,
+                       is_anomaly_enabled, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                       set_grad_enabled)
 from . import nn, optim, utils
 from .serialization import load, save
 from . import distributions, viz

@@ -1332,3 +1332,27 @@ def _torch_twin(function_class, lib):
         return function_class
     methods = {k: v for k, v in vars(function_class).items() if isinstance(v, staticmethod)}
     return type(function_class.__name__, (lib.autograd.Function,), methods)
+
+
+def _nan_born_in_sqrt(lib):
+    x = lib.tensor([0.0, 1.0, 4.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        with lib.autograd.detect_anomaly():
+            assert lib.is_anomaly_enabled() and lib.is_anomaly_check_nan_enabled()
+            (lib.sqrt(x) * lib.tensor([0.0, 1.0, 1.0])).sum().backward()
+    return x.grad
+
+
+def test_anomaly_detection_names_the_node_that_made_a_nan(torch):
+    for lib in (tg, torch):
+        with pytest.raises(RuntimeError) as error:
+            _nan_born_in_sqrt(lib)
+        assert str(error.value) == "Function 'SqrtBackward0' returned nan values in its 0th output."
+        assert not lib.is_anomaly_enabled()
+    with tg.autograd.set_detect_anomaly(True, check_nan=False):  # context manager: restores
+        e = tg.tensor([0.0], requires_grad=True)
+        (e / e).sum().backward()
+        assert np.isnan(e.grad.item())
+    assert not tg.is_anomaly_enabled() and tg.is_anomaly_check_nan_enabled()
+    with pytest.raises(TypeError, match="argument 'enabled' \\(position 1\\) must be bool"):
+        tg.autograd.set_detect_anomaly("yes")

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from ..tensor import Tensor
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 from .graph import AccumulateGrad
 
 __all__ = ["backward", "grad"]
@@ -241,6 +241,7 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
         if node not in counts and (visits is None or node in visits):
             heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
+    check_nan = anomaly_mode._settings.enabled and anomaly_mode._settings.check_nan
     state = grad_mode._state
     grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
     try:
@@ -272,6 +273,8 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
             else:
                 input_grads = _call(node, _tensor_pre_hooks(node, grads, shared), create_graph,
                                     shared)
+            if check_nan and input_grads:
+                anomaly_mode.check_gradients(node, input_grads)
             if not retain_graph:
                 node.release()
             if input_grads is None:
