@@ -4,11 +4,11 @@ Use it as ``import tapegrad as torch``: tensors record a dynamic tape exactly as
 does. ``tapegrad.compile`` traces a function into a static graph and compiles it with Numba.
 """
 from . import dtypes
-from .dtypes import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,
-                     int, int8, int16, int32, int64, long, promote_types, result_type,
-                     set_default_dtype, short, uint8)
-from .tensor import (BoolTensor, ByteTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
-                     LongTensor, Size, Tensor, device)
+from .dtypes import (bool, can_cast, double, dtype, finfo, float, float16, float32, float64,
+                     get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long,
+                     promote_types, result_type, set_default_dtype, short, uint8)
+from .tensor import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
+                     IntTensor, LongTensor, ShortTensor, Size, Tensor, device)
 from ._printing import set_printoptions
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
 from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
@@ -33,6 +33,10 @@ def is_tensor(obj):
 
 def is_floating_point(input):
     return input.is_floating_point()
+
+
+def is_complex(input):
+    return input.is_complex()
 
 
 def numel(input):

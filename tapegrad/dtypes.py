@@ -10,7 +10,7 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
     "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
-    "as_dtype", "promote_types", "result_type",
+    "as_dtype", "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
 # Categories order the kinds of number: a value of a higher category wins a promotion.
@@ -104,6 +104,49 @@ def promote_types(a, b):
     if a._category != b._category:
         return a if a._category > b._category else b
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def can_cast(from_, to):
+    """Whether PyTorch casts ``from_`` to ``to`` in an operation writing into ``to`` (never to a
+    lower kind of number: float to int, int to bool)."""
+    return as_dtype(from_)._category <= as_dtype(to)._category
+
+
+class finfo:
+    """Machine limits of a floating dtype (the default dtype when none is given)."""
+
+    def __init__(self, type=None):
+        type = get_default_dtype() if type is None else as_dtype(type)
+        if not type.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo "
+                            "to handle 'torch.finfo'")
+        info = np.finfo(type.numpy)
+        self.bits, self.dtype = info.bits, type.name
+        self.eps, self.max, self.min = builtins.float(info.eps), builtins.float(info.max), \
+            builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype."""
+
+    def __init__(self, type):
+        type = as_dtype(type)
+        if type._category != _INT:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
+                            "handle 'torch.iinfo'")
+        info = np.iinfo(type.numpy)
+        self.bits, self.max, self.min, self.dtype = info.bits, builtins.int(info.max), \
+            builtins.int(info.min), type.name
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
 def _scalar_category(value):

@@ -248,8 +248,8 @@ class Tensor:
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(hook)
-        from .autograd.graph import _RemovableHandle
-        return _RemovableHandle(self._hooks, hook)
+        from .autograd.graph import RemovableHandle
+        return RemovableHandle(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs once backward has accumulated this leaf's ``.grad`` (an optimizer
@@ -261,8 +261,8 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._post_accumulate_grad_hooks is None:
             self._post_accumulate_grad_hooks = []
-        from .autograd.graph import _RemovableHandle
-        return _RemovableHandle.append(self._post_accumulate_grad_hooks, hook)
+        from .autograd.graph import RemovableHandle
+        return RemovableHandle.append(self._post_accumulate_grad_hooks, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor into the leaves' ``.grad`` (see autograd)."""
@@ -270,9 +270,12 @@ class Tensor:
                          create_graph, inputs=inputs)
 
     def detach(self):
-        """A tensor sharing this one's data, with no history."""
+        """A tensor sharing this one's data and version counter, with no history (not a view:
+        its ``_base`` is None, as in PyTorch)."""
         alias = Tensor._make(self._array)
-        alias._become_view_of(self)
+        alias._version_counter = self._version_counter
+        if "_inference" in self.__dict__:
+            alias._inference = True
         return alias
 
     def _become_view_of(self, source):
@@ -425,6 +428,23 @@ class Tensor:
 
     def bool(self):
         return self.to(dtypes.bool)
+
+    def short(self):
+        return self.to(dtypes.int16)
+
+    def char(self):
+        return self.to(dtypes.int8)
+
+    def byte(self):
+        return self.to(dtypes.uint8)
+
+    def is_complex(self):
+        return False  # tapegrad has no complex dtypes
+
+    def new(self, *args):
+        """The legacy constructor in this tensor's dtype: ``w.new(2, 3)`` (uninitialized),
+        ``w.new([1, 2])`` (data), ``w.new()`` (empty)."""
+        return Tensor._make(_legacy_array(args, self._array.dtype))
 
     def cpu(self):
         return self
@@ -785,6 +805,8 @@ LongTensor = _legacy_type("LongTensor", dtypes.int64)
 IntTensor = _legacy_type("IntTensor", dtypes.int32)
 BoolTensor = _legacy_type("BoolTensor", dtypes.bool)
 ByteTensor = _legacy_type("ByteTensor", dtypes.uint8)
+ShortTensor = _legacy_type("ShortTensor", dtypes.int16)
+CharTensor = _legacy_type("CharTensor", dtypes.int8)
 
 _LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
                       "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",

@@ -315,3 +315,37 @@ def test_require_grad_messages_are_pytorchs(torch):
 def test_float_dtypes_can_require_grad():
     for dtype in (tapegrad.float16, tapegrad.float32, tapegrad.float64):
         assert tapegrad.ones(2, dtype=dtype, requires_grad=True).requires_grad
+
+
+def test_finfo_iinfo_and_can_cast_match_pytorch():
+    torch = pytest.importorskip("torch")
+    for name in ("float16", "float32", "float64"):
+        ours, theirs = tapegrad.finfo(getattr(tapegrad, name)), torch.finfo(getattr(torch, name))
+        assert repr(ours) == repr(theirs)
+        for field in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
+            assert getattr(ours, field) == getattr(theirs, field), (name, field)
+    assert tapegrad.finfo().dtype == "float32"
+    for name in ("uint8", "int8", "int16", "int32", "int64"):
+        ours, theirs = tapegrad.iinfo(getattr(tapegrad, name)), torch.iinfo(getattr(torch, name))
+        assert (repr(ours), ours.bits, ours.max, ours.min) == \
+               (repr(theirs), theirs.bits, theirs.max, theirs.min)
+    with pytest.raises(TypeError, match="requires a floating point input type"):
+        tapegrad.finfo(tapegrad.int32)
+    with pytest.raises(TypeError, match="requires an integer input type"):
+        tapegrad.iinfo(tapegrad.float32)
+    names = ("bool", "uint8", "int32", "int64", "float32", "float64")
+    for a in names:
+        for b in names:
+            assert tapegrad.can_cast(getattr(tapegrad, a), getattr(tapegrad, b)) == \
+                   torch.can_cast(getattr(torch, a), getattr(torch, b)), (a, b)
+
+
+def test_legacy_conversions_and_constructors():
+    x = tapegrad.tensor([-1.7, 0.0, 2.9])
+    assert [t.dtype for t in (x.short(), x.char(), x.byte())] == \
+           [tapegrad.int16, tapegrad.int8, tapegrad.uint8]
+    assert isinstance(x.short(), tapegrad.ShortTensor) and isinstance(x.char(), tapegrad.CharTensor)
+    w = tapegrad.zeros(2, dtype=tapegrad.float64)
+    assert w.new(2, 3).shape == (2, 3) and w.new(2, 3).dtype == tapegrad.float64
+    assert w.new([1, 2]).tolist() == [1.0, 2.0] and w.new().shape == (0,)
+    assert not x.is_complex() and not tapegrad.is_complex(x)
