@@ -70,11 +70,11 @@ class Node:
     # -- hooks, as PyTorch's Node exposes them --------------------------------------------------
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
-        return _RemovableHandle.append(self._hook_table().post, fn)
+        return RemovableHandle.append(self._hook_table().post, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
-        return _RemovableHandle.append(self._hook_table().pre, fn)
+        return RemovableHandle.append(self._hook_table().pre, fn)
 
     def _add_tensor_pre_hook(self, output_nr, fn, retain_grad=False):
         """A hook of the tensor that is output ``output_nr`` of this node (``register_hook``,
@@ -83,7 +83,7 @@ class Node:
         hooks = (table.retain_grad if retain_grad else table.tensor).setdefault(output_nr, [])
         if retain_grad:
             hooks.clear()
-        return _RemovableHandle.append(hooks, fn)
+        return RemovableHandle.append(hooks, fn)
 
 
 class NodeHooks:
@@ -124,7 +124,10 @@ class AccumulateGrad(Node):
         raise AssertionError("the engine accumulates leaves itself")
 
 
-class _RemovableHandle:
+class RemovableHandle:
+    """What registering a tensor or node hook returns: ``remove()`` unregisters it (also on
+    leaving a ``with`` block)."""
+
     __slots__ = ("_hooks", "_fn")
 
     def __init__(self, hooks, fn):
@@ -138,6 +141,12 @@ class _RemovableHandle:
     def remove(self):
         if self._fn in self._hooks:
             self._hooks.remove(self._fn)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
 
 
 # ------------------------------------------------------------------ hooks on saved tensors

@@ -24,6 +24,8 @@ def apply_inplace(prim, target, others, params):
     if "_inference" in target.__dict__ and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
+    if grad_enabled and "_view_made_without_grad" in target.__dict__:
+        raise RuntimeError(NO_GRAD_VIEW_INPLACE_ERROR)
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:
         _check_inplace_allowed(target)
@@ -46,6 +48,15 @@ def apply_inplace(prim, target, others, params):
         prim._record((source, *others), params, target)
     return target
 
+
+# Which history should the write get: the base's (recorded) or none (the view's)? PyTorch
+# refuses to guess.
+NO_GRAD_VIEW_INPLACE_ERROR = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
 
 INFERENCE_INPLACE_ERROR = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "

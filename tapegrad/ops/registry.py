@@ -238,6 +238,8 @@ class Primitive:
                     break
         elif state.inference and result._base is None:
             result._inference = True  # only ever set here: eager training pays nothing for it
+        elif self.is_view and result._base is not None and result._base._requires_grad:
+            result._view_made_without_grad = True  # see inplace.apply_inplace
         return (result, *extra) if self.n_outputs > 1 else result
 
     def _several(self, inputs, params, outs):
