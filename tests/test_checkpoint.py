@@ -75,3 +75,35 @@ def test_checkpoint_sequential_equals_the_plain_model():
 def test_warns_when_no_input_requires_grad():
     with pytest.warns(UserWarning, match="None of the inputs have requires_grad=True"):
         checkpoint(lambda t: t * 2, tapegrad.ones(2))
+
+
+def test_non_reentrant_checkpoint_reaches_parameters_and_takes_keyword_arguments():
+    calls = []
+    w = tapegrad.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+
+    def block(x, scale, *, shift):
+        calls.append(1)
+        return (x @ w).tanh() * scale + shift
+
+    x = tapegrad.tensor([[1.0, 2.0]])  # needs no grad: w still gets its gradient
+    expected = block(x, 2.0, shift=0.5)
+    expected.sum().backward()
+    reference, w.grad = w.grad.clone(), None
+    calls.clear()
+    out = checkpoint(block, x, 2.0, shift=0.5, use_reentrant=False)
+    assert out.requires_grad and len(calls) == 1
+    out.sum().backward()
+    assert len(calls) == 2  # rerun once, for the backward
+    np.testing.assert_allclose(w.grad.numpy(), reference.numpy(), rtol=1e-6)
+
+
+def test_non_reentrant_checkpoint_keeps_no_intermediate_and_checks_its_inputs():
+    saved = []
+    x = tapegrad.ones(3, requires_grad=True) * 1
+    with tapegrad.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+        out = checkpoint(lambda t: t.sin().exp().sum(), x, use_reentrant=False)
+    assert saved == []  # the checkpoint's own hooks stored positions only
+    with tapegrad.no_grad():
+        x.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()
