@@ -70,10 +70,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    roots = _roots(outputs, grad_outputs, create_graph)  # PyTorch checks the outputs first
     for t in inputs:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = _roots(outputs, grad_outputs, create_graph)
     if retain_graph is None:
         retain_graph = create_graph
     edges = [_edge_of(t) for t in inputs]

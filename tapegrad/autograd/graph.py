@@ -38,7 +38,7 @@ class Node:
     ``_hooks`` slot (None for the vast majority of nodes, so the engine checks one attribute).
     """
 
-    __slots__ = ("next_functions", "sequence_nr", "_hooks", "__weakref__")
+    __slots__ = ("next_functions", "sequence_nr", "_hooks", "_metadata", "__weakref__")
     # True when ``apply`` may return tensors someone else holds (user code): the engine then
     # copies such a gradient before storing it in a leaf's .grad.
     gradients_may_be_shared = False
@@ -52,6 +52,15 @@ class Node:
 
     def name(self):
         return self.qualified_name or type(self).__name__
+
+    @property
+    def metadata(self):
+        """A dict for user annotations on this node (empty until used), as PyTorch's."""
+        try:
+            return self._metadata
+        except AttributeError:
+            self._metadata = {}
+            return self._metadata
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"

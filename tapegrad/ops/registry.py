@@ -400,7 +400,7 @@ def _saved_output(result, output_nr):
 _NO_EDGE = (None, 0)
 
 # PyTorch's names for a node's inputs and output, as the op table names them
-_OUR_ARGUMENT_NAMES = {"self": "a", "other": "b", "result": "out"}
+_OUR_ARGUMENT_NAMES = {"self": "a", "other": "b", "result": "out", "mat2": "b"}
 _MISSING = object()
 
 # Nodes PyTorch implements in C++ outside the generated code: their name() is namespaced.
