@@ -226,8 +226,11 @@ def _attach(ctx, index, out, inputs):
         return out
     if any(out is d for d in ctx._dirty):
         _check_dirty(out)
-    elif any(out is t for t in inputs):
-        out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
+    elif any(out is t or np.may_share_memory(out._array, t._array) for t in inputs):
+        if any(out is t for t in inputs):
+            out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
+        # a view of an input: writing into it in place would bypass this node's backward
+        out._custom_function_view = type(ctx).__name__.removesuffix("Backward")
     out._grad_fn = ctx
     out._output_nr = index
     out._requires_grad = True

@@ -3,8 +3,9 @@
 A specialization assumed the arguments' shapes, dtypes and ``requires_grad`` flags, the grad mode,
 which tensors and parameters the function reached (by identity), the Python scalars it was called
 with, the state of leaves' ``.grad`` it accumulated into, optimizer hyper-parameters, module
-train/eval flags and settings (``Dropout.p``), and the numbers it read from globals. The checks are generated as one Python function (a few microseconds per call);
-when one fails, its guard says what changed in plain words: ``x.shape[0] changed 32 → 17``.
+train/eval flags and settings (``Dropout.p``), and the numbers it read from globals. The checks
+are generated as one Python function (a few microseconds per call); when one fails, its guard
+says what changed in plain words: ``x.shape[0] changed 32 → 17``.
 """
 import numbers
 

@@ -210,6 +210,14 @@ def _check_inplace_allowed(target):
     node = target._grad_fn
     if node is None:
         raise RuntimeError(LEAF_INPLACE_ERROR)
+    if "_custom_function_view" in target.__dict__:
+        raise RuntimeError(
+            f"Output {target._output_nr} of {target._custom_function_view} is a view and is being "
+            "modified inplace. This view was created inside a custom Function (or because an "
+            "input was returned as-is) and the autograd logic to handle view+inplace would "
+            "override the custom backward associated with the custom Function, leading to "
+            "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+            "output of the custom Function.")
     primitive = getattr(node, "primitive", None)
     if primitive is not None and primitive.is_view and primitive.n_outputs is None:
         raise RuntimeError(

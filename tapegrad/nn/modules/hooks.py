@@ -97,7 +97,12 @@ class BackwardHook:
         for hook in tuple(self.pre_hooks.values()):
             replaced = hook(self.module, grad_outputs)
             if replaced is not None:
-                grad_outputs = _as_tuple(replaced)
+                replaced = _as_tuple(replaced)
+                if len(replaced) != len(grad_outputs):
+                    raise RuntimeError(f"Backward pre hook returned an invalid number of "
+                                       f"grad_output, got {len(replaced)}, but expected "
+                                       f"{len(grad_outputs)}")
+                grad_outputs = replaced
         self.grad_outputs = grad_outputs
         if self.input_positions is None and self.hooks:  # no input takes part: the hooks run now
             warnings.warn("Full backward hook is firing when gradients are computed with respect "

@@ -55,7 +55,7 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or self._legacy_backward_hooks or _GLOBAL_HOOKS.any):
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -86,9 +86,24 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to the
         module's inputs are computed; it may return a new ``grad_input``."""
+        self._check_backward_hook_kind(full=True)
         handle = RemovableHandle(self._backward_hooks)
         _insert(self._backward_hooks, handle.id, hook, prepend)
         return handle
+
+    def register_backward_hook(self, hook):
+        """The deprecated hook: ``hook(module, grad_input, grad_output)`` on the node that made
+        the module's output, so ``grad_input`` are that last operation's input gradients
+        (``nn.Linear``: bias, input, weight.t()). Prefer ``register_full_backward_hook``."""
+        self._check_backward_hook_kind(full=False)
+        handle = RemovableHandle(self._legacy_backward_hooks)
+        self._legacy_backward_hooks[handle.id] = hook
+        return handle
+
+    def _check_backward_hook_kind(self, full):
+        if (self._legacy_backward_hooks if full else self._backward_hooks):
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "on a single Module. Please use only one of them.")
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """``hook(module, grad_output)`` runs when the gradients with respect to the module's
@@ -98,39 +113,55 @@ class Module:
         return handle
 
     def _call_with_hooks(self, args, kwargs):
-        for hook_id, hook in tuple(self._forward_pre_hooks.items()):
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError("forward pre-hook must return None or a tuple of "
-                                           f"(new_args, new_kwargs), but got {result}.")
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        backward_hook = None
-        if (self._backward_hooks or self._backward_pre_hooks) and grad_mode.is_grad_enabled():
-            backward_hook = BackwardHook(self, self._backward_hooks, self._backward_pre_hooks)
-            args = backward_hook.setup_input_hook(args)
+        """A call with hooks: the global ones (``register_module_*``) run before the module's."""
+        forward_hooks = (*_GLOBAL_HOOKS.forward.items(), *self._forward_hooks.items())
         try:
+            for hook_id, hook in (*_GLOBAL_HOOKS.forward_pre.items(),
+                                  *self._forward_pre_hooks.items()):
+                args, kwargs = self._run_forward_pre_hook(hook_id, hook, args, kwargs)
+            backward_hooks = {**_GLOBAL_HOOKS.backward, **self._backward_hooks}
+            backward_hook = None
+            if (backward_hooks or self._backward_pre_hooks) and grad_mode.is_grad_enabled():
+                backward_hook = BackwardHook(self, backward_hooks, self._backward_pre_hooks)
+                args = backward_hook.setup_input_hook(args)
             output = self.forward(*args, **kwargs)
         except Exception:
-            for hook_id, hook in tuple(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
+            for hook_id, hook in forward_hooks:
+                if hook_id in self._forward_hooks_always_called or \
+                        hook_id in _GLOBAL_HOOKS.forward_always_called:
                     self._run_forward_hook(hook_id, hook, args, kwargs, None)
             raise
-        for hook_id, hook in tuple(self._forward_hooks.items()):
+        for hook_id, hook in forward_hooks:
             result = self._run_forward_hook(hook_id, hook, args, kwargs, output)
             if result is not None:
                 output = result
+        if self._legacy_backward_hooks and isinstance(output, Tensor) and \
+                output.grad_fn is not None:
+            module, hooks = self, self._legacy_backward_hooks
+            output.grad_fn.register_hook(
+                lambda grad_input, grad_output: _run_legacy_hooks(module, hooks, grad_input,
+                                                                  grad_output))
         if backward_hook is not None:
             output = backward_hook.setup_output_hook(output)
         return output
 
+    def _run_forward_pre_hook(self, hook_id, hook, args, kwargs):
+        if hook_id in self._forward_pre_hooks_with_kwargs:
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                       f"(new_args, new_kwargs), but got {result}.")
+                args, kwargs = result
+        else:
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
+
     def _run_forward_hook(self, hook_id, hook, args, kwargs, output):
-        if hook_id in self._forward_hooks_with_kwargs:
+        if hook_id in self._forward_hooks_with_kwargs or \
+                hook_id in _GLOBAL_HOOKS.forward_with_kwargs:
             return hook(self, args, kwargs, output)
         return hook(self, args, output)
 
@@ -531,7 +562,57 @@ class Module:
 
 _HOOK_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks",
                 "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
-                "_forward_hooks_always_called")
+                "_forward_hooks_always_called", "_legacy_backward_hooks")
+
+
+def _run_legacy_hooks(module, hooks, grad_input, grad_output):
+    for hook in tuple(hooks.values()):
+        replaced = hook(module, grad_input, grad_output)
+        if replaced is not None:
+            grad_input = replaced
+    return grad_input
+
+
+class _GlobalHooks:
+    """The hooks every module runs (``register_module_forward_hook`` and kin); ``any`` keeps
+    calls of modules without hooks on their fast path."""
+
+    def __init__(self):
+        self.forward_pre, self.forward, self.backward = OrderedDict(), OrderedDict(), OrderedDict()
+        self.forward_with_kwargs, self.forward_always_called = OrderedDict(), OrderedDict()
+
+    @property
+    def any(self):
+        return bool(self.forward_pre or self.forward or self.backward)
+
+
+_GLOBAL_HOOKS = _GlobalHooks()
+
+
+def register_module_forward_pre_hook(hook):
+    """``hook(module, args)`` before every module's forward (and its own pre-hooks)."""
+    handle = RemovableHandle(_GLOBAL_HOOKS.forward_pre)
+    _GLOBAL_HOOKS.forward_pre[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """``hook(module, args, output)`` after every module's forward (before its own hooks)."""
+    handle = RemovableHandle(_GLOBAL_HOOKS.forward, extra_dict=[
+        _GLOBAL_HOOKS.forward_with_kwargs, _GLOBAL_HOOKS.forward_always_called])
+    _GLOBAL_HOOKS.forward[handle.id] = hook
+    if with_kwargs:
+        _GLOBAL_HOOKS.forward_with_kwargs[handle.id] = True
+    if always_call:
+        _GLOBAL_HOOKS.forward_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_hook(hook):
+    """``hook(module, grad_input, grad_output)`` for every module, as a full backward hook."""
+    handle = RemovableHandle(_GLOBAL_HOOKS.backward)
+    _GLOBAL_HOOKS.backward[handle.id] = hook
+    return handle
 
 
 def _insert(hooks, hook_id, hook, prepend):
