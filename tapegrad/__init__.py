@@ -10,6 +10,8 @@ from .dtypes import (bool, can_cast, double, dtype, finfo, float, float16, float
 from .tensor import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
                      IntTensor, LongTensor, ShortTensor, Size, Tensor, device)
 from ._printing import set_printoptions
+from .memory_format import (channels_last, channels_last_3d, contiguous_format, memory_format,
+                            preserve_format)
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
 from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
 from .ops import PRIMITIVES, return_types

@@ -4,13 +4,13 @@ The operations live in the op table (``tapegrad.ops.matrix``, ``ops.norm``, ``op
 module gives them PyTorch's ``torch.linalg`` names and defaults.
 """
 from .ops.linalg import cross as _cross
-from .ops.linalg import matmul
+from .ops.linalg import matmul, multi_dot, vdot
 from .ops.matrix import cholesky, det, eigvalsh, inv, matrix_rank, qr, solve, svdvals
 from .ops.matrix import linalg_svd as svd
 from .ops.norm import cond, matrix_norm, vector_norm
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", "cross",
-           "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul"]
+           "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul", "multi_dot", "vdot"]
 
 
 def cross(input, other, *, dim=-1):

@@ -8,10 +8,10 @@ from .ops.elementwise import sigmoid as expit
 from .ops.reduction import log_softmax as _log_softmax
 from .ops.reduction import logsumexp
 from .ops.reduction import softmax as _softmax
-from .ops.special import erf, erfinv, exp2, expm1, log1p, logit
+from .ops.special import erf, erfinv, exp2, expm1, log1p, logit, xlog1py, xlogy
 
 __all__ = ["erf", "erfinv", "expm1", "exp2", "log1p", "logit", "expit", "softmax", "log_softmax",
-           "logsumexp"]
+           "logsumexp", "xlogy", "xlog1py"]
 
 
 def softmax(input, dim, *, dtype=None):

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from . import dtypes
+from . import memory_format as _memory_format
 from ._printing import format_tensor
 
 __all__ = ["Tensor"]
@@ -60,6 +61,7 @@ class Tensor:
     # A view's version when its grad_fn was recorded: an in-place write to its base (or another
     # view of it) since then makes that history stale, and it is regenerated on next use.
     _view_version = None
+    _storage = None  # the memory a detach()ed tensor shares (it is no view: no _base)
 
     def __init__(self, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -116,8 +118,8 @@ class Tensor:
     def is_floating_point(self):
         return self._array.dtype.kind == "f"
 
-    def is_contiguous(self):
-        return self._array.flags.c_contiguous
+    def is_contiguous(self, memory_format=None):
+        return _memory_format.is_in(self._array, memory_format)
 
     def stride(self, dim=None):
         strides = tuple(s // self._array.itemsize for s in self._array.strides)
@@ -136,7 +138,9 @@ class Tensor:
         return UntypedStorage(self._storage_array())
 
     def _storage_array(self):
-        return self._array if self._base is None else self._base._array
+        if self._base is not None:
+            return self._base._array
+        return self._array if self._storage is None else self._storage
 
     @property
     def device(self):
@@ -274,6 +278,7 @@ class Tensor:
         its ``_base`` is None, as in PyTorch)."""
         alias = Tensor._make(self._array)
         alias._version_counter = self._version_counter
+        alias._storage = self._storage_array()  # the array, not the tensor: no graph kept
         if "_inference" in self.__dict__:
             alias._inference = True
         return alias
@@ -285,6 +290,28 @@ class Tensor:
         self._base = source if source._base is None else source._base
         if "_inference" in source.__dict__:
             self._inference = True
+
+    def resize_(self, *sizes, memory_format=None):
+        """Change the shape in place, keeping the elements in order (new ones uninitialized)."""
+        if self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
+            else sizes
+        resized = np.empty(shape, self._array.dtype)
+        n = builtins.min(resized.size, self._array.size)
+        resized.reshape(-1)[:n] = self._array.reshape(-1)[:n]
+        self._array = resized
+        self._version_counter.value += 1
+        return self
+
+    def set_(self, source=None):
+        """Make this tensor ``source`` in place: the same memory, shape and strides (empty
+        without a source)."""
+        if self._requires_grad and _grad_mode._state.grad_enabled and self._grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE_ERROR)
+        self._array = np.empty(0, self._array.dtype) if source is None else source._array
+        self._version_counter.value += 1
+        return self
 
     def detach_(self):
         if self._base is not None and self._grad_fn is not None:
@@ -386,8 +413,14 @@ class Tensor:
         return new
 
     # -- dtype conversion -------------------------------------------------------------------------
-    def to(self, *args, dtype=None, copy=False, **kwargs):
-        """``to(dtype)``, ``to(device)``, ``to(other)``: only the CPU exists, so only dtypes move."""
+    def to(self, *args, dtype=None, copy=False, memory_format=None, **kwargs):
+        """``to(dtype)``, ``to(device)``, ``to(other)``: only the CPU exists, so only dtypes (and
+        memory formats) change."""
+        if memory_format is not None and memory_format is not _memory_format.preserve_format:
+            converted = self.to(*args, dtype=dtype, copy=copy, **kwargs)
+            if _memory_format.is_in(converted._array, memory_format):
+                return converted
+            return ops.to_dtype(converted, converted.dtype, memory_format=memory_format)
         for arg in args:
             if isinstance(arg, Tensor):
                 dtype = arg.dtype
@@ -452,11 +485,15 @@ class Tensor:
     def cuda(self, *args, **kwargs):
         raise AssertionError(CUDA_MISSING_ERROR)
 
-    def contiguous(self, memory_format=None):
-        return self if self._array.flags.c_contiguous else ops.clone(self)
+    def contiguous(self, memory_format=_memory_format.contiguous_format):
+        if _memory_format.is_in(self._array, memory_format):
+            return self
+        if memory_format is _memory_format.preserve_format:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+        return ops.clone(self, memory_format=memory_format)
 
-    def clone(self, memory_format=None):
-        return ops.clone(self)
+    def clone(self, *, memory_format=None):
+        return ops.clone(self, memory_format=memory_format)
 
     def copy_(self, src, non_blocking=False):
         return ops.copy_(self, src)
@@ -533,6 +570,9 @@ class Tensor:
 
     def __mod__(self, other):
         return ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return ops.remainder(other, self)
 
     def __pow__(self, exponent):
         return ops.pow(self, exponent)

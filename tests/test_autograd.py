@@ -1356,3 +1356,25 @@ def test_anomaly_detection_names_the_node_that_made_a_nan(torch):
     assert not tg.is_anomaly_enabled() and tg.is_anomaly_check_nan_enabled()
     with pytest.raises(TypeError, match="argument 'enabled' \\(position 1\\) must be bool"):
         tg.autograd.set_detect_anomaly("yes")
+
+
+def _inplace_views(lib):
+    w = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    h = w * 1
+    names = []
+    for op in (lambda t: t.t_(), lambda t: t.unsqueeze_(0), lambda t: t.squeeze_(),
+               lambda t: t.transpose_(0, 1)):
+        assert op(h) is h
+        names.append((h.grad_fn.name(), h._version, tuple(h.shape)))
+    (h * lib.tensor([[1.0, 10.0], [100.0, 1000.0]])).sum().backward()
+    plain = lib.arange(6.0)
+    plain.resize_(2, 3)
+    return names, w.grad.tolist(), plain.tolist(), plain._version
+
+
+def test_in_place_view_methods_record_pytorchs_nodes(torch):
+    assert _inplace_views(tg) == _inplace_views(torch)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        tg.ones(2, requires_grad=True).t_()
+    with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+        (tg.ones(2, requires_grad=True) * 1).resize_(4)

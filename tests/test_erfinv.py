@@ -149,6 +149,8 @@ SPECIAL_CALLS = {
     "softmax": lambda s, x: s.softmax(x, 1, dtype=x.dtype),
     "log_softmax": lambda s, x: s.log_softmax(x, 0),
     "logsumexp": lambda s, x: s.logsumexp(x, 1, keepdim=True),
+    "xlogy": lambda s, x: s.xlogy(x, x.abs() + 0.5),
+    "xlog1py": lambda s, x: s.xlog1py(x, x.abs()),
 }
 
 

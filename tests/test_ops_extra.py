@@ -205,6 +205,16 @@ ROWS = [
         node="MaskedFillBackward1"),
     row("masked_fill_inplace", lambda T, x, v: (x * 1).masked_fill_(x < 0, v), (3, 4), (),
         node="MaskedFillBackward1"),
+    row("index_fill", lambda T, x: x.index_fill(1, _index(T, [0, 2, 0]), -1.0), (3, 4),
+        node="IndexFillBackward0"),
+    row("index_fill_tensor_value", lambda T, x, v: x.index_fill(0, _index(T, [1, 1]), v), (3, 4),
+        (), node="IndexFillBackward1"),
+    row("index_fill_inplace", _inplace("index_fill_", 0, lambda T: _index(T, [2]), 0.5), (3, 2),
+        node="IndexFillBackward0"),
+    row("masked_scatter", lambda T, x, s: x.masked_scatter(x > 0, s), (3, 4), (13,),
+        node="MaskedScatterBackward0"),
+    row("masked_scatter_broadcast", lambda T, x, s: x.masked_scatter(T.tensor([True, False]), s),
+        (3, 2), (2, 2), node="MaskedScatterBackward0"),
     # small integer powers are computed by multiplying
     *[row(f"pow_{e}", lambda T, x, e=e: x ** e, (3, 4), node="PowBackward0")
       for e in (3, 4, -2, -3, -4)],
@@ -345,6 +355,11 @@ NON_DIFFERENTIABLE = {
     "histc_data_range": lambda T: T.histc(T.tensor([1.0, 2.0, 1.0, 4.0]), bins=3),
     "nonzero": lambda T: T.nonzero(T.tensor([[0, 1], [2, 0]])),
     "nonzero_tuple": lambda T: T.nonzero(T.tensor([[0, 1], [2, 0]]), as_tuple=True),
+    "nonzero_0d": lambda T: T.tensor(3.0).nonzero(),
+    "nonzero_0d_zero": lambda T: T.tensor(0.0).nonzero(),
+    "nonzero_0d_tuple": lambda T: T.tensor(3.0).nonzero(as_tuple=True),
+    "where_0d_condition": lambda T: T.where(T.tensor(True)),
+    "argwhere": lambda T: T.argwhere(T.tensor([[0.0, 1.5], [-2.0, 0.0]])),
     "trunc_ints": lambda T: T.trunc(T.tensor([-2, 3])),
     "trunc_floats": lambda T: T.trunc(T.tensor([-2.5, 3.7])),
     "cumsum_ints": lambda T: T.cumsum(T.tensor([1, 2, 3], dtype=T.int32), 0),
@@ -528,6 +543,16 @@ ERRORS = {
     "scatter_src_dtype": lambda T: T.scatter(T.zeros(3), 0, T.tensor([1]), T.ones(1).double()),
     "scatter_rank": lambda T: T.scatter(T.zeros(3, 2), 0, T.tensor([1]), 1.0),
     "index_add_count": lambda T: T.index_add(T.zeros(3, 2), 0, T.tensor([1]), T.ones(2, 2)),
+    "index_fill_float_index": lambda T: T.zeros(3).index_fill(0, T.tensor([0.0]), 1.0),
+    "index_put_dtypes": lambda T: T.zeros(2, 3).index_put_((T.tensor([0]),), T.tensor([1, 2, 3])),
+    "setitem_index_tensor_dtypes": lambda T: T.zeros(3).__setitem__(T.tensor([0]), T.tensor(5)),
+    "masked_fill_shapes": lambda T: T.zeros(2, 3).masked_fill(T.tensor([True, False]), 1.0),
+    "masked_fill__shapes": lambda T: T.zeros(2, 3).masked_fill_(T.tensor([True, False]), 1.0),
+    "index_fill_out_of_bounds": lambda T: T.zeros(3, 2).index_fill(1, T.tensor([0, 5]), 1.0),
+    "index_fill_2d_index": lambda T: T.zeros(3).index_fill(0, T.tensor([[0]]), 1.0),
+    "index_fill_vector_value": lambda T: T.zeros(3).index_fill(0, T.tensor([0]), T.ones(2)),
+    "masked_scatter_short_source": lambda T: T.zeros(3).masked_scatter(
+        T.tensor([True, True, False]), T.ones(1)),
     "index_add_shape": lambda T: T.index_add(T.zeros(3, 2), 0, T.tensor([1]), T.ones(1, 3)),
     "bincount_negative": lambda T: T.bincount(T.tensor([-1, 2])),
     "einsum_operand_count": lambda T: T.einsum("ij,jk->ik", T.ones(2, 2)),
@@ -774,3 +799,46 @@ def test_div__with_a_rounding_mode_matches_torch():
         return results
 
     assert program(tapegrad) == program(torch)
+
+
+def _layouts(T):
+    t = T.arange(6.0).view(2, 3).t()
+    x = T.arange(24.0).view(1, 2, 3, 4)
+    cl = x.to(memory_format=T.channels_last)
+    return [t.clone().stride(), t.clone(memory_format=T.contiguous_format).stride(),
+            T.zeros_like(t).stride(), T.empty_like(t).is_contiguous(), cl.stride(),
+            cl.is_contiguous(), cl.is_contiguous(memory_format=T.channels_last),
+            x.contiguous(memory_format=T.channels_last).stride(), cl.clone().stride(),
+            cl.contiguous().stride(), (cl + 1).stride(), T.zeros_like(cl).stride(),
+            T.empty(1, 2, 3, 4, memory_format=T.channels_last).stride(),
+            x.clone(memory_format=T.channels_last).stride(), repr(T.channels_last),
+            bool((cl == x).all())]
+
+
+def test_memory_formats_lay_tensors_out_as_torchs():
+    torch = pytest.importorskip("torch")
+    assert _layouts(tapegrad) == _layouts(torch)
+    for T in (tapegrad, torch):
+        with pytest.raises(RuntimeError, match="preserve memory format is unsupported"):
+            T.ones(2, 3).t().contiguous(memory_format=T.preserve_format)
+        with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last"):
+            T.ones(2, 3).to(memory_format=T.channels_last)
+    y = tapegrad.ones(1, 2, 2, 2, requires_grad=True)
+    moved = y.to(memory_format=tapegrad.channels_last)
+    (moved * tapegrad.arange(8.0).view(1, 2, 2, 2)).sum().backward()
+    assert moved.grad_fn.name() == "ToCopyBackward0"
+    assert y.grad.view(-1).tolist() == list(range(8))
+
+
+def _remainders(T):
+    a = T.tensor([5.5, -3.2, 7.25], dtype=T.float64, requires_grad=True)
+    b = T.tensor([2.0, 1.5, -2.0], dtype=T.float64, requires_grad=True)
+    y, z = a % b, a % 2.5
+    (y * T.tensor([1.0, 2.0, 3.0], dtype=T.float64) + z).sum().backward()
+    return y.tolist(), z.tolist(), y.grad_fn.name(), z.grad_fn.name(), a.grad.tolist(), \
+        b.grad.tolist(), (7 % T.tensor([2.0, 3.0])).tolist()
+
+
+def test_remainder_has_pytorchs_gradients():
+    torch = pytest.importorskip("torch")
+    assert _remainders(tapegrad) == _remainders(torch)

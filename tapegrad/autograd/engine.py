@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from .._warnings import warn_at_caller
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode
 from .graph import AccumulateGrad
@@ -100,12 +101,12 @@ def _warn_create_graph_cycle():
     global _create_graph_warned
     if not _create_graph_warned:
         _create_graph_warned = True
-        warnings.warn(
+        warn_at_caller(
             "Using backward() with create_graph=True will create a reference cycle between the "
             "parameter and its gradient which can cause a memory leak. We recommend using "
             "autograd.grad when creating the graph to avoid this. If you have to use this "
             "function, make sure to reset the .grad fields of your parameters to None after use "
-            "to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+            "to break the cycle and avoid the leak.")
 
 
 def _as_tuple(x):

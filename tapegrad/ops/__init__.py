@@ -17,7 +17,7 @@ from .elementwise import (
 )
 from .reduction import (
     all, amax, amin, any, argmax, argmin, count_nonzero, log_softmax, logsumexp, max, mean, min,
-    return_types, softmax, std, std_mean, sum, var, var_mean,
+    nanmean, nansum, return_types, softmax, std, std_mean, sum, var, var_mean,
 )
 from .shape import (
     cat, chunk, concat, concatenate, expand_as, flatten, gather, getitem, index_select, moveaxis,
@@ -25,7 +25,10 @@ from .shape import (
     swapdims, t, tensor_split, transpose, unbind, unflatten, unsqueeze, view,
 )
 from .strided import as_strided, unfold
-from .linalg import addmm, baddbmm, bmm, cross, dot, inner, matmul, mm, mv, outer
+from .linalg import (
+    addbmm, addmm, addmm_, addmv, addmv_, addr, baddbmm, baddbmm_, bmm, chain_matmul, cross, dot,
+    ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot,
+)
 from .matrix import cholesky, det, inverse, svd
 from .special import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
@@ -34,12 +37,13 @@ from .sorting import *  # noqa: F401,F403
 from .scatter import *  # noqa: F401,F403
 from .einsum import einsum
 from .bitwise import *  # noqa: F401,F403
-from .norm import norm
+from .norm import cdist, dist, norm, pdist
 from .sampling import multinomial, bernoulli
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
     abs_, add_, clamp_, clamp_max_, clamp_min_, copy_, cos_, div_, exp_, fill_, log_,
-    mul_, neg_, normal_, pow_, relu_, sigmoid_, sin_, sqrt_, sub_, tanh_, uniform_, zero_,
+    mul_, neg_, normal_, pow_, relu_, sigmoid_, sin_, sqrt_, squeeze_, sub_, swapaxes_, swapdims_,
+    t_, tanh_, transpose_, uniform_, unsqueeze_, zero_,
 )
 
 # Functions whose first argument is the tensor: they double as Tensor methods.
@@ -51,28 +55,36 @@ TENSOR_METHODS = (
     "neg", "negative", "pow", "reciprocal", "relu", "remainder", "round", "sigmoid", "sign", "sin",
     "sqrt", "square", "sub", "subtract", "tanh", "true_divide",
     "all", "amax", "amin", "any", "argmax", "argmin", "count_nonzero", "log_softmax", "logsumexp",
-    "max", "mean", "min", "norm", "softmax", "std", "sum", "var",
+    "max", "mean", "min", "norm", "softmax", "std", "sum", "var", "dist",
     "chunk", "expand", "expand_as", "flatten", "gather", "index_select", "moveaxis", "movedim",
     "narrow", "permute", "select", "split", "squeeze", "swapaxes", "swapdims", "tensor_split",
     "transpose", "unbind", "unflatten", "unsqueeze", "broadcast_to", "masked_fill", "as_strided",
     "unfold",
     "addmm", "baddbmm", "bmm", "dot", "inner", "matmul", "mm", "mv", "outer", "cross", "det",
-    "inverse", "cholesky", "svd",
+    "inverse", "cholesky", "svd", "addmv", "addr", "addbmm", "ger", "kron", "vdot", "addmm_",
+    "addmv_", "baddbmm_",
     "abs_", "add_", "clamp_", "clamp_max_", "clamp_min_", "cos_", "div_", "exp_", "fill_", "log_",
     "masked_fill_", "mul_", "neg_", "normal_", "pow_", "relu_", "sigmoid_", "sin_", "sqrt_",
-    "sub_", "tanh_", "uniform_", "zero_",
+    "sub_", "tanh_", "uniform_", "zero_", "t_", "transpose_", "swapdims_", "swapaxes_",
+    "unsqueeze_", "squeeze_",
     # special
     "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "rsqrt", "log2",
     "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
-    "erfinv", "erfinv_",
+    "erfinv", "erfinv_", "fix", "lerp_", "sgn", "signbit", "isposinf", "isneginf", "isreal", "fmax",
+    "fmin", "copysign", "fmod", "addcmul", "addcdiv", "addcmul_", "addcdiv_", "logaddexp",
+    "logaddexp2", "xlogy", "float_power", "positive", "deg2rad", "rad2deg", "heaviside", "gcd",
+    "lcm", "trunc_", "fix_", "frac_", "sgn_", "fmod_", "copysign_", "xlogy_", "deg2rad_",
+    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "float_power_",
     # layout
     "flip", "fliplr", "flipud", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave",
     "diagonal", "diag", "diag_embed", "trace", "fill_diagonal_",
     # cumulative, sorting
     "cumsum", "cumprod", "diff", "prod", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
-    "cummax", "unique", "bincount", "histc",
+    "cummax", "unique", "bincount", "histc", "cummin", "logcumsumexp", "mode", "quantile",
+    "nanquantile", "nanmedian", "nansum", "nanmean", "histogram",
     # scatter
-    "masked_select", "nonzero", "scatter", "scatter_", "scatter_add", "scatter_add_",
+    "masked_select", "nonzero", "argwhere", "index_fill", "index_fill_", "masked_scatter",
+    "masked_scatter_", "scatter", "scatter_", "scatter_add", "scatter_add_",
     "index_add", "index_add_", "index_put", "index_put_",
     # sampling and factories
     "multinomial", "bernoulli", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
@@ -85,9 +97,11 @@ TENSOR_METHODS = (
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
 METHOD_ONLY = (
-    "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
-    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as", "unfold", "bitwise_and_",
+    "t_", "transpose_", "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_", "repeat", "fill_diagonal_", "scatter_", "scatter_add_", "index_add_", "new_zeros", "new_ones",
+    "new_full", "erfinv_", "new_empty", "new_tensor", "type_as", "unfold", "index_fill_",
+    "masked_scatter_", "bitwise_and_",
     "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift_", "bitwise_right_shift_",
+    "lerp_", "addcmul_", "addcdiv_", "sgn_", "fmod_", "copysign_", "hypot_", "float_power_",
 )
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.

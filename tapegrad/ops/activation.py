@@ -5,21 +5,29 @@ second derivative are written out here. ``gelu`` records ``GeluBackward0``; its 
 ``gelu_backward`` (``GeluBackwardBackward0``), whose own rule is written with tapegrad ops, so
 higher derivatives work as for any primitive.
 
-The pointwise activations below it (``leaky_relu``, ``elu``, ``softplus``, ``silu``, ``mish``,
-``hardtanh``, ``log_sigmoid``, ``hardswish``, ``hardsigmoid``) share one shape: a numpy forward
-and a derivative written with tapegrad ops, the rule being ``grad * derivative(input)``.
+The pointwise activations below it (``leaky_relu``, ``elu``, ``celu``, ``softplus``, ``silu``,
+``mish``, ``hardtanh``, ``log_sigmoid``, ``hardswish``, ``hardsigmoid``, ``threshold``,
+``softshrink``, ``hardshrink``) share one shape: a numpy forward and a derivative written with
+tapegrad ops, the rule being ``grad * derivative(input)``.
+
+``prelu`` (a learned slope, ``PreluKernelBackward0``), ``glu`` (``GluBackward0``) and RReLU's
+``rrelu_with_noise`` (``RreluWithNoiseBackward0``) take a second input or split their input, so
+they are primitives of their own.
 """
 import functools
 import math
 
 import numpy as np
 
+from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .registry import OTHER, primitive
+from .shape import cat, narrow
 
-__all__ = ["gelu", "leaky_relu", "elu", "softplus", "silu", "mish", "hardtanh", "log_sigmoid",
-           "hardswish", "hardsigmoid"]
+__all__ = ["gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
+           "log_sigmoid", "hardswish", "hardsigmoid", "threshold", "softshrink", "hardshrink",
+           "prelu", "glu", "rrelu_with_noise"]
 
 APPROXIMATIONS = ("none", "tanh")
 _SQRT_HALF = math.sqrt(0.5)
@@ -207,15 +215,21 @@ def _elu_forward(a, alpha, scale, input_scale):
     return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
 
 
-_elu = _pointwise(
-    "elu", "EluBackward0", _elu_forward,
-    lambda a, alpha, scale, input_scale: scale * where(
-        a > 0, 1.0, alpha * input_scale * (a.clamp_max(0) * input_scale).exp()).to(a.dtype))
-# In place: from the result, whose negative part is scale·alpha·(exp(x·input_scale) - 1).
-_elu_ = _pointwise(
-    "elu_", "EluBackward1", _elu_forward,
-    lambda out, alpha, scale, input_scale: where(
-        out > 0, scale, (out + alpha * scale) * input_scale).to(out.dtype), saves="out")
+def _elu_slope(a, alpha, scale, input_scale):
+    return scale * where(
+        a > 0, 1.0, alpha * input_scale * (a.clamp_max(0) * input_scale).exp()).to(a.dtype)
+
+
+def _elu_slope_from_result(out, alpha, scale, input_scale):
+    """In place: from the result, whose negative part is scale·alpha·(exp(x·input_scale) - 1)."""
+    return where(out > 0, scale, (out + alpha * scale) * input_scale).to(out.dtype)
+
+
+_elu = _pointwise("elu", "EluBackward0", _elu_forward, _elu_slope)
+_elu_ = _pointwise("elu_", "EluBackward1", _elu_forward, _elu_slope_from_result, saves="out")
+# CELU is ELU with input_scale = 1 / alpha, recorded under its own node.
+_celu = _pointwise("celu", "CeluBackward0", _elu_forward, _elu_slope)
+_celu_ = _pointwise("celu_", "CeluBackward1", _elu_forward, _elu_slope_from_result, saves="out")
 
 _softplus = _pointwise(
     "softplus", "SoftplusBackward0", _softplus_array,
@@ -253,6 +267,76 @@ _hardsigmoid = _pointwise(
     lambda a: _mask((a > -3) & (a < 3), a) / 6)
 
 
+def _threshold_forward(a, threshold, value):
+    return np.where(a > threshold, a, a.dtype.type(value))
+
+
+_threshold = _pointwise("threshold", "ThresholdBackward0", _threshold_forward,
+                        lambda a, threshold, value: _mask(a > threshold, a))
+# In place, PyTorch masks by the result (so a ``value`` above ``threshold`` passes gradient).
+_threshold_ = _pointwise("threshold_", "ThresholdBackward1", _threshold_forward,
+                         lambda out, threshold, value: _mask(out > threshold, out), saves="out")
+
+_softshrink = _pointwise(
+    "softshrink", "SoftshrinkBackward0",
+    lambda a, lambd: np.where(a > lambd, a - a.dtype.type(lambd),
+                              np.where(a < -lambd, a + a.dtype.type(lambd), 0)).astype(a.dtype),
+    lambda a, lambd: _mask(a.abs() > lambd, a))
+
+_hardshrink = _pointwise(
+    "hardshrink", "HardshrinkBackward0",
+    lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0).astype(a.dtype),
+    lambda a, lambd: _mask(a.abs() > lambd, a))
+
+
+@primitive("prelu", node="PreluKernelBackward0", group=OTHER, saves=("a", "weight"))
+def _prelu(a, weight):
+    return np.where(a > 0, a, weight * a)
+
+
+@_prelu.vjp
+def _(ctx, grad):
+    a, weight = ctx.saved
+    positive = a > 0
+    need_a, need_weight = ctx.needs_input_grad
+    return (where(positive, grad, weight * grad) if need_a else None,
+            sum_to(where(positive, 0.0, a * grad), weight.shape) if need_weight else None)
+
+
+@primitive("glu", node="GluBackward0", group=OTHER, saves=("a",))
+def _glu(a, dim):
+    first, second = np.split(a, 2, axis=dim)
+    with np.errstate(over="ignore"):  # a very negative gate: exp overflows, the product is 0
+        return first / (1 + np.exp(-second))
+
+
+@_glu.vjp
+def _(ctx, grad, dim):
+    (a,) = ctx.saved
+    half = a.shape[dim] // 2
+    first, gate = narrow(a, dim, 0, half), narrow(a, dim, half, half).sigmoid()
+    return cat([grad * gate, grad * first * gate * (1 - gate)], dim)
+
+
+def _times_noise(a, noise):
+    """RReLU: each input times its ``noise``, 1 where positive, else a slope (drawn per element
+    in training, the mean slope in eval); the noise is not differentiable."""
+    return a * noise
+
+
+_rrelu = primitive("rrelu_with_noise", node="RreluWithNoiseBackward0", group=OTHER,
+                   saves=("noise",), nondifferentiable=("noise",))(_times_noise)
+_rrelu_ = primitive("rrelu_with_noise_", node="RreluWithNoiseBackward1", group=OTHER,
+                    saves=("noise",), nondifferentiable=("noise",))(_times_noise)
+
+
+@_rrelu.vjp
+@_rrelu_.vjp
+def _(ctx, grad):
+    (noise,) = ctx.saved
+    return grad * noise, None
+
+
 def _apply(prim, input, inplace, inplace_prim=None, **params):
     """``prim`` on ``input``, or written into it (recorded as an in-place op, as
     ``inplace_prim`` if given) when ``inplace``."""
@@ -269,6 +353,67 @@ def elu(input, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
     """ELU; with ``scale`` and ``input_scale`` it is also SELU and CELU, as in ATen."""
     return _apply(_elu, input, inplace, _elu_, alpha=alpha, scale=scale,
                   input_scale=input_scale)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return _apply(_celu, input, inplace, _celu_, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """``input`` where it is above ``threshold``, else ``value``."""
+    return _apply(_threshold, input, inplace, _threshold_, threshold=threshold, value=value)
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        largest = np.finfo(input._array.dtype).max if input.is_floating_point() else 0
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{input.type()[6:-6]}, but found {lambd:g}")
+    return _softshrink(input, lambd=lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _hardshrink(input, lambd=lambd)
+
+
+def prelu(input, weight):
+    """``max(0, x) + weight * min(0, x)``; ``weight`` is one slope or one per channel (dim 1)."""
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    count = weight.numel()
+    if count != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != count:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {count} and channel size = {channels}.")
+    if input.dim() > 1:
+        weight = weight.reshape([count if d == 1 else 1 for d in range(input.dim())])
+    elif input.dim() == 0:  # the result keeps the input's shape
+        weight = weight.reshape(())
+    return _prelu(input, weight)
+
+
+def glu(input, dim=-1):
+    """``a * sigmoid(b)``, ``a`` and ``b`` the two halves of ``input`` along ``dim``."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = dim % input.dim()
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size "
+                           f"{input.shape[dim]}")
+    return _glu(input, dim=dim)
+
+
+def rrelu_with_noise(input, noise, inplace=False):
+    """``input * noise`` recorded as PyTorch's RReLU node (``noise``: see ``_rrelu``)."""
+    if inplace:
+        return apply_inplace(_rrelu_, input, (noise,), {})
+    return _rrelu(input, noise)
 
 
 def softplus(input, beta=1.0, threshold=20.0):

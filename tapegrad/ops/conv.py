@@ -1,4 +1,5 @@
-"""2-D convolution and max pooling as primitives, computed by im2col on strided views.
+"""2-D convolution (plain and transposed) and max pooling as primitives, computed by im2col on
+strided views.
 
 ``sliding_window_view`` gives every receptive field of the padded input as a view (no copy); one
 reshape gathers them into a matrix (im2col) and one batched matmul per call does the arithmetic.
@@ -7,6 +8,10 @@ A convolution is linear in its input and in its weight, so its backward needs ex
 primitives: ``convolution_input_grad`` (col2im of ``grad @ W``) and ``convolution_weight_grad``
 (``grad.T @ cols``). Their own rules are the same three operations again, so the set is closed
 under differentiation and higher derivatives work.
+
+A transposed convolution is the input gradient of a plain one (``grad @ W``, col2im'd onto the
+larger plane), so, as in PyTorch, it is the same ``convolution`` primitive with
+``transposed=True`` and its rules are the same three operations with roles exchanged.
 
 Geometry travels as parameters: ``stride`` and ``dilation`` as (h, w), ``padding`` as
 (top, bottom, left, right) — asymmetric for ``padding="same"`` with an even kernel.
@@ -18,10 +23,11 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
 from ..tensor import Tensor
+from .padding import constant_pad_nd
 from .registry import OTHER, primitive
 from .shape import _index_backward
 
-__all__ = ["conv1d", "conv2d", "max_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d"]
 
 
 # ------------------------------------------------------------------------------- geometry
@@ -83,31 +89,68 @@ def _signals_too(forward):
 @primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"),
            saves_for={"x": ("w",), "w": ("x",)})
 @_signals_too
-def _convolution(x, w, b=None, *, stride, padding, dilation, groups):
-    cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
-    o = w.shape[0]
-    rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*OH*OW, O/G)
-    out = rows.reshape(groups, x.shape[0], oh, ow, o // groups).transpose(1, 0, 4, 2, 3)
-    out = np.ascontiguousarray(out).reshape(x.shape[0], o, oh, ow)
+def _convolution(x, w, b=None, *, stride, padding, dilation, groups, transposed=False,
+                 output_padding=(0, 0)):
+    if transposed:
+        out = _adjoint(x, w, _transposed_size(x.shape[2:], w.shape[2:], stride, padding,
+                                              dilation, output_padding),
+                       stride, padding, dilation, groups)
+    else:
+        cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
+        o = w.shape[0]
+        rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*OH*OW, O/G)
+        out = rows.reshape(groups, x.shape[0], oh, ow, o // groups).transpose(1, 0, 4, 2, 3)
+        out = np.ascontiguousarray(out).reshape(x.shape[0], o, oh, ow)
     if b is not None:
         out += b.reshape(1, -1, 1, 1)
     return out
 
 
+def _transposed_size(size, kernel, stride, padding, dilation, output_padding):
+    """The (H, W) a transposed convolution produces from an (H, W) input."""
+    top, bottom, left, right = padding
+    return tuple((n - 1) * s - before - after + d * (k - 1) + 1 + extra for n, k, s, d, extra,
+                 (before, after) in zip(size, kernel, stride, dilation, output_padding,
+                                        ((top, bottom), (left, right))))
+
+
 @_convolution.vjp
-def _(ctx, grad, stride, padding, dilation, groups):
+def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_padding=(0, 0)):
     x, w = ctx.saved
     geometry = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
     needs = ctx.needs_input_grad
-    grads = (
-        _convolution_input_grad(grad, w, input_shape=ctx.input_shapes[0], **geometry)
-        if needs[0] else None,
-        _convolution_weight_grad(grad, x, weight_shape=ctx.input_shapes[1], **geometry)
-        if needs[1] else None,
-    )
+    if transposed:
+        # The adjoint of a transposed convolution is the plain one; an output padding of a
+        # stride or more gives it extra windows at the far end, which belong to no input pixel.
+        extra = tuple(p // s for p, s in zip(output_padding, stride))[-(grad.dim() - 2):]
+        grads = (
+            _far_end_cropped(_convolution(grad, w, **geometry), extra) if needs[0] else None,
+            _convolution_weight_grad(_far_end_padded(x, extra), grad,
+                                     weight_shape=ctx.input_shapes[1], **geometry)
+            if needs[1] else None,
+        )
+    else:
+        grads = (
+            _convolution_input_grad(grad, w, input_shape=ctx.input_shapes[0], **geometry)
+            if needs[0] else None,
+            _convolution_weight_grad(grad, x, weight_shape=ctx.input_shapes[1], **geometry)
+            if needs[1] else None,
+        )
     if len(needs) == 3:
         grads += (grad.sum((0, *range(2, grad.dim()))) if needs[2] else None,)
     return grads
+
+
+def _far_end_cropped(a, extra):
+    if not any(extra):
+        return a
+    return a[(..., *(slice(0, n - e) for n, e in zip(a.shape[2:], extra)))]
+
+
+def _far_end_padded(a, extra):
+    if not any(extra):
+        return a
+    return constant_pad_nd(a, tuple(p for e in reversed(extra) for p in (0, e)))
 
 
 @primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
@@ -115,20 +158,33 @@ def _(ctx, grad, stride, padding, dilation, groups):
 @_signals_too
 def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups):
     """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im)."""
-    n, c, h, width = input_shape
-    o, _, kh, kw = w.shape
-    oh, ow = grad.shape[2:]
+    return _adjoint(grad, w, input_shape[2:], stride, padding, dilation, groups)
+
+
+def _adjoint(grad, w, size, stride, padding, dilation, groups):
+    """The convolution's adjoint in its input, onto an (H, W) plane: ``grad @ W`` per group,
+    each row added back onto the receptive field it came from."""
+    n, o, oh, ow = grad.shape
+    _, c_per_group, kh, kw = w.shape
     cols = _grad_as_rows(grad, groups) @ w.reshape(groups, o // groups, -1)
-    cols = cols.reshape(groups, n, oh, ow, c // groups, kh, kw).transpose(1, 0, 4, 5, 6, 2, 3)
-    cols = cols.reshape(n, c, kh, kw, oh, ow)
+    cols = cols.reshape(groups, n, oh, ow, c_per_group, kh, kw).transpose(1, 0, 4, 5, 6, 2, 3)
+    return _col2im(cols.reshape(n, groups * c_per_group, kh, kw, oh, ow), size, stride, padding,
+                   dilation)
+
+
+def _col2im(cols, size, stride, padding, dilation):
+    """The adjoint of ``_windows``: (N, C, KH, KW, OH, OW) values summed onto the (H, W) plane
+    positions they were taken from (what falls into the padding is dropped)."""
+    n, c, kh, kw, oh, ow = cols.shape
+    height, width = size
     top, bottom, left, right = padding
-    padded = np.zeros((n, c, h + top + bottom, width + left + right), dtype=grad.dtype)
+    padded = np.zeros((n, c, height + top + bottom, width + left + right), dtype=cols.dtype)
     for i in range(kh):
         rows = slice(i * dilation[0], i * dilation[0] + stride[0] * (oh - 1) + 1, stride[0])
         for j in range(kw):
             columns = slice(j * dilation[1], j * dilation[1] + stride[1] * (ow - 1) + 1, stride[1])
             padded[:, :, rows, columns] += cols[:, :, i, j]
-    return padded[:, :, top:top + h, left:left + width]
+    return padded[:, :, top:top + height, left:left + width]
 
 
 @_convolution_input_grad.vjp
@@ -199,6 +255,62 @@ def _single(value, name):
                  name)[0]
 
 
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv2d for (N, C, H, W) or (C, H, W) ``input`` and (C, O/groups, KH, KW)
+    ``weight``: each input pixel stamps the kernel, scaled, onto the output."""
+    if input.dim() == 3:
+        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
+                                groups, dilation).squeeze(0)
+    ph, pw = _pair(_not_a_string(padding, "conv_transpose2d"), "padding")
+    return _convolve_transposed(input, weight, bias, _pair(stride, "stride"), (ph, ph, pw, pw),
+                                _pair(output_padding, "output_padding"),
+                                _pair(dilation, "dilation"), groups, spatial=2)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv1d for (N, C, L) or (C, L) ``input``: conv_transpose2d's primitive
+    over a unit height."""
+    if input.dim() == 2:
+        return conv_transpose1d(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
+                                groups, dilation).squeeze(0)
+    pad = _single(_not_a_string(padding, "conv_transpose1d"), "padding")
+    return _convolve_transposed(input, weight, bias, (1, _single(stride, "stride")),
+                                (0, 0, pad, pad), (0, _single(output_padding, "output_padding")),
+                                (1, _single(dilation, "dilation")), groups, spatial=1)
+
+
+def _not_a_string(padding, name):
+    """A transposed convolution has no "same" or "valid" padding."""
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    return padding
+
+
+def _convolve_transposed(input, weight, bias, stride, padding, output_padding, dilation, groups,
+                         spatial):
+    _check_conv(input, weight, bias, groups, spatial, transposed=True)
+    _check_geometry(stride, padding, dilation)
+    if any(extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            f"output_padding_height: {output_padding[0]} output_padding_width: "
+            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
+            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+    kernel = (1,) * (2 - spatial) + tuple(weight.shape[2:])
+    sizes = (1,) * (2 - spatial) + tuple(input.shape[2:])
+    out = _transposed_size(sizes, kernel, stride, padding, dilation, output_padding)
+    if min(out) < 1:
+        shown = 2 - spatial
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes[shown:]))})"
+                           f". Calculated output size per channel: "
+                           f"({' x '.join(map(str, out[shown:]))}). Output size is too small")
+    inputs = (input, weight) if bias is None else (input, weight, bias)
+    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                        transposed=True, output_padding=output_padding)
+
+
 def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     """Checks as PyTorch's conv{spatial}d, then the primitive (geometry as (h, w) pairs; a 1-d
     signal has a unit height)."""
@@ -206,6 +318,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     kernel = (1,) * (2 - spatial) + tuple(weight.shape[2:])
     sizes = (1,) * (2 - spatial) + tuple(input.shape[2:])
     padding = _conv_padding(padding, kernel, dilation, stride)
+    _check_geometry(stride, padding, dilation)
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     padded = (sizes[0] + padding[0] + padding[1], sizes[1] + padding[2] + padding[3])
     if padded[0] < spans[0] or padded[1] < spans[1]:
@@ -218,31 +331,59 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
 
 
-def _check_conv(input, weight, bias, groups, spatial):
+def _check_geometry(stride, padding, dilation):
+    if min(stride) < 1:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(dilation) < 1:
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+
+
+def _check_conv(input, weight, bias, groups, spatial, transposed=False):
+    name = f"conv_transpose{spatial}d" if transposed else f"conv{spatial}d"
     if input.dim() != spatial + 2:
         raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input "
-                           f"to conv{spatial}d, but got input of size: {list(input.shape)}")
+                           f"to {name}, but got input of size: {list(input.shape)}")
     if weight.dim() != spatial + 2:
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
                            f"dimensional input of size {list(input.shape)} instead")
+    if transposed and input.dtype != weight.dtype:
+        raise RuntimeError(f"expected scalar type {input.type()[6:-6]} but found "
+                           f"{weight.type()[6:-6]}")
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should "
                            "be the same")
-    channels, out_channels = input.shape[1], weight.shape[0]
-    if groups < 1 or channels % groups or out_channels % groups:
-        raise RuntimeError("non-positive groups is not supported" if groups < 1 else
-                           f"Given groups={groups}, expected input channels and output channels "
-                           "to be divisible by groups")
-    if weight.shape[1] * groups != channels:
-        raise RuntimeError(
-            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got {channels} "
-            "channels instead")
+    if groups < 1:
+        raise RuntimeError("non-positive groups is not supported")
+    channels = input.shape[1]
+    if transposed:
+        out_channels = weight.shape[1] * groups
+        if weight.shape[0] % groups:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
+                               f"{groups} at dimension 0, but got weight of size "
+                               f"[{list(weight.shape)}] instead")
+        if weight.shape[0] != channels:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
+                f"{list(input.shape)} to have {weight.shape[0]} channels, but got {channels} "
+                "channels instead")
+    else:
+        out_channels = weight.shape[0]
+        if channels % groups or out_channels % groups:
+            raise RuntimeError(f"Given groups={groups}, expected input channels and output "
+                               "channels to be divisible by groups")
+        if weight.shape[1] * groups != channels:
+            raise RuntimeError(
+                f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+                f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+                f"{channels} channels instead")
     if bias is not None and tuple(bias.shape) != (out_channels,):
-        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be "
-                           f"1-dimensional with {out_channels} elements, but got bias of size "
-                           f"{list(bias.shape)} instead")
+        raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
+                           f"{list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{out_channels} elements, but got bias of size {list(bias.shape)} "
+                           "instead")
 
 
 # ---------------------------------------------------------------------------- max pooling

@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, random
+from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
@@ -159,7 +160,10 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return _finish(np.empty(_size(size, "empty"), dtype=_numpy_dtype(dtype)), requires_grad)
+    array = np.empty(_size(size, "empty"), dtype=_numpy_dtype(dtype))
+    if memory_format not in (None, contiguous_format):
+        array = copy_in(array, memory_format)
+    return _finish(array, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
@@ -276,7 +280,13 @@ def normal(mean, std, size=None, *, generator=None):
 def _like(fill):
     def make(input, *args, dtype=None, device=None, requires_grad=False, memory_format=None):
         d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
-        return _finish(fill(input._array.shape, d, *args), requires_grad)
+        array = fill(input._array.shape, d, *args)
+        if not (input._array.flags.c_contiguous and memory_format in (None, preserve_format)):
+            # in the layout of ``input`` (PyTorch's preserve_format) or the one asked for
+            array = copy_in(input._array if memory_format in (None, preserve_format) else array,
+                            memory_format)
+            array[...] = fill(input._array.shape, d, *args)
+        return _finish(array, requires_grad)
     return make
 
 

@@ -11,7 +11,7 @@ from .registry import OTHER, REDUCTION, Primitive, primitive
 from .shape import _axis, cat, narrow, reshape
 
 __all__ = [
-    "cumsum", "cumprod", "prod", "aminmax", "diff",
+    "cumsum", "cumprod", "logcumsumexp", "prod", "aminmax", "diff",
 ]
 
 
@@ -66,6 +66,36 @@ def cumprod(input, dim, *, dtype=None):
         _dims_of(dim, 0)
         return reshape(_cumprod(reshape(input, (1,)), dim=0), ())
     return _cumprod(input, dim=_dims_of(dim, input._array.ndim)[0])
+
+
+@primitive("logcumsumexp", node="LogcumsumexpBackward0", group=OTHER, saves=("a", "out"))
+def _logcumsumexp(a, dim):
+    """``log(cumsum(exp(a)))`` as running ``logaddexp``: stable whatever the values' range."""
+    return np.logaddexp.accumulate(a, axis=dim)
+
+
+@_logcumsumexp.vjp
+def _(ctx, grad, dim):
+    """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: the positive and the
+    negative parts of ``grad`` are summed in log space by a reversed logcumsumexp (PyTorch's
+    stable rule), which no large ``out`` overflows."""
+    a, out = ctx.saved
+    total = None
+    for sign in (1.0, -1.0):
+        part = grad * sign
+        positive = part > 0
+        log_part = where(positive, where(positive, part, 1.0).log(), float("-inf"))
+        reached = _flip(_logcumsumexp(_flip(log_part - out, dims=(dim,)), dim=dim), dims=(dim,))
+        contribution = (reached + a).exp() * sign
+        total = contribution if total is None else total + contribution
+    return total
+
+
+def logcumsumexp(input, dim):
+    if input._array.ndim == 0:
+        _dims_of(dim, 0)
+        return reshape(_logcumsumexp(reshape(input, (1,)), dim=0), ())
+    return _logcumsumexp(input, dim=_dims_of(dim, input._array.ndim)[0])
 
 
 def _prod_forward(a, dims, keepdim):

@@ -9,7 +9,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from .. import memory_format as _memory_format
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import broadcast_error, cast_operand, promote
 from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
@@ -546,22 +547,24 @@ def _(ctx, grad, **_):
 
 
 @primitive("to_dtype", node="ToCopyBackward0", group=ELEMENTWISE, lowering="{0}")
-def _to_dtype(a, dtype):
-    return a.astype(dtype.numpy)
+def _to_dtype(a, dtype, memory_format=None):
+    if memory_format is not None:
+        a = _memory_format.copy_in(a, memory_format)
+    return a.astype(dtype.numpy, copy=memory_format is None)
 
 
 @_to_dtype.vjp
-def _(ctx, grad, dtype):
+def _(ctx, grad, dtype, memory_format=None):
     return to_dtype(grad, dtypes.from_numpy_dtype(ctx.input_dtypes[0]))
 
 
 @primitive("clone", node="CloneBackward0", group=ELEMENTWISE, lowering="{0}")
-def _clone(a):
-    return a.copy()
+def _clone(a, *, memory_format=None):
+    return _memory_format.copy_in(a, memory_format)
 
 
 @_clone.vjp
-def _(ctx, grad):
+def _(ctx, grad, memory_format=None):
     return grad
 
 
@@ -688,7 +691,7 @@ def minimum(input, other):
 
 def where(condition, input=None, other=None):
     if input is None and other is None:
-        return tuple(Tensor._make(i) for i in np.nonzero(condition._array))
+        return tuple(Tensor._make(i) for i in np.nonzero(np.atleast_1d(condition._array)))
     a, b = promote(input, other)
     if not isinstance(condition, Tensor):
         condition = Tensor._make(np.asarray(condition, dtype=bool))
@@ -825,15 +828,19 @@ def clamp_max(input, max):
     return _clamp_max(_promoted_to_bounds(input, max), max=max)
 
 
-def to_dtype(input, dtype):
-    """A differentiable cast (PyTorch records it as ToCopyBackward0)."""
+def to_dtype(input, dtype, memory_format=None):
+    """A differentiable cast (PyTorch records it as ToCopyBackward0), or a change of memory
+    format."""
+    if memory_format is not None:
+        return _to_dtype(input, dtype=dtype, memory_format=memory_format)
     if input._array.dtype == dtype.numpy:
         return input
     return _to_dtype(input, dtype=dtype)
 
 
 def clone(input, *, memory_format=None):
-    return _clone(input)
+    """A copy; by default in the layout of ``input`` (``preserve_format``), as PyTorch."""
+    return _clone(input) if memory_format is None else _clone(input, memory_format=memory_format)
 
 
 def _floating(t):
@@ -888,7 +895,18 @@ logical_or = _constant_op("logical_or", "LogicalOrBackward0", np.logical_or, "{0
 logical_xor = _constant_op("logical_xor", "LogicalXorBackward0", np.logical_xor,
                            "{0} != {1}")
 logical_not = _constant_op("logical_not", "LogicalNotBackward0", np.logical_not, "not {0}")
-sign = _constant_op("sign", "SignBackward0", np.sign, "sign({0})")
+
+
+def _sign_values(a):
+    """-1, 0 or 1 in ``a``'s dtype as PyTorch computes them: 0 for NaN and -0.0 (numpy's sign
+    gives NaN and -0.0), and booleans unchanged (numpy has no boolean sign)."""
+    if a.dtype.kind == "b":
+        return a.copy()
+    return np.subtract(a > 0, a < 0, dtype=a.dtype)
+
+
+_SIGN_LOWERING = "(1 if {0} > 0 else (-1 if {0} < 0 else 0))"  # NaN: 0, as _sign_values
+sign = _constant_op("sign", "SignBackward0", _sign_values, _SIGN_LOWERING)
 floor = _constant_op("floor", "FloorBackward0", np.floor, "floor({0})")
 ceil = _constant_op("ceil", "CeilBackward0", np.ceil, "ceil({0})")
 _round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
@@ -918,8 +936,34 @@ def _refusing_integer_zero(divide):
 
 floor_divide = _constant_op("floor_divide", "FloorDivideBackward0",
                             _refusing_integer_zero(np.floor_divide), "{0} // {1}")
-remainder = _constant_op("remainder", "RemainderBackward0", _refusing_integer_zero(np.remainder),
-                         "{0} % {1}")
+_remainder = Primitive("remainder", _refusing_integer_zero(np.remainder), node="RemainderBackward1",
+                       group=ELEMENTWISE, saves=("a", "b"), saves_for={"a": ("b",), "b": ("b",)},
+                       lowering="{0} % {1}", error=broadcast_error)
+_remainder_scalar = Primitive("remainder_scalar", lambda a, *, other: _remainder.forward(
+    a, np.asarray(other, a.dtype)), node="RemainderBackward0", group=ELEMENTWISE,
+    lowering="{0} % {other}")
+
+
+@_remainder.vjp
+def _(ctx, grad):
+    """``a - floor(a / b) * b``: slope 1 in ``a``, ``-floor(a / b)`` in ``b``."""
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_a else None,
+            sum_to(-grad * floor(a / b), ctx.input_shapes[1]) if need_b else None)
+
+
+@_remainder_scalar.vjp
+def _(ctx, grad, other):
+    return grad
+
+
+def remainder(input, other):
+    """Python's ``%``: the result takes the divisor's sign (numpy's and PyTorch's remainder)."""
+    if isinstance(input, Tensor) and type(other) in (int, float) and \
+            input._array.dtype.kind == "f":
+        return _remainder_scalar(input, other=other)
+    return _remainder(*promote(input, other))
 _truncate_div = _constant_op("trunc_div", "DivBackward2", _refusing_integer_zero(
     lambda a, b: np.trunc(a / b).astype(np.result_type(a, b))), None)
 
@@ -929,12 +973,27 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_comparable(input, other)
     return bool(np.allclose(input._array, other._array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    _check_comparable(input, other)
     return Tensor._make(np.isclose(input._array, other._array, rtol=rtol, atol=atol,
                                    equal_nan=equal_nan))
+
+
+def _check_comparable(input, other):
+    """PyTorch compares tensors of one dtype and broadcastable shapes only, and says so."""
+    a, b = input._array, other._array
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"{_LEGACY_TYPE_NAMES[a.dtype.name]} did not match "
+                           f"{_LEGACY_TYPE_NAMES[b.dtype.name]}")
+    if a.shape != b.shape:
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            raise RuntimeError(broadcast_error((input, other), {})) from None
 
 
 # Creation helpers the rules above use; defined in creation to keep one home for them.

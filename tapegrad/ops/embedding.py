@@ -1,13 +1,20 @@
-"""``embedding`` as one primitive, PyTorch's ``EmbeddingBackward0``.
+"""``embedding`` and ``embedding_bag`` as one primitive each, PyTorch's ``EmbeddingBackward0``
+and ``EmbeddingBagBackward0``.
 
-Its backward adds the incoming rows into a zero table (``index_add``, itself differentiable),
+Both backwards add the incoming rows into a zero table (``index_add``, itself differentiable),
 leaving the padding row at zero: that row is the padding vector by design, not a learned one.
+A bag's rows are reduced without materialising them; max mode sends each maximum's gradient
+back to the one row it came from (the first, on ties, as ATen).
 """
-from .creation import zeros
+import numpy as np
+
+from .. import dtypes
+from .creation import arange, ones, ones_like, zeros
+from .elementwise import where
 from .registry import OTHER, primitive
 from .scatter import _index_add
 
-__all__ = ["embedding"]
+__all__ = ["embedding", "embedding_bag"]
 
 
 @primitive("embedding", node="EmbeddingBackward0", group=OTHER, saves=("indices",),
@@ -42,3 +49,118 @@ def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False):
         raise IndexError("index out of range in self")
     return _embedding(weight, indices, padding_idx=padding_idx,
                       scale_grad_by_freq=bool(scale_grad_by_freq))
+
+
+# ------------------------------------------------------------------------------ embedding_bag
+# ``bags`` gives each position of ``indices`` its bag (-1: in none, past the last offset); the
+# positions that count are those in a bag and not ``padding_idx``. The backward rules derive all
+# of it with tapegrad ops from the saved tensors, so the compiler traces them like any other.
+
+def _counted(indices, bags, padding_idx):
+    counted = bags >= 0
+    return counted if padding_idx is None else counted & (indices != padding_idx)
+
+
+@primitive("embedding_bag", node="EmbeddingBagBackward0", group=OTHER,
+           saves=("weight", "indices", "bags", "per_sample_weights"),
+           nondifferentiable=("indices", "bags"))
+def _embedding_bag(weight, indices, bags, per_sample_weights, *, mean, num_bags, padding_idx,
+                   scale_grad_by_freq):
+    """Sums (or means) of the counted rows, each scaled by its sample weight, per bag."""
+    positions = np.flatnonzero(_counted(indices, bags, padding_idx))
+    owner = bags[positions]
+    out = np.zeros((num_bags, weight.shape[1]), weight.dtype)
+    np.add.at(out, owner, weight[indices[positions]] * per_sample_weights[positions, None])
+    if mean:
+        out /= np.maximum(np.bincount(owner, minlength=num_bags), 1)[:, None].astype(out.dtype)
+    return out
+
+
+@_embedding_bag.vjp
+def _(ctx, grad, mean, num_bags, padding_idx, scale_grad_by_freq):
+    """Each counted position receives its bag's gradient, scaled by its sample weight and, for
+    mean, divided by its bag's size (and by its row's frequency if asked)."""
+    weight, indices, bags, per_sample_weights = ctx.saved
+    counted = _counted(indices, bags, padding_idx).to(grad.dtype)
+    owner = bags.clamp_min(0)
+    bag_grad = grad[owner]
+    need_weight, _, _, need_sample_weights = ctx.needs_input_grad
+    grad_weight = grad_sample_weights = None
+    if need_weight:
+        rows, width = ctx.input_shapes[0]
+        scale = counted * per_sample_weights
+        if mean:
+            sizes = _index_add(zeros(num_bags, dtype=grad.dtype), owner, counted, dim=0, alpha=1)
+            scale = scale / sizes.clamp_min(1)[owner]
+        if scale_grad_by_freq:
+            frequency = _index_add(zeros(rows, dtype=grad.dtype), indices, counted, dim=0,
+                                   alpha=1)
+            scale = scale / frequency.clamp_min(1)[indices]
+        grad_weight = _index_add(zeros(rows, width, dtype=grad.dtype), indices,
+                                 bag_grad * scale.unsqueeze(-1), dim=0, alpha=1)
+    if need_sample_weights:
+        grad_sample_weights = (bag_grad * weight[indices]).sum(1) * counted
+    return grad_weight, None, None, grad_sample_weights
+
+
+@primitive("embedding_bag_argmax", node="NotImplemented", group=OTHER)
+def _bag_argmax(weight, indices, bags, *, num_bags, padding_idx):
+    """(num_bags, D): the row of ``weight`` each bag's maximum comes from (the first position
+    on ties, as ATen; -1 for an empty bag)."""
+    positions = np.flatnonzero(_counted(indices, bags, padding_idx))
+    owner = bags[positions]
+    values = weight[indices[positions]]
+    best = np.full((num_bags, weight.shape[1]), -np.inf, weight.dtype)
+    np.maximum.at(best, owner, values)
+    first = np.full(best.shape, len(indices), np.int64)
+    np.minimum.at(first, owner, np.where(values == best[owner], positions[:, None], len(indices)))
+    return np.where(first < len(indices), np.append(indices, -1)[first], -1)
+
+
+@primitive("embedding_bag_max", node="EmbeddingBagBackward0", group=OTHER, saves=("argmax",),
+           nondifferentiable=("argmax",))
+def _embedding_bag_max(weight, argmax):
+    found = argmax >= 0
+    return np.where(found, np.take_along_axis(weight, np.maximum(argmax, 0), 0), 0).astype(
+        weight.dtype, copy=False)
+
+
+@_embedding_bag_max.vjp
+def _(ctx, grad):
+    (argmax,) = ctx.saved
+    found = (argmax >= 0).to(grad.dtype)
+    table = zeros(ctx.input_shapes[0], dtype=grad.dtype)
+    return table.scatter_add(0, argmax.clamp_min(0), grad * found), None
+
+
+def _bag_ids(offsets, length, include_last_offset):
+    """Each position's bag: a cumulative count of the bag starts at or before it."""
+    starts = offsets[:-1] if include_last_offset else offsets
+    marks = _index_add(zeros(length + 1, dtype=dtypes.int64), starts.long().clamp_max(length),
+                       ones_like(starts, dtype=dtypes.int64), dim=0, alpha=1)
+    bags = marks.cumsum(0)[:length] - 1
+    if include_last_offset and len(offsets):
+        bags = where(arange(length) < offsets[-1], bags, -1)
+    return bags, len(starts)
+
+
+def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_last_offset,
+                  padding_idx, scale_grad_by_freq=False):
+    """Sums, means or maxima of the rows of ``weight`` picked by the 1-D ``indices``, in the
+    bags that start at ``offsets`` (and, with ``include_last_offset``, end at its last entry)."""
+    if len(offsets) and offsets._array[0] != 0:
+        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {offsets._array[0]}\n"
+                           f"[ {offsets.type()}{{}} ]")  # ATen prints the 0-d tensor too
+    values = indices._array
+    if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    bags, num_bags = _bag_ids(offsets, len(indices), include_last_offset)
+    if mode == "max":
+        argmax = _bag_argmax(weight, indices, bags, num_bags=num_bags, padding_idx=padding_idx)
+        return _embedding_bag_max(weight, argmax)
+    if per_sample_weights is None:
+        per_sample_weights = ones(len(indices), dtype=weight.dtype)
+    return _embedding_bag(weight, indices, bags, per_sample_weights, mean=mode == "mean",
+                          num_bags=num_bags, padding_idx=padding_idx,
+                          scale_grad_by_freq=bool(scale_grad_by_freq))

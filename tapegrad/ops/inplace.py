@@ -16,7 +16,8 @@ from . import shape as shape_ops
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
            "clamp_max_", "neg_", "exp_", "log_", "sqrt_", "abs_", "tanh_", "sigmoid_", "relu_",
-           "sin_", "cos_", "zero_", "fill_", "copy_", "uniform_", "normal_"]
+           "sin_", "cos_", "zero_", "fill_", "copy_", "uniform_", "normal_", "t_", "transpose_",
+           "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_"]
 
 
 def apply_inplace(prim, target, others, params):
@@ -57,6 +58,34 @@ NO_GRAD_VIEW_INPLACE_ERROR = (
     "code by moving both the view and the inplace either both inside the no_grad block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked).")
+
+def _inplace_view(node_name, view):
+    """The in-place form of a view (``t_``, ``unsqueeze_`` …): the tensor takes the view's
+    shape and strides; its history becomes the view's node, under PyTorch's name for it (a
+    name, or a function of the arguments)."""
+    def op(input, *args):
+        if grad_mode._state.grad_enabled and input._requires_grad:
+            _check_inplace_allowed(input)
+        result = view(input, *args)
+        input._array = result._array
+        node = result._grad_fn
+        if node is not None:
+            name = node_name if isinstance(node_name, str) else node_name(*args)
+            node.__class__ = node.primitive.variant_node_class(name)
+            input._grad_fn, input._output_nr, input._requires_grad = node, 0, True
+        input._version_counter.value += 1
+        return input
+    op.__name__ = view.__name__ + "_"
+    return op
+
+
+t_ = _inplace_view("TBackward1", shape_ops.t)
+transpose_ = _inplace_view("TransposeBackward1", shape_ops.transpose)
+swapdims_ = swapaxes_ = transpose_
+unsqueeze_ = _inplace_view("UnsqueezeBackward1", shape_ops.unsqueeze)
+squeeze_ = _inplace_view(lambda dim=None: "SqueezeBackward3" if dim is None else
+                         "SqueezeBackward4", shape_ops.squeeze)
+
 
 INFERENCE_INPLACE_ERROR = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "

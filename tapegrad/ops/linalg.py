@@ -3,15 +3,19 @@ around them) exactly as PyTorch does, so it records PyTorch's graph; ``addmm`` i
 ``beta * bias + alpha * x @ W.T`` that ``nn.Linear`` records as ``AddmmBackward0``."""
 import builtins
 import math
+import warnings
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import expand, expand_shape, sum_to
 from .operands import CPP_TYPE_NAMES, broadcast_error, promote
-from .registry import OTHER, VIEW, primitive
+from .registry import OTHER, VIEW, Primitive, primitive
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "addmm", "baddbmm", "outer", "inner", "cross"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "addr", "baddbmm",
+           "addbmm", "outer", "ger", "inner", "kron", "tensordot", "multi_dot", "chain_matmul",
+           "cross", "addmm_", "addmv_", "baddbmm_"]
 
 
 def _product(a, b):
@@ -96,31 +100,31 @@ def _argument_error(function, names, values):
                      f"{type(value).__name__}")
 
 
-# ``b`` is kept for its own gradient too, whose memory layout follows ``b``'s
 _mm = primitive("mm", node="MmBackward0", group=OTHER, saves=("a", "b"),
-                saves_for={"a": ("b",)}, error=_mm_error)(_product)
+                saves_for={"a": ("b",), "b": ("a",)}, notes_transposed="b",
+                error=_mm_error)(_product)
 _bmm = primitive("bmm", node="BmmBackward0", group=OTHER, saves=("a", "b"),
-                 saves_for={"a": ("b",)}, error=_batched_error)(_product)
+                 saves_for={"a": ("b",), "b": ("a",)}, error=_batched_error)(_product)
 _mv = primitive("mv", node="MvBackward0", group=OTHER, saves=("a", "b"),
                 saves_for={"a": ("b",), "b": ("a",)}, error=_mv_error)(_product)
 
 
 @_mm.vjp
 @_bmm.vjp
-def _(ctx, grad):
+def _(ctx, grad, transposed=False):
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
     return (sum_to(grad @ b.mT, ctx.input_shapes[0]) if need_a else None,
-            sum_to(_second_factor_grad(a, b, grad), ctx.input_shapes[1]) if need_b else None)
+            sum_to(_second_factor_grad(a, grad, transposed), ctx.input_shapes[1])
+            if need_b else None)
 
 
-def _second_factor_grad(a, b, grad):
-    """``a.mT @ grad``, made in ``b``'s memory layout as PyTorch's ``mm_mat2_backward`` does: for
-    a transposed matrix (``nn.Linear``'s ``weight.t()``) the product is computed transposed, so
-    that the gradient reaching the weight is C-contiguous and becomes its ``.grad`` uncopied."""
-    if b._array.ndim == 2 and b._array.flags.f_contiguous and not b._array.flags.c_contiguous:
-        return (grad.mT @ a).mT
-    return a.mT @ grad
+def _second_factor_grad(a, grad, transposed):
+    """``a.mT @ grad``, made in the second factor's memory layout as PyTorch's
+    ``mm_mat2_backward`` does: for a transposed matrix (``nn.Linear``'s ``weight.t()``) the
+    product is computed transposed, so that the gradient reaching the weight is C-contiguous
+    and becomes its ``.grad`` uncopied."""
+    return (grad.mT @ a).mT if transposed else a.mT @ grad
 
 
 @primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"),
@@ -136,6 +140,11 @@ def _(ctx, grad):
     return (grad * b if need_a else None, grad * a if need_b else None)
 
 
+_vdot = Primitive("vdot", _dot.forward, node="VdotBackward0", group=OTHER, saves=("a", "b"),
+                  saves_for={"a": ("b",), "b": ("a",)}, error=_dot_error)
+_vdot.vjp(_dot.vjp_rule)  # real tensors: vdot is dot
+
+
 @_mv.vjp
 def _(ctx, grad):
     a, b = ctx.saved
@@ -145,7 +154,7 @@ def _(ctx, grad):
 
 
 @primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"),
-           saves_for={"a": ("b",)}, error=_addmm_error)
+           saves_for={"a": ("b",), "b": ("a",)}, notes_transposed="b", error=_addmm_error)
 def _addmm(bias, a, b, beta, alpha):
     if beta == 1 and alpha == 1:
         return bias + a @ b
@@ -154,13 +163,13 @@ def _addmm(bias, a, b, beta, alpha):
 
 
 @_addmm.vjp
-def _(ctx, grad, beta, alpha):
+def _(ctx, grad, beta, alpha, transposed=False):
     a, b = ctx.saved
     need_bias, need_a, need_b = ctx.needs_input_grad
     scaled = grad if alpha == 1 else grad * alpha
     return (sum_to(grad if beta == 1 else grad * beta, ctx.input_shapes[0]) if need_bias else None,
             _mm(scaled, b.t()) if need_a else None,
-            _second_factor_grad(a, b, scaled) if need_b else None)
+            _second_factor_grad(a, scaled, transposed) if need_b else None)
 
 
 @primitive("squeeze_", node="SqueezeBackward4", group=VIEW)
@@ -298,10 +307,110 @@ def dot(input, tensor):
     return _dot(input, tensor)
 
 
+def vdot(input, other):
+    """``conj(input) . other``: for real tensors, dot recorded as VdotBackward0."""
+    if not _both_tensors(input, other):
+        raise _argument_error("vdot", ("input", "other"), (input, other))
+    if input._array.ndim != 1 or other._array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input._array.ndim}D and "
+                           f"{other._array.ndim}D tensors")
+    if input._array.dtype != other._array.dtype:
+        raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found "
+                           f"{_kind(input)} and {_kind(other)}")
+    return _vdot(input, other)
+
+
 def inner(input, other):
+    """Sums of products over the last dimension of both: a product with a scalar, otherwise a
+    tensordot over the last dimensions (as PyTorch decomposes it, vectors too)."""
     if input._array.dtype != other._array.dtype:
         raise RuntimeError("both inputs should have same dtype")
-    return dot(input, other)
+    if input._array.ndim == 0 or other._array.ndim == 0:
+        return input * other
+    if input._array.shape[-1] != other._array.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got "
+                           f"shapes {list(input._array.shape)} and {list(other._array.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Contract ``dims`` (a count of a's last and b's first dimensions, or two lists) as one mm
+    of the permuted, flattened operands, reshaped to a's free then b's free dimensions."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist() if dims._array.ndim else int(dims._array)
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a = list(range(a._array.ndim - dims, a._array.ndim))
+        dims_b = list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    dims_a = [d % builtins.max(a._array.ndim, 1) for d in dims_a]
+    dims_b = [d % builtins.max(b._array.ndim, 1) for d in dims_b]
+    for da, db in zip(dims_a, dims_b):
+        size_a, size_b = a._array.shape[da], b._array.shape[db]
+        if size_a != size_b:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {size_a} "
+                               f"in dim {da} and second has size {size_b} in dim {db}")
+    free_a = [d for d in range(a._array.ndim) if d not in dims_a]
+    free_b = [d for d in range(b._array.ndim) if d not in dims_b]
+    shape_a = [a._array.shape[d] for d in free_a]
+    shape_b = [b._array.shape[d] for d in free_b]
+    contracted = math.prod(a._array.shape[d] for d in dims_a)
+    left = reshape(permute(a, free_a + dims_a), (math.prod(shape_a), contracted))
+    right = reshape(permute(b, dims_b + free_b), (contracted, math.prod(shape_b)))
+    return reshape(mm(left, right), tuple(shape_a + shape_b))
+
+
+def kron(input, other):
+    """The Kronecker product: every entry of ``input`` times all of ``other``, as one broadcast
+    product of the operands with their dimensions interleaved."""
+    ndim = builtins.max(input._array.ndim, other._array.ndim)
+    shape_a = (1,) * (ndim - input._array.ndim) + input._array.shape
+    shape_b = (1,) * (ndim - other._array.ndim) + other._array.shape
+    spread_a = reshape(input, tuple(x for size in shape_a for x in (size, 1)))
+    spread_b = reshape(other, tuple(x for size in shape_b for x in (1, size)))
+    return _unsafe_view(spread_a * spread_b, shape=tuple(x * y for x, y in zip(shape_a, shape_b)))
+
+
+def multi_dot(tensors, *, out=None):
+    """``torch.linalg.multi_dot``: the chained product of matrices; the first and the last may
+    be vectors (taken as a row and a column, and their dimension dropped from the result)."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0]._array.ndim == 1, tensors[-1]._array.ndim == 1
+    if first_vector:
+        tensors[0] = tensors[0].unsqueeze(0)
+    if last_vector:
+        tensors[-1] = tensors[-1].unsqueeze(1)
+    for i, t in enumerate(tensors):
+        if t._array.ndim != 2:
+            where = ("first" if i == 0 else "last" if i == len(tensors) - 1 else None)
+            if where is None:
+                raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got "
+                                   f"{t._array.ndim}D")
+            raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got "
+                               f"{t._array.ndim + (first_vector if i == 0 else last_vector) * -1}D")
+    result = tensors[0]
+    for t in tensors[1:]:
+        result = mm(result, t)
+    if first_vector or last_vector:  # a view without the vectors' dimensions, as PyTorch
+        rows, columns = result._array.shape
+        result = reshape(result, (() if first_vector else (rows,)) +
+                         (() if last_vector else (columns,)))
+    return result
+
+
+def chain_matmul(*matrices, out=None):
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
+                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(matrices)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
@@ -316,7 +425,69 @@ def outer(input, vec2):
     return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 
-from .shape import _unsafe_view, reshape  # noqa: E402
+ger = outer  # PyTorch's older name
+
+
+@primitive("addmv", node="AddmvBackward0", group=OTHER, saves=("mat", "vec"),
+           saves_for={"mat": ("vec",), "vec": ("mat",)})
+def _addmv(input, mat, vec, beta, alpha):
+    product = alpha * (mat @ vec) if alpha != 1 else mat @ vec
+    return product if beta == 0 else beta * input + product  # beta 0 ignores input, even nan
+
+
+@_addmv.vjp
+def _(ctx, grad, beta, alpha):
+    mat, vec = ctx.saved
+    need_input, need_mat, need_vec = ctx.needs_input_grad
+    scaled = grad if alpha == 1 else grad * alpha
+    return (sum_to(grad * beta, ctx.input_shapes[0]) if need_input else None,
+            scaled.unsqueeze(1) * vec if need_mat else None,
+            _mv(mat.t(), scaled) if need_vec else None)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat @ vec)`` as one node."""
+    if mat._array.ndim != 2 or vec._array.ndim != 1 or input._array.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input._array.ndim}, "
+                           f"{mat._array.ndim}, {vec._array.ndim}")
+    (n, m), (m2,) = mat._array.shape, vec._array.shape
+    if m != m2:
+        rows = input._array.shape[0] if input._array.ndim else 1
+        raise RuntimeError(f"size mismatch, got input ({rows}), mat ({n}x{m}), vec ({m2})")
+    expand_shape(input, (n,))
+    return _addmv(input, mat, vec, beta=beta, alpha=alpha)
+
+
+@primitive("addr", node="AddrBackward0", group=OTHER, saves=("vec1", "vec2"),
+           saves_for={"vec1": ("vec2",), "vec2": ("vec1",)})
+def _addr(input, vec1, vec2, beta, alpha):
+    product = np.multiply.outer(vec1, vec2)
+    if alpha != 1:
+        product = alpha * product
+    return product if beta == 0 else beta * input + product
+
+
+@_addr.vjp
+def _(ctx, grad, beta, alpha):
+    vec1, vec2 = ctx.saved
+    need_input, need_1, need_2 = ctx.needs_input_grad
+    scaled = grad if alpha == 1 else grad * alpha
+    return (sum_to(grad * beta, ctx.input_shapes[0]) if need_input else None,
+            _mv(scaled, vec2) if need_1 else None,
+            _mv(scaled.t(), vec1) if need_2 else None)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``beta * input + alpha * outer(vec1, vec2)`` as one node."""
+    if vec1._array.ndim != 1 or vec2._array.ndim != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1._array.ndim}-D"
+                           if vec1._array.ndim != 1 else
+                           f"addr: Expected 1-D argument vec2, but got {vec2._array.ndim}-D")
+    expand_shape(input, (vec1._array.shape[0], vec2._array.shape[0]))
+    return _addr(input, vec1, vec2, beta=beta, alpha=alpha)
+
+
+from .shape import _unsafe_view, permute, reshape  # noqa: E402
 
 
 @primitive("baddbmm", node="BaddbmmBackward0", group=OTHER, saves=("batch1", "batch2"),
@@ -335,7 +506,33 @@ def _(ctx, grad, beta, alpha):
             matmul(batch1.transpose(1, 2), grad) * alpha if need_2 else None)
 
 
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+@primitive("addbmm", node="AddbmmBackward0", group=OTHER, saves=("batch1", "batch2"),
+           saves_for={"batch1": ("batch2",), "batch2": ("batch1",)})
+def _addbmm(input, batch1, batch2, beta, alpha):
+    product = np.matmul(batch1, batch2).sum(axis=0)
+    return alpha * product if beta == 0 else beta * input + alpha * product
+
+
+@_addbmm.vjp
+def _(ctx, grad, beta, alpha):
+    """Every batch's product received the whole (alpha-scaled) gradient."""
+    batch1, batch2 = ctx.saved
+    need_input, need_1, need_2 = ctx.needs_input_grad
+    scaled = (grad * alpha).unsqueeze(0)
+    return (sum_to(grad * beta, ctx.input_shapes[0]) if need_input else None,
+            matmul(scaled, batch2.transpose(1, 2)) if need_1 else None,
+            matmul(batch1.transpose(1, 2), scaled) if need_2 else None)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])`` as one node."""
+    n, p = _check_batches(batch1, batch2)
+    expand_shape(input, (n, p))
+    return _addbmm(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _check_batches(batch1, batch2):
+    """PyTorch's checks of two batches of matrices; the product's matrix shape."""
     for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t._array.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
@@ -343,13 +540,46 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if b2 != b or m2 != m:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{b}, {m}] but got: [{b2}, {m2}].")
-    expand_shape(input, (b, n, p))  # refuses an input that does not broadcast, as PyTorch
+    return n, p
+
+
+def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
+    return _in_place(input, addmm, (mat1, mat2), beta, alpha)
+
+
+def addmv_(input, mat, vec, *, beta=1, alpha=1):
+    return _in_place(input, addmv, (mat, vec), beta, alpha)
+
+
+def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
+    return _in_place(input, baddbmm, (batch1, batch2), beta, alpha)
+
+
+def _in_place(input, function, operands, beta, alpha):
+    """``function`` written into ``input``, recorded as its node (AddmmBackward0 …). The
+    out-of-place call runs the checks (without recording), then its primitive is applied."""
+    from .inplace import apply_inplace
+    with no_grad():
+        result = function(input, *operands, beta=beta, alpha=alpha)
+    if result._array.shape != input._array.shape:
+        raise RuntimeError(f"output with shape {list(input._array.shape)} doesn't match the "
+                           f"broadcast shape {list(result._array.shape)}")
+    prim = _IN_PLACE_PRIMITIVES[function]
+    return apply_inplace(prim, input, operands, {"beta": beta, "alpha": alpha})
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    n, p = _check_batches(batch1, batch2)
+    expand_shape(input, (batch1._array.shape[0], n, p))  # refuses an input that does not broadcast, as PyTorch
     if input._array.dtype != batch1._array.dtype:
         raise RuntimeError(f"Input dtypes must be the same, got: input {_cpp_name(input)}, batch1: "
                            f"{_cpp_name(batch1)}, batch2: {_cpp_name(batch2)}")
     if batch1._array.dtype != batch2._array.dtype:
         raise RuntimeError(_scalar_type_error(batch1, batch2))
     return _baddbmm(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+_IN_PLACE_PRIMITIVES = {addmm: _addmm, addmv: _addmv, baddbmm: _baddbmm}
 
 
 @primitive("cross", node="LinalgCrossBackward0", group=OTHER, saves=("a", "b"))

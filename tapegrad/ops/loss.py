@@ -8,18 +8,19 @@ primitive it is a single gather forward and a one-hot backward, named ``NllLossB
 ``binary_cross_entropy``: PyTorch clamps the logs at -100 and bounds the gradient's denominator;
 written as a composite, the clamped log's backward would still divide 0 by 0 at a saturated input.
 
-``binary_cross_entropy_with_logits``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``: one pass
-over memory instead of three to six, and PyTorch's node for each on the tape.
+``binary_cross_entropy_with_logits``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``,
+``soft_margin_loss``, ``multi_margin_loss``: one pass over memory instead of three to six, and
+PyTorch's node for each on the tape.
 """
 import numpy as np
 
 from ..tensor import Tensor
-from .creation import zeros_like
+from .creation import arange, zeros_like
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import movedim
 
 __all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
-           "smooth_l1_loss", "huber_loss", "div_scalar"]
+           "smooth_l1_loss", "huber_loss", "div_scalar", "soft_margin_loss", "multi_margin_loss"]
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -392,3 +393,90 @@ def div_scalar(input, divisor):
     """``input / divisor`` for a Python number, as ATen's ``div.Scalar``: the last step of the
     losses PyTorch averages by a count in C++ (cross-entropy over class probabilities)."""
     return _div_scalar(input, divisor=divisor)
+
+
+# ------------------------------------------------------------------ soft margin and multi-margin
+# Both are one node of their own in PyTorch (SoftMarginLossBackward0, MultiMarginLossBackward0).
+
+@primitive("soft_margin_loss", node="SoftMarginLossBackward0", group=OTHER, saves=("x", "target"))
+def _soft_margin_loss(x, target, reduction):
+    with np.errstate(over="ignore"):  # as ATen: log1p(exp(-y x)), inf where that overflows
+        return _apply_reduction(np.log1p(np.exp(-target * x)), reduction)
+
+
+@_soft_margin_loss.vjp
+def _(ctx, grad, reduction):
+    x, target = ctx.saved
+    grad = _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
+    scaled = grad * (-target * x).sigmoid()
+    need_x, need_target = ctx.needs_input_grad
+    return -target * scaled if need_x else None, -x * scaled if need_target else None
+
+
+def soft_margin_loss(input, target, reduction="mean"):
+    """``log(1 + exp(-y x))`` of same-shaped inputs and ±1 targets, as one primitive."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(input, "soft_margin_loss")
+    target = target if target._array.dtype == input._array.dtype else target.to(input.dtype)
+    return _soft_margin_loss(input, target, reduction=reduction)
+
+
+@primitive("multi_margin_loss", node="MultiMarginLossBackward0", group=OTHER,
+           saves=("x", "target"), nondifferentiable=("target",))
+def _multi_margin_loss(x, target, *, p, margin, weight, reduction):
+    """``x`` is (N, C) or (C,), ``target`` the N class indices: per row, the mean over the other
+    classes of ``max(0, margin - x[target] + x[i]) ** p``, weighted by the target's weight."""
+    rows, labels = x.reshape(-1, x.shape[-1]), target.reshape(-1)
+    index = np.arange(labels.size)
+    z = margin - rows[index, labels][:, None] + rows
+    z[index, labels] = 0
+    hinge = np.maximum(z, 0) ** p
+    if weight is not None:
+        hinge = hinge * weight[labels][:, None]
+    losses = (hinge.sum(1) / rows.shape[1]).astype(x.dtype).reshape(x.shape[:-1])
+    return _apply_reduction(losses, reduction)
+
+
+@_multi_margin_loss.vjp
+def _(ctx, grad, p, margin, weight, reduction):
+    x, target = ctx.saved
+    rows, labels = x.reshape(-1, x.shape[-1]), target.reshape(-1, 1)
+    batch, classes = rows.shape
+    is_target = labels == arange(classes)
+    z = margin - (rows * is_target).sum(1, keepdim=True) + rows
+    active = ((z > 0) & ~is_target).to(x.dtype)
+    slope = active if p == 1 else 2 * z * active
+    if weight is not None:
+        slope = slope * Tensor._make(weight)[labels]
+    if reduction == "none":
+        grad = grad.reshape(-1, 1)
+    slope = slope * (_reduce_gradient(grad, reduction, batch) / classes)
+    return (slope - is_target.to(x.dtype) * slope.sum(1, keepdim=True)).reshape(x.shape), None
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="mean"):
+    """The multi-class hinge loss of scores (N, C) or (C,) and class indices, as one primitive."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_floating(input, "multi_margin_loss_cpu_kernel")
+    if input.dim() > 2 or input.numel() == 0:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(input.shape)}")
+    if input.dim() == 0:
+        input = input.reshape(1)
+    batch, classes = (1, input.shape[0]) if input.dim() == 1 else input.shape
+    if target.dim() > 1 or target.numel() != batch:
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
+            f"input samples (batch size). Expected target size [{batch}], but got "
+            f"{list(target.shape)}. Input has shape {list(input.shape)}.")
+    labels = target._array
+    if ((labels < 0) | (labels >= classes)).any():
+        raise RuntimeError("target out of range")
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
+                           f"{list(weight.shape)}")
+    weight_array = None if weight is None else weight._array.astype(input._array.dtype)
+    return _multi_margin_loss(input, target, p=p, margin=margin, weight=weight_array,
+                              reduction=reduction)

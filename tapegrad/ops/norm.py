@@ -12,17 +12,18 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ..tensor import _LEGACY_TYPE_NAMES
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .broadcast import sum_to
 from .creation import zeros, zeros_like
 from .elementwise import abs, reciprocal, sign, where
 from .matrix import check_square_shape, inverse_or_inf, svdvals
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import REDUCTION, primitive
-from .shape import narrow, permute, reshape, squeeze, unsqueeze
+from .shape import index_select, narrow, permute, reshape, squeeze, unsqueeze
 from .special import nan_to_num
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "cond"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist"]
 
 _INF = math.inf
 
@@ -45,13 +46,18 @@ def _vector_norm(a, ord, dims, keepdim):
 
 @_vector_norm.vjp
 def _(ctx, grad, ord, dims, keepdim):
-    """d|a|_p / da = sign(a) |a|^(p-1) / |a|_p^(p-1); zero where the norm is zero (PyTorch's
-    choice at the kink). The inf-norms share the gradient among the entries that attain them."""
     a, norm_value = ctx.saved
     shape = ctx.input_shapes[0]
     if not keepdim:
         kept = tuple(1 if dims is None or d in dims else s for d, s in enumerate(shape))
         grad, norm_value = reshape(grad, kept), reshape(norm_value, kept)
+    return _norm_gradient(grad, a, norm_value, ord, dims)
+
+
+def _norm_gradient(grad, a, norm_value, ord, dims):
+    """d|a|_p / da = sign(a) |a|^(p-1) / |a|_p^(p-1) times ``grad`` (both reduced over ``dims``
+    with the dimensions kept); zero where the norm is zero (PyTorch's choice at the kink). The
+    inf-norms share the gradient among the entries that attain them."""
     if ord == 0:
         return zeros_like(a)
     if ord == 1:
@@ -199,3 +205,78 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         input = input.to(dtypes.as_dtype(dtype))
     return vector_norm(input, 2 if isinstance(p, str) or p is None else p, dim, keepdim)
+
+
+# ------------------------------------------------------------------------------------- distances
+
+@primitive("dist", node="DistBackward0", group=REDUCTION, saves=("a", "b", "out"))
+def _dist(a, b, p):
+    return _vector_norm.forward(a - b, ord=p, dims=None, keepdim=False)
+
+
+@_dist.vjp
+def _(ctx, grad, p):
+    a, b, out = ctx.saved
+    difference = a - b
+    kept = (1,) * difference._array.ndim
+    g = _norm_gradient(reshape(grad, kept), difference, reshape(out, kept), p, None)
+    return sum_to(g, ctx.input_shapes[0]), sum_to(-g, ctx.input_shapes[1])
+
+
+def dist(input, other, p=2):
+    """The ``p``-norm of ``input - other`` (broadcast), as one node."""
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    return _dist(input, other, p=float(p))
+
+
+@primitive("cdist", node="CdistBackward0", group=REDUCTION, saves=("x1", "x2", "out"))
+def _cdist(x1, x2, p):
+    """Every row of x1 against every row of x2 (over matching batches): the ``p``-norms of the
+    pairwise differences, computed from the broadcast differences (exact at zero distance)."""
+    difference = x1[..., :, None, :] - x2[..., None, :, :]
+    return _vector_norm.forward(difference, ord=p, dims=(difference.ndim - 1,), keepdim=False)
+
+
+@_cdist.vjp
+def _(ctx, grad, p):
+    x1, x2, out = ctx.saved
+    need_1, need_2 = ctx.needs_input_grad
+    difference = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    last = difference._array.ndim - 1
+    g = _norm_gradient(grad.unsqueeze(-1), difference, out.unsqueeze(-1), p, (last,))
+    return (sum_to(_reduce_sum(g, -2), ctx.input_shapes[0]) if need_1 else None,
+            sum_to(-_reduce_sum(g, -3), ctx.input_shapes[1]) if need_2 else None)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """``torch.cdist``: the ``p``-norm distances between the rows of ``x1`` and of ``x2``
+    (batched over leading dimensions). ``compute_mode`` is accepted; the distances are always
+    computed from the differences, the exact way."""
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._array.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
+                               f"{t._array.ndim}D")
+    if x1._array.shape[-1] != x2._array.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1._array.shape[-1]} X2: {x2._array.shape[-1]}")
+    if x1._array.dtype.kind != "f" or x2._array.dtype.kind != "f":
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
+                           f"{_LEGACY_TYPE_NAMES[x1._array.dtype.name]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    return _cdist(x1, x2, p=float(p))
+
+
+def pdist(input, p=2):
+    """The ``p``-norm distances between the rows of a matrix, each pair once (row-major upper
+    triangle): the pairs' differences and their norms (zero gradient at zero distance)."""
+    if input._array.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input._array.ndim}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    first, second = np.triu_indices(input._array.shape[0], 1)
+    pick = (Tensor._make(first.astype(np.int64)), Tensor._make(second.astype(np.int64)))
+    difference = index_select(input, 0, pick[0]) - index_select(input, 0, pick[1])
+    return vector_norm(difference, p, -1)

@@ -27,7 +27,9 @@ OUT_FUNCTIONS = (
     "logical_not", "logical_or", "logical_xor", "logit", "lt", "maximum", "minimum", "mul",
     "multiply", "nan_to_num", "ne", "neg", "negative", "pow", "reciprocal", "remainder", "round",
     "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt", "square", "sub", "subtract", "tan", "tanh",
-    "true_divide", "trunc", "where",
+    "true_divide", "trunc", "where", "fix", "sgn", "signbit", "isposinf", "isneginf", "fmax",
+    "fmin", "copysign", "fmod", "addcmul", "addcdiv", "logaddexp", "logaddexp2", "xlogy",
+    "float_power", "deg2rad", "rad2deg", "heaviside", "gcd", "lcm", "ldexp",
     # reductions and scans
     "all", "amax", "amin", "any", "argmax", "argmin", "cumprod", "cumsum", "log_softmax",
     "logsumexp", "mean", "norm", "prod", "softmax", "std", "sum", "var",

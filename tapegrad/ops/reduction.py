@@ -14,7 +14,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
 
-__all__ = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+__all__ = ["sum", "nansum", "nanmean", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
            "var_mean", "std_mean", "logsumexp", "softmax", "log_softmax",
            "all", "any", "count_nonzero", "normalize_dims"]
 
@@ -98,6 +98,40 @@ _mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "Mea
 def _(ctx, grad, dims, keepdim):
     shape = ctx.input_shapes[0]  # divided before it is expanded: one number, not every element
     return _unreduce(grad / _count(shape, dims), shape, dims, keepdim)
+
+
+def _nansum_forward(a, dims, keepdim):
+    return np.nansum(a, axis=dims, keepdims=keepdim,
+                     dtype=np.int64 if a.dtype.kind in "biu" else None)
+
+
+_nansum_all, _nansum = _twin_primitives("nansum", _nansum_forward, "NansumBackward0",
+                                        "NansumBackward0", saves=("a",))
+
+
+@_nansum_all.vjp
+@_nansum.vjp
+def _(ctx, grad, dims, keepdim):
+    (a,) = ctx.saved
+    return _unreduce(grad, ctx.input_shapes[0], dims, keepdim) * (a == a).to(grad.dtype)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """The sum of the entries that are not nan (zero gradient at the nans)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return _reduce(_nansum_all, _nansum, input, dim, keepdim)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """The mean of the entries that are not nan: their sum over their count, as PyTorch."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._array.dtype.kind != "f":
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    counts = sum((input == input), dim, keepdim)
+    return nansum(input, dim, keepdim) / counts
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -205,6 +239,28 @@ class return_types:
 
     class cummax(_ValuesIndices):
         _name = "cummax"
+
+    class cummin(_ValuesIndices):
+        _name = "cummin"
+
+    class mode(_ValuesIndices):
+        _name = "mode"
+
+    class nanmedian(_ValuesIndices):
+        _name = "nanmedian"
+
+    class histogram(tuple):
+        """``hist`` and ``bin_edges``."""
+
+        def __new__(cls, hist, bin_edges):
+            return tuple.__new__(cls, (hist, bin_edges))
+
+        hist = property(lambda self: self[0])
+        bin_edges = property(lambda self: self[1])
+
+        def __repr__(self):
+            return (f"torch.return_types.histogram(\nhist={self.hist!r},\n"
+                    f"bin_edges={self.bin_edges!r})")
 
     class aminmax(tuple):
         """``min`` and ``max`` rather than ``values`` and ``indices``."""
@@ -324,16 +380,22 @@ def _centered(a, dims):
 @_var.vjp
 def _(ctx, grad, dims, keepdim, correction):
     (a,) = ctx.saved
-    shape = ctx.input_shapes[0]
+    return _var_gradient(grad, a, ctx.input_shapes[0], dims, keepdim, correction)
+
+
+def _var_gradient(grad, a, shape, dims, keepdim, correction):
     scale = np.divide(2.0, builtins.max(_count(shape, dims) - correction, 0))  # inf at no dof
     return _unreduce(grad, shape, dims, keepdim) * _centered(a, dims) * scale
 
 
 @_std.vjp
 def _(ctx, grad, dims, keepdim, correction):
-    from .scatter import masked_fill  # (scatter builds on this module)
     a, out = ctx.saved
-    shape = ctx.input_shapes[0]
+    return _std_gradient(grad, a, out, ctx.input_shapes[0], dims, keepdim, correction)
+
+
+def _std_gradient(grad, a, out, shape, dims, keepdim, correction):
+    from .scatter import masked_fill  # (scatter builds on this module)
     n = builtins.max(_count(shape, dims) - correction, 0)
     # a constant slice (std 0) gets a zero gradient, not 0/0, as PyTorch's std_backward
     scaled = masked_fill(grad / out, out == 0, 0.0)
@@ -357,6 +419,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _spread(prim, name, input, dim, unbiased, keepdim, correction):
     if isinstance(dim, bool):  # var(input, unbiased)
         unbiased, dim = dim, None
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = normalize_dims(dim, input._array.ndim)
     correction = _correction(unbiased, correction)
     if _count(input._array.shape, dims) - correction <= 0:
@@ -366,14 +430,46 @@ def _spread(prim, name, input, dim, unbiased, keepdim, correction):
     return prim(input, dims=dims, keepdim=keepdim, correction=correction)
 
 
+def _spread_mean_forward(a, dims, keepdim, correction, take_root):
+    spread = (_std_forward if take_root else _var_forward)(a, dims, keepdim, correction)
+    return spread, _mean_forward(a, dims, keepdim)
+
+
+_var_mean = Primitive("var_mean", lambda a, dims, keepdim, correction: _spread_mean_forward(
+    a, dims, keepdim, correction, False), node="VarMeanBackward0", group=REDUCTION,
+    n_outputs=None, saves=("a",))
+_std_mean = Primitive("std_mean", lambda a, dims, keepdim, correction: _spread_mean_forward(
+    a, dims, keepdim, correction, True), node="StdMeanBackward0", group=REDUCTION,
+    n_outputs=None, saves=("a",))
+
+
+@_var_mean.vjp
+@_std_mean.vjp
+def _(ctx, grads, dims, keepdim, correction):
+    """The spread's gradient (std's rule recomputes the std) plus the mean's."""
+    (a,) = ctx.saved
+    shape = ctx.input_shapes[0]
+    grad_spread, grad_mean = (tuple(grads) + (None, None))[:2]
+    total = None
+    if grad_spread is not None:
+        if ctx.primitive is _std_mean:
+            total = _std_gradient(grad_spread, a, _std(a, dims=dims, keepdim=keepdim,
+                                                        correction=correction),
+                                  shape, dims, keepdim, correction)
+        else:
+            total = _var_gradient(grad_spread, a, shape, dims, keepdim, correction)
+    if grad_mean is not None:
+        mean_part = _unreduce(grad_mean / _count(shape, dims), shape, dims, keepdim)
+        total = mean_part if total is None else total + mean_part
+    return total
+
+
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (var(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
+    return _spread(_var_mean, "var_mean", input, dim, unbiased, keepdim, correction)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (std(input, dim, unbiased, keepdim, correction=correction),
-            mean(input, dim, keepdim))
+    return _spread(_std_mean, "std_mean", input, dim, unbiased, keepdim, correction)
 
 
 # ------------------------------------------------------------------- logsumexp, softmax family
@@ -491,13 +587,17 @@ def _float(input, dtype=None):
 # ------------------------------------------------------------------------- truth and counts
 
 def all(input, dim=None, keepdim=False):
-    return Tensor._make(np.asarray(np.all(input._array, axis=normalize_dims(dim, input.ndim),
-                                          keepdims=keepdim)))
+    return _truth(np.all, input, dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):
-    return Tensor._make(np.asarray(np.any(input._array, axis=normalize_dims(dim, input.ndim),
-                                          keepdims=keepdim)))
+    return _truth(np.any, input, dim, keepdim)
+
+
+def _truth(test, input, dim, keepdim):
+    """all/any: bool, except uint8 for a uint8 input, as PyTorch keeps it."""
+    out = np.asarray(test(input._array, axis=normalize_dims(dim, input.ndim), keepdims=keepdim))
+    return Tensor._make(out.astype(np.uint8) if input._array.dtype == np.uint8 else out)
 
 
 def count_nonzero(input, dim=None):

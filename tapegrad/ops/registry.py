@@ -150,7 +150,8 @@ class Primitive:
     """One entry of the op table. Call it with tensors (and keyword parameters) to apply it."""
 
     def __init__(self, name, forward, *, node, group, saves=(), saves_for=None, lowering=None,
-                 n_outputs=1, ufunc=None, is_view=False, error=None, nondifferentiable=()):
+                 n_outputs=1, ufunc=None, is_view=False, error=None, nondifferentiable=(),
+                 notes_transposed=None):
         self.name = name
         self.forward = forward
         self.group = group
@@ -175,6 +176,10 @@ class Primitive:
             else tuple(self.arg_names.index(n) for n in saves_for[s]) for s in saves)
         if not any(self.save_conditions):
             self.save_conditions = None
+        # ``notes_transposed="b"``: the rule gets ``transposed=`` (whether ``b`` was a transposed
+        # matrix), the layout its gradient should have, without the node keeping ``b`` itself
+        self.transposed_position = (None if notes_transposed is None
+                                    else self.arg_names.index(notes_transposed))
         # Inputs that never carry a gradient (where's condition) get no edge, as in PyTorch; the
         # rule still returns one entry per input, and the node keeps those of the others.
         skipped = {self.arg_names.index(n) for n in nondifferentiable}
@@ -185,6 +190,14 @@ class Primitive:
             attributes["qualified_name"] = "torch::autograd::" + node
         self.node_class = type(node, (OpNode,), attributes)
         PRIMITIVES[name] = self
+
+    def variant_node_class(self, name):
+        """A node class of this primitive under another of PyTorch's names: its in-place form
+        records the same node as ``TBackward1`` where the out-of-place ``t`` is TBackward0."""
+        variants = self.__dict__.setdefault("_variants", {})
+        if name not in variants:
+            variants[name] = type(name, (self.node_class,), {"__slots__": ()})
+        return variants[name]
 
     def vjp(self, rule):
         """Decorator: ``rule(ctx, grad, **params)`` returns one gradient per input (None: none)."""
@@ -318,6 +331,10 @@ class Primitive:
             node.needs_input_grad = (need_a, need_b)
         else:
             node = self._node(inputs)
+        if self.transposed_position is not None:
+            array = inputs[self.transposed_position]._array
+            params = {**params, "transposed": array.ndim == 2 and array.flags.f_contiguous
+                      and not array.flags.c_contiguous}
         node.params = params
         if self.save_positions:
             positions = self.save_positions

@@ -17,10 +17,11 @@ from .layout import _dims_of, broadcast_tensors
 from .operands import CPP_TYPE_NAMES, broadcast_error
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
-from .shape import _index_backward, gather, getitem, index_select
+from .shape import _index_backward, cat, gather, getitem, index_put_dtype_error, index_select
 
 __all__ = [
-    "masked_fill", "masked_fill_", "masked_select", "nonzero", "scatter", "scatter_",
+    "masked_fill", "masked_fill_", "masked_select", "nonzero", "argwhere", "index_fill",
+    "index_fill_", "masked_scatter", "masked_scatter_", "scatter", "scatter_",
     "scatter_add", "scatter_add_", "index_add", "index_add_", "index_put", "index_put_",
 ]
 
@@ -72,8 +73,11 @@ def _masked_fill_call(input, mask, value, apply):
 
 def masked_fill(input, mask, value):
     """``input`` with ``value`` where ``mask`` is True."""
-    return _masked_fill_call(input, mask, value,
-                             lambda prim, t, others, params: prim(t, *others, **params))
+    try:
+        return _masked_fill_call(input, mask, value,
+                                 lambda prim, t, others, params: prim(t, *others, **params))
+    except ValueError:  # PyTorch broadcasts the mask against the input, naming the mask first
+        raise RuntimeError(broadcast_error((mask, input), {})) from None
 
 
 def masked_fill_(input, mask, value):
@@ -89,9 +93,146 @@ def masked_select(input, mask):
 
 
 def nonzero(input, *, as_tuple=False):
+    """The indices of the nonzero elements: one row each, or one index tensor per dimension
+    (``as_tuple``; a 0-d input counts as 1-d there, as in PyTorch)."""
+    array = input._array
     if as_tuple:
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(input._array))
-    return Tensor._make(np.argwhere(input._array).astype(np.int64))
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(array)))
+    if not array.ndim:  # one row of no coordinates if the value is nonzero, else none
+        return Tensor._make(np.zeros((int(array != 0), 0), np.int64))
+    return Tensor._make(np.argwhere(array).astype(np.int64))
+
+
+argwhere = nonzero
+
+
+# --------------------------------------------------------------------- index_fill, masked_scatter
+
+@primitive("index_fill", node="IndexFillBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
+def _index_fill(a, index, *, dim, value):
+    out = a.copy()
+    _fill_into(out, index, dim, value)
+    return out
+
+
+@primitive("index_fill_tensor", node="IndexFillBackward1", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
+def _index_fill_tensor(a, index, value, *, dim):
+    out = a.copy()
+    _fill_into(out, index, dim, value)
+    return out
+
+
+def _fill_into(out, index, dim, value):
+    out[(slice(None),) * dim + (index,)] = value
+
+
+_index_fill.inplace = lambda out, index, *, dim, value: _fill_into(out, index, dim, value)
+_index_fill_tensor.inplace = lambda out, index, value, *, dim: _fill_into(out, index, dim, value)
+
+
+@_index_fill.vjp
+def _(ctx, grad, dim, value):
+    (index,) = ctx.saved
+    return _index_fill(grad, index, dim=dim, value=0), None
+
+
+@_index_fill_tensor.vjp
+def _(ctx, grad, dim):
+    (index,) = ctx.saved
+    cleared = _index_fill(grad, index, dim=dim, value=0)
+    _, _, need_value = ctx.needs_input_grad
+    # the value's gradient: what reached the filled positions, each counted once
+    return cleared, None, _reduce_sum(grad) - _reduce_sum(cleared) if need_value else None
+
+
+def _index_fill_call(input, dim, index, value, apply):
+    ndim = max(input._array.ndim, 1)
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                         f"{ndim - 1}], but got {dim})")
+    if index._array.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index._array.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    size = input._array.shape[dim] if input._array.ndim else 1
+    positions = index._array.reshape(-1)
+    bad = positions[(positions < -size) | (positions >= size)]
+    if bad.size:
+        raise IndexError(f"index {bad[0]} is out of bounds for dimension {dim % ndim} with size "
+                         f"{size}")
+    params = {"dim": dim % ndim}
+    if not isinstance(value, Tensor):
+        return apply(_index_fill, input, (index,), {**params, "value": value})
+    if value._array.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._array.ndim} dimension(s).")
+    return apply(_index_fill_tensor, input, (index, value), params)
+
+
+def index_fill(input, dim, index, value):
+    """``input`` with ``value`` in the slices ``index`` selects along ``dim``."""
+    return _index_fill_call(input, dim, index, value,
+                            lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def index_fill_(input, dim, index, value):
+    return _index_fill_call(input, dim, index, value, apply_inplace)
+
+
+@primitive("masked_scatter", node="MaskedScatterBackward0", group=OTHER, saves=("mask",),
+           nondifferentiable=("mask",))
+def _masked_scatter(a, mask, source):
+    out = a.copy()
+    _masked_scatter_into(out, mask, source)
+    return out
+
+
+def _masked_scatter_into(out, mask, source):
+    mask = np.broadcast_to(mask, out.shape)
+    out[mask] = source.reshape(-1)[:np.count_nonzero(mask)]
+
+
+_masked_scatter.inplace = _masked_scatter_into
+
+
+@_masked_scatter.vjp
+def _(ctx, grad):
+    (mask,) = ctx.saved
+    need_input, _, need_source = ctx.needs_input_grad
+    source_grad = None
+    if need_source:  # the masked gradients, in order, at the front of the source
+        picked = getitem(grad, mask.expand(grad.shape))
+        size = int(np.prod(ctx.input_shapes[2]))
+        source_grad = cat([picked, Tensor._make(np.zeros(size - picked._array.size,
+                                                         grad._array.dtype))]
+                          ).reshape(ctx.input_shapes[2])
+    return (where(mask, 0.0, grad) if need_input else None, None, source_grad)
+
+
+def _masked_scatter_call(input, mask, source, apply):
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{CPP_TYPE_NAMES[mask._array.dtype.name]}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got "
+                           f"{input.dtype.name.capitalize()} and "
+                           f"{source.dtype.name.capitalize()}")
+    needed = np.count_nonzero(np.broadcast_to(mask._array, input._array.shape))
+    if source._array.size < needed:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return apply(_masked_scatter, input, (mask, source), {})
+
+
+def masked_scatter(input, mask, source):
+    """``input`` with the elements of ``source``, in order, where ``mask`` is True."""
+    return _masked_scatter_call(input, mask, source,
+                                lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def masked_scatter_(input, mask, source):
+    return _masked_scatter_call(input, mask, source, apply_inplace)
 
 # ------------------------------------------------------------------------- scatter, index_add
 
@@ -323,11 +464,9 @@ def index_put(input, indices, values, accumulate=False):
 
 def index_put_(input, indices, values, accumulate=False):
     """``input[indices] = values``, or ``+=`` with repeated indices adding up (``accumulate``)."""
+    if values._array.dtype != input._array.dtype:
+        raise RuntimeError(index_put_dtype_error(input, values))
     if not accumulate:
         input[tuple(indices)] = values
         return input
-    if values._array.dtype != input._array.dtype:
-        raise RuntimeError("Index put requires the source and destination dtypes match, got "
-                           f"{input.dtype.name.capitalize()} for the destination and "
-                           f"{values.dtype.name.capitalize()} for the source.")
     return apply_inplace(_index_put_accumulate, input, (values,), {"key": _index_key(indices)})

@@ -509,6 +509,9 @@ def setitem(input, key, value):
     steps, advanced = _parse_key(input._array.shape, _key_parts(key))
     if steps and input._requires_grad and input._grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)  # PyTorch writes through a view of it
+    if advanced is not None and isinstance(value, Tensor) and \
+            value._array.dtype != input._array.dtype:
+        raise RuntimeError(index_put_dtype_error(input, value))
     value = _value_of_dtype(value, input)
     if advanced is not None:
         stripped = _without_leading_ones(value._array.shape)
@@ -524,6 +527,12 @@ def setitem(input, key, value):
     if steps:
         return apply_inplace(_copy_slices, input, (value,), {"key": (steps, None)})
     return fill_(input, value) if value._array.ndim == 0 else copy_(input, value)
+
+
+def index_put_dtype_error(destination, source):
+    return ("Index put requires the source and destination dtypes match, got "
+            f"{_LEGACY_TYPE_NAMES[destination._array.dtype.name]} for the destination and "
+            f"{_LEGACY_TYPE_NAMES[source._array.dtype.name]} for the source.")
 
 
 def _value_of_dtype(value, input):

@@ -17,11 +17,14 @@ from .layout import _dims_of
 from .reduction import return_types
 from .registry import OTHER, Primitive, primitive
 from .scatter import _scatter_add
-from .shape import narrow, reshape, squeeze
+from .broadcast import expand
+from .linalg import _squeeze_first
+from .shape import gather, narrow, reshape, squeeze
 
 __all__ = [
-    "sort", "argsort", "topk", "kthvalue", "median", "cummax", "unique", "bincount", "histc",
-    "searchsorted", "bucketize",
+    "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile",
+    "nanquantile", "cummax", "cummin", "unique", "bincount", "histc", "histogram", "searchsorted",
+    "bucketize",
 ]
 
 
@@ -53,9 +56,40 @@ def _take_along(name, node):
 _sort_values = _take_along("sort", "SortBackward0")
 _topk_values = _take_along("topk", "TopkBackward0")
 _kthvalue_values = _take_along("kthvalue", "KthvalueBackward0")
-_median_all_values = _take_along("median_all", "MedianBackward0")
 _median_values = _take_along("median", "MedianBackward1")
+_nanmedian_values = _take_along("nanmedian", "NanmedianBackward1")
+_mode_values = _take_along("mode", "ModeBackward0")
 _cummax_values = _take_along("cummax", "CummaxBackward0")
+_cummin_values = _take_along("cummin", "CumminBackward0")
+
+
+def _lower_median(a, ignore_nan):
+    """The lower median of all entries: nan when there is one (unless ignored) or none."""
+    flat = a.reshape(-1)
+    if ignore_nan:
+        flat = flat[~np.isnan(flat)]
+    elif np.isnan(flat).any():
+        return np.array(np.nan, dtype=a.dtype)
+    if flat.size == 0:
+        return np.array(np.nan, dtype=a.dtype)
+    middle = (flat.size - 1) // 2
+    return np.partition(flat, middle)[middle]
+
+
+_median_all = Primitive("median_all", lambda a: _lower_median(a, False), node="MedianBackward0",
+                        group=OTHER, saves=("a", "out"))
+_nanmedian_all = Primitive("nanmedian_all", lambda a: _lower_median(a, True),
+                           node="NanmedianBackward0", group=OTHER, saves=("a", "out"))
+
+
+@_median_all.vjp
+@_nanmedian_all.vjp
+def _(ctx, grad):
+    """Shared evenly among the entries equal to the median (the nans, when it is nan), as
+    PyTorch's evenly_distribute_backward."""
+    a, out = ctx.saved
+    hits = ((a == out) | (a.isnan() & out.isnan())).to(grad.dtype)
+    return grad * hits / hits.sum()
 
 
 @primitive("sort_indices", node="SortIndicesBackward0", group=OTHER)
@@ -69,22 +103,108 @@ def _sort_indices(a, dim, descending):
     return a.shape[dim] - 1 - np.flip(reversed_order, axis=dim)
 
 
-@primitive("median_position", node="MedianPositionBackward0", group=OTHER)
-def _median_position(a):
-    """The flat position (shape (1,)) of the lower median of all the entries."""
-    flat = a.reshape(-1)
-    return np.argsort(flat, kind="stable")[(flat.size - 1) // 2:(flat.size + 1) // 2]
+@primitive("median_indices", node="MedianIndicesBackward0", group=OTHER)
+def _median_indices(a, dim, ignore_nan):
+    """Where the lower median of each slice along ``dim`` is (kept dimension). A slice holding
+    nan has its first nan as median, unless nans are ignored (``nanmedian``)."""
+    order = np.argsort(a, axis=dim, kind="stable")  # nan last, in their order
+    valid = (~np.isnan(a)).sum(axis=dim, keepdims=True)
+    if ignore_nan:
+        position = np.maximum(valid - 1, 0) // 2
+    else:
+        position = np.where(valid < a.shape[dim], valid, (a.shape[dim] - 1) // 2)
+    return np.take_along_axis(order, position, axis=dim)
 
 
-@primitive("cummax_indices", node="CummaxIndicesBackward0", group=OTHER)
-def _cummax_indices(a, dim):
-    """Where each running maximum along ``dim`` was found (the latest position on ties)."""
+@primitive("kthvalue_indices", node="KthvalueIndicesBackward0", group=OTHER)
+def _kthvalue_indices(a, k, dim):
+    """Where the k-th smallest of each slice along ``dim`` is (kept dimension), found by
+    PyTorch's quickselect so that ties resolve to the same position."""
+    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    found = np.array([_quickselect(row.tolist(), k - 1) for row in rows], dtype=np.int64)
+    shape = list(np.moveaxis(a, dim, -1).shape[:-1]) + [1]
+    return np.moveaxis(found.reshape(shape), -1, dim)
+
+
+def _quickselect(values, k):
+    """PyTorch's ``quick_select_template`` (median of three, Hoare partition) on a list, moving
+    the positions with the values; the position that ends at ``k``. NaN counts as largest."""
+    positions = list(range(len(values)))
+
+    def greater(x, y):
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        positions[i], positions[j] = positions[j], positions[i]
+
+    left, right = 0, len(values) - 1
+    while right > left:
+        if right == left + 1:
+            if greater(values[left], values[right]):
+                swap(left, right)
+            break
+        swap(left + (right - left) // 2, left + 1)
+        if greater(values[left + 1], values[right]):
+            swap(left + 1, right)
+        if greater(values[left], values[right]):
+            swap(left, right)
+        if greater(values[left + 1], values[left]):
+            swap(left + 1, left)
+        i, j, pivot = left + 1, right, values[left]
+        while True:
+            i += 1
+            while greater(pivot, values[i]):
+                i += 1
+            j -= 1
+            while greater(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(left, j)
+        if j <= k:
+            left = i
+        if j >= k:
+            right = j - 1
+    return positions[k]
+
+
+@primitive("mode_indices", node="ModeIndicesBackward0", group=OTHER)
+def _mode_indices(a, dim):
+    """Where the mode of each slice along ``dim`` is (kept dimension): the smallest of the most
+    frequent values, at its last position, as PyTorch."""
+    moved = np.moveaxis(a, dim, -1)
+    rows = moved.reshape(-1, a.shape[dim])
+    count, length = rows.shape
+    ordered = np.sort(rows, axis=-1)
+    starts = np.ones(rows.shape, dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    runs = np.cumsum(starts, axis=-1) - 1 + np.arange(count)[:, None] * length
+    frequency = np.bincount(runs.reshape(-1), minlength=count * length)[runs]
+    best = np.argmax(frequency, axis=-1)  # the first of the most frequent: the smallest value
+    mode = ordered[np.arange(count), best][:, None]
+    last = length - 1 - np.argmax((rows == mode)[:, ::-1], axis=-1)
+    return np.moveaxis(last.reshape(moved.shape[:-1] + (1,)), -1, dim).astype(np.int64)
+
+
+def _running_extremum_indices(a, dim, largest):
+    """Where each running maximum (minimum) along ``dim`` was found (the latest position on
+    ties; a nan stays the extremum from where it appears)."""
     a = np.moveaxis(a, dim, -1)
     best = np.zeros(a.shape, dtype=np.int64)
+    better = np.greater_equal if largest else np.less_equal
     for i in range(1, a.shape[-1]):
         previous = np.take_along_axis(a, best[..., i - 1:i], axis=-1)[..., 0]
-        best[..., i] = np.where((a[..., i] >= previous) | np.isnan(a[..., i]), i, best[..., i - 1])
+        replaces = (better(a[..., i], previous) | np.isnan(a[..., i])) & ~np.isnan(previous)
+        best[..., i] = np.where(replaces, i, best[..., i - 1])
     return np.moveaxis(best, -1, dim)
+
+
+_cummax_indices = Primitive("cummax_indices", lambda a, dim: _running_extremum_indices(
+    a, dim, True), node="CummaxIndicesBackward0", group=OTHER)
+_cummin_indices = Primitive("cummin_indices", lambda a, dim: _running_extremum_indices(
+    a, dim, False), node="CumminIndicesBackward0", group=OTHER)
 
 
 def _sort_dim(input, dim):
@@ -131,25 +251,120 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     dim = _sort_dim(input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
+                           f"{0 if dim is None else dim}")
     if dim is None:
         return return_types.kthvalue(input.clone(), zeros((), dtype=dtypes.int64))
-    kth = narrow(_sort_indices(input, dim=dim, descending=False), dim, k - 1, 1)
+    kth = _kthvalue_indices(input, k=k, dim=dim)
     return return_types.kthvalue(*_with_values(_kthvalue_values, input, kth, dim, keepdim))
 
 
 def median(input, dim=None, keepdim=False):
-    """The lower median (no averaging of the two middle values), as PyTorch computes it."""
+    """The lower median (no averaging of the two middle values), as PyTorch computes it; nan
+    where there is a nan."""
+    return _median(input, dim, keepdim, False)
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    """The lower median of the values that are not nan."""
+    return _median(input, dim, keepdim, True)
+
+
+def _median(input, dim, keepdim, ignore_nan):
     if dim is None:
-        if input._array.size == 0:
-            return Tensor._make(np.array(np.nan, dtype=input._array.dtype))
-        return _median_all_values(input, _median_position(input), dim=None, keepdim=False)
+        return (_nanmedian_all if ignore_nan else _median_all)(input)
+    dim = _sort_dim(input, dim)
+    make = return_types.nanmedian if ignore_nan else return_types.median
+    if dim is None:
+        return make(input.clone(), zeros((), dtype=dtypes.int64))
+    if input._array.shape[dim] == 0:
+        raise IndexError(f"{'nanmedian' if ignore_nan else 'median'}() cannot compute median for "
+                         f"a dimension of size 0 because the operation does not have an identity")
+    middle = _median_indices(input, dim=dim, ignore_nan=ignore_nan)
+    prim = _nanmedian_values if ignore_nan else _median_values
+    return make(*_with_values(prim, input, middle, dim, keepdim))
+
+
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent value of each slice (the smallest on a tie) and its last position."""
     dim = _sort_dim(input, dim)
     if dim is None:
-        return return_types.median(input.clone(), zeros((), dtype=dtypes.int64))
-    middle = narrow(_sort_indices(input, dim=dim, descending=False), dim,
-                    (input._array.shape[dim] - 1) // 2, 1)
-    return return_types.median(*_with_values(_median_values, input, middle, dim, keepdim))
+        return return_types.mode(input.clone(), zeros((), dtype=dtypes.int64))
+    where = _mode_indices(input, dim=dim)
+    return return_types.mode(*_with_values(_mode_values, input, where, dim, keepdim))
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """The ``q``-quantiles along ``dim`` (of all entries by default), interpolated between the
+    two sorted values around ``q * (n - 1)``; nan for a slice holding nan. Differentiable
+    through the sort."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """``quantile`` of the values that are not nan (nan for a slice of nans only)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+
+
+def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+    from .elementwise import where
+    if input._array.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    scalar_q = not isinstance(q, Tensor)
+    q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=np.float64))
+    if not scalar_q and q._array.ndim > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    if not scalar_q and q._array.dtype != input._array.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if ((q_values < 0) | (q_values > 1)).any():
+        shown = q if scalar_q else None
+        raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {shown}" if scalar_q
+                           else f"{name}() q values must be in the range [0, 1]")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest. Got {interpolation}")
+    if input._array.size == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    ndim = input._array.ndim
+    if dim is None:
+        flat, axis = reshape(input, (-1,)), 0
+    else:
+        axis = _dims_of(dim, builtins.max(ndim, 1))[0]
+        flat = input if ndim else reshape(input, (1,))
+    values = sort(flat, dim=axis).values  # nan last
+    length = values._array.shape[axis]
+    valid = (~np.isnan(flat._array)).sum(axis=axis, keepdims=True)
+    counted = valid if ignore_nan else np.full_like(valid, length)
+    ranks = q_values.reshape((-1,) + (1,) * flat._array.ndim) * np.maximum(counted - 1, 0)
+    if interpolation == "nearest":
+        ranks = np.round(ranks)  # ties to even, as torch.round
+    below = np.floor(ranks).astype(np.int64)
+    above = np.ceil(ranks).astype(np.int64)
+    weight = {"lower": 0.0, "higher": 1.0, "midpoint": 0.5}.get(interpolation, ranks - below)
+    stacked = expand(values.unsqueeze(0), (len(q_values),) + values._array.shape)
+    low = gather(stacked, axis + 1, _index(below, stacked, axis + 1))
+    high = gather(stacked, axis + 1, _index(above, stacked, axis + 1))
+    result = low + (high - low) * Tensor._make(np.broadcast_to(
+        np.asarray(weight, dtype=input._array.dtype), low._array.shape).copy())
+    undefined = (valid == 0) if ignore_nan else (valid < length)
+    if undefined.any():
+        result = where(Tensor._make(np.broadcast_to(undefined, low._array.shape).copy()),
+                       float("nan"), result)
+    if dim is None:
+        result = reshape(result, (len(q_values),) + ((1,) * ndim if keepdim else ()))
+    elif not keepdim:
+        result = squeeze(result, axis + 1)
+    return _squeeze_first(result) if scalar_q else result  # squeeze_(0): SqueezeBackward4
+
+
+def _index(positions, values, dim):
+    """Integer positions (one per slice) as a gather index of the right shape."""
+    shape = list(values._array.shape)
+    shape[dim] = 1
+    return Tensor._make(np.broadcast_to(positions, shape).copy())
 
 
 def cummax(input, dim):
@@ -157,6 +372,13 @@ def cummax(input, dim):
     dim = _dims_of(dim, input._array.ndim)[0]
     indices = _cummax_indices(input, dim=dim)
     return return_types.cummax(*_with_values(_cummax_values, input, indices, dim))
+
+
+def cummin(input, dim):
+    """Running minima along ``dim`` and where each was found (the latest position on ties)."""
+    dim = _dims_of(dim, input._array.ndim)[0]
+    indices = _cummin_indices(input, dim=dim)
+    return return_types.cummin(*_with_values(_cummin_values, input, indices, dim))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
@@ -198,6 +420,31 @@ def histc(input, bins=100, min=0, max=0):
         raise RuntimeError("torch.histc: max must be larger than min")
     counts, _ = np.histogram(values, bins=bins, range=(low, high))
     return Tensor._make(counts.astype(values.dtype))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """Counts (or summed ``weight``, or a density) in ``bins`` equal bins over ``range`` (the
+    data's by default), or between the edges of a ``bins`` tensor; the histogram and its edges."""
+    values = input._array
+    if values.dtype.kind != "f":
+        raise RuntimeError(f'"histogram_cpu" not implemented for '
+                           f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+    weights = None if weight is None else weight._array
+    if isinstance(bins, Tensor):
+        edges = bins._array
+        counts, _ = np.histogram(values, bins=edges, weights=weights, density=density)
+    else:
+        low, high = range if range is not None else (
+            (builtins.float(values.min()), builtins.float(values.max())) if values.size
+            else (0.0, 0.0))
+        if low > high:
+            raise RuntimeError("torch.histogram(): max must be larger than min")
+        if low == high:
+            low, high = low - 0.5, high + 0.5  # numpy's widening of an empty range, as PyTorch's
+        counts, edges = np.histogram(values, bins=bins, range=(low, high), weights=weights,
+                                     density=density)
+    return return_types.histogram(Tensor._make(counts.astype(values.dtype)),
+                                  Tensor._make(np.asarray(edges, dtype=values.dtype)))
 
 
 # ------------------------------------------------------------------------ searchsorted, bucketize

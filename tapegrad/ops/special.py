@@ -1,6 +1,7 @@
 """Elementwise math beyond the core table: log1p, expm1, hyperbolic and inverse trigonometric
 functions, erf and erfinv, rsqrt, log2/log10/exp2, trunc/frac, atan2, hypot, lerp, logit,
-nan_to_num.
+nan_to_num, and the pointwise helpers of optimizers and numerics code: addcmul/addcdiv, fmod,
+copysign, fmax/fmin, logaddexp, xlogy, float_power, deg2rad, heaviside, gcd/lcm.
 
 Each is a primitive with PyTorch's node name and a backward rule written with tapegrad ops;
 integer inputs compute in the default float dtype, as in PyTorch.
@@ -9,18 +10,26 @@ import math
 
 import numpy as np
 
-from ..tensor import Tensor
+from .. import dtypes
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import _erf, _erfinv as _erfinv_values
 from .broadcast import sum_to
-from .elementwise import _constant_op, _floating, exp, isfinite, reciprocal, sqrt, where
-from .inplace import _unary_inplace
-from .operands import broadcast_error, promote
+from .elementwise import (
+    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _sign_values, div, exp,
+    isfinite, isnan, pow, reciprocal, sqrt, to_dtype, where,
+)
+from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
+from .operands import broadcast_error, cast_operand, promote
 from .registry import ELEMENTWISE, primitive
 
 __all__ = [
     "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "erfinv", "erfinv_",
-    "rsqrt", "log2", "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit",
-    "nan_to_num",
+    "rsqrt", "log2", "log10", "exp2", "trunc", "fix", "frac", "atan2", "arctan2", "hypot", "lerp",
+    "lerp_", "logit", "nan_to_num", "sgn", "signbit", "isposinf", "isneginf", "isreal", "fmax",
+    "fmin", "copysign", "fmod", "addcmul", "addcdiv", "addcmul_", "addcdiv_", "logaddexp",
+    "logaddexp2", "xlogy", "float_power", "positive", "deg2rad", "rad2deg", "heaviside",
+    "gcd", "lcm", "trunc_", "fix_", "frac_", "sgn_", "fmod_", "copysign_", "xlogy_", "deg2rad_",
+    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "float_power_",
 ]
 
 
@@ -276,14 +285,31 @@ arctan2 = atan2
 
 
 def hypot(input, other):
-    return _hypot(*promote(input, other))
+    a, b = promote(input, other)
+    return _hypot(_require_floating("hypot_cpu", a), b)
 
 
 def lerp(input, end, weight):
     input, end = promote(input, end)
     if isinstance(weight, Tensor):
-        return _lerp_tensor(input, end, weight)
-    return _lerp(input, end, weight=weight)
+        return _lerp_tensor(_require_floating("lerp_kernel_tensor", input), end, weight)
+    return _lerp(_require_floating("lerp_kernel_scalar", input), end, weight=weight)
+
+
+def lerp_(input, end, weight):
+    if isinstance(weight, Tensor):
+        _require_floating("lerp_kernel_tensor", input)
+        return apply_inplace(_lerp_tensor, input, (end, weight), {})
+    _require_floating("lerp_kernel_scalar", input)
+    return apply_inplace(_lerp, input, (end,), {"weight": weight})
+
+
+def _require_floating(kernel, tensor):
+    """``tensor``, or PyTorch's refusal of a floating-point-only kernel for its dtype."""
+    name = tensor._array.dtype.name
+    if tensor._array.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_LEGACY_TYPE_NAMES[name]}\'')
+    return tensor
 
 
 def logit(input, eps=None):
@@ -325,5 +351,462 @@ trunc = _constant_op("trunc", "TruncBackward0",
                      lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), None)
 
 
+fix = trunc
+
+
 def frac(input):
-    return _frac(input)
+    return _frac(_require_floating("frac_cpu", input))
+
+
+
+# ------------------------------------------------------------- signs, infinities, nan-ignoring
+
+sgn = _constant_op("sgn", "SgnBackward0", _sign_values, _SIGN_LOWERING)
+signbit = _constant_op("signbit", "SignbitBackward0",
+                       lambda a: np.signbit(a) if a.dtype.kind == "f" else a < 0, None)
+isposinf = _constant_op("isposinf", "IsposinfBackward0", lambda a: a == np.inf,
+                        "(isinf({0}) and {0} > 0)")
+isneginf = _constant_op("isneginf", "IsneginfBackward0", lambda a: a == -np.inf,
+                        "(isinf({0}) and {0} < 0)")
+isreal = _constant_op("isreal", "IsrealBackward0", lambda a: np.ones(a.shape, np.bool_), "True")
+
+
+@primitive("fmax", node="FmaxBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="({0} if {0} >= {1} or {1} != {1} else {1})", error=broadcast_error)
+def _fmax(a, b):
+    return np.fmax(a, b)
+
+
+@primitive("fmin", node="FminBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="({0} if {0} <= {1} or {1} != {1} else {1})", error=broadcast_error)
+def _fmin(a, b):
+    return np.fmin(a, b)
+
+
+@_fmax.vjp
+@_fmin.vjp
+def _(ctx, grad):
+    """The gradient goes to the input chosen: ``a`` on ties and where ``b`` is NaN, as PyTorch."""
+    a, b = ctx.saved
+    chose_a = ((a >= b) if ctx.primitive is _fmax else (a <= b)) | isnan(b)
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(where(chose_a, grad, 0.0), ctx.input_shapes[0]) if need_a else None,
+            sum_to(where(chose_a, 0.0, grad), ctx.input_shapes[1]) if need_b else None)
+
+
+def fmax(input, other):
+    """The larger of each pair, ignoring a NaN unless both are NaN (``maximum`` propagates it)."""
+    return _fmax(*promote(input, other))
+
+
+def fmin(input, other):
+    return _fmin(*promote(input, other))
+
+
+# ------------------------------------------------------------------------- copysign and fmod
+
+
+@primitive("copysign", node="CopysignBackward0", group=ELEMENTWISE, saves=("a", "out"),
+           error=broadcast_error)
+def _copysign(a, b):
+    return np.copysign(a, b)
+
+
+@primitive("copysign_scalar", node="CopysignBackward1", group=ELEMENTWISE, saves=("a", "out"))
+def _copysign_scalar(a, other):
+    return np.copysign(a, a.dtype.type(other))
+
+
+@_copysign.vjp
+@_copysign_scalar.vjp
+def _(ctx, grad, **_):
+    """``out / a`` is the sign flip, taken as 0 where ``a`` is 0; the sign source gets zeros."""
+    a, out = ctx.saved
+    grad_a = sum_to(grad * where(a == 0, 0.0, out / a), ctx.input_shapes[0])
+    if ctx.primitive is _copysign_scalar:
+        return grad_a
+    need_a, need_b = ctx.needs_input_grad
+    return (grad_a if need_a else None,
+            Tensor._make(np.zeros(ctx.input_shapes[1], ctx.input_dtypes[1])) if need_b else None)
+
+
+def copysign(input, other):
+    """``|input|`` with the sign of ``other``; integers compute in the default float dtype."""
+    if isinstance(other, Tensor):
+        a, b = promote(input, other)
+        return _copysign(_floating(a), _floating(b))
+    return _copysign_scalar(_floating(input), other=other)
+
+
+_fmod_values = _refusing_integer_zero(np.fmod)
+
+
+@primitive("fmod", node="FmodBackward1", group=ELEMENTWISE, saves=("a", "b"),
+           saves_for={"a": ("b",), "b": ("b",)}, error=broadcast_error)
+def _fmod(a, b):
+    return _fmod_values(a, b)
+
+
+@_fmod.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_a else None,
+            sum_to(-grad * div(a, b, rounding_mode="trunc"), ctx.input_shapes[1])
+            if need_b else None)
+
+
+@primitive("fmod_scalar", node="FmodBackward0", group=ELEMENTWISE)
+def _fmod_scalar(a, other):
+    return _fmod_values(a, np.asarray(other, a.dtype))
+
+
+@_fmod_scalar.vjp
+def _(ctx, grad, other):
+    return grad
+
+
+def fmod(input, other):
+    """The remainder of C's fmod: the sign of ``input`` (``remainder`` takes that of ``other``)."""
+    a, b = promote(input, other)
+    if isinstance(other, Tensor):
+        return _fmod(a, b)
+    return _fmod_scalar(a, other=b._array.item())  # the number in the result's dtype
+
+
+# ----------------------------------------------------------------------- addcmul and addcdiv
+
+
+def _broadcast_error_of_all(inputs, params):
+    """PyTorch's message for the first operand whose shape does not broadcast with the ones
+    before it."""
+    shape = inputs[0]._array.shape
+    for t in inputs[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, t._array.shape)
+        except ValueError:
+            so_far = Tensor._make(np.broadcast_to(np.empty((), np.int8), shape))
+            return broadcast_error((so_far, t), params)
+    return broadcast_error(inputs, params)
+
+
+@primitive("addcmul", node="AddcmulBackward0", group=ELEMENTWISE, saves=("tensor1", "tensor2"),
+           saves_for={"tensor1": ("tensor2",), "tensor2": ("tensor1",)},
+           lowering="{0} + {value} * {1} * {2}", error=_broadcast_error_of_all)
+def _addcmul(input, tensor1, tensor2, value):
+    return input + value * tensor1 * tensor2  # PyTorch's order of operations, rounding alike
+
+
+@_addcmul.vjp
+def _(ctx, grad, value):
+    tensor1, tensor2 = ctx.saved
+    need_input, need_1, need_2 = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_input else None,
+            sum_to(grad * tensor2 * value, ctx.input_shapes[1]) if need_1 else None,
+            sum_to(grad * tensor1 * value, ctx.input_shapes[2]) if need_2 else None)
+
+
+@primitive("addcdiv", node="AddcdivBackward0", group=ELEMENTWISE, saves=("tensor1", "tensor2"),
+           saves_for={"tensor1": ("tensor2",)}, lowering="{0} + {value} * {1} / {2}",
+           error=_broadcast_error_of_all)
+def _addcdiv(input, tensor1, tensor2, value):
+    return input + value * tensor1 / tensor2
+
+
+@_addcdiv.vjp
+def _(ctx, grad, value):
+    tensor1, tensor2 = ctx.saved
+    need_input, need_1, need_2 = ctx.needs_input_grad
+    return (sum_to(grad, ctx.input_shapes[0]) if need_input else None,
+            sum_to(grad * value / tensor2, ctx.input_shapes[1]) if need_1 else None,
+            sum_to(-grad * value * tensor1 / (tensor2 * tensor2), ctx.input_shapes[2])
+            if need_2 else None)
+
+
+_ADDCDIV_INTEGER_ERROR = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will "
+    "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+    "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+    "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all "
+    "dtypes.")
+
+
+def _value_of_kind(value, np_dtype):
+    return value if np_dtype.kind == "f" else int(value)
+
+
+def _pointwise(prim):
+    """addcmul or addcdiv and its in-place form. ``value`` takes the computation's dtype
+    category, as PyTorch's kernels do (0.5 is 0 for integers); addcdiv refuses integer
+    division."""
+    def check(tensor1, tensor2):
+        if prim is _addcdiv and all(t._array.dtype.kind in "biu" for t in (tensor1, tensor2)):
+            raise RuntimeError(_ADDCDIV_INTEGER_ERROR)
+
+    def op(input, tensor1, tensor2, *, value=1):
+        check(tensor1, tensor2)
+        result = dtypes.result_type(input, tensor1, tensor2)
+        operands = [cast_operand(t, result) for t in (input, tensor1, tensor2)]
+        return prim(*operands, value=_value_of_kind(value, result.numpy))
+
+    def op_(input, tensor1, tensor2, *, value=1):
+        check(tensor1, tensor2)
+        others = tuple(t if t._array.dtype == input._array.dtype else _cast_operand(t, input)
+                       for t in (tensor1, tensor2))
+        return apply_inplace(prim, input, others,
+                             {"value": _value_of_kind(value, input._array.dtype)})
+    op.__name__, op_.__name__ = prim.name, prim.name + "_"
+    return op, op_
+
+
+addcmul, addcmul_ = _pointwise(_addcmul)
+addcdiv, addcdiv_ = _pointwise(_addcdiv)
+
+
+# --------------------------------------------------------------------- logaddexp and xlogy
+
+
+@primitive("logaddexp", node="LogaddexpBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="({0} + 0.6931471805599453 if {0} == {1} else "
+                    "max({0}, {1}) + log(1 + exp(-abs({0} - {1}))))",
+           error=broadcast_error)
+def _logaddexp(a, b):
+    return np.logaddexp(a, b)
+
+
+@primitive("logaddexp2", node="Logaddexp2Backward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="({0} + 1 if {0} == {1} else max({0}, {1}) + "
+                    "log(1 + exp(-abs({0} - {1}) * 0.6931471805599453)) * 1.4426950408889634)",
+           error=broadcast_error)
+def _logaddexp2(a, b):
+    return np.logaddexp2(a, b)
+
+
+@_logaddexp.vjp
+@_logaddexp2.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    power = exp if ctx.primitive is _logaddexp else exp2
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad / (1 + power(b - a)), ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad / (1 + power(a - b)), ctx.input_shapes[1]) if need_b else None)
+
+
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))`` without overflow."""
+    a, b = promote(input, other)
+    return _logaddexp(_require_floating("logaddexp_cpu", a), b)
+
+
+def logaddexp2(input, other):
+    a, b = promote(input, other)
+    return _logaddexp2(_require_floating("logaddexp2_cpu", a), b)
+
+
+def _zero_where_x_is(logarithm):
+    """``x * logarithm(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (0 * log 0 would be NaN)."""
+    def compute(x, y):
+        return np.where((x == 0) & ~np.isnan(y), 0, x * logarithm(y))
+    return compute
+
+
+_xlogy_values, _xlog1py_values = _zero_where_x_is(np.log), _zero_where_x_is(np.log1p)
+
+
+@primitive("xlogy", node="XlogyBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="(0 if {0} == 0 and {1} == {1} else {0} * log({1}))", error=broadcast_error)
+def _xlogy(a, b):
+    return _xlogy_values(a, b)
+
+
+@primitive("special_xlog1py", node="SpecialXlog1PyBackward0", group=ELEMENTWISE,
+           saves=("a", "b"), error=broadcast_error)
+def _xlog1py(a, b):
+    return _xlog1py_values(a, b)
+
+
+@_xlogy.vjp
+@_xlog1py.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    prim = ctx.primitive
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(grad * prim(to_dtype(a != 0, a.dtype), b), ctx.input_shapes[0])
+            if need_a else None,
+            sum_to(grad * a / (b if prim is _xlogy else b + 1), ctx.input_shapes[1])
+            if need_b else None)
+
+
+@primitive("xlogy_scalar_other", node="XlogyBackward2", group=ELEMENTWISE, saves=("a",),
+           lowering="(0 if {0} == 0 and {other} == {other} else {0} * log({other}))")
+def _xlogy_scalar_other(a, other):
+    return _xlogy_values(a, np.asarray(other, a.dtype))
+
+
+@_xlogy_scalar_other.vjp
+def _(ctx, grad, other):
+    (a,) = ctx.saved
+    return grad * _xlogy_scalar_other(to_dtype(a != 0, a.dtype), other=other)
+
+
+@primitive("xlogy_scalar_self", node="XlogyBackward1", group=ELEMENTWISE, saves=("b",),
+           lowering="(0 if {number} == 0 and {0} == {0} else {number} * log({0}))")
+def _xlogy_scalar_self(b, number):
+    return _xlogy_values(np.asarray(number, b.dtype), b)
+
+
+@_xlogy_scalar_self.vjp
+def _(ctx, grad, number):
+    (b,) = ctx.saved
+    return grad * number / b
+
+
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (entropy terms ``p log p`` at p = 0); a
+    number on either side records PyTorch's own node (XlogyBackward1, 2)."""
+    a, b = promote(input, other)
+    a, b = _floating(a), _floating(b)
+    if not isinstance(other, Tensor):
+        return _xlogy_scalar_other(a, other=b._array.item())
+    if not isinstance(input, Tensor):
+        return _xlogy_scalar_self(b, number=a._array.item())
+    return _xlogy(a, b)
+
+
+def xlog1py(input, other):
+    a, b = promote(input, other)
+    return _xlog1py(_floating(a), _floating(b))
+
+
+# ------------------------------------------------------------------------------- and the rest
+
+
+def float_power(input, exponent):
+    """``pow`` computed in float64, whatever the operands' dtypes."""
+    return pow(*[to_dtype(v, dtypes.float64) if isinstance(v, Tensor) else v
+                 for v in (input, exponent)])
+
+
+@primitive("ldexp", node="LdexpBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           lowering="{0} * exp({1} * 0.6931471805599453)", error=broadcast_error)
+def _ldexp(a, b):
+    return a * np.exp2(b)
+
+
+@_ldexp.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    scale = grad * exp2(b)
+    need_a, need_b = ctx.needs_input_grad
+    return (sum_to(scale, ctx.input_shapes[0]) if need_a else None,
+            sum_to(scale * a * math.log(2), ctx.input_shapes[1]) if need_b else None)
+
+
+def ldexp(input, other):
+    """``input * 2 ** other``, in floating point."""
+    a, b = promote(input, other)
+    return _ldexp(_floating(a), _floating(b))
+
+
+def float_power_(input, exponent):
+    if input._array.dtype != np.float64:
+        raise RuntimeError("the base given to float_power_ has dtype "
+                           f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]} but the operation's "
+                           "result requires dtype Double")
+    if isinstance(exponent, Tensor):
+        exponent = to_dtype(exponent, dtypes.float64)
+    return pow_(input, exponent)
+
+
+def positive(input):
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+@primitive("deg2rad", node="Deg2RadBackward0", group=ELEMENTWISE,
+           lowering=f"{{0}} * {math.pi / 180!r}")
+def _deg2rad(a):
+    return np.deg2rad(a)
+
+
+@primitive("rad2deg", node="Rad2DegBackward0", group=ELEMENTWISE,
+           lowering=f"{{0}} * {180 / math.pi!r}")
+def _rad2deg(a):
+    return np.rad2deg(a)
+
+
+@_deg2rad.vjp
+@_rad2deg.vjp
+def _(ctx, grad):
+    return grad * (math.pi / 180 if ctx.primitive is _deg2rad else 180 / math.pi)
+
+
+deg2rad = _float_function(_deg2rad, "deg2rad")
+rad2deg = _float_function(_rad2deg, "rad2deg")
+
+
+@primitive("heaviside", node="NotImplemented", group=ELEMENTWISE,
+           lowering="({1} if {0} == 0 else (1 if {0} > 0 else 0))", error=broadcast_error)
+def _heaviside(a, values):
+    return np.where(a == 0, values, a > 0)
+
+
+@_heaviside.vjp
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+
+_heaviside.node_class.qualified_name = "torch::autograd::NotImplemented"  # PyTorch's C++ node
+
+
+def heaviside(input, values):
+    """The step function: 0 below zero, 1 above, ``values`` at zero."""
+    if input._array.dtype != values._array.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return _heaviside(input, values)
+
+
+def _integer_function(name, compute):
+    """gcd and lcm: integer-only (PyTorch has no float kernel), never differentiable."""
+    op = _constant_op(name, f"{name.capitalize()}Backward0", compute, None)
+
+    def apply(input, other):
+        a, b = promote(input, other)
+        if a._array.dtype.kind not in "iu":
+            raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                      f"'{_LEGACY_TYPE_NAMES[a._array.dtype.name]}'")
+        return op(a, b)
+    apply.__name__, apply.primitive = name, op.primitive
+    return apply
+
+
+gcd = _integer_function("gcd", np.gcd)
+lcm = _integer_function("lcm", np.lcm)
+
+
+# In-place forms: the tensor keeps its dtype, so floating-point-only ops need a float tensor.
+trunc_ = fix_ = _unary_inplace(trunc.primitive)
+sgn_ = _unary_inplace(sgn.primitive)
+deg2rad_ = _unary_inplace(_deg2rad)
+rad2deg_ = _unary_inplace(_rad2deg)
+hypot_ = _binary_inplace(_hypot)
+copysign_ = _binary_inplace(_copysign)
+xlogy_ = _binary_inplace(_xlogy)
+ldexp_ = _binary_inplace(_ldexp)
+gcd_ = _binary_inplace(gcd.primitive)
+lcm_ = _binary_inplace(lcm.primitive)
+
+
+def frac_(input):
+    return apply_inplace(_frac, _require_floating("frac_cpu", input), (), {})
+
+
+_fmod_tensor_ = _binary_inplace(_fmod)
+
+
+def fmod_(input, other):
+    if isinstance(other, Tensor):
+        return _fmod_tensor_(input, other)
+    return apply_inplace(_fmod_scalar, input, (), {"other": other})

@@ -1,0 +1,284 @@
+"""Resampling primitives: ``interpolate``'s upsampling kernels, ``affine_grid`` and
+``grid_sample``, as PyTorch's ``upsample_*``, ``affine_grid_generator`` and ``grid_sampler_2d``.
+
+Interpolation is separable: along each spatial axis, output position ``i`` is a weighted sum of a
+few input positions (one for nearest, two for linear, four for cubic). The forward gathers those
+taps; the backward is the transposed map, a (small, dense) ``(out, in)`` matrix per axis. Both
+are linear in their tensor, so each is the other's vjp and the pair is closed under
+differentiation. The index arithmetic runs in the input's float type, as ATen's does, so
+the picked taps and weights agree with PyTorch's to the last bit.
+
+``grid_sample`` gathers one (nearest) or four (bilinear) taps per output point. Its backward is
+one primitive giving both gradients — scattered into the input's pixels, and the taps' value
+differences for the grid — with no derivative of its own, as in PyTorch.
+"""
+import functools
+
+import numpy as np
+
+from ..tensor import Tensor
+from .registry import OTHER, primitive
+
+__all__ = ["upsample", "affine_grid", "grid_sample"]
+
+_CUBIC_A = -0.75
+_MODE_NODES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
+               "bicubic": "Bicubic"}
+_LINEAR_NODES = {1: "Linear", 2: "Bilinear", 3: "Trilinear"}
+
+
+# ------------------------------------------------------------------------------ interpolation
+
+def _source_scale(in_size, out_size, scale, align_corners, dtype):
+    """ATen's ``area_pixel_compute_scale``: input pixels per output pixel."""
+    if align_corners:
+        return dtype((in_size - 1) / (out_size - 1)) if out_size > 1 else dtype(0)
+    return dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(in_size / out_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name):
+    """(out, k) input indices and (out, k) weights: output ``i`` is ``sum_k w[i,k] x[taps[i,k]]``
+    along one axis."""
+    dtype = np.dtype(dtype_name).type
+    dst = np.arange(out_size, dtype=dtype)
+    if mode in ("nearest", "nearest-exact"):
+        step = np.float32(1.0 / scale if scale is not None and scale > 0 else in_size / out_size)
+        offset = np.float32(0.5 if mode == "nearest-exact" else 0.0)
+        if mode == "nearest" and out_size == in_size:
+            src = np.arange(out_size)
+        elif mode == "nearest" and out_size == 2 * in_size:
+            src = np.arange(out_size) >> 1
+        else:
+            src = np.floor((dst.astype(np.float32) + offset) * step).astype(np.int64)
+        taps = np.minimum(src, in_size - 1)[:, None]
+        return taps, np.ones((out_size, 1), dtype)
+    step = _source_scale(in_size, out_size, scale, align_corners, dtype)
+    real = step * dst if align_corners else step * (dst + dtype(0.5)) - dtype(0.5)
+    if mode == "linear":
+        real = np.maximum(real, dtype(0))
+        first = real.astype(np.int64)
+        fraction = np.clip(real - first, 0, 1).astype(dtype)
+        second = first + (first < in_size - 1)
+        return np.stack([first, second], 1), np.stack([1 - fraction, fraction], 1)
+    first = np.floor(real).astype(np.int64)
+    t = (real - first).astype(dtype)
+    taps = np.clip(first[:, None] + np.arange(-1, 3), 0, in_size - 1)
+    return taps, np.stack([_cubic_far(t + 1), _cubic_near(t), _cubic_near(1 - t),
+                           _cubic_far(2 - t)], 1).astype(dtype)
+
+
+def _cubic_near(x):
+    return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
+
+
+def _cubic_far(x):
+    return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+
+
+def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name):
+    """The ``(out, in)`` matrix of one axis's map (repeated taps add up)."""
+    taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name)
+    matrix = np.zeros((out_size, in_size), weights.dtype)
+    np.add.at(matrix, (np.arange(out_size)[:, None], taps), weights)
+    return matrix
+
+
+def _resample_forward(x, *, mode, plan, align_corners):
+    """Resample each spatial axis in turn; ``plan`` holds (in_size, out_size, scale) per axis."""
+    first_axis = x.ndim - len(plan)
+    for axis, (in_size, out_size, scale) in enumerate(plan, first_axis):
+        taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, x.dtype.name)
+        shape = [1] * x.ndim
+        shape[axis] = out_size
+        x = sum(np.take(x, taps[:, k], axis) * weights[:, k].reshape(shape)
+                for k in range(taps.shape[1]))
+    return x
+
+
+def _resample_transposed(grad, *, mode, plan, align_corners):
+    """The transpose of ``_resample_forward``: each output's gradient back to its taps."""
+    first_axis = grad.ndim - len(plan)
+    for axis, (in_size, out_size, scale) in enumerate(plan, first_axis):
+        matrix = _axis_matrix(mode, in_size, out_size, scale, align_corners, grad.dtype.name)
+        grad = np.moveaxis(np.moveaxis(grad, axis, -1) @ matrix, -1, axis)
+    return grad
+
+
+def _resampling_pair(mode, spatial):
+    """The forward primitive and its transpose, named and recorded as PyTorch's."""
+    kind = _LINEAR_NODES[spatial] if mode == "linear" else _MODE_NODES[mode]
+    name = f"upsample_{kind.lower()}{spatial}d"
+    forward = primitive(name, node=f"Upsample{kind}{spatial}DBackward0",
+                        group=OTHER)(_resample_forward)
+    backward = primitive(name + "_backward", node=f"Upsample{kind}{spatial}DBackwardBackward0",
+                         group=OTHER)(_resample_transposed)
+    forward.vjp(lambda ctx, grad, **params: backward(grad, **params))
+    backward.vjp(lambda ctx, grad, **params: forward(grad, **params))
+    return forward
+
+
+_RESAMPLERS = {(mode, spatial): _resampling_pair(mode, spatial)
+               for mode in ("nearest", "nearest-exact", "linear") for spatial in (1, 2, 3)}
+_RESAMPLERS["bicubic", 2] = _resampling_pair("bicubic", 2)
+
+
+def upsample(input, mode, output_size, scales, align_corners):
+    """Resample the trailing ``len(output_size)`` axes of ``input`` to ``output_size``
+    (``scales``: the user's scale factors, or Nones, which set the source positions)."""
+    plan = tuple((int(n), int(m), None if s is None else float(s))
+                 for n, m, s in zip(input.shape[2:], output_size, scales))
+    if min(min(n, m) for n, m, _ in plan) <= 0:
+        names = "DHW"[-len(plan):]
+        sizes = [", ".join(f"{name}: {step[k]}" for name, step in zip(names, plan)) for k in (0, 1)]
+        joiner = " and " if len(plan) == 1 else " "  # ATen's 1-D message says "and"
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"({sizes[0]}){joiner}output ({sizes[1]})")
+    return _RESAMPLERS[mode, len(plan)](input, mode=mode, plan=plan,
+                                        align_corners=bool(align_corners))
+
+
+# ------------------------------------------------------------------------------- affine grids
+
+def _base_grid(height, width, align_corners, dtype):
+    """(H*W, 3) rows ``(x, y, 1)`` of the normalised pixel centres (corners if aligned)."""
+    def axis(n):
+        points = np.linspace(-1, 1, n, dtype=np.float64) if n > 1 else np.full(n, -1.0)
+        return points if align_corners else points * (n - 1) / n
+    ys, xs = np.meshgrid(axis(height), axis(width), indexing="ij")
+    return np.stack([xs.ravel(), ys.ravel(), np.ones(height * width)], 1).astype(dtype)
+
+
+@primitive("affine_grid_generator", node="AffineGridGeneratorBackward0", group=OTHER)
+def _affine_grid(theta, *, size, align_corners):
+    n, _, height, width = size
+    base = _base_grid(height, width, align_corners, theta.dtype)
+    return (base @ theta.transpose(0, 2, 1)).reshape(n, height, width, 2)
+
+
+@_affine_grid.vjp
+def _(ctx, grad, size, align_corners):
+    n, _, height, width = size
+    base = Tensor._make(_base_grid(height, width, align_corners, ctx.input_dtypes[0]))
+    return grad.reshape(n, height * width, 2).transpose(1, 2).matmul(base)
+
+
+def affine_grid(theta, size, align_corners):
+    """(N, H, W, 2) sampling positions: the base grid of ``size`` moved by each 2x3 ``theta``."""
+    return _affine_grid(theta, size=tuple(int(s) for s in size), align_corners=align_corners)
+
+
+# ------------------------------------------------------------------------------ grid sampling
+
+def _reflect(coord, twice_low, twice_high):
+    """ATen's ``reflect_coordinates`` and the derivative's sign."""
+    if twice_low == twice_high:
+        return np.zeros_like(coord), np.zeros_like(coord)
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    shifted = coord - low
+    sign = np.where(shifted < 0, -1, 1).astype(coord.dtype)
+    distance = np.abs(shifted)
+    extra = np.fmod(distance, span)
+    even = np.floor(distance / span) % 2 == 0
+    return (np.where(even, extra + low, span - extra + low),
+            np.where(even, sign, -sign).astype(coord.dtype))
+
+
+def _source_coords(coord, size, padding_mode, align_corners):
+    """Pixel coordinates of normalised ``coord`` after padding, and d(pixel)/d(coord)."""
+    scale = (size - 1) / 2 if align_corners else size / 2
+    pixel = ((coord + 1) * (size - 1) / 2 if align_corners else ((coord + 1) * size - 1) / 2)
+    slope = np.full_like(coord, scale)
+    if padding_mode == "reflection":
+        pixel, sign = (_reflect(pixel, 0, 2 * (size - 1)) if align_corners else
+                       _reflect(pixel, -1, 2 * size - 1))
+        slope = slope * sign
+    if padding_mode in ("border", "reflection"):
+        inside = (pixel > 0) & (pixel < size - 1)
+        pixel = np.clip(pixel, 0, size - 1)
+        slope = slope * inside
+    return pixel, slope
+
+
+def _corners(x, y, mode):
+    """Per tap: (row, col, weight) arrays over (N, Ho, Wo), and the weight's derivatives in x
+    and y (None for nearest, whose gradient for the grid is zero)."""
+    if mode == "nearest":
+        col, row = np.rint(x).astype(np.int64), np.rint(y).astype(np.int64)
+        return [(row, col, np.ones_like(x), None, None)]
+    x0, y0 = np.floor(x), np.floor(y)
+    fx, fy = x - x0, y - y0
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    return [(y0, x0, (1 - fx) * (1 - fy), -(1 - fy), -(1 - fx)),
+            (y0, x0 + 1, fx * (1 - fy), 1 - fy, -fx),
+            (y0 + 1, x0, (1 - fx) * fy, -fy, 1 - fx),
+            (y0 + 1, x0 + 1, fx * fy, fy, fx)]
+
+
+def _sampling_taps(input_shape, grid, mode, padding_mode, align_corners):
+    """Per tap: flat pixel positions (0 where outside), weights (0 where outside), the weight's
+    derivatives and the in-bounds mask; and d(pixel)/d(grid) for x and y."""
+    height, width = input_shape[2:]
+    x, slope_x = _source_coords(grid[..., 0], width, padding_mode, align_corners)
+    y, slope_y = _source_coords(grid[..., 1], height, padding_mode, align_corners)
+    taps = []
+    for row, col, weight, dweight_x, dweight_y in _corners(x, y, mode):
+        inside = (row >= 0) & (row < height) & (col >= 0) & (col < width)
+        flat = np.where(inside, np.clip(row, 0, height - 1) * width + np.clip(col, 0, width - 1),
+                        0)
+        taps.append((flat, weight * inside, dweight_x, dweight_y, inside))
+    return taps, slope_x, slope_y
+
+
+def _gathered(x, flat):
+    """(N, C, Ho, Wo): ``x`` (N, C, H, W) at flat spatial positions ``flat`` (N, Ho, Wo)."""
+    n, c = x.shape[:2]
+    rows = x.reshape(n, c, -1)
+    return np.take_along_axis(rows, flat.reshape(n, 1, -1), 2).reshape(n, c, *flat.shape[1:])
+
+
+@primitive("grid_sampler_2d", node="GridSampler2DBackward0", group=OTHER,
+           saves=("x", "grid"))
+def _grid_sample(x, grid, *, mode, padding_mode, align_corners):
+    taps, _, _ = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
+    out = sum(_gathered(x, flat) * weight[:, None] for flat, weight, *_ in taps)
+    return out.astype(x.dtype, copy=False)
+
+
+@primitive("grid_sampler_2d_backward", node="NotImplemented", group=OTHER, n_outputs=None)
+def _grid_sample_backward(grad, x, grid, *, mode, padding_mode, align_corners):
+    """Both gradients in one pass over the taps: scattered into the input's pixels, and the
+    taps' value differences (with the coordinates' slopes) for the grid."""
+    n, c, height, width = x.shape
+    taps, slope_x, slope_y = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
+    grad_x = np.zeros((c, n * height * width), x.dtype)
+    grad_grid = np.zeros(grid.shape, x.dtype)
+    batch_offset = (np.arange(n) * height * width).reshape(n, 1, 1)
+    channels_last = grad.transpose(1, 0, 2, 3).reshape(c, -1)
+    for flat, weight, dweight_x, dweight_y, inside in taps:
+        np.add.at(grad_x, (slice(None), (flat + batch_offset).ravel()),
+                  channels_last * weight.ravel())
+        if dweight_x is not None:
+            value_grad = (grad * _gathered(x, flat)).sum(1) * inside
+            grad_grid[..., 0] += value_grad * dweight_x * slope_x
+            grad_grid[..., 1] += value_grad * dweight_y * slope_y
+    grad_x = grad_x.reshape(c, n, height, width).transpose(1, 0, 2, 3)
+    return np.ascontiguousarray(grad_x), grad_grid
+
+
+@_grid_sample.vjp
+def _(ctx, grad, **params):
+    x, grid = ctx.saved
+    return _grid_sample_backward(grad, x, grid, **params)
+
+
+@_grid_sample_backward.vjp
+def _(ctx, grads, **params):
+    """PyTorch has no derivative for ``grid_sampler_2d_backward`` either."""
+    raise RuntimeError("derivative for aten::grid_sampler_2d_backward is not implemented")
+
+
+def grid_sample(input, grid, mode, padding_mode, align_corners):
+    """Values of ``input`` (N, C, H, W) at the normalised positions ``grid`` (N, Ho, Wo, 2)."""
+    return _grid_sample(input, grid, mode=mode, padding_mode=padding_mode,
+                        align_corners=align_corners)
