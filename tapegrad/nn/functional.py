@@ -2,10 +2,13 @@
 
 Most are composites of the op table's primitives and get their gradients from them. The ones
 PyTorch records as a node of their own are primitives here too, so ``grad_fn`` names match:
-``nll_loss``, ``nll_loss2d``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``, the two binary
-cross-entropies (``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm``
-(``ops.normalization``), ``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the
-activations (``ops.activation``), ``conv1d``, ``conv2d`` and ``max_pool2d`` (``ops.conv``).
+``nll_loss``, ``nll_loss2d``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``,
+``soft_margin_loss``, ``multi_margin_loss``, the two binary cross-entropies
+(``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm`` (``ops.normalization``),
+``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the activations
+(``ops.activation``), ``conv1d``, ``conv2d``, the transposed convolutions and
+``max_pool2d`` (``ops.conv``), ``unfold``/``fold`` (``ops.fold``), the pixel shuffles
+(``ops.pixel_shuffle``), adaptive pooling and max unpooling (``ops.pooling``).
 """
 import math
 import warnings
@@ -17,11 +20,19 @@ from ..autograd import grad_mode
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
 from ..ops.conv import _pair, _pool_output_size, _single, conv1d, conv2d, max_pool2d
+from ..ops.conv import conv_transpose1d, conv_transpose2d
+from ..ops.fold import fold, unfold
+from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
+from ..ops.pooling import (
+    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,
+    max_unpool1d, max_unpool2d,
+)
 from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
 from ..ops import padding as _padding
+from ..ops import resample as _resample
 from ..random import generator as _numpy_generator
 from ._reduction import legacy_get_string as _legacy_reduction
 from ..tensor import Tensor
@@ -29,11 +40,21 @@ from ..tensor import Tensor
 __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
            "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
            "softsign", "hardswish", "hardsigmoid", "dropout", "layer_norm", "group_norm",
-           "batch_norm",
+           "batch_norm", "dropout1d", "dropout2d", "dropout3d", "instance_norm", "rms_norm",
+           "embedding_bag", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+           "affine_grid", "grid_sample",
            "embedding", "one_hot", "pad", "normalize", "cosine_similarity",
            "scaled_dot_product_attention", "conv1d", "conv2d", "max_pool1d", "max_pool2d",
            "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d", "mse_loss", "l1_loss",
+           "conv_transpose1d", "conv_transpose2d", "unfold", "fold", "pixel_shuffle",
+           "pixel_unshuffle", "adaptive_avg_pool1d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d",
            "smooth_l1_loss", "huber_loss",
+           "softmin", "celu", "threshold", "softshrink", "hardshrink", "tanhshrink", "prelu",
+           "glu", "rrelu", "rrelu_", "bilinear", "pairwise_distance", "pdist", "margin_ranking_loss",
+           "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
+           "multi_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+           "gaussian_nll_loss", "poisson_nll_loss",
            "kl_div", "cosine_embedding_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits"]
 
@@ -55,6 +76,31 @@ def linear(input, weight, bias=None):
         return ops.addmm(bias, input, weight.t())
     rows = input.reshape(-1, input.shape[-1])
     return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """``x1ᵀ W[o] x2 + b[o]`` for each output feature ``o``, over any leading dimensions:
+    one matrix product with ``W`` laid out as (in1, out * in2), then a product with ``x2``."""
+    out_features, in1, in2 = weight.shape
+    if input1.shape[:-1] != input2.shape[:-1]:
+        mismatch = next((d for d, (a, b) in enumerate(zip(input1.shape, input2.shape)) if a != b),
+                        0)
+        raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {mismatch}: "
+                           f"got {input1.shape[mismatch]} and {input2.shape[mismatch]}")
+    if input1.shape[-1] != in1:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
+                           f"{input1.shape[-1]} but expected {in1}")
+    if input2.shape[-1] != in2:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
+                           f"{input2.shape[-1]} but expected {in2}")
+    if bias is not None and tuple(bias.shape) != (out_features,):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[-1] if bias.dim() else 0} but expected {out_features}")
+    batch = input1.shape[:-1]
+    left = ops.mm(input1.reshape(-1, in1), weight.permute(1, 0, 2).reshape(in1, -1))
+    out = (left.view(-1, out_features, in2) * input2.reshape(-1, 1, in2)).sum(-1)
+    out = out.view(*batch, out_features)
+    return out if bias is None else out + bias
 
 
 def relu(input, inplace=False):
@@ -113,6 +159,66 @@ def softsign(input):
     return input / (input.abs() + 1)
 
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _implicit_softmax_dim("softmin", input.dim(), _stacklevel)
+    return ops.softmax(-input, dim, dtype=dtype)
+
+
+def _implicit_softmax_dim(name, ndim, stacklevel):
+    """PyTorch's legacy choice of dimension when none is given (0 for 0-, 1- and 3-D inputs,
+    else 1), with its deprecation warning."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return _activation.celu(input, alpha, inplace)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _activation.threshold(input, threshold, value, inplace)
+
+
+def softshrink(input, lambd=0.5):
+    return _activation.softshrink(input, lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _activation.hardshrink(input, lambd)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def prelu(input, weight):
+    return _activation.prelu(input, weight)
+
+
+def glu(input, dim=-1):
+    return _activation.glu(input, dim)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Leaky ReLU with a random slope in [lower, upper] per negative element in training, and
+    the mean slope ``(lower + upper) / 2`` in eval."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    values = input._array
+    if training:
+        slopes = _numpy_generator().uniform(lower, upper, values.shape)
+    else:
+        slopes = (lower + upper) / 2
+    noise = Tensor._make(np.where(values > 0, 1, slopes).astype(values.dtype))
+    return _activation.rrelu_with_noise(input, noise, inplace)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0.0 <= p <= 1.0:
@@ -124,6 +230,71 @@ def dropout(input, p=0.5, training=True, inplace=False):
     keep = _numpy_generator().random(input.shape) >= p
     mask = Tensor._make((keep / (1.0 - p)).astype(input._array.dtype))
     return ops.mul_(input, mask) if inplace else input * mask
+
+
+def _feature_dropout(input, p, training, inplace):
+    """ATen's ``feature_dropout``: whole channels (dim 1 of a batch) zeroed with probability
+    ``p``, the rest scaled by ``1 / (1 - p)``."""
+    if not training or p == 0.0:
+        return input
+    shape = input.shape[:2] + (1,) * (input.dim() - 2)
+    keep = (_numpy_generator().random(shape) >= p) if p < 1.0 else np.zeros(shape, bool)
+    mask = Tensor._make((keep / (1.0 - p) if p < 1.0 else keep).astype(input._array.dtype))
+    return ops.mul_(input, mask) if inplace else input * mask
+
+
+def _check_dropout_probability(p):
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, L) or unbatched (C, L) inputs."""
+    _check_dropout_probability(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
+            "a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, H, W) inputs (a 3-D input is read as (N, C, L))."""
+    _check_dropout_probability(p)
+    if input.dim() not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated and "
+            "will result in an error in a future release. To retain the behavior and silence "
+            "this warning, please use dropout instead. Note that dropout2d exists to provide "
+            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, D, H, W) or unbatched (C, D, H, W) inputs."""
+    _check_dropout_probability(p)
+    if input.dim() not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated and "
+            "will result in an error in a future release. To retain the behavior and silence "
+            "this warning, please use dropout instead. Note that dropout3d exists to provide "
+            "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=2)
+    if input.dim() == 5:
+        return _feature_dropout(input, p, training, inplace)
+    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -171,6 +342,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training and input.numel() // channels <= 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{input.shape}")
+    for name, value in (("running_mean", running_mean), ("running_var", running_var)):
+        if value is None and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        _check_channel_count(name, value, channels)
+    _check_channel_count("weight", weight, channels)
+    _check_channel_count("bias", bias, channels)
     if weight is None:
         weight = ops.ones(channels, dtype=input.dtype)
     if bias is None:
@@ -195,6 +372,109 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         _renorm_rows_(weight, input, max_norm, norm_type)
     return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
+
+
+def _check_channel_count(name, value, channels):
+    if value is not None and value.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {value.numel()}")
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Normalises each channel of each sample over its spatial dimensions: batch norm of the
+    (1, N*C, ...) view, as ATen computes it, the running statistics averaged over the batch."""
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size "
+                         f"{input.shape}")
+    batch, channels = input.shape[:2]
+
+    def repeated(value):
+        return None if value is None else value.repeat(batch)
+
+    stats = [repeated(running_mean), repeated(running_var)]
+    out = batch_norm(input.contiguous().view(1, batch * channels, *input.shape[2:]), *stats,
+                     repeated(weight), repeated(bias), use_input_stats, momentum, eps)
+    with grad_mode.no_grad():
+        for running, updated in zip((running_mean, running_var), stats):
+            if running is not None:
+                running.copy_(updated.view(batch, channels).mean(0))
+    return out.view(input.shape)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """``input / sqrt(mean(input², trailing dims) + eps) * weight``; ``eps`` defaults to the
+    dtype's machine epsilon."""
+    normalized_shape = _as_shape(normalized_shape)
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
+            f"size{list(input.shape)}")
+    if eps is None:
+        eps = float(np.finfo(input._array.dtype).eps)
+    dims = tuple(range(-len(normalized_shape), 0))
+    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
+                  mode="mean", sparse=False, per_sample_weights=None, include_last_offset=False,
+                  padding_idx=None):
+    """Sums, means or maxima over bags of embeddings: the rows of a 2-D ``input``, or the runs
+    of a 1-D ``input`` that start at ``offsets``; empty bags give zeros."""
+    if weight.dtype == dtypes.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is "
+                         f"not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {_public_type(offsets)}")
+        offsets = ops.arange(0, input.numel(), input.shape[1], dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if sparse:
+        raise ValueError("max mode does not support sparse weights" if mode == "max" else
+                         "embedding_bag: sparse gradients are not supported")
+    if max_norm is not None:
+        _renorm_rows_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+            f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+            "GitHub.")
+    if padding_idx is not None:
+        padding_idx %= weight.shape[0]
+    return _embedding.embedding_bag(weight, input, offsets, mode, per_sample_weights,
+                                    include_last_offset, padding_idx, scale_grad_by_freq)
+
+
+def _public_type(value):
+    """``str(type(value))`` as PyTorch prints it: a tensor's class is ``torch.Tensor``."""
+    return "<class 'torch.Tensor'>" if isinstance(value, Tensor) else str(type(value))
 
 
 def _renorm_rows_(weight, input, max_norm, norm_type):
@@ -223,9 +503,16 @@ def _renorm_indices(input):
 def one_hot(tensor, num_classes=-1):
     if tensor._array.dtype.kind not in "iu":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if num_classes == -1:
-        # .item() (not the raw array) so that a compiled caller sees the data dependence.
-        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+    if tensor.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    # .item() (not the raw array) so that a compiled caller sees the data dependence.
+    elif int(tensor.min().item()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    elif num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1
+    elif int(tensor.max().item()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == ops.arange(num_classes)).long()
 
 
@@ -271,6 +558,14 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     x1_norm = x1.norm(2, dim, keepdim=True).clamp_min(eps)
     x2_norm = x2.norm(2, dim, keepdim=True).clamp_min(eps)
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+pdist = ops.pdist
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension, as ATen computes it."""
+    return (x1 - x2 + eps).norm(p, max(x1.dim(), x2.dim()) - 1, keepdim=keepdim)
 
 
 def _broadcast_shape(a, b):
@@ -383,21 +678,158 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                       (0, _single(padding, "padding")), ceil_mode, count_include_pad).squeeze(-2)
 
 
-def adaptive_avg_pool2d(input, output_size):
-    """Means over the bins PyTorch uses: bin i spans [floor(i·n/m), ceil((i+1)·n/m))."""
-    height, width = input.shape[-2:]
-    out_h, out_w = ((output_size, output_size) if isinstance(output_size, int) else
-                    tuple(h if o is None else o for o, h in zip(output_size, (height, width))))
-    if (out_h, out_w) == (1, 1):
-        return input.mean((-2, -1), keepdim=True)
-    rows = [_bin(i, height, out_h) for i in range(out_h)]
-    cols = [_bin(j, width, out_w) for j in range(out_w)]
-    return ops.stack([ops.stack([input[..., r0:r1, c0:c1].mean((-2, -1)) for c0, c1 in cols], -1)
-                      for r0, r1 in rows], -2)
+# ---------------------------------------------------------------------------------- resampling
+
+_MODE_RANKS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-def _bin(index, size, bins):
-    return (index * size) // bins, -((-(index + 1) * size) // bins)
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resizes the spatial dimensions (after N and C) to ``size``, or by ``scale_factor``
+    (``floor(n * scale)``, the scale itself setting the source positions unless
+    ``recompute_scale_factor``), with PyTorch's checks in PyTorch's order."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    output_size, scales = _output_size_and_scales(input, dim, size, scale_factor)
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor or (mode == "area" and size is None):
+        output_size = [math.floor(float(input.shape[i + 2]) * scales[i]) for i in range(dim)]
+        scales = None
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if output_size is None:
+        output_size = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
+    scales = scales or [None] * dim
+    rank = _MODE_RANKS.get(mode)
+    if mode == "area" and input.dim() in (3, 4):
+        return (adaptive_avg_pool2d(input.unsqueeze(-2), (1, *output_size)).squeeze(-2)
+                if dim == 1 else adaptive_avg_pool2d(input, output_size))
+    if (mode in ("nearest", "nearest-exact") and input.dim() in (3, 4, 5)) or (
+            rank == input.dim()) or (mode == "bicubic" and input.dim() == 4):
+        kind = "linear" if rank else mode
+        return _resample.upsample(input, kind, output_size, scales, align_corners)
+    if rank is not None and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {rank}D "
+                                  "input")
+    raise NotImplementedError(
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
+        "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+        f"nearest-exact (got {mode})")
+
+
+def _output_size_and_scales(input, dim, size, scale_factor):
+    """Exactly one of (output sizes, scale factors), each a list of ``dim``."""
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if not isinstance(size, (list, tuple)):
+            return [size] * dim, None
+        if len(size) != dim:
+            raise ValueError(
+                "Input and output must have the same number of spatial dimensions, but got "
+                f"input with spatial dimensions of {list(input.shape[2:])} and output size of "
+                f"{size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                "output size in (o1, o2, ...,oK) format.")
+        if not all(isinstance(n, (int, np.integer)) for n in size):
+            raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                            f"Tuple[int, int, int], but got size with types "
+                            f"{[type(n) for n in size]}")
+        return list(size), None
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if not isinstance(scale_factor, (list, tuple)):
+        return None, [scale_factor] * dim
+    if len(scale_factor) != dim:
+        raise ValueError(
+            "Input and scale_factor must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {list(input.shape[2:])} and scale_factor of "
+            f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
+            "format and scale_factor in (s1, s2, ...,sK) format.")
+    return None, list(scale_factor)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use "
+                  "`nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+_ALIGN_CORNERS_WARNING = (
+    "Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+    "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+    "documentation of grid_sample for details.")
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The (N, H, W, 2) sampling grid of the 2-D affine maps ``theta`` (N, 2, 3), in
+    ``grid_sample``'s normalised coordinates, for an output of ``size`` (N, C, H, W)."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+    elif len(size) == 5:
+        raise NotImplementedError("affine_grid: 3D affine transforms are not supported")
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(size[-2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of affine_grid. "
+                      "See the documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _resample.affine_grid(theta, size, align_corners)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Samples ``input`` (N, C, H, W) at the normalised (x, y) positions of ``grid``
+    (N, Ho, Wo, 2): -1 and 1 are the edge pixels' outer edges (centres if ``align_corners``)."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
+        align_corners = False
+    if mode == "bicubic" or input.dim() != 4:
+        raise NotImplementedError("grid_sample: only bilinear and nearest sampling of 4-D "
+                                  "inputs is supported")
+    if grid.dim() != 4 or grid.shape[-1] != 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size 2 in last dimension, but "
+                           f"got grid with sizes {list(grid.shape)}")
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
+                           f"got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
+                           f"input has {input.type()[6:-6]} and grid has {grid.type()[6:-6]}")
+    return _resample.grid_sample(input, grid, mode, padding_mode, align_corners)
 
 
 # ------------------------------------------------------------------------------------- losses
@@ -492,6 +924,143 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return _reduce(positive + negative, reduction)
 
 
+def _reduction_of(size_average, reduce, reduction):
+    """``reduction``, or the one the deprecated ``size_average`` / ``reduce`` flags name."""
+    if size_average is not None or reduce is not None:
+        return _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """``max(0, -y (x1 - x2) + margin)``: ``y = 1`` asks for ``x1`` ranked above ``x2``."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
+                         reduction="mean"):
+    """``x`` where ``y = 1``, ``max(0, margin - x)`` where ``y = -1`` (x: a distance)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    zeros = ops.zeros_like(input)
+    output_margin = ops.where(target != 1, (margin - input).clamp_min(0), zeros)
+    return _reduce(output_margin + ops.where(target != -1, input, zeros), reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """``log(1 + exp(-y x))`` for ±1 targets, one ``SoftMarginLossBackward0``."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if input.shape != target.shape:
+        shape = _broadcast_shape(input, target)
+        input, target = ops.broadcast_to(input, shape), ops.broadcast_to(target, shape)
+    return _loss.soft_margin_loss(input, target, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
+                                reduction="mean"):
+    """Binary cross-entropy on logits per class, averaged over the classes (the last dim)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    return _reduce(loss.sum(class_dim) / input.shape[class_dim], reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
+                      reduce=None, reduction="mean"):
+    """The multi-class hinge loss, one ``MultiMarginLossBackward0``."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return _loss.multi_margin_loss(input, target, p, margin, weight, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                        size_average=None, reduce=None, reduction="mean"):
+    """``max(0, d(a, p) - d(a, n) + margin)`` with the ``p``-norm pairwise distance; ``swap``
+    uses ``d(p, n)`` for the negative distance when it is the smaller."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _triplet_loss(anchor, positive, negative,
+                         lambda x1, x2: pairwise_distance(x1, x2, p, eps), margin, swap,
+                         reduction)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean"):
+    """The triplet loss with any ``distance_function`` (default: ``pairwise_distance``)."""
+    if reduction not in _loss.REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _triplet_loss(anchor, positive, negative, distance_function or pairwise_distance,
+                         margin, swap, reduction)
+
+
+def _triplet_loss(anchor, positive, negative, distance, margin, swap, reduction):
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of "
+            f"dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, and "
+            f"negative {negative.dim()}D inputs")
+    positive_distance = distance(anchor, positive)
+    negative_distance = distance(anchor, negative)
+    if swap:
+        negative_distance = ops.minimum(negative_distance, distance(positive, negative))
+    return _reduce((margin + positive_distance - negative_distance).clamp_min(0), reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """``(log var + (x - t)² / var) / 2`` (plus ``log(2π) / 2`` if ``full``), ``var`` clamped
+    to ``eps`` without gradient; a ``var`` one dimension short, or off in one, broadcasts."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ops.ones_like(input)
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.dim() == var.dim() and
+                  sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in _loss.REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with grad_mode.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
+                     reduce=None, reduction="mean"):
+    """``exp(x) - t x`` for a log-rate ``x`` (else ``x - t log(x + eps)``); ``full`` adds
+    Stirling's approximation of ``log(t!)`` where ``t > 1``."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if reduction not in _loss.REDUCTIONS:
+        raise ValueError(reduction + " is not a valid value for reduction")
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
 def _nll_nd(log_probs, target, weight, ignore_index, reduction):
     """PyTorch's ``nll_loss_nd``: rows go to nll_loss, (N, C, H, W) to nll_loss2d, and any other
     spatial shape to nll_loss2d as an (N, C, 1, -1) view (viewed back for "none")."""
@@ -534,7 +1103,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     log_probs = ops.log_softmax(input, class_dim)
     if target.shape == input.shape:
         return _soft_cross_entropy(log_probs, target, weight, class_dim, reduction,
-                                   label_smoothing)
+                                   label_smoothing, ignore_index)
     loss = _nll_nd(log_probs, target, weight, ignore_index, reduction)
     if label_smoothing == 0.0:
         return loss
@@ -565,10 +1134,13 @@ def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_di
     return per_sample.sum() / (weight[safe_labels] * kept.to(weight.dtype)).sum()
 
 
-def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_smoothing):
+def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_smoothing,
+                        ignore_index):
     if not target.is_floating_point():
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
                            f"got {target.type()[6:-6]}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
     classes = log_probs.shape[class_dim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes

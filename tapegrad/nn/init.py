@@ -13,8 +13,8 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
-           "zeros_", "eye_", "orthogonal_", "xavier_uniform_", "xavier_normal_",
-           "kaiming_uniform_", "kaiming_normal_"]
+           "zeros_", "eye_", "dirac_", "orthogonal_", "sparse_", "xavier_uniform_",
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -88,6 +88,36 @@ def eye_(tensor):
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     return _write(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor, groups=1):
+    """The identity convolution: in each of ``groups`` groups of output channels, output
+    channel ``d`` copies input channel ``d`` through the centre tap of a 3-, 4- or 5-D kernel."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    out_channels, in_channels = tensor.shape[:2]
+    if out_channels % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = out_channels // groups
+    channels = np.arange(min(per_group, in_channels))
+    rows = (np.arange(groups)[:, None] * per_group + channels).ravel()
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    values = np.zeros(tensor.shape)
+    values[(rows, np.tile(channels, groups)) + centre] = 1
+    return _write(tensor, values)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Normal values (std ``std``) with ``ceil(sparsity * rows)`` random entries of each column
+    set to zero."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, columns = tensor.shape
+    rng = random.generator(generator)
+    values = rng.normal(0.0, std, (rows, columns))
+    zeroed = rng.random((rows, columns)).argsort(axis=0)[:math.ceil(sparsity * rows)]
+    values[zeroed, np.arange(columns)] = 0
+    return _write(tensor, values)
 
 
 def orthogonal_(tensor, gain=1, generator=None):

@@ -56,10 +56,11 @@ class LBFGS(Optimizer):
 
     # -- one step ---------------------------------------------------------------------------------
     @staticmethod
-    def _two_loop_direction(flat_grad, state):
-        """−H·g, with H the L-BFGS inverse-Hessian estimate from the stored history."""
+    def _two_loop_direction(flat_grad, state, history_size):
+        """−H·g, with H the L-BFGS inverse-Hessian estimate from the stored history; the
+        first loop's coefficients stay in ``state["al"]``, as PyTorch keeps them."""
         old_dirs, old_stps, ro = state["old_dirs"], state["old_stps"], state["ro"]
-        alphas = [None] * len(old_dirs)
+        alphas = state.setdefault("al", [None] * history_size)
         q = flat_grad.neg()
         for i in range(len(old_dirs) - 1, -1, -1):
             alphas[i] = old_stps[i].dot(q) * ro[i]
@@ -114,7 +115,7 @@ class LBFGS(Optimizer):
                     state["d"] = flat_grad.neg()
                 else:
                     self._remember(state, flat_grad, group["history_size"])
-                    state["d"] = self._two_loop_direction(flat_grad, state)
+                    state["d"] = self._two_loop_direction(flat_grad, state, group["history_size"])
                 d = state["d"]
                 state["prev_flat_grad"] = flat_grad.clone()
                 state["prev_loss"] = prev_loss = loss

@@ -4,6 +4,7 @@ Subclasses write only ``_update(group, param, grad, state)``, the rule for one p
 class walks the groups under ``no_grad`` so that no update is ever recorded on the tape.
 """
 import copy
+import warnings
 from collections import defaultdict
 
 from ..autograd import grad_mode
@@ -70,7 +71,16 @@ class Optimizer:
                                  f"optimization parameter {name}")
             group.setdefault(name, default)
         if len({id(p) for p in params}) != len(params):
-            raise ValueError("optimizer contains a parameter group with duplicate parameters")
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        for other in self.param_groups:
+            if ("param_names" in group) != ("param_names" in other):
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 "cannot add param group "
+                                 f"{'with' if 'param_names' in group else 'without'} names to "
+                                 "the optimizer")
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if existing & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
@@ -96,7 +106,10 @@ class Optimizer:
                     grad = param._grad
                     if group.get("maximize"):
                         grad = -grad
-                    self._update(group, param, grad, self.state[param])
+                    state = self.state[param]
+                    self._update(group, param, grad, state)
+                    if not state:  # a rule that keeps nothing (SGD without momentum): no entry
+                        del self.state[param]
         return loss
 
     def _update(self, group, param, grad, state):

@@ -1,17 +1,28 @@
 """The layer classes of ``tapegrad.nn``."""
 from .module import Module
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .linear import Identity, Linear, NonDynamicallyQuantizableLinear
+from .linear import Bilinear, Identity, Linear, NonDynamicallyQuantizableLinear
 from .activation import (
-    ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
-    ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Softsign, Tanh,
+    CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
+    LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
+    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
 )
-from .dropout import Dropout
-from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
-from .sparse import Embedding
+from .distance import CosineSimilarity, PairwiseDistance
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
+from .normalization import (
+    BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
+    RMSNorm,
+)
+from .sparse import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
-from .conv import Conv1d, Conv2d
-from .pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .pooling import (
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
+    AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d,
+)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .fold import Fold, Unfold
 from .padding import (
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
@@ -24,8 +35,10 @@ from .transformer import (
     TransformerEncoderLayer,
 )
 from .loss import (
-    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
-    L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
+    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,
 )
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
@@ -34,7 +47,10 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "LogSigmoid", "Softsign", "Hardswish", "Hardsigmoid", "Dropout", "LayerNorm",
            "GroupNorm", "BatchNorm1d", "BatchNorm2d", "Embedding", "Flatten", "Unflatten",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
-           "AdaptiveAvgPool2d", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "AdaptiveAvgPool2d", "ConvTranspose1d", "ConvTranspose2d", "AdaptiveAvgPool1d",
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d", "MaxUnpool2d",
+           "PixelShuffle", "PixelUnshuffle", "Fold", "Unfold", "MSELoss", "L1Loss",
+           "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
@@ -42,4 +58,11 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "NonDynamicallyQuantizableLinear", "ReflectionPad1d", "ReflectionPad2d",
            "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ZeroPad1d", "ZeroPad2d",
-           "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d"]
+           "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Upsample",
+           "UpsamplingNearest2d", "UpsamplingBilinear2d", "Dropout1d", "Dropout2d", "Dropout3d",
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "EmbeddingBag",
+           "PReLU", "GLU", "Softmin", "CELU", "Threshold", "Softshrink", "Hardshrink",
+           "Tanhshrink", "RReLU", "Bilinear", "CosineSimilarity", "PairwiseDistance",
+           "MarginRankingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+           "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+           "GaussianNLLLoss", "PoissonNLLLoss"]

@@ -1,10 +1,14 @@
 """Activation modules: thin wrappers that hold the options of their ``functional`` twin."""
+from ... import ops
 from .. import functional as F
+from .. import init
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SELU",
            "SiLU", "Softplus", "Mish", "Hardtanh", "ReLU6", "LogSigmoid", "Softsign", "Hardswish",
-           "Hardsigmoid"]
+           "Hardsigmoid", "PReLU", "GLU", "Softmin", "CELU", "Threshold", "Softshrink",
+           "Hardshrink", "Tanhshrink", "RReLU"]
 
 
 class ReLU(Module):
@@ -172,3 +176,119 @@ class LogSigmoid(Module):
 class Softsign(Module):
     def forward(self, input):
         return F.softsign(input)
+
+
+class Softmin(Module):
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class GLU(Module):
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class CELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + _inplace_note(self.inplace)
+
+
+class Threshold(Module):
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_note(self.inplace)
+
+
+class _Shrink(Module):
+    """Softshrink and Hardshrink: ``lambd`` is their one option; ``_function`` names the F twin."""
+
+    _function = None
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return getattr(F, self._function)(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
+
+
+class Softshrink(_Shrink):
+    _function = "softshrink"
+
+
+class Hardshrink(_Shrink):
+    _function = "hardshrink"
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class RReLU(Module):
+    """Leaky ReLU with random negative slopes in training and their mean in eval."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}" + _inplace_note(self.inplace)
+
+
+class PReLU(Module):
+    """Leaky ReLU with a learned negative slope: one, or one per channel (dim 1)."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(ops.empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"

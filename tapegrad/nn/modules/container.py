@@ -2,6 +2,7 @@
 of modules), ``ParameterList`` and ``ParameterDict`` (registered holders of parameters)."""
 import operator
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from ...tensor import Tensor
 from ..parameter import Parameter
@@ -53,6 +54,11 @@ class _ModuleSequence(Module):
             self.append(module)
         return self
 
+    def pop(self, key):
+        module = self[key]
+        del self[key]
+        return module
+
     def _insert(self, index, module):
         modules = list(self._modules.values())
         modules.insert(index, module)
@@ -85,13 +91,49 @@ class Sequential(_ModuleSequence):
         self.add_module(key, module)
 
     def insert(self, index, module):
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        if not -len(self) <= index <= len(self):
+            raise IndexError(f"Index out of range: {index}")
         self._insert(index, module)
         return self
+
+    def __add__(self, other):
+        _check_sequential_operand(other)
+        return Sequential(*self, *other)
+
+    def __iadd__(self, other):
+        _check_sequential_operand(other)
+        return self.extend(other)
+
+    def __mul__(self, times):
+        _check_multiplier(self, times)
+        return Sequential(*(list(self) * times))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, times):
+        _check_multiplier(self, times)
+        return self.extend(list(self) * (times - 1))
 
     def forward(self, input):
         for module in self._modules.values():
             input = module(input)
         return input
+
+
+def _check_sequential_operand(other):
+    if not isinstance(other, Sequential):
+        raise ValueError("add operator supports only objects of Sequential class, but "
+                         f"{type(other)} is given.")
+
+
+def _check_multiplier(sequential, times):
+    """Repeating a Sequential shares its modules ``times`` over, as PyTorch's ``seq * n``."""
+    if not isinstance(times, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(sequential)} and {type(times)}")
+    if times <= 0:
+        raise ValueError(f"Non-positive multiplication factor {times} for {type(sequential)}")
 
 
 class ModuleList(_ModuleSequence):
@@ -115,6 +157,12 @@ class ModuleList(_ModuleSequence):
 
     def __add__(self, other):
         return type(self)([*self, *other])
+
+    def extend(self, modules):
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleList.extend should be called with an iterable, but got "
+                            + type(modules).__name__)
+        return super().extend(modules)
 
     def insert(self, index, module):
         self._insert(index, module)

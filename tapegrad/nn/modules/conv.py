@@ -1,4 +1,5 @@
-"""``Conv1d`` and ``Conv2d``: learned 1-D and 2-D cross-correlations, initialised as PyTorch
+"""``Conv1d``/``Conv2d`` (learned 1-D and 2-D cross-correlations) and ``ConvTranspose1d``/
+``ConvTranspose2d`` (their transposes, the usual learned upsampling), initialised as PyTorch
 initialises them."""
 import math
 
@@ -9,7 +10,9 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 def _single(value, name):
@@ -19,11 +22,12 @@ def _single(value, name):
 
 
 class _ConvNd(Module):
-    """What the 1-d and 2-d layers share; ``_sizes`` turns a size argument into an n-tuple and
-    ``_conv`` is the functional form."""
+    """What all four layers share (PyTorch's ``_ConvNd``); ``_sizes`` turns a size argument into
+    an n-tuple and ``_conv`` is the functional form. A transposed layer's weight is
+    (in, out/groups, k...), a plain one's (out, in/groups, k...)."""
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                 transposed, output_padding, groups, bias, padding_mode, dtype=None):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -31,9 +35,6 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"{type(self).__name__}: only padding_mode='zeros' is "
-                                      "supported")
         stride = self._sizes(stride, "stride")
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
@@ -41,21 +42,38 @@ class _ConvNd(Module):
                                  "{'valid', 'same'}")
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
+                             f"padding_mode='{padding_mode}'")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = self._sizes(kernel_size, "kernel_size")
         self.stride = stride
         self.padding = padding if isinstance(padding, str) else self._sizes(padding, "padding")
         self.dilation = self._sizes(dilation, "dilation")
+        self.transposed = transposed
+        self.output_padding = self._sizes(output_padding, "output_padding")
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(ops.empty(out_channels, in_channels // groups, *self.kernel_size,
-                                          dtype=dtype))
+        self._reversed_padding_repeated_twice = self._pad_amounts()
+        shape = ((in_channels, out_channels // groups) if transposed else
+                 (out_channels, in_channels // groups))
+        self.weight = Parameter(ops.empty(*shape, *self.kernel_size, dtype=dtype))
         if bias:
             self.bias = Parameter(ops.empty(out_channels, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _pad_amounts(self):
+        """The padding as ``F.pad`` takes it (last dimension first), for the non-zero modes;
+        "same" puts the odd one at the end, as the functional form does."""
+        if self.padding == "valid":
+            return [0, 0] * len(self.kernel_size)
+        if self.padding == "same":
+            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
+            return [p for total in reversed(totals) for p in (total // 2, total - total // 2)]
+        return [p for p in reversed(self.padding) for _ in range(2)]
 
     def reset_parameters(self):
         """As Linear: kaiming-uniform with a=sqrt(5), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
@@ -66,29 +84,94 @@ class _ConvNd(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
-    def forward(self, input):
-        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
-                          self.dilation, self.groups)
-
     def extra_repr(self):
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding != (0,) * len(self.kernel_size):
+        if self.padding != (0,) * len(self.padding):
             text += f", padding={self.padding}"
-        if self.dilation != (1,) * len(self.kernel_size):
+        if self.dilation != (1,) * len(self.dilation):
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
 
 
-class Conv1d(_ConvNd):
+class _PlainConvNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False,
+                         0, groups, bias, padding_mode, dtype)
+
+    def forward(self, input):
+        if self.padding_mode != "zeros":  # padded first, then convolved without padding
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return self._conv(padded, self.weight, self.bias, self.stride, 0, self.dilation,
+                              self.groups)
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
+                          self.dilation, self.groups)
+
+
+class Conv1d(_PlainConvNd):
     _sizes = staticmethod(_single)
     _conv = staticmethod(F.conv1d)
 
 
-class Conv2d(_ConvNd):
+class Conv2d(_PlainConvNd):
     _sizes = staticmethod(_pair)
     _conv = staticmethod(F.conv2d)
+
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, True,
+                         output_padding, groups, bias, padding_mode, dtype)
+
+    def forward(self, input, output_size=None):
+        """``output_size`` picks one of the sizes the strides make possible (the output padding
+        that gives it), as when undoing a strided convolution of a known input size."""
+        if self.padding_mode != "zeros":
+            raise ValueError(f"Only `zeros` padding mode is supported for {type(self).__name__}")
+        output_padding = self._output_padding(input, output_size)
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
+                          output_padding, self.groups, self.dilation)
+
+    def _output_padding(self, input, output_size):
+        if output_size is None:
+            return self.output_padding
+        spatial = len(self.kernel_size)
+        leading = 2 if input.dim() == spatial + 2 else 1
+        if len(output_size) == leading + spatial:
+            output_size = output_size[leading:]
+        if len(output_size) != spatial:
+            raise ValueError(f"ConvTranspose{spatial}D: for {input.dim()}D input, output_size "
+                             f"must have {spatial} or {leading + spatial} elements (got "
+                             f"{len(output_size)})")
+        smallest = [(input.shape[d + leading] - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(spatial)]
+        largest = [size + stride - 1 for size, stride in zip(smallest, self.stride)]
+        for size, low, high in zip(output_size, smallest, largest):
+            if not low <= size <= high:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                                 f"range from {smallest} to {largest} (for an input of "
+                                 f"{input.size()[2:]})")
+        return [size - low for size, low in zip(output_size, smallest)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    _sizes = staticmethod(_single)
+    _conv = staticmethod(F.conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    _sizes = staticmethod(_pair)
+    _conv = staticmethod(F.conv_transpose2d)

@@ -6,9 +6,9 @@ together. As PyTorch does, the module's tensor inputs and outputs are passed thr
 backward pre-hooks), the node on the inputs hands both sets to the user's hooks.
 """
 import itertools
-import warnings
 import weakref
 
+from ..._warnings import warn_at_caller
 from ...autograd.function import Function
 from ...tensor import Tensor
 
@@ -105,11 +105,10 @@ class BackwardHook:
                 grad_outputs = replaced
         self.grad_outputs = grad_outputs
         if self.input_positions is None and self.hooks:  # no input takes part: the hooks run now
-            warnings.warn("Full backward hook is firing when gradients are computed with respect "
-                          "to module outputs since no inputs require gradients. See "
-                          "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
-                          "#torch.nn.Module.register_full_backward_hook for more details.",
-                          stacklevel=5)
+            warn_at_caller("Full backward hook is firing when gradients are computed with "
+                           "respect to module outputs since no inputs require gradients. See "
+                           "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                           "#torch.nn.Module.register_full_backward_hook for more details.")
             for hook in tuple(self.hooks.values()):
                 if hook(self.module, (None,) * self.n_inputs, grad_outputs) is not None:
                     raise RuntimeError("Backward hook for Modules where no input requires "

@@ -1,6 +1,9 @@
 """``LayerNorm`` (over each sample's trailing dimensions), ``GroupNorm`` (over groups of each
-sample's channels) and ``BatchNorm1d``/``BatchNorm2d`` (over the batch, per channel, with running
-statistics for eval mode), each with a learned scale and shift."""
+sample's channels), ``BatchNorm1d``/``BatchNorm2d`` (over the batch, per channel, with running
+statistics for eval mode), ``InstanceNorm1d``/``2d``/``3d`` (per sample and channel), each with a
+learned scale and shift, and ``RMSNorm`` (a learned scale only)."""
+import warnings
+
 from ... import dtypes, ops
 from ...autograd import grad_mode
 from .. import functional as F
@@ -8,13 +11,15 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d"]
+__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d", "RMSNorm"]
 
 
 def _register_scale_and_shift(module, shape, affine, bias, dtype):
     """``weight`` and ``bias`` of ``shape`` (uninitialized), or None where not ``affine`` or not
     ``bias``."""
-    module.register_parameter("weight", Parameter(ops.empty(shape, dtype=dtype)) if affine else None)
+    module.register_parameter("weight", Parameter(ops.empty(shape, dtype=dtype))
+                              if affine else None)
     module.register_parameter("bias", Parameter(ops.empty(shape, dtype=dtype))
                               if affine and bias else None)
 
@@ -157,3 +162,84 @@ class BatchNorm2d(_BatchNorm):
     """Over (N, C, H, W) inputs."""
 
     _expected_dims = (4,)
+
+
+class _InstanceNorm(_BatchNorm):
+    """Per-sample, per-channel statistics over the spatial dimensions; the running ones (when
+    tracked) are used in eval mode. Unlike batch norm, no affine scale or running statistics
+    by default."""
+
+    _unbatched_dims = 0  # the rank of an input without a batch dimension
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
+                 track_running_stats=False, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def forward(self, input):
+        if input.dim() not in self._expected_dims:
+            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._expected_dims)} "
+                             f"input (got {input.dim()}D input)")
+        feature_dim = input.dim() - self._unbatched_dims
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match "
+                                 f"num_features ({self.num_features}), but got: "
+                                 f"{input.shape[feature_dim]}.")
+            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You "
+                          "can silence this warning by not passing in num_features, which is "
+                          "not used because affine=False", stacklevel=2)
+        if input.dim() == self._unbatched_dims:
+            return self._normalize(input.unsqueeze(0)).squeeze(0)
+        return self._normalize(input)
+
+    def _normalize(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, self.training or not self.track_running_stats,
+                               0.0 if self.momentum is None else self.momentum, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Over (N, C, L) or unbatched (C, L) inputs."""
+
+    _expected_dims = (2, 3)
+    _unbatched_dims = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Over (N, C, H, W) or unbatched (C, H, W) inputs."""
+
+    _expected_dims = (3, 4)
+    _unbatched_dims = 3
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Over (N, C, D, H, W) or unbatched (C, D, H, W) inputs."""
+
+    _expected_dims = (4, 5)
+    _unbatched_dims = 4
+
+
+class RMSNorm(Module):
+    """Scales each sample by the root mean square over its trailing ``normalized_shape``."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
+                 dtype=None):
+        super().__init__()
+        self.normalized_shape = ((normalized_shape,) if isinstance(normalized_shape, int)
+                                 else tuple(normalized_shape))
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self.register_parameter("weight", Parameter(ops.empty(self.normalized_shape, dtype=dtype))
+                                if elementwise_affine else None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")

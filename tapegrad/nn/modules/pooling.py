@@ -1,10 +1,14 @@
 """Pooling: ``MaxPool1d``/``MaxPool2d`` (the maximum of each window), ``AvgPool1d``/``AvgPool2d``
-(the mean) and ``AdaptiveAvgPool2d`` (means over bins that give a fixed output size)."""
+(the mean), the adaptive poolings (means or maxima over bins that give a fixed output size) and
+``MaxUnpool1d``/``MaxUnpool2d`` (each maximum put back where max pooling found it)."""
+from ...ops.conv import _pair
 from .. import functional as F
 from .conv import _single
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
+           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d",
+           "MaxUnpool2d"]
 
 
 class _MaxPoolNd(Module):
@@ -76,13 +80,70 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptiveAvgPoolNd(Module):
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
+        return self._pool(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    _pool = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    _pool = staticmethod(F.adaptive_avg_pool2d)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return self._pool(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    _pool = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    _pool = staticmethod(F.adaptive_max_pool2d)
+
+
+class _MaxUnpoolNd(Module):
+    """Sizes kept as tuples, as PyTorch keeps (and prints) them; ``output_size`` in ``forward``
+    picks among the sizes the pooling could have come from."""
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = self._sizes(kernel_size, "kernel_size")
+        self.stride = self._sizes(stride if stride is not None else kernel_size, "stride")
+        self.padding = self._sizes(padding, "padding")
+
+    def forward(self, input, indices, output_size=None):
+        return self._unpool(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    _sizes = staticmethod(_single)
+    _unpool = staticmethod(F.max_unpool1d)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    _sizes = staticmethod(_pair)
+    _unpool = staticmethod(F.max_unpool2d)

@@ -1,11 +1,17 @@
 """``tapegrad.optim.lr_scheduler``: learning-rate schedules with PyTorch's lr sequences."""
 from ._base import LRScheduler
 from ._combinators import ChainedScheduler, SequentialLR
-from ._cyclic import CosineAnnealingLR, CosineAnnealingWarmRestarts, OneCycleLR
-from ._multiplicative import (ConstantLR, ExponentialLR, LambdaLR, LinearLR, MultiStepLR,
-                              PolynomialLR, StepLR)
+from ._cyclic import CosineAnnealingLR, CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR
+from ._multiplicative import (ConstantLR, ExponentialLR, LambdaLR, LinearLR, MultiplicativeLR,
+                              MultiStepLR, PolynomialLR, StepLR)
 from ._plateau import ReduceLROnPlateau
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "LinearLR",
            "PolynomialLR", "LambdaLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
-           "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "ChainedScheduler"]
+           "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "ChainedScheduler",
+           "MultiplicativeLR", "CyclicLR", "_LRScheduler"]
+
+
+class _LRScheduler(LRScheduler):
+    """The old name of ``LRScheduler``, kept (as PyTorch keeps it) for schedulers that derive
+    from it."""

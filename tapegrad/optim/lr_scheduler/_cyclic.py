@@ -1,9 +1,26 @@
-"""Schedules shaped by annealing curves: cosine annealing (with warm restarts) and one-cycle."""
+"""Schedules shaped by annealing curves: cosine annealing (with warm restarts), one-cycle and
+cyclical (triangular) lrs."""
 import math
+import types
 
 from ._base import LRScheduler, check_optimizer, per_group
 
-__all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "OneCycleLR"]
+__all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "OneCycleLR", "CyclicLR"]
+
+
+def _uses_beta1(optimizer):
+    """Whether a cycled momentum is Adam's beta1 (else SGD's ``momentum``); raises if neither."""
+    if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                         "option enabled")
+    return "betas" in optimizer.defaults
+
+
+def _set_momentum(group, momentum, use_beta1):
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -113,10 +130,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
-                                 "option enabled")
-            self.use_beta1 = "betas" in optimizer.defaults
+            self.use_beta1 = _uses_beta1(optimizer)
             max_momenta = per_group("max_momentum", optimizer, max_momentum)
             base_momenta = per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
@@ -168,10 +182,7 @@ class OneCycleLR(LRScheduler):
         return (end - start) * pct + start
 
     def _set_momentum(self, group, momentum):
-        if self.use_beta1:
-            group["betas"] = (momentum, *group["betas"][1:])
-        else:
-            group["momentum"] = momentum
+        _set_momentum(group, momentum, self.use_beta1)
 
     def get_lr(self):
         step = self.last_epoch
@@ -193,3 +204,85 @@ class OneCycleLR(LRScheduler):
                     break
                 start_step = end_step
         return lrs
+
+
+class CyclicLR(LRScheduler):
+    """Cyclical learning rates (Smith, 2017): the lr runs between ``base_lr`` and ``max_lr`` in
+    triangles of ``step_size_up`` + ``step_size_down`` steps, their height scaled per cycle
+    ("triangular": 1, "triangular2": halved each cycle) or per step ("exp_range": ``gamma**step``)
+    or by ``scale_fn``; momentum (or Adam's beta1) runs the opposite way."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None,
+                 mode="triangular", gamma=1.0, scale_fn=None, scale_mode="cycle",
+                 cycle_momentum=True, base_momentum=0.8, max_momentum=0.9, last_epoch=-1):
+        self.optimizer = check_optimizer(optimizer)
+        base_lrs = per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for group, lr in zip(optimizer.param_groups, base_lrs):
+                group["lr"] = lr
+        self.max_lrs = per_group("max_lr", optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        # A built-in mode fixes what its scale is a function of; a custom scale_fn says it here.
+        self.scale_mode = (scale_mode if scale_fn is not None else
+                           "iterations" if mode == "exp_range" else "cycle")
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            self.use_beta1 = _uses_beta1(optimizer)
+            self.base_momentums = per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for group, top, bottom in zip(optimizer.param_groups, self.max_momentums,
+                                              self.base_momentums):
+                    _set_momentum(group, top, self.use_beta1)
+                    group["max_momentum"] = top
+                    group["base_momentum"] = bottom
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        if self.mode == "exp_range":
+            return self.gamma ** x
+        return 1.0
+
+    def get_lr(self):
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (top - base) * scale_factor * scale
+               for base, top in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, bottom, top in zip(self.optimizer.param_groups, self.base_momentums,
+                                          self.max_momentums):
+                _set_momentum(group, top - (top - bottom) * scale_factor * scale, self.use_beta1)
+        return lrs
+
+    def state_dict(self):
+        """A custom ``scale_fn`` is saved only as a callable object's attributes."""
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = (None if fn is None or isinstance(fn, types.FunctionType)
+                                     else dict(fn.__dict__))
+        return state
+
+    def load_state_dict(self, state_dict):
+        state_dict = dict(state_dict)
+        saved = state_dict.pop("_scale_fn_custom")
+        super().load_state_dict(state_dict)
+        if saved is not None:
+            self._scale_fn_custom.__dict__.update(saved)

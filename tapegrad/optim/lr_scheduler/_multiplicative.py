@@ -7,7 +7,7 @@ from collections import Counter
 from ._base import LRScheduler
 
 __all__ = ["StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "LinearLR", "PolynomialLR",
-           "LambdaLR"]
+           "LambdaLR", "MultiplicativeLR"]
 
 
 class StepLR(LRScheduler):
@@ -136,8 +136,8 @@ class PolynomialLR(LRScheduler):
         return [base * remaining ** self.power for base in self.base_lrs]
 
 
-class LambdaLR(LRScheduler):
-    """lr = base lr × ``lr_lambda(epoch)`` (one function, or one per parameter group)."""
+class _LambdaScheduler(LRScheduler):
+    """A schedule driven by user functions of the epoch (one, or one per parameter group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         groups = len(optimizer.param_groups)
@@ -148,9 +148,6 @@ class LambdaLR(LRScheduler):
         else:
             self.lr_lambdas = [lr_lambda] * groups
         super().__init__(optimizer, last_epoch)
-
-    def get_lr(self):
-        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
     def state_dict(self):
         """Functions are not saved; callable objects are saved by their attributes."""
@@ -167,3 +164,26 @@ class LambdaLR(LRScheduler):
         for fn, saved in zip(self.lr_lambdas, saved_lambdas):
             if saved is not None:
                 fn.__dict__.update(saved)
+
+
+class LambdaLR(_LambdaScheduler):
+    """lr = base lr × ``lr_lambda(epoch)`` (one function, or one per parameter group)."""
+
+    def get_lr(self):
+        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
+
+
+class MultiplicativeLR(_LambdaScheduler):
+    """Each step multiplies the current lr by ``lr_lambda(epoch)``."""
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        functions = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
+        for fn in functions:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, lr_lambda, last_epoch)
+
+    def get_lr(self):
+        if self._is_initial:
+            return self._current_lrs()
+        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._current_lrs())]
