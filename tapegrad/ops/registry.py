@@ -176,6 +176,7 @@ class Primitive:
             else tuple(self.arg_names.index(n) for n in saves_for[s]) for s in saves)
         if not any(self.save_conditions):
             self.save_conditions = None
+        self._positions_by_needs = {}
         # ``notes_transposed="b"``: the rule gets ``transposed=`` (whether ``b`` was a transposed
         # matrix), the layout its gradient should have, without the node keeping ``b`` itself
         self.transposed_position = (None if notes_transposed is None
@@ -273,12 +274,16 @@ class Primitive:
 
     def positions_to_save(self, needs_input_grad):
         """``save_positions`` with None for what the gradients ``needs_input_grad`` asks for do
-        not use (see ``saves_for``)."""
+        not use (see ``saves_for``); remembered per combination (recording is a hot path)."""
         if self.save_conditions is None:
             return self.save_positions
-        return tuple(None if condition is not None and
-                     not any(needs_input_grad[j] for j in condition) else position
-                     for position, condition in zip(self.save_positions, self.save_conditions))
+        positions = self._positions_by_needs.get(needs_input_grad)
+        if positions is None:
+            positions = self._positions_by_needs[needs_input_grad] = tuple(
+                None if condition is not None and
+                not any(needs_input_grad[j] for j in condition) else position
+                for position, condition in zip(self.save_positions, self.save_conditions))
+        return positions
 
     def _check_tensors(self, inputs):
         """PyTorch's TypeError for a number or other object where a tensor belongs."""
