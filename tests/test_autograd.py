@@ -1378,3 +1378,22 @@ def test_in_place_view_methods_record_pytorchs_nodes(torch):
         tg.ones(2, requires_grad=True).t_()
     with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
         (tg.ones(2, requires_grad=True) * 1).resize_(4)
+
+
+def _multi_grad_hook_calls(lib, mode):
+    seen = []
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = lib.tensor([3.0, 4.0], requires_grad=True)
+    record = (lambda grads: seen.append([None if g is None else g.tolist() for g in grads])) \
+        if mode == "all" else (lambda grad: seen.append(grad.tolist()))
+    handle = lib.autograd.graph.register_multi_grad_hook((a, b), record, mode=mode)
+    (a * b).sum().backward()
+    (a * 2).sum().backward()
+    handle.remove()
+    (a * b).sum().backward()
+    return seen
+
+
+def test_multi_grad_hook_fires_once_per_pass_as_torchs(torch):
+    for mode in ("all", "any"):
+        assert _multi_grad_hook_calls(tg, mode) == _multi_grad_hook_calls(torch, mode)

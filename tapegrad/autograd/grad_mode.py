@@ -20,6 +20,8 @@ class _State(threading.local):
         # the message that refuses new ones inside disable_saved_tensors_hooks, or None
         self.saved_tensors_hooks = []
         self.saved_tensors_hooks_refusal = None
+        # the nodes the backward walk in progress will run (a set), for register_multi_grad_hook
+        self.walk_nodes = None
 
 
 _state = _State()

@@ -14,7 +14,7 @@ from ..tensor import Tensor
 from .grad_mode import _state
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError", "saved_tensors_hooks",
-           "save_on_cpu", "disable_saved_tensors_hooks"]
+           "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
 
 _sequence = itertools.count()
 
@@ -159,6 +159,56 @@ class RemovableHandle:
 
 
 # ------------------------------------------------------------------ hooks on saved tensors
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """``fn(grads)`` once per backward pass, when the gradients of all of ``tensors`` that the
+    pass computes have arrived (None for the others); ``mode="any"``: ``fn(grad)`` with the
+    first one to arrive."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    pass_state = {"walk": None, "grads": None, "waiting": None}
+
+    def arrived(position, grad):
+        walk = _state.walk_nodes
+        if pass_state["walk"] is not walk:  # the first gradient of a new pass
+            pass_state["walk"], pass_state["grads"] = walk, [None] * len(tensors)
+            pass_state["waiting"] = {i for i, t in enumerate(tensors) if _edge_node(t) in walk}
+            if mode == "any":
+                fn(grad)
+                return
+        elif mode == "any":
+            return
+        pass_state["grads"][position] = grad
+        pass_state["waiting"].discard(position)
+        if not pass_state["waiting"]:
+            fn(tuple(pass_state["grads"]))
+
+    handles = [t.register_hook(lambda grad, i=i: arrived(i, grad)) for i, t in enumerate(tensors)]
+    return _MultiHandle(handles)
+
+
+def _edge_node(tensor):
+    if tensor._grad_fn is not None:
+        return tensor._grad_fn
+    ref = tensor._grad_accumulator
+    return None if ref is None else ref()
+
+
+class _MultiHandle:
+    def __init__(self, handles):
+        self._handles = handles
+
+    def remove(self):
+        for handle in self._handles:
+            handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
+
 
 class saved_tensors_hooks:
     """While active, every tensor an operation saves for backward is stored as

@@ -42,3 +42,15 @@ g1, = torch.autograd.grad((x ** 4).sum(), x, create_graph=True)
 g2, = torch.autograd.grad(g1.sum(), x)
 attempt("third without create_graph", lambda: torch.autograd.grad(g2.sum(), x))
 
+# a hook that fires once all the listed tensors have their gradients
+seen = []
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+handle = torch.autograd.graph.register_multi_grad_hook(
+    (a, b), lambda grads: seen.append([None if g is None else g.tolist() for g in grads]))
+(a * b).sum().backward()
+(a * 2).sum().backward()
+handle.remove()
+(a * b).sum().backward()
+print(seen)
+print(a.grad, b.grad)
