@@ -296,28 +296,26 @@ def mv(input, vec):
 
 
 def dot(input, tensor):
-    if not _both_tensors(input, tensor):
-        raise _argument_error("dot", ("input", "tensor"), (input, tensor))
-    if input._array.ndim != 1 or tensor._array.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input._array.ndim}D and "
-                           f"{tensor._array.ndim}D tensors")
-    if input._array.dtype != tensor._array.dtype:  # PyTorch checks this before the sizes
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{_kind(input)} and {_kind(tensor)}")
+    _check_vectors("dot", ("input", "tensor"), input, tensor)
     return _dot(input, tensor)
 
 
 def vdot(input, other):
     """``conj(input) . other``: for real tensors, dot recorded as VdotBackward0."""
-    if not _both_tensors(input, other):
-        raise _argument_error("vdot", ("input", "other"), (input, other))
-    if input._array.ndim != 1 or other._array.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input._array.ndim}D and "
-                           f"{other._array.ndim}D tensors")
-    if input._array.dtype != other._array.dtype:
-        raise RuntimeError(f"vdot : expected both vectors to have same dtype, but found "
-                           f"{_kind(input)} and {_kind(other)}")
+    _check_vectors("vdot", ("input", "other"), input, other)
     return _vdot(input, other)
+
+
+def _check_vectors(function, names, a, b):
+    """PyTorch's checks of dot and vdot, in its order: tensors, 1-d, one dtype."""
+    if not _both_tensors(a, b):
+        raise _argument_error(function, names, (a, b))
+    if a._array.ndim != 1 or b._array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a._array.ndim}D and "
+                           f"{b._array.ndim}D tensors")
+    if a._array.dtype != b._array.dtype:  # before the sizes
+        raise RuntimeError(f"{function} : expected both vectors to have same dtype, but found "
+                           f"{_kind(a)} and {_kind(b)}")
 
 
 def inner(input, other):

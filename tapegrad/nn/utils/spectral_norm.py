@@ -10,6 +10,7 @@ from ...autograd import grad_mode
 from .. import functional as F
 from ..modules.conv import ConvTranspose1d, ConvTranspose2d
 from ..parameter import Parameter
+from .weight_norm import remove_recomputing_hook
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
 
@@ -91,9 +92,4 @@ def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=No
 
 
 def remove_spectral_norm(module, name="weight"):
-    for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    return remove_recomputing_hook(module, SpectralNorm, name, "spectral_norm")

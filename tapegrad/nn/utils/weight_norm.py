@@ -78,9 +78,15 @@ def weight_norm(module, name="weight", dim=0):
 
 
 def remove_weight_norm(module, name="weight"):
+    return remove_recomputing_hook(module, WeightNorm, name, "weight_norm")
+
+
+def remove_recomputing_hook(module, kind, name, label):
+    """Undo the older weight_norm / spectral_norm: drop the forward pre-hook of type ``kind``
+    that recomputes ``module.<name>``, leaving its last value as a parameter."""
     for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
             return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    raise ValueError(f"{label} of '{name}' not found in {module}")
