@@ -21,6 +21,10 @@ from pathlib import Path
 
 import pytest
 
+# One worker runs every program test: each worker would otherwise start its own two runs of
+# all programs (with pytest-xdist's --dist loadgroup, see pyproject.toml).
+pytestmark = pytest.mark.xdist_group("programs")
+
 PROGRAMS = Path(__file__).parent / "programs"
 SHIM = PROGRAMS / "_shim"
 REPO = Path(__file__).parent.parent
