@@ -245,7 +245,7 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
     check_nan = anomaly_mode._settings.enabled and anomaly_mode._settings.check_nan
     state = grad_mode._state
     grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
-    outer_walk, state.walk_nodes = state.walk_nodes, _WalkNodes(counts, roots, visits)
+    outer_walk, state.walk = state.walk, (counts, roots, visits)
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -292,22 +292,8 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
                     heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
     finally:
         state.grad_enabled = grad_was_enabled
-        state.walk_nodes = outer_walk
+        state.walk = outer_walk
     return captured
-
-
-class _WalkNodes:
-    """Membership in a walk: the nodes it counted edges to, and its roots (lazily: only
-    register_multi_grad_hook asks)."""
-
-    __slots__ = ("counts", "roots", "visits")
-
-    def __init__(self, counts, roots, visits):
-        self.counts, self.roots, self.visits = counts, roots, visits
-
-    def __contains__(self, node):
-        reached = node in self.counts or any(node is root for (root, _), _ in self.roots)
-        return reached and (self.visits is None or node in self.visits)
 
 
 def _capture(captured, captures, node, grads):

@@ -20,8 +20,9 @@ class _State(threading.local):
         # the message that refuses new ones inside disable_saved_tensors_hooks, or None
         self.saved_tensors_hooks = []
         self.saved_tensors_hooks_refusal = None
-        # the nodes the backward walk in progress will run (a set), for register_multi_grad_hook
-        self.walk_nodes = None
+        # the backward walk in progress, (edge counts, roots, visited nodes or None), for
+        # register_multi_grad_hook: a tuple, so that a walk pays nothing more to publish it
+        self.walk = None
 
 
 _state = _State()

@@ -170,10 +170,11 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     pass_state = {"walk": None, "grads": None, "waiting": None}
 
     def arrived(position, grad):
-        walk = _state.walk_nodes
+        walk = _state.walk
         if pass_state["walk"] is not walk:  # the first gradient of a new pass
             pass_state["walk"], pass_state["grads"] = walk, [None] * len(tensors)
-            pass_state["waiting"] = {i for i, t in enumerate(tensors) if _edge_node(t) in walk}
+            pass_state["waiting"] = {i for i, t in enumerate(tensors)
+                                     if _walk_reaches(walk, _edge_node(t))}
             if mode == "any":
                 fn(grad)
                 return
@@ -186,6 +187,13 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
     handles = [t.register_hook(lambda grad, i=i: arrived(i, grad)) for i, t in enumerate(tensors)]
     return _MultiHandle(handles)
+
+
+def _walk_reaches(walk, node):
+    """Whether the backward walk ``(counts, roots, visits)`` runs ``node``."""
+    counts, roots, visits = walk
+    reached = node in counts or any(node is root for (root, _), _ in roots)
+    return reached and (visits is None or node in visits)
 
 
 def _edge_node(tensor):
