@@ -759,6 +759,40 @@ def test_in_place_on_a_leaf_is_allowed_under_no_grad():
     _close(w, [2.0, 4.0])
 
 
+def _views_made_without_grad(lib):
+    """A view of a tensor that requires grad, made under no_grad: requires grad, has no history,
+    sends its gradient nowhere, and refuses an in-place write with grad mode on."""
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    seen = []
+    with lib.no_grad():
+        v, pieces = a[:2], a.split(1)
+    with lib.inference_mode():
+        q = a[1:]
+    seen.append((v.requires_grad, v.is_leaf, v.grad_fn, [p.requires_grad for p in pieces],
+                 q.requires_grad, q.is_inference()))
+    m = v * 2
+    seen.append((m.requires_grad, m.grad_fn.next_functions))
+    m.sum().backward()
+    seen.append((a.grad, v.grad))
+    for attempt in (lambda: v.backward(lib.ones(2)), lambda: v.add_(1), lambda: q.mul_(2),
+                    lambda: lib.autograd.grad((v * 2).sum(), a)):
+        with pytest.raises(RuntimeError) as error:
+            attempt()
+        seen.append(str(error.value))
+    with lib.no_grad():
+        v.add_(1)  # allowed: both inside no_grad
+    seen.append(a.tolist())
+    return seen
+
+
+def test_a_view_made_under_no_grad_requires_grad_but_has_no_history(torch):
+    ours = _views_made_without_grad(tg)
+    assert ours[0] == (True, True, None, [True, True, True], True, False)
+    assert ours[1:3] == [(True, ((None, 0), (None, 0))), (None, None)]
+    assert "created in no_grad mode" in ours[4] and "created in inference mode" in ours[5]
+    assert ours == _views_made_without_grad(torch)
+
+
 def _view_taken_before_a_write(lib):
     x = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
     h = x.clone()

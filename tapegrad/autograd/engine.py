@@ -132,7 +132,7 @@ def _roots(tensors, grad_tensors, create_graph):
     for i, (t, g) in enumerate(zip(tensors, grads)):
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
-        if not t._requires_grad:
+        if not t._requires_grad or _is_view_made_without_grad(t):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a "
                                "grad_fn")
         if g is None:
@@ -152,6 +152,12 @@ def _roots(tensors, grad_tensors, create_graph):
                 g = g.detach()
         roots.append((_edge_of(t), g))
     return roots
+
+
+def _is_view_made_without_grad(t):
+    """A view made under no_grad of a tensor that requires grad: it requires grad but has no
+    history, and its gradient goes nowhere (see ``registry._mark_view_made_without_grad``)."""
+    return t._grad_fn is None and "_view_made_without_grad" in t.__dict__
 
 
 def _size(t):

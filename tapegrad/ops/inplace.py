@@ -26,7 +26,7 @@ def apply_inplace(prim, target, others, params):
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
     if grad_enabled and "_view_made_without_grad" in target.__dict__:
-        raise RuntimeError(NO_GRAD_VIEW_INPLACE_ERROR)
+        raise RuntimeError(NO_GRAD_VIEW_INPLACE_ERRORS[target._view_made_without_grad])
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:
         _check_inplace_allowed(target)
@@ -51,13 +51,16 @@ def apply_inplace(prim, target, others, params):
 
 
 # Which history should the write get: the base's (recorded) or none (the view's)? PyTorch
-# refuses to guess.
-NO_GRAD_VIEW_INPLACE_ERROR = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
-    "code by moving both the view and the inplace either both inside the no_grad block (if you "
-    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
-    "tracked).")
+# refuses to guess. Keyed by the mode the view was made in.
+NO_GRAD_VIEW_INPLACE_ERRORS = {
+    mode: f"A view was created in {made} and is being modified inplace {now}. Given that this "
+    "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+    f"both the view and the inplace either both inside the {block} block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+    for mode, made, now, block in (
+        ("no_grad", "no_grad mode", "with grad mode enabled", "no_grad"),
+        ("inference_mode", "inference mode", "in normal mode", "inference_mode"))}
+
 
 def _inplace_view(node_name, view):
     """The in-place form of a view (``t_``, ``unsqueeze_`` …): the tensor takes the view's

@@ -252,8 +252,8 @@ class Primitive:
                     break
         elif state.inference and result._base is None:
             result._inference = True  # only ever set here: eager training pays nothing for it
-        elif self.is_view and result._base is not None and result._base._requires_grad:
-            result._view_made_without_grad = True  # see inplace.apply_inplace
+        elif self.is_view and result._base is not None and inputs[0]._requires_grad:
+            _mark_view_made_without_grad(result, state)
         return (result, *extra) if self.n_outputs > 1 else result
 
     def _several(self, inputs, params, outs):
@@ -270,6 +270,9 @@ class Primitive:
         elif state.inference and not self.is_view:
             for result in results:
                 result._inference = True
+        elif self.is_view and inputs[0]._requires_grad:
+            for result in results:
+                _mark_view_made_without_grad(result, state)
         return tuple(results)
 
     def positions_to_save(self, needs_input_grad):
@@ -372,10 +375,21 @@ class Primitive:
                 result._view_version = result._version_counter.value
 
 
+def _mark_view_made_without_grad(view, state):
+    """A view of a tensor that requires grad, made under no_grad, requires grad too (PyTorch's
+    rule), but as a leaf whose gradient goes nowhere; writing it in place with grad mode on is
+    refused (see ``inplace.apply_inplace``)."""
+    view._view_made_without_grad = "inference_mode" if state.inference else "no_grad"
+    view._requires_grad = True
+
+
 def _edge(tensor):
-    """Where the gradient of ``tensor`` (which requires grad) goes: its node, or its leaf's."""
+    """Where the gradient of ``tensor`` (which requires grad) goes: its node, or its leaf's
+    (nowhere for a view made under no_grad)."""
     grad_fn = tensor._grad_fn
     if grad_fn is None:
+        if "_view_made_without_grad" in tensor.__dict__:
+            return _NO_EDGE
         return AccumulateGrad.of(tensor), 0
     version = tensor._view_version
     if version is not None and version != tensor._version_counter.value:
