@@ -347,6 +347,7 @@ SAMPLES = {
     "xlogy_scalar_self": ([positive(3, 4)], lambda a: T.xlogy(1.5, a)),
     "special_xlog1py": ([f(3, 4), positive(4)], tapegrad.special.xlog1py),
     "ldexp": ([f(3, 4), f(4)], T.ldexp),
+    "frexp": ([f(3, 4)], lambda a: tuple(a.frexp())),
     "deg2rad": ([f(3, 4)], T.deg2rad),
     "rad2deg": ([f(3, 4)], T.rad2deg),
     "heaviside": ([data(3, 4), data(4)], lambda a, b: T.heaviside(a.round(), b)),

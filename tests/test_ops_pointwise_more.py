@@ -33,6 +33,7 @@ ROWS = {
     "xlogy_scalar_other": (lambda T, a: T.xlogy(a, 2.5), [(3, 4)], -2, 2, "XlogyBackward2"),
     "xlogy_scalar_self": (lambda T, b: T.xlogy(1.5, b), [(3, 4)], 0.5, 2, "XlogyBackward1"),
     "ldexp": (lambda T, a, b: T.ldexp(a, b), [(3, 4), (4,)], -2, 2, "LdexpBackward0"),
+    "frexp": (lambda T, a: T.frexp(a).mantissa, [(3, 4)], -9, 9, "FrexpBackward0"),
     "deg2rad": (lambda T, a: T.deg2rad(a), [(3, 4)], -2, 2, "Deg2RadBackward0"),
     "rad2deg": (lambda T, a: a.rad2deg(), [(3, 4)], -2, 2, "Rad2DegBackward0"),
     "float_power": (lambda T, a: T.float_power(a, 3), [(3, 4)], 0.5, 2, "PowBackward0"),
@@ -115,6 +116,8 @@ VALUE_CASES = [
     lambda T: T.positive(T.tensor([1.0, -2.0])),
     lambda T: T.ldexp(T.tensor([1.0, 2.0]), T.tensor([200, 3])),
     lambda T: T.ldexp(T.tensor([1, 2]), T.tensor([2, 3])),
+    lambda T: T.frexp(T.tensor([1.0, 3.0, -2.5, 0.0, INF, NAN], dtype=T.float64)).mantissa,
+    lambda T: T.tensor([1e-40, 6e30]).frexp().exponent,
     lambda T: T.xlogy(0, T.tensor([0.0, NAN])),
     lambda T: T.zeros(2).lerp_(T.tensor([4.0, 8.0]), 0.25),
     lambda T: T.zeros(2).lerp_(T.tensor([4.0, 8.0]), T.tensor([0.5, 1.0])),
@@ -160,6 +163,7 @@ ERROR_CASES = [
     lambda T: T.heaviside(T.tensor([-1, 0, 2]), T.tensor([0.5])),
     lambda T: T.positive(T.tensor([True])),
     lambda T: T.ones(2).float_power_(2),
+    lambda T: T.frexp(T.tensor([1, 2])),
 ]
 
 

@@ -74,7 +74,7 @@ TENSOR_METHODS = (
     "fmin", "copysign", "fmod", "addcmul", "addcdiv", "addcmul_", "addcdiv_", "logaddexp",
     "logaddexp2", "xlogy", "float_power", "positive", "deg2rad", "rad2deg", "heaviside", "gcd",
     "lcm", "trunc_", "fix_", "frac_", "sgn_", "fmod_", "copysign_", "xlogy_", "deg2rad_",
-    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "float_power_",
+    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "frexp", "float_power_",
     # layout
     "flip", "fliplr", "flipud", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave",
     "diagonal", "diag", "diag_embed", "trace", "fill_diagonal_",

@@ -7,8 +7,6 @@ tapegrad ops (so ``create_graph`` differentiates it again): d det(A) = det(A) tr
 d A^-1 = -A^-1 dA A^-1, a solve's gradient is another solve, and the SVD's is PyTorch's
 ``svd_backward``.
 """
-import collections
-
 import numpy as np
 
 from .. import dtypes
@@ -18,6 +16,7 @@ from .creation import zeros, zeros_like
 from .elementwise import where
 from .layout import diag_embed, tril
 from .linalg import matmul
+from .reduction import named_result
 from .registry import OTHER, primitive
 from .shape import narrow, transpose, unsqueeze
 
@@ -210,16 +209,7 @@ def cholesky(A, *, upper=False):
     return _cholesky(A, upper=upper)
 
 
-def _return_type(name, fields):
-    """A named tuple that prints as PyTorch's ``torch.return_types.<name>``."""
-    def __repr__(self):
-        body = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
-        return f"torch.return_types.{name}(\n{body})"
-    base = collections.namedtuple(name, fields)
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
-
-
-_QR = _return_type("linalg_qr", "Q R")
+_QR = named_result("linalg_qr", "Q R")
 
 
 def qr(A, mode="reduced"):
@@ -339,8 +329,8 @@ def _check_svd_input(A, driver=None):
         raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
 
 
-_LinalgSVD = _return_type("linalg_svd", "U S Vh")
-_SVD = _return_type("svd", "U S V")
+_LinalgSVD = named_result("linalg_svd", "U S Vh")
+_SVD = named_result("svd", "U S V")
 
 
 def linalg_svd(A, full_matrices=True, *, driver=None):

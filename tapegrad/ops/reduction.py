@@ -4,6 +4,7 @@ PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBa
 ``SumBackward1``); here they are two primitives sharing one forward and one rule.
 """
 import builtins
+import collections
 import math
 import warnings
 
@@ -205,74 +206,25 @@ def _(ctx, grad, dim, keepdim, largest):
     return _unreduce(grad, shape, (dim,), keepdim) * (positions == chosen).to(grad.dtype)
 
 
+def named_result(name, fields):
+    """A named tuple that prints as PyTorch's ``torch.return_types.<name>``."""
+    def __repr__(self):
+        body = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+    base = collections.namedtuple(name, fields)
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
+
+
 class return_types:
-    """Named results of ``max(dim)``, ``min(dim)``, ``sort`` …: ``values`` and ``indices``."""
+    """Named results of ``max(dim)``, ``sort``, ``frexp`` …, as ``torch.return_types``."""
 
-    class _ValuesIndices(tuple):
-        def __new__(cls, values, indices):
-            return tuple.__new__(cls, (values, indices))
-
-        values = property(lambda self: self[0])
-        indices = property(lambda self: self[1])
-
-        def __repr__(self):
-            return (f"torch.return_types.{self._name}(\nvalues={self.values!r},\n"
-                    f"indices={self.indices!r})")
-
-    class max(_ValuesIndices):
-        _name = "max"
-
-    class min(_ValuesIndices):
-        _name = "min"
-
-    class sort(_ValuesIndices):
-        _name = "sort"
-
-    class topk(_ValuesIndices):
-        _name = "topk"
-
-    class kthvalue(_ValuesIndices):
-        _name = "kthvalue"
-
-    class median(_ValuesIndices):
-        _name = "median"
-
-    class cummax(_ValuesIndices):
-        _name = "cummax"
-
-    class cummin(_ValuesIndices):
-        _name = "cummin"
-
-    class mode(_ValuesIndices):
-        _name = "mode"
-
-    class nanmedian(_ValuesIndices):
-        _name = "nanmedian"
-
-    class histogram(tuple):
-        """``hist`` and ``bin_edges``."""
-
-        def __new__(cls, hist, bin_edges):
-            return tuple.__new__(cls, (hist, bin_edges))
-
-        hist = property(lambda self: self[0])
-        bin_edges = property(lambda self: self[1])
-
-        def __repr__(self):
-            return (f"torch.return_types.histogram(\nhist={self.hist!r},\n"
-                    f"bin_edges={self.bin_edges!r})")
-
-    class aminmax(tuple):
-        """``min`` and ``max`` rather than ``values`` and ``indices``."""
-
-        def __new__(cls, min, max):
-            return tuple.__new__(cls, (min, max))
-
-        min = property(lambda self: self[0])
-        max = property(lambda self: self[1])
-
-        def __repr__(self):
-            return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
+    max, min, sort, topk, kthvalue, median, cummax, cummin, mode, nanmedian = (
+        named_result(name, "values indices") for name in (
+            "max", "min", "sort", "topk", "kthvalue", "median", "cummax", "cummin", "mode",
+            "nanmedian"))
+    histogram = named_result("histogram", "hist bin_edges")
+    aminmax = named_result("aminmax", "min max")
+    frexp = named_result("frexp", "mantissa exponent")
 
 
 def _extremum(largest, input, dim, keepdim, other):

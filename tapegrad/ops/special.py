@@ -20,6 +20,7 @@ from .elementwise import (
 )
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
 from .operands import broadcast_error, cast_operand, promote
+from .reduction import return_types
 from .registry import ELEMENTWISE, primitive
 
 __all__ = [
@@ -29,7 +30,7 @@ __all__ = [
     "fmin", "copysign", "fmod", "addcmul", "addcdiv", "addcmul_", "addcdiv_", "logaddexp",
     "logaddexp2", "xlogy", "float_power", "positive", "deg2rad", "rad2deg", "heaviside",
     "gcd", "lcm", "trunc_", "fix_", "frac_", "sgn_", "fmod_", "copysign_", "xlogy_", "deg2rad_",
-    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "float_power_",
+    "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "frexp", "float_power_",
 ]
 
 
@@ -707,6 +708,27 @@ def ldexp(input, other):
     """``input * 2 ** other``, in floating point."""
     a, b = promote(input, other)
     return _ldexp(_floating(a), _floating(b))
+
+
+@primitive("frexp", node="FrexpBackward0", group=ELEMENTWISE, saves=("a",), n_outputs=2)
+def _frexp(a):
+    mantissa, exponent = np.frexp(a)
+    return mantissa, exponent.astype(np.int32)
+
+
+@_frexp.vjp
+def _(ctx, grad):
+    # the exponent is piecewise constant: d mantissa / d input = 2 ** -exponent
+    (a,) = ctx.saved
+    exponent = _frexp(a)[1]
+    return grad / exp2(to_dtype(exponent, grad.dtype))
+
+
+def frexp(input):
+    """``input`` as ``mantissa * 2 ** exponent``, the mantissa in [0.5, 1) in magnitude."""
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    return return_types.frexp(*_frexp(input))
 
 
 def float_power_(input, exponent):
