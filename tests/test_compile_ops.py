@@ -262,6 +262,11 @@ SAMPLES = {
     "grid_sampler_2d_backward": ([f(2, 3, 4, 5), f(2, 3, 2, 2, low=-1.2, high=1.2)],
                                  lambda x, g: F.grid_sample(x, g, padding_mode="reflection",
                                                             align_corners=True)),
+    "grid_sampler_3d": ([f(1, 2, 3, 4, 3), f(1, 2, 2, 2, 3, low=-1.2, high=1.2)],
+                        lambda x, g: F.grid_sample(x, g, align_corners=False)),
+    "grid_sampler_3d_backward": ([f(1, 2, 3, 4, 3), f(1, 2, 2, 2, 3, low=-1.2, high=1.2)],
+                                 lambda x, g: F.grid_sample(x, g, padding_mode="border",
+                                                            align_corners=True)),
     "embedding_bag": ([f(6, 3), ints(6, 7)], lambda w, i: F.embedding_bag(
         i, w, T.tensor([0, 2, 2, 5]), mode="sum")),
     "embedding_bag_argmax": ([f(6, 3), ints(6, 7)], lambda w, i: F.embedding_bag(

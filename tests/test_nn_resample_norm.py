@@ -153,25 +153,30 @@ def test_affine_grid_matches_pytorch(align_corners):
                      (tapegrad.tensor(THETA, requires_grad=True),))
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode, spatial", [("bilinear", 2), ("nearest", 2), ("bicubic", 2),
+                                           ("bilinear", 3), ("nearest", 3)])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
-def test_grid_sample_matches_pytorch(mode, padding_mode, align_corners):
+def test_grid_sample_matches_pytorch(mode, spatial, padding_mode, align_corners):
+    """4-D inputs sample at (x, y), 5-D inputs at (x, y, z) (trilinear for "bilinear")."""
     rng = np.random.default_rng(3)
-    image, image_t = _pair(rng.standard_normal((2, 3, 4, 5)), requires_grad=True)
-    grid, grid_t = _pair(rng.uniform(-1.6, 1.6, (2, 3, 6, 2)), requires_grad=True)
+    image_shape, grid_shape = ((2, 3, 4, 5), (2, 3, 6, 2)) if spatial == 2 else \
+        ((2, 3, 3, 4, 5), (2, 2, 3, 4, 3))
+    image, image_t = _pair(rng.standard_normal(image_shape), requires_grad=True)
+    grid, grid_t = _pair(rng.uniform(-1.6, 1.6, grid_shape), requires_grad=True)
     kwargs = dict(mode=mode, padding_mode=padding_mode, align_corners=align_corners)
     out = F.grid_sample(image, grid, **kwargs)
     expected = torch.nn.functional.grid_sample(image_t, grid_t, **kwargs)
     _close(out, expected)
-    assert out.grad_fn.name() == expected.grad_fn.name() == "GridSampler2DBackward0"
+    assert out.grad_fn.name() == expected.grad_fn.name() == f"GridSampler{spatial}DBackward0"
     weights = rng.standard_normal(tuple(expected.shape))
     (out * tapegrad.tensor(weights)).sum().backward()
     (expected * torch.tensor(weights)).sum().backward()
     _close(image.grad, image_t.grad)
     _close(grid.grad, grid_t.grad)
-    small_image = tapegrad.tensor(rng.standard_normal((1, 2, 3, 4)), requires_grad=True)
-    small_grid = tapegrad.tensor(rng.uniform(-1.6, 1.6, (1, 2, 3, 2)), requires_grad=True)
+    small_image = tapegrad.tensor(rng.standard_normal((1, 2) + (3,) * spatial), requires_grad=True)
+    small_grid = tapegrad.tensor(rng.uniform(-1.6, 1.6, (1,) + (2,) * spatial + (spatial,)),
+                                 requires_grad=True)
     assert gradcheck(lambda x, g: F.grid_sample(x, g, **kwargs), (small_image, small_grid))
 
 
@@ -188,6 +193,9 @@ def test_grid_sample_double_backward_fails_as_pytorch():
     lambda F, x, g, t: F.grid_sample(x, g, mode="cubic", align_corners=False),
     lambda F, x, g, t: F.grid_sample(x, g, padding_mode="wrap", align_corners=False),
     lambda F, x, g, t: F.grid_sample(x, g[..., :1], align_corners=False),
+    lambda F, x, g, t: F.grid_sample(x, g[None], align_corners=False),
+    lambda F, x, g, t: F.grid_sample(x[None], g[None].expand(1, 1, 2, 2, 3),
+                                     mode="bicubic", align_corners=False),
     lambda F, x, g, t: F.grid_sample(x[:1].expand(2, -1, -1, -1)[:1], g.expand(2, -1, -1, -1),
                                      align_corners=False),
     lambda F, x, g, t: F.affine_grid(t[0], (1, 1, 2, 2), align_corners=False),

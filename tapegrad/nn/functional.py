@@ -806,7 +806,8 @@ def affine_grid(theta, size, align_corners=None):
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Samples ``input`` (N, C, H, W) at the normalised (x, y) positions of ``grid``
-    (N, Ho, Wo, 2): -1 and 1 are the edge pixels' outer edges (centres if ``align_corners``)."""
+    (N, Ho, Wo, 2), or (N, C, D, H, W) at (x, y, z) positions (N, Do, Ho, Wo, 3): -1 and 1 are
+    the edge pixels' outer edges (centres if ``align_corners``)."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
@@ -816,12 +817,14 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
         align_corners = False
-    if mode == "bicubic" or input.dim() != 4:
-        raise NotImplementedError("grid_sample: only bilinear and nearest sampling of 4-D "
-                                  "inputs is supported")
-    if grid.dim() != 4 or grid.shape[-1] != 2:
-        raise RuntimeError(f"grid_sampler(): expected grid to have size 2 in last dimension, but "
-                           f"got grid with sizes {list(grid.shape)}")
+    spatial = input.dim() - 2
+    if grid.shape[-1] != spatial:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {spatial} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    if grid.dim() != input.dim() or input.dim() not in (4, 5):
+        raise RuntimeError(f"grid_sampler(): expected {4 if input.dim() == 4 else 5}D input and "
+                           "grid with same number of dimensions, but got input with sizes "
+                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
                            f"got input with sizes {list(input.shape)} and grid with sizes "
@@ -829,6 +832,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if input.dtype != grid.dtype:
         raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
                            f"input has {input.type()[6:-6]} and grid has {grid.type()[6:-6]}")
+    if mode == "bicubic" and spatial != 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     return _resample.grid_sample(input, grid, mode, padding_mode, align_corners)
 
 

@@ -1,5 +1,5 @@
 """Resampling primitives: ``interpolate``'s upsampling kernels, ``affine_grid`` and
-``grid_sample``, as PyTorch's ``upsample_*``, ``affine_grid_generator`` and ``grid_sampler_2d``.
+``grid_sample``, as PyTorch's ``upsample_*``, ``affine_grid_generator`` and ``grid_sampler_2d``/``3d``.
 
 Interpolation is separable: along each spatial axis, output position ``i`` is a weighted sum of a
 few input positions (one for nearest, two for linear, four for cubic). The forward gathers those
@@ -8,11 +8,14 @@ are linear in their tensor, so each is the other's vjp and the pair is closed un
 differentiation. The index arithmetic runs in the input's float type, as ATen's does, so
 the picked taps and weights agree with PyTorch's to the last bit.
 
-``grid_sample`` gathers one (nearest) or four (bilinear) taps per output point. Its backward is
+``grid_sample`` gathers, per output point, the product of each axis's taps: one (nearest), two
+(bilinear, trilinear for 5-D inputs) or four (bicubic) per axis. Its backward is
 one primitive giving both gradients — scattered into the input's pixels, and the taps' value
 differences for the grid — with no derivative of its own, as in PyTorch.
 """
 import functools
+import itertools
+import math
 
 import numpy as np
 
@@ -200,85 +203,135 @@ def _source_coords(coord, size, padding_mode, align_corners):
     return pixel, slope
 
 
-def _corners(x, y, mode):
-    """Per tap: (row, col, weight) arrays over (N, Ho, Wo), and the weight's derivatives in x
-    and y (None for nearest, whose gradient for the grid is zero)."""
+def _grid_axis_taps(pixel, mode, size, padding_mode, align_corners):
+    """One axis's taps: (index, weight, d weight / d pixel) per tap, arrays over the grid points.
+
+    Nearest takes one tap, linear two, cubic four (ATen's coefficients, A = -0.75). Cubic
+    sampling pads each tap's index rather than the coordinate, as ATen's ``get_value_bounded``."""
     if mode == "nearest":
-        col, row = np.rint(x).astype(np.int64), np.rint(y).astype(np.int64)
-        return [(row, col, np.ones_like(x), None, None)]
-    x0, y0 = np.floor(x), np.floor(y)
-    fx, fy = x - x0, y - y0
-    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
-    return [(y0, x0, (1 - fx) * (1 - fy), -(1 - fy), -(1 - fx)),
-            (y0, x0 + 1, fx * (1 - fy), 1 - fy, -fx),
-            (y0 + 1, x0, (1 - fx) * fy, -fy, 1 - fx),
-            (y0 + 1, x0 + 1, fx * fy, fy, fx)]
+        return [(np.rint(pixel).astype(np.int64), np.ones_like(pixel), None)]
+    first = np.floor(pixel)
+    t = pixel - first
+    first = first.astype(np.int64)
+    if mode == "bilinear":
+        return [(first, 1 - t, -np.ones_like(t)), (first + 1, t, np.ones_like(t))]
+    weights = (_cubic_far(t + 1), _cubic_near(t), _cubic_near(1 - t), _cubic_far(2 - t))
+    slopes = (_cubic_far_slope(t + 1), _cubic_near_slope(t), -_cubic_near_slope(1 - t),
+              -_cubic_far_slope(2 - t))
+    return [(_padded_index(first + k - 1, size, padding_mode, align_corners), weight, slope)
+            for k, (weight, slope) in enumerate(zip(weights, slopes))]
+
+
+def _cubic_near_slope(x):
+    return (3 * (_CUBIC_A + 2) * x - 2 * (_CUBIC_A + 3)) * x
+
+
+def _cubic_far_slope(x):
+    return (3 * _CUBIC_A * x - 10 * _CUBIC_A) * x + 8 * _CUBIC_A
+
+
+def _padded_index(index, size, padding_mode, align_corners):
+    """An integer tap position after ``padding_mode`` (ATen's ``compute_coordinates``)."""
+    if padding_mode == "zeros":
+        return index
+    position = index.astype(np.float64)
+    if padding_mode == "reflection":
+        position = (_reflect(position, 0, 2 * (size - 1)) if align_corners else
+                    _reflect(position, -1, 2 * size - 1))[0]
+    return np.clip(position, 0, size - 1).astype(np.int64)
 
 
 def _sampling_taps(input_shape, grid, mode, padding_mode, align_corners):
-    """Per tap: flat pixel positions (0 where outside), weights (0 where outside), the weight's
-    derivatives and the in-bounds mask; and d(pixel)/d(grid) for x and y."""
-    height, width = input_shape[2:]
-    x, slope_x = _source_coords(grid[..., 0], width, padding_mode, align_corners)
-    y, slope_y = _source_coords(grid[..., 1], height, padding_mode, align_corners)
+    """Per tap (the product of every axis's taps): flat pixel positions (0 where outside),
+    weights (0 where outside), the weight's derivative along each axis (None for nearest,
+    whose gradient for the grid is zero) and the in-bounds mask; and d(pixel)/d(grid) per axis.
+
+    The grid's last dimension lists coordinates x, y (, z): the spatial axes last to first."""
+    sizes = input_shape[2:]
+    per_axis, slopes = [], []
+    for axis, size in enumerate(sizes):
+        coord = grid[..., len(sizes) - 1 - axis]
+        pixel, slope = _source_coords(coord, size, "zeros" if mode == "bicubic" else padding_mode,
+                                      align_corners)
+        per_axis.append(_grid_axis_taps(pixel, mode, size, padding_mode, align_corners))
+        slopes.append(slope)
     taps = []
-    for row, col, weight, dweight_x, dweight_y in _corners(x, y, mode):
-        inside = (row >= 0) & (row < height) & (col >= 0) & (col < width)
-        flat = np.where(inside, np.clip(row, 0, height - 1) * width + np.clip(col, 0, width - 1),
-                        0)
-        taps.append((flat, weight * inside, dweight_x, dweight_y, inside))
-    return taps, slope_x, slope_y
+    for combination in itertools.product(*per_axis):
+        inside, flat, weight = True, 0, 1
+        for (index, axis_weight, _), size in zip(combination, sizes):
+            inside = inside & (index >= 0) & (index < size)
+            flat = flat * size + np.clip(index, 0, size - 1)
+            weight = weight * axis_weight
+        dweights = None if mode == "nearest" else [
+            functools.reduce(np.multiply, [w if b != a else slope
+                                           for b, (_, w, slope) in enumerate(combination)])
+            for a in range(len(sizes))]
+        taps.append((np.where(inside, flat, 0), weight * inside, dweights, inside))
+    return taps, slopes
 
 
 def _gathered(x, flat):
-    """(N, C, Ho, Wo): ``x`` (N, C, H, W) at flat spatial positions ``flat`` (N, Ho, Wo)."""
+    """(N, C, *out): ``x`` (N, C, *spatial) at flat spatial positions ``flat`` (N, *out)."""
     n, c = x.shape[:2]
     rows = x.reshape(n, c, -1)
     return np.take_along_axis(rows, flat.reshape(n, 1, -1), 2).reshape(n, c, *flat.shape[1:])
 
 
-@primitive("grid_sampler_2d", node="GridSampler2DBackward0", group=OTHER,
-           saves=("x", "grid"))
-def _grid_sample(x, grid, *, mode, padding_mode, align_corners):
-    taps, _, _ = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
+def _grid_sampler_forward(x, grid, *, mode, padding_mode, align_corners):
+    taps, _ = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
     out = sum(_gathered(x, flat) * weight[:, None] for flat, weight, *_ in taps)
     return out.astype(x.dtype, copy=False)
 
 
-@primitive("grid_sampler_2d_backward", node="NotImplemented", group=OTHER, n_outputs=None)
-def _grid_sample_backward(grad, x, grid, *, mode, padding_mode, align_corners):
+def _grid_sampler_backward(grad, x, grid, *, mode, padding_mode, align_corners):
     """Both gradients in one pass over the taps: scattered into the input's pixels, and the
     taps' value differences (with the coordinates' slopes) for the grid."""
-    n, c, height, width = x.shape
-    taps, slope_x, slope_y = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
-    grad_x = np.zeros((c, n * height * width), x.dtype)
+    n, c, *sizes = x.shape
+    pixels = math.prod(sizes)
+    taps, slopes = _sampling_taps(x.shape, grid, mode, padding_mode, align_corners)
+    grad_x = np.zeros((c, n * pixels), x.dtype)
     grad_grid = np.zeros(grid.shape, x.dtype)
-    batch_offset = (np.arange(n) * height * width).reshape(n, 1, 1)
-    channels_last = grad.transpose(1, 0, 2, 3).reshape(c, -1)
-    for flat, weight, dweight_x, dweight_y, inside in taps:
+    batch_offset = (np.arange(n) * pixels).reshape(n, *[1] * (grid.ndim - 2))
+    channels_last = np.moveaxis(grad, 1, 0).reshape(c, -1)
+    for flat, weight, dweights, inside in taps:
         np.add.at(grad_x, (slice(None), (flat + batch_offset).ravel()),
                   channels_last * weight.ravel())
-        if dweight_x is not None:
+        if dweights is not None:
             value_grad = (grad * _gathered(x, flat)).sum(1) * inside
-            grad_grid[..., 0] += value_grad * dweight_x * slope_x
-            grad_grid[..., 1] += value_grad * dweight_y * slope_y
-    grad_x = grad_x.reshape(c, n, height, width).transpose(1, 0, 2, 3)
+            for axis, (dweight, slope) in enumerate(zip(dweights, slopes)):
+                grad_grid[..., len(sizes) - 1 - axis] += value_grad * dweight * slope
+    grad_x = np.moveaxis(grad_x.reshape(c, n, *sizes), 0, 1)
     return np.ascontiguousarray(grad_x), grad_grid
 
 
-@_grid_sample.vjp
+# One pair of primitives per spatial rank, under PyTorch's names; the code is rank-generic.
+_grid_sample_2d = primitive("grid_sampler_2d", node="GridSampler2DBackward0", group=OTHER,
+                            saves=("x", "grid"))(_grid_sampler_forward)
+_grid_sample_3d = primitive("grid_sampler_3d", node="GridSampler3DBackward0", group=OTHER,
+                            saves=("x", "grid"))(_grid_sampler_forward)
+_grid_sample_2d_backward = primitive("grid_sampler_2d_backward", node="NotImplemented",
+                                     group=OTHER, n_outputs=None)(_grid_sampler_backward)
+_grid_sample_3d_backward = primitive("grid_sampler_3d_backward", node="NotImplemented",
+                                     group=OTHER, n_outputs=None)(_grid_sampler_backward)
+_BACKWARDS = {_grid_sample_2d: _grid_sample_2d_backward, _grid_sample_3d: _grid_sample_3d_backward}
+
+
+@_grid_sample_2d.vjp
+@_grid_sample_3d.vjp
 def _(ctx, grad, **params):
     x, grid = ctx.saved
-    return _grid_sample_backward(grad, x, grid, **params)
+    return _BACKWARDS[ctx.primitive](grad, x, grid, **params)
 
 
-@_grid_sample_backward.vjp
+@_grid_sample_2d_backward.vjp
+@_grid_sample_3d_backward.vjp
 def _(ctx, grads, **params):
-    """PyTorch has no derivative for ``grid_sampler_2d_backward`` either."""
-    raise RuntimeError("derivative for aten::grid_sampler_2d_backward is not implemented")
+    """PyTorch has no derivative for ``grid_sampler_2d_backward`` (3d) either."""
+    raise RuntimeError(f"derivative for aten::{ctx.primitive.name} is not implemented")
 
 
 def grid_sample(input, grid, mode, padding_mode, align_corners):
-    """Values of ``input`` (N, C, H, W) at the normalised positions ``grid`` (N, Ho, Wo, 2)."""
-    return _grid_sample(input, grid, mode=mode, padding_mode=padding_mode,
-                        align_corners=align_corners)
+    """Values of ``input`` (N, C, H, W) or (N, C, D, H, W) at the normalised positions ``grid``
+    (N, Ho, Wo, 2) or (N, Do, Ho, Wo, 3)."""
+    sample = _grid_sample_2d if input._array.ndim == 4 else _grid_sample_3d
+    return sample(input, grid, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
