@@ -1207,6 +1207,47 @@ def test_function_behaviour_matches_torch(torch):
     _same_as_torch(program, torch)
 
 
+def _split_style_function(lib):
+    """PyTorch 2's ``forward(*args)`` + ``setup_context``, keyword and default arguments bound
+    into ``inputs``; a non-tensor output's gradient is None; a second backward through a node
+    that saved nothing runs, one that reads the freed saved tensors fails."""
+    seen = []
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(x, k=3.0):
+            return x * k, x.numel()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append((len(inputs), inputs[1], type(output).__name__))
+            ctx.k = inputs[1]
+            ctx.set_materialize_grads(False)
+
+        @staticmethod
+        def backward(ctx, grad, grad_count):
+            seen.append(grad_count)
+            return grad * ctx.k, None
+
+    x = lib.tensor([1.0, -2.0], requires_grad=True)
+    y, count = Scale.apply(x)
+    z, _ = Scale.apply(x, k=5.0)
+    (y.sum() + z.sum()).backward()
+    seen.append((count, x.grad.tolist(), y.grad_fn.name()))
+    seen.append(lib.autograd.grad(y.sum(), x)[0].tolist())  # nothing saved: runs again
+    e = Exp.apply(x) if lib is tg else None
+    return seen, e
+
+
+def test_function_split_style_and_non_tensor_outputs_match_torch(torch):
+    ours, exp_out = _split_style_function(tg)
+    assert ours == _split_style_function(torch)[0]
+    assert (2, [8.0, 8.0], "ScaleBackward") in ours and ours[-1] == [3.0, 3.0]
+    exp_out.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        exp_out.sum().backward()
+
+
 def test_function_does_not_record_without_grad():
     assert Exp.apply(tg.tensor([1.0])).grad_fn is None
     with tg.no_grad():

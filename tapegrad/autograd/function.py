@@ -15,10 +15,13 @@ class Exp(Function):
 
 y = Exp.apply(x)          # y.grad_fn is an <ExpBackward object ...>
 ```
-The node recorded for a call is the ``ctx`` itself (a ``BackwardCFunction``), named after the class.
+PyTorch 2's split style — ``forward(x)`` without a ctx, plus ``setup_context(ctx, inputs, output)``
+— works as well. The node recorded for a call is the ``ctx`` itself (a ``BackwardCFunction``), named after the class.
 The gradients ``backward`` returns are checked as PyTorch checks them: one per ``forward`` argument,
 None for non-tensor arguments, and a shape the input's shape can be broadcast to (summed back down).
 """
+import inspect
+
 import numpy as np
 
 from .. import dtypes
@@ -98,11 +101,10 @@ class BackwardCFunction(Node, FunctionCtx):
         return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"
 
     def apply(self, grads):
-        if self._saved is None:
-            raise RuntimeError(FREED_MESSAGE)
+        # A second backward fails only if it reads the freed ``saved_tensors``, as in PyTorch.
         grads = grads + (None,) * (len(self._output_meta) - len(grads))
-        if self._materialize_grads:
-            grads = tuple(Tensor._make(np.zeros(*meta)) if g is None else g
+        if self._materialize_grads:  # a non-tensor output (meta None) gets None regardless
+            grads = tuple(Tensor._make(np.zeros(*meta)) if g is None and meta is not None else g
                           for g, meta in zip(grads, self._output_meta))
         result = self._function.backward(self, *grads)
         return self._checked(result if isinstance(result, tuple) else (result,))
@@ -156,7 +158,8 @@ def _broadcastable_to(shape, target):
 
 
 class Function:
-    """Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; call ``apply``."""
+    """Subclass with static ``forward(ctx, *args)`` (or ``forward(*args)`` and ``setup_context``)
+    and ``backward(ctx, *grads)``; call ``apply``."""
 
     _node_classes = {}
 
@@ -169,6 +172,12 @@ class Function:
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """PyTorch 2's split style: ``forward(*args)`` computes without a ctx, then
+        ``setup_context(ctx, inputs, output)`` saves what ``backward`` needs."""
+        raise NotImplementedError("setup_context is not implemented.")
 
     @classmethod
     def _node_class(cls):
@@ -183,6 +192,11 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        split_style = cls.setup_context is not Function.setup_context
+        if split_style:  # keyword and default arguments become inputs, as in PyTorch
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         tensors = [args[i] for i in positions]
         recording = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensors)
@@ -194,13 +208,17 @@ class Function:
         ctx._input_meta = tuple((t._array.shape, t._array.dtype) for t in tensors)
         ctx._n_args = len(args)
         with grad_mode.no_grad():
-            outputs = cls.forward(ctx, *args, **kwargs)
+            if split_style:
+                outputs = cls.forward(*args)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
         if recording:
             outputs = tuple(_attach(ctx, i, out, tensors) for i, out in enumerate(outputs))
             ctx._output_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, Tensor)
-                                     else ((), float) for o in outputs)
+                                     else None for o in outputs)
         ctx._saved = tuple(_save(t, outputs if recording else ()) for t in ctx._to_save)
         ctx._to_save = ()
         return outputs[0] if single else outputs
