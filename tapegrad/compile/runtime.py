@@ -183,7 +183,7 @@ class CompiledFunction:
         message = "tapegrad.compile: " + info.message(self._name) + \
             " This call and later ones with these inputs run eagerly."
         logs.log("graph_breaks", message)
-        if not self._warned_break:
+        if not (self._warned_break or info.requested):
             self._warned_break = True
             warnings.warn_explicit(message, CompileWarning, info.filename, info.lineno)
         entry = _EagerEntry(build_guards(recorded, self._fn), self._fn, info.message(self._name))

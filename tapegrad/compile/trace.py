@@ -45,9 +45,10 @@ class GraphBreakError(RuntimeError):
 class GraphBreak:
     """Why and where tracing had to stop: the user's line, and the library line if different."""
 
-    def __init__(self, reason, hint, user_frame, library_frame):
+    def __init__(self, reason, hint, user_frame, library_frame, requested=False):
         self.reason = reason
         self.hint = hint
+        self.requested = requested  # asked for (torch.compiler.disable): nothing to warn about
         self.filename, self.lineno = user_frame
         self.library = library_frame
 
@@ -225,7 +226,7 @@ class Recorder:
         return entry is not None and entry[0] is tensor._array and \
             entry[1] not in self.graph.constants
 
-    def graph_break(self, reason, hint=None):
+    def graph_break(self, reason, hint=None, requested=False):
         """Hook: recording cannot go on (by default: an error that says why)."""
         raise GraphBreakError(reason)
 
@@ -427,9 +428,9 @@ class Tracer(Recorder):
         ref = self.born.get(id(tensor))
         return not (ref is not None and ref() is tensor) and tensor._array.flags.writeable
 
-    def graph_break(self, reason, hint=_DATA_HINT):
+    def graph_break(self, reason, hint=_DATA_HINT, requested=False):
         user, library = _frames_outside_package()
-        info = GraphBreak(reason, hint, user, library)
+        info = GraphBreak(reason, hint, user, library, requested)
         if self.fullgraph:
             raise GraphBreakError(info.message(self.function_name))
         self.trace.breaks.append(info)
@@ -667,9 +668,10 @@ def _tapegrad_modules():
 
 def break_graph_here(reason, hint):
     """Stop compiling the function being traced, if any (it runs eagerly, or raises under
-    ``fullgraph``): ``torch.compiler.disable``'s functions are never compiled."""
+    ``fullgraph``): ``torch.compiler.disable``'s functions are never compiled. The user asked
+    for it, so unlike other graph breaks it is logged but not warned about."""
     if tracing_here():
-        _active.graph_break(reason, hint)
+        _active.graph_break(reason, hint, requested=True)
 
 
 def tracing_here():

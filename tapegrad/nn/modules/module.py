@@ -625,12 +625,20 @@ class OptimizedModule(Module):
     """What ``tapegrad.compile(model)`` returns, as ``torch.compile`` does: a Module holding the
     model as ``_orig_mod`` — so its parameters, train/eval mode and state dict (keys
     ``_orig_mod.…``) are the model's — whose ``forward`` is the compiled one. Attributes it does
-    not have are looked up on the model."""
+    not have are looked up on the model, and attributes set on it land on the model."""
 
     def __init__(self, mod, compiled_forward):
         super().__init__()
         self._orig_mod = mod
         object.__setattr__(self, "forward", compiled_forward)
+
+    def __setattr__(self, name, value):
+        modules = self.__dict__.get("_modules")
+        if name == "_orig_mod" or not modules or "_orig_mod" not in modules \
+                or hasattr(type(self), name):
+            super().__setattr__(name, value)
+        else:
+            setattr(modules["_orig_mod"], name, value)
 
     def __getattr__(self, name):
         try:
