@@ -1,10 +1,11 @@
 """``torch.compiler``: the helpers around ``tapegrad.compile`` that PyTorch users call."""
 import functools
 
+from .compile import runtime
 from .compile.runtime import reset
 from .compile.trace import break_graph_here, tracing_here
 
-__all__ = ["reset", "disable", "is_compiling"]
+__all__ = ["reset", "disable", "is_compiling", "set_stance"]
 
 
 def is_compiling():
@@ -26,3 +27,37 @@ def disable(fn=None, recursive=True, *, reason=None):
                          "remove the decorator to compile it")
         return fn(*args, **kwargs)
     return run_eagerly
+
+
+class set_stance:
+    """How every compiled function behaves: ``"default"`` compiles, ``"force_eager"`` runs the
+    Python function, ``"eager_on_recompile"`` uses what is compiled but runs eagerly rather than
+    compile again, ``"fail_on_recompile"`` raises rather than compile.
+
+    As in PyTorch: calling it sets the stance; as a context manager it restores the previous
+    one on exit; as a decorator it applies only while the decorated function runs.
+    ``skip_guard_eval_unsafe`` and ``force_backend`` are accepted for compatibility; tapegrad
+    always checks guards and has one backend."""
+
+    def __init__(self, stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
+        if stance not in runtime.STANCES:
+            raise ValueError(f"invalid torch.compile stance '{stance}'; expected one of "
+                             f"{', '.join(runtime.STANCES)}")
+        self.stance, self.previous = stance, runtime.stance
+        runtime.stance = stance
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        runtime.stance = self.previous
+        return False
+
+    def __call__(self, fn):
+        runtime.stance = self.previous  # decorating does not change the stance; calling does
+
+        @functools.wraps(fn)
+        def with_stance(*args, **kwargs):
+            with set_stance(self.stance):
+                return fn(*args, **kwargs)
+        return with_stance

@@ -1472,3 +1472,13 @@ def _multi_grad_hook_calls(lib, mode):
 def test_multi_grad_hook_fires_once_per_pass_as_torchs(torch):
     for mode in ("all", "any"):
         assert _multi_grad_hook_calls(tg, mode) == _multi_grad_hook_calls(torch, mode)
+
+
+def test_increment_version_makes_backward_refuse_a_changed_saved_tensor():
+    x = tg.tensor([0.5, 1.5], requires_grad=True)
+    y = x.pow(2)
+    tg.autograd.graph.increment_version(x)
+    tg.autograd.graph.increment_version([x, x])
+    assert x._version == 3
+    with pytest.raises(RuntimeError, match="is at version 3; expected version 0"):
+        y.sum().backward()

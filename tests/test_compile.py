@@ -525,6 +525,82 @@ def test_a_disabled_function_keeps_its_caller_eager():
         tapegrad.compile(lambda t: log(t), fullgraph=True)(tapegrad.ones(1))
 
 
+def test_print_and_dynamo_graph_break_keep_the_function_eager():
+    printed = []
+
+    @tapegrad.compile
+    def noisy(t):
+        print("calls", file=Collector(printed))
+        return t + 1
+
+    @tapegrad.compile
+    def split(t):
+        tapegrad._dynamo.graph_break()
+        return t * 2
+
+    with pytest.warns(CompileWarning, match="print\\(\\) is a side effect"):
+        noisy(tapegrad.ones(1))
+    noisy(tapegrad.ones(1))
+    assert printed == ["calls", "calls"]  # printed on every call, as PyTorch's graph break does
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CompileWarning)
+        assert split(tapegrad.ones(2)).tolist() == [2.0, 2.0]
+    for strict in (lambda t: noisy._fn(t), lambda t: split._fn(t)):
+        with pytest.raises(tapegrad._dynamo.exc.Unsupported) as error:
+            tapegrad.compile(strict, fullgraph=True)(tapegrad.ones(1))
+        assert isinstance(error.value, GraphBreakError)
+    report = tapegrad._dynamo.explain(split._fn)(tapegrad.ones(2))
+    assert (report.graph_count, report.graph_break_count) == (0, 1)
+    assert "torch._dynamo.graph_break() was called" in str(report)
+    assert tapegrad._dynamo.explain(lambda t: t + 1)(tapegrad.ones(2)).graph_count == 1
+
+
+class Collector:
+    """A file for print() that keeps each line."""
+
+    def __init__(self, lines):
+        self.lines = lines
+
+    def write(self, text):
+        if text.strip():
+            self.lines.append(text.strip())
+
+
+def test_set_stance_as_call_context_and_decorator():
+    calls = []
+
+    @tapegrad.compile
+    def step(t):
+        calls.append(t.shape[0])
+        return t * 3
+
+    with tapegrad.compiler.set_stance("force_eager"):
+        step(tapegrad.ones(2)), step(tapegrad.ones(2))
+    assert calls == [2, 2] and not step._entries and compiler_stance() == "default"
+    step(tapegrad.ones(2))                     # traces and compiles
+    step(tapegrad.ones(2))                     # compiled: the Python body does not run
+    assert calls == [2, 2, 2]
+    tapegrad.compiler.set_stance("eager_on_recompile")
+    try:
+        assert step(tapegrad.ones(3)).tolist() == [3.0] * 3 and len(step._entries) == 1
+        tapegrad.compiler.set_stance("fail_on_recompile")
+        assert step(tapegrad.ones(2)).tolist() == [3.0, 3.0]   # compiled code is still used
+        with pytest.raises(RuntimeError, match="(?s)Detected recompile when torch.compile stance is "
+                                               "'fail_on_recompile'.*shape\[0\] changed 2 → 4"):
+            step(tapegrad.ones(4))
+    finally:
+        tapegrad.compiler.set_stance("default")
+    eager = tapegrad.compiler.set_stance("force_eager")(lambda: compiler_stance())
+    assert compiler_stance() == "default" and eager() == "force_eager"
+    with pytest.raises(ValueError, match="invalid torch.compile stance"):
+        tapegrad.compiler.set_stance("sometimes")
+
+
+def compiler_stance():
+    from tapegrad.compile import runtime
+    return runtime.stance
+
+
 def test_module_compile_compiles_in_place_keeping_type_and_state_keys():
     model = tapegrad.nn.Sequential(tapegrad.nn.Linear(3, 2), tapegrad.nn.Tanh())
     x = tapegrad.ones(1, 3)

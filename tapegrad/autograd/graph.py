@@ -14,7 +14,8 @@ from ..tensor import Tensor
 from .grad_mode import _state
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError", "saved_tensors_hooks",
-           "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
+           "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+           "increment_version"]
 
 _sequence = itertools.count()
 
@@ -290,3 +291,10 @@ def _without_hooks(hook, value):
     finally:
         _state.saved_tensors_hooks = stack
 
+
+
+def increment_version(tensor):
+    """Count a modification of ``tensor`` (or of each tensor of an iterable) that autograd did
+    not see — a write through numpy, say — so that a backward needing its old value refuses."""
+    for t in (tensor,) if hasattr(tensor, "_version_counter") else tensor:
+        t._version_counter.value += 1

@@ -38,6 +38,11 @@ class InvalidBackend(RuntimeError):
 # run the captured graph without compiling it) to running the function eagerly.
 BACKENDS = {"numba": "numba", "inductor": "numba", "eager": "eager", "aot_eager": "eager"}
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+# ``torch.compiler.set_stance``: how every compiled function behaves in this process. "default"
+# compiles; "force_eager" runs the Python function; "eager_on_recompile" uses what is compiled
+# but runs eagerly instead of compiling again; "fail_on_recompile" raises instead of compiling.
+STANCES = ("default", "force_eager", "eager_on_recompile", "fail_on_recompile")
+stance = "default"
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
@@ -114,7 +119,7 @@ class CompiledFunction:
         return self if instance is None else functools.partial(self, instance)
 
     def __call__(self, *args, **kwargs):
-        if tracing_here():  # called while another compiled function traces: inline it
+        if tracing_here() or stance == "force_eager":  # (tracing: inlined into the caller)
             return self._fn(*args, **kwargs)
         entry = self._lookup(args, kwargs)
         return entry.run(args, kwargs) if entry is not None else self._miss(args, kwargs)
@@ -132,7 +137,8 @@ class CompiledFunction:
             raise ValueError(f"repeat() expects a positive number of calls, got {times!r}")
         previous = None
         for done in range(times):
-            entry = None if tracing_here() else self._lookup(args, kwargs)
+            entry = None if tracing_here() or stance == "force_eager" else \
+                self._lookup(args, kwargs)
             if isinstance(entry, Specialization) and (entry is previous or entry.repeats_itself):
                 # what a call of it changes (in-place updates, new .grad tensors) keeps its
                 # guards true, whatever the values: so for every later call too
@@ -155,6 +161,14 @@ class CompiledFunction:
             return self._fn(*args, **kwargs)
         reason = "first call" if not self._entries else self._entries[0].guards.failure(
             args, kwargs)
+        if stance == "eager_on_recompile" and self._entries:
+            return self._fn(*args, **kwargs)
+        if stance == "fail_on_recompile":
+            code = getattr(self._fn, "__code__", None)
+            where = "" if code is None else (f" filename: '{code.co_filename}', function name: "
+                                             f"'{self._name}', line number: {code.co_firstlineno}")
+            raise RuntimeError("Detected recompile when torch.compile stance is "
+                               f"'fail_on_recompile'.{where}\n    triggered by: {reason}")
         if self._attempts >= self._limit:
             self._warned_limit = True
             warnings.warn(f"tapegrad.compile: {self._name}() reached the recompile limit "
@@ -186,7 +200,8 @@ class CompiledFunction:
         if not (self._warned_break or info.requested):
             self._warned_break = True
             warnings.warn_explicit(message, CompileWarning, info.filename, info.lineno)
-        entry = _EagerEntry(build_guards(recorded, self._fn), self._fn, info.message(self._name))
+        entry = _EagerEntry(build_guards(recorded, self._fn), self._fn, info.message(self._name),
+                            graph_break=info)
         self._entries.insert(0, entry)
         self._history.append(("graph break", entry))
 
@@ -264,10 +279,11 @@ def _indent(text):
 class _EagerEntry:
     """A specialization that runs the function eagerly (after a graph break or a failure)."""
 
-    def __init__(self, guards, fn, reason):
+    def __init__(self, guards, fn, reason, graph_break=None):
         self.guards = guards
         self.fn = fn
         self.reason = reason
+        self.graph_break = graph_break  # the GraphBreak that made it, if one did
 
     def run(self, args, kwargs):
         return self.fn(*args, **kwargs)

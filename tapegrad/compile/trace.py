@@ -17,6 +17,7 @@ by their numpy array, so aliases (``p.data``) and in-place writes resolve to the
   numbers) cannot be captured: it is a *graph break*. The call still completes eagerly; the
   compiler is told not to compile (or, with ``fullgraph=True``, ``GraphBreakError`` is raised).
 """
+import builtins
 import gc
 import os
 import sys
@@ -31,7 +32,7 @@ from ..tensor import Tensor
 from . import pytree
 from .ir import Graph, Node, Operand, Value
 
-__all__ = ["trace", "Trace", "GraphBreakError", "ArgSource", "ExternalSource", "GradSource", "fetcher"]
+__all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource", "GradSource", "fetcher"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRACE_LOCK = threading.RLock()  # recordings nest (autodiff checks a rule in a scratch one)
@@ -39,7 +40,12 @@ _active = None  # the Tracer of the trace in progress (one at a time, see _TRACE
 
 
 class GraphBreakError(RuntimeError):
-    """Raised under ``fullgraph=True`` where the traced function depends on tensor data."""
+    """The traced function cannot be captured whole (raised as ``Unsupported``)."""
+
+
+class Unsupported(GraphBreakError):
+    """What ``fullgraph=True`` raises at a graph break, under PyTorch's name
+    (``torch._dynamo.exc.Unsupported``)."""
 
 
 class GraphBreak:
@@ -432,7 +438,7 @@ class Tracer(Recorder):
         user, library = _frames_outside_package()
         info = GraphBreak(reason, hint, user, library, requested)
         if self.fullgraph:
-            raise GraphBreakError(info.message(self.function_name))
+            raise Unsupported(info.message(self.function_name))
         self.trace.breaks.append(info)
         self.broken = True
 
@@ -647,6 +653,7 @@ class _Patches:
             tracer.note_grad_write(tensor)
             tensor.__dict__["_grad"] = value
         self._swap(Tensor, "_grad", property(get_grad, set_grad))
+        self._swap(builtins, "print", _breaking_print(builtins.print))
         return self
 
     def _swap(self, owner, name, replacement):
@@ -658,6 +665,18 @@ class _Patches:
             setattr(owner, name, original)
         self.undo.clear()
         return False
+
+
+def _breaking_print(original):
+    """``print`` while tracing: a side effect a compiled graph would not repeat on later calls,
+    so a graph break (as in PyTorch), then the print itself."""
+    def print(*args, **kwargs):
+        if tracing_here():
+            _active.graph_break("print() is a side effect that a compiled graph would not repeat",
+                                "print outside the compiled function, or in a helper marked "
+                                "torch.compiler.disable")
+        original(*args, **kwargs)
+    return print
 
 
 def _tapegrad_modules():
