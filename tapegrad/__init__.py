@@ -22,7 +22,9 @@ from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled
                        set_grad_enabled)
 from . import nn, optim, utils
 from .serialization import load, save
-from . import distributions, viz
+from ._foreach import *  # noqa: F401,F403  torch._foreach_add_ …
+from .nn.functional import cosine_similarity, pairwise_distance
+from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 

@@ -91,8 +91,9 @@ def from_numpy_dtype(np_dtype):
         return _BY_NUMPY[np_dtype]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
-            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The "
+            "only supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool."  # PyTorch's words
         ) from None
 
 
@@ -150,9 +151,11 @@ class iinfo:
 
 
 def _scalar_category(value):
+    """A Python or numpy number's kind, as PyTorch's argument parsing reads it: numpy integers
+    are integers, and a numpy bool (not a Python bool) is read as a double."""
     if isinstance(value, builtins.bool):
         return _BOOL
-    if isinstance(value, builtins.int):
+    if isinstance(value, (builtins.int, np.integer)):
         return _INT
     return _FLOAT
 

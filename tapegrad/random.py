@@ -28,10 +28,38 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        return self.rng.bit_generator.state
+        """The generator's state as a 1-d uint8 tensor, as PyTorch gives it (the bytes of
+        tapegrad's own state: PCG64's, and the seed)."""
+        from .tensor import Tensor
+        return Tensor._make(_state_words(self).view(np.uint8))
 
-    def set_state(self, state):
-        self.rng.bit_generator.state = state
+    def set_state(self, new_state):
+        """Restore a state ``get_state`` gave."""
+        from .tensor import Tensor
+        if not isinstance(new_state, Tensor) or new_state._array.dtype != np.uint8:
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state._array.size != _STATE_BYTES:
+            raise RuntimeError(f"Expected either a PhiloxCudaState or a state of {_STATE_BYTES} "
+                               f"bytes, but got {new_state._array.size} bytes")
+        words = [int(w) for w in np.ascontiguousarray(new_state._array).view(np.uint64)]
+        state_high, state_low, inc_high, inc_low, has_uint32, uinteger, seed = words
+        self.rng.bit_generator.state = {
+            "bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
+            "state": {"state": state_high << 64 | state_low, "inc": inc_high << 64 | inc_low}}
+        self._seed = seed
+
+
+_MASK = 2 ** 64 - 1
+_STATE_BYTES = 7 * 8
+
+
+def _state_words(generator):
+    """PCG64's 128-bit state and increment, its buffered half-draw, and the seed, as uint64s."""
+    state = generator.rng.bit_generator.state
+    inner = state["state"]
+    return np.array([inner["state"] >> 64, inner["state"] & _MASK, inner["inc"] >> 64,
+                     inner["inc"] & _MASK, state["has_uint32"], state["uinteger"],
+                     generator._seed], dtype=np.uint64)
 
 
 default_generator = Generator()
@@ -55,8 +83,10 @@ def initial_seed():
 
 
 def get_rng_state():
-    return default_generator.get_state()
+    # numpy's state of the default generator, not PyTorch's uint8 tensor (as Generator.get_state
+    # gives): the compiler's tracer compares two states with ``!=``.
+    return default_generator.rng.bit_generator.state
 
 
 def set_rng_state(state):
-    default_generator.set_state(state)
+    default_generator.rng.bit_generator.state = state

@@ -1,11 +1,17 @@
 """``save`` and ``load``: state dicts (and nests of them) in a numpy ``.npz`` archive.
 
-Unlike ``torch.save`` nothing is pickled: each tensor is one array of the archive, and the
-structure around them (dicts, lists, tuples, numbers, strings) is one JSON document stored as a
-string array. Loading runs ``np.load(allow_pickle=False)``, so a file can carry data, never code.
+Each storage (the memory tensors view) is one byte array of the archive, each tensor a view of
+one (dtype, offset, shape, strides), so tensors that shared memory share it again after loading,
+and an object saved twice comes back as one object, as with ``torch.save``. The structure around
+them (dicts, lists, tuples, numbers, strings) is one JSON document stored as a string array.
+Anything else (a whole module, a numpy array) is pickled into its own entry, which ``load`` only
+unpickles with ``weights_only=False``: by default a file can carry data, never code.
 """
+import io
 import json
 import os
+import pickle
+import pickletools
 import zipfile
 from collections import OrderedDict
 
@@ -16,14 +22,14 @@ from .tensor import Tensor
 __all__ = ["save", "load"]
 
 _STRUCTURE = "__tapegrad_structure__"
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_serialization=True):
     """Write ``obj`` (tensors, numbers, strings, None, and dicts/lists/tuples of them) to ``f``,
     a path or a binary file object."""
     arrays = {}
-    structure = {"format": _FORMAT_VERSION, "root": _encode(obj, arrays)}
+    structure = {"format": _FORMAT_VERSION, "root": _Encoder(arrays).encode(obj)}
     arrays[_STRUCTURE] = np.array(json.dumps(structure))
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as handle:  # np.savez would append ".npz" to a path
@@ -34,7 +40,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_seri
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
          **pickle_load_args):
-    """Read what ``save`` wrote. Tensors come back as new tensors (Parameters as Parameters)."""
+    """Read what ``save`` wrote. Tensors come back as new tensors (Parameters as Parameters),
+    sharing memory where the saved ones did; pickled objects only with ``weights_only=False``."""
     try:
         with np.load(f, allow_pickle=False) as archive:
             if _STRUCTURE not in archive.files:
@@ -50,47 +57,165 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
         raise RuntimeError(f"{_describe(f)} was written in tapegrad save format "
                            f"{structure.get('format')}; this version reads format "
                            f"{_FORMAT_VERSION}")
-    return _decode(structure["root"], arrays)
+    return _Decoder(arrays, weights_only).decode(structure["root"])
 
 
 def _describe(f):
     return repr(os.fspath(f)) if isinstance(f, (str, os.PathLike)) else "the file object"
 
 
-def _encode(obj, arrays):
-    if isinstance(obj, Tensor):
+class _Encoder:
+    """Turns an object into the JSON structure, adding the storages (and pickles) to
+    ``arrays``; an object met again is stored as a reference to its first occurrence."""
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+        self.seen = {}      # id(object) -> its reference number
+        self.keep = []      # the objects seen, alive until the end (their ids stay unique)
+        self.storages = {}  # id(owning numpy array) -> (archive key, the array)
+
+    def encode(self, obj):
+        if id(obj) in self.seen:
+            return {"ref": self.seen[id(obj)]}
+        if isinstance(obj, (Tensor, dict, list)):
+            self.seen[id(obj)] = len(self.keep)
+            self.keep.append(obj)
+            node = self._encode_new(obj)
+            node["id"] = self.seen[id(obj)]
+            return node
+        return self._encode_new(obj)
+
+    def _encode_new(self, obj):
+        if isinstance(obj, Tensor):
+            return self._encode_tensor(obj)
+        if obj is None or isinstance(obj, (bool, int, float, str)):
+            return {"value": obj}
+        if isinstance(obj, dict) and all(isinstance(k, (str, int)) and not isinstance(k, bool)
+                                         for k in obj):
+            return {"dict": [[key, self.encode(value)] for key, value in obj.items()],
+                    "ordered": isinstance(obj, OrderedDict)}
+        if type(obj) in (list, tuple):
+            return {"list" if isinstance(obj, list) else "tuple":
+                    [self.encode(v) for v in obj]}
+        try:
+            data = pickle.dumps(obj)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise TypeError(f"tapegrad.save: cannot store an object of type "
+                            f"{type(obj).__name__}: {exc}") from None
+        key = f"pickle_{len(self.arrays)}"
+        self.arrays[key] = np.frombuffer(data, np.uint8)
+        return {"pickle": key}
+
+    def _encode_tensor(self, tensor):
         from .nn.parameter import Parameter
-        key = f"tensor_{len(arrays)}"
-        arrays[key] = obj._array
-        return {"tensor": key, "requires_grad": obj._requires_grad,
-                "parameter": isinstance(obj, Parameter)}
-    if obj is None or isinstance(obj, (bool, int, float, str)):
-        return {"value": obj}
-    if isinstance(obj, dict):
-        for key in obj:
-            if not isinstance(key, (str, int)) or isinstance(key, bool):
-                raise TypeError(f"tapegrad.save: dictionary keys must be strings or integers, "
-                                f"got {type(key).__name__}")
-        return {"dict": [[key, _encode(value, arrays)] for key, value in obj.items()],
-                "ordered": isinstance(obj, OrderedDict)}
-    if isinstance(obj, (list, tuple)):
-        return {"list" if isinstance(obj, list) else "tuple": [_encode(v, arrays) for v in obj]}
-    raise TypeError(f"tapegrad.save: cannot store an object of type {type(obj).__name__}; it "
-                    "stores tensors, numbers, strings, None, and dicts, lists and tuples of them")
+        array = tensor._array
+        owner = _owner(array)
+        if owner.flags.c_contiguous or owner.flags.f_contiguous:
+            if id(owner) not in self.storages:
+                key = f"storage_{len(self.arrays)}"
+                memory = owner if owner.flags.c_contiguous else owner.T
+                self.arrays[key] = memory.reshape(-1).view(np.uint8)
+                self.storages[id(owner)] = key, owner
+            key = self.storages[id(owner)][0]
+            offset = _address(array) - _address(owner)
+        else:  # memory numpy does not lay out in one block: stored on its own
+            key, array, offset = f"storage_{len(self.arrays)}", np.ascontiguousarray(array), 0
+            self.arrays[key] = array.reshape(-1).view(np.uint8)
+        return {"tensor": key, "dtype": array.dtype.str, "offset": int(offset),
+                "shape": list(array.shape), "strides": list(array.strides),
+                "storage_dtype": owner.dtype.str if offset or array is not tensor._array
+                else array.dtype.str,
+                "requires_grad": tensor._requires_grad, "parameter": isinstance(tensor, Parameter)}
 
 
-def _decode(node, arrays):
-    if "tensor" in node:
-        tensor = Tensor._make(arrays[node["tensor"]])
+def _owner(array):
+    """The numpy array that owns ``array``'s memory."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+class _Decoder:
+    def __init__(self, arrays, weights_only):
+        self.arrays = arrays
+        self.weights_only = weights_only
+        self.objects = {}  # reference number -> the object rebuilt
+
+    def decode(self, node):
+        if "ref" in node:
+            return self.objects[node["ref"]]
+        if "tensor" in node:
+            return self._remember(node, self._decode_tensor(node))
+        if "value" in node:
+            return node["value"]
+        if "dict" in node:
+            result = OrderedDict() if node["ordered"] else {}
+            self._remember(node, result)
+            for key, value in node["dict"]:
+                result[key] = self.decode(value)
+            return result
+        if "list" in node:
+            result = self._remember(node, [])
+            result.extend(self.decode(v) for v in node["list"])
+            return result
+        if "tuple" in node:
+            return tuple(self.decode(v) for v in node["tuple"])
+        return self._unpickle(self.arrays[node["pickle"]].tobytes())
+
+    def _remember(self, node, obj):
+        if "id" in node:
+            self.objects[node["id"]] = obj
+        return obj
+
+    def _decode_tensor(self, node):
+        memory = self.arrays[node["tensor"]]
+        array = np.ndarray(tuple(node["shape"]), np.dtype(node["dtype"]), buffer=memory,
+                           offset=node["offset"], strides=tuple(node["strides"]))
+        tensor = Tensor._make(array)
+        storage_dtype = np.dtype(node["storage_dtype"])
+        if node["offset"] or array.nbytes != memory.nbytes:
+            tensor._storage = memory.view(storage_dtype)  # storage_offset() as saved
         if node["parameter"]:
             from .nn.parameter import Parameter
-            return Parameter(tensor, requires_grad=node["requires_grad"])
+            parameter = Parameter(tensor, requires_grad=node["requires_grad"])
+            return parameter
         return tensor.requires_grad_(node["requires_grad"])
-    if "value" in node:
-        return node["value"]
-    if "dict" in node:
-        pairs = [(key, _decode(value, arrays)) for key, value in node["dict"]]
-        return OrderedDict(pairs) if node["ordered"] else dict(pairs)
-    if "list" in node:
-        return [_decode(v, arrays) for v in node["list"]]
-    return tuple(_decode(v, arrays) for v in node["tuple"])
+
+    def _unpickle(self, data):
+        if self.weights_only:
+            raise pickle.UnpicklingError(_weights_only_message(_first_global(data)))
+        return pickle.loads(data)
+
+
+def _first_global(data):
+    """The first class or function a pickle imports (what a weights-only load refuses)."""
+    strings = []
+    for opcode, argument, _ in pickletools.genops(io.BytesIO(data)):
+        if opcode.name in ("GLOBAL", "INST"):
+            return argument.replace(" ", ".")
+        if opcode.name == "STACK_GLOBAL" and len(strings) >= 2:
+            return ".".join(strings[-2:])
+        if isinstance(argument, str):
+            strings.append(argument)
+    return "?"
+
+
+def _weights_only_message(name):
+    return (
+        "Weights only load failed. This file can still be loaded, to do so you have two options, "
+        "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In "
+        "PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
+        "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
+        "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
+        "file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+        "check the recommended steps in the following error message.\n\tWeightsUnpickler error: "
+        f"Unsupported global: GLOBAL {name} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{name}])` or the "
+        f"`torch.serialization.safe_globals([{name}])` context manager to allowlist this global "
+        "if you trust this class/function.\n\nCheck the documentation of torch.load to learn more "
+        "about types accepted by default with weights_only "
+        "https://pytorch.org/docs/stable/generated/torch.load.html.")

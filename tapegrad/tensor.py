@@ -4,6 +4,8 @@ The class holds state and PyTorch's tensor API; every computation is delegated t
 the op table, and every gradient question to ``tapegrad.autograd``.
 """
 import builtins
+import numbers
+import operator
 import warnings
 import weakref
 
@@ -13,6 +15,7 @@ from numpy.lib.array_utils import byte_bounds
 from . import dtypes
 from . import memory_format as _memory_format
 from ._printing import format_tensor
+from ._warnings import warn_at_caller
 
 __all__ = ["Tensor"]
 
@@ -28,6 +31,23 @@ LEAF_INPLACE_ERROR = "a leaf Variable that requires grad is being used in an in-
 VIEW_OF_LEAF_INPLACE_ERROR = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
+
+
+T_DEPRECATION_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor.")
+T_ZERO_DIM_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                      "these cases.")
+_warned = set()
+
+
+def _warn_once(message):
+    """A warning PyTorch gives once per process (its TORCH_WARN_ONCE), at the user's line."""
+    if message not in _warned:
+        _warned.add(message)
+        warn_at_caller(message)
 
 
 class VersionCounter:
@@ -46,6 +66,8 @@ class Tensor:
     ``_grad_fn`` the node that made it (None for a leaf); ``_output_nr`` which output of that node
     it is; ``_version_counter``; ``_base`` the tensor it is a view of.
     """
+
+    __module__ = "torch"  # ``type(t)`` prints as in PyTorch: <class 'torch.Tensor'>
 
     # Every operation makes a tensor, so making one stores only what every tensor needs. The rest
     # is rarely set and defaults to a class attribute until then (stored in ``__dict__`` when set).
@@ -217,8 +239,18 @@ class Tensor:
                                 f"type {type(value).__name__}")
             if value._array.shape != self._array.shape:
                 raise RuntimeError(
-                    f"assigned grad has data of a different size: expected {list(self.shape)}, "
-                    f"got {list(value.shape)}")
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the tensor "
+                    "are the same size")
+            if value._array.dtype != self._array.dtype:
+                raise RuntimeError(
+                    "attempting to assign a gradient with dtype "
+                    f"'{ops.operands.CPP_TYPE_NAMES[value._array.dtype.name]}' to a tensor with "
+                    f"grad_dtype '{_LEGACY_TYPE_NAMES[self._array.dtype.name]}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "
+                    "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match.")
         self._grad = value
 
     @property
@@ -269,9 +301,12 @@ class Tensor:
         return RemovableHandle.append(self._post_accumulate_grad_hooks, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Accumulate the gradient of this tensor into the leaves' ``.grad`` (see autograd)."""
-        _engine.backward((self,), None if gradient is None else (gradient,), retain_graph,
-                         create_graph, inputs=inputs)
+        """Accumulate the gradient of this tensor into the leaves' ``.grad`` (see autograd).
+        A ``gradient`` that is not a tensor is read as a sequence of them, as PyTorch does
+        (``backward(1.0)`` is refused: a float is not iterable)."""
+        if gradient is not None:
+            gradient = (gradient,) if isinstance(gradient, Tensor) else tuple(gradient)
+        _engine.backward((self,), gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing this one's data and version counter, with no history (not a view:
@@ -327,8 +362,20 @@ class Tensor:
                                "tensor.detach().numpy() instead.")
         return self._array
 
+    # numpy defers to Tensor's reflected operators: ``np.float64(2) * w`` is a tensor with history
+    __array_priority__ = 1000
+
     def __array__(self, dtype=None, copy=None):
-        return self._array if dtype is None else self._array.astype(dtype)
+        array = self.numpy()  # refuses a tensor that requires grad, as PyTorch
+        if dtype is not None:
+            return array.astype(dtype, copy=bool(copy))
+        return array.copy() if copy else array
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A numpy function applied to a tensor returns a tensor (``np.sqrt(t)``); a bool result
+        is uint8, as PyTorch gives it."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def tolist(self):
         return self._array.tolist()
@@ -347,6 +394,9 @@ class Tensor:
         return self._array.reshape(()).item()
 
     def __float__(self):
+        if self._requires_grad:
+            _warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                       "unexpected behavior.\nConsider using tensor.detach() first.")
         return builtins.float(self._python_number())
 
     def __int__(self):
@@ -392,9 +442,17 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self._array.ndim == 0:  # as PyTorch: a 0-d tensor formats as its Python number
+        """A 0-d tensor formats as its Python number; any other takes no format spec (PyTorch
+        defers to ``object.__format__``, which says so)."""
+        if self._array.ndim == 0 and type(self) is Tensor:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)
+
+    def __contains__(self, element):
+        if isinstance(element, (Tensor, numbers.Number)):
+            return builtins.bool((element == self).any())
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in "
+                           f"a {type(element)}.")
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (self._array, self._requires_grad))
@@ -501,6 +559,8 @@ class Tensor:
     # -- shapes and views -------------------------------------------------------------------------
     @property
     def T(self):
+        if self._array.ndim != 2:
+            _warn_once(T_ZERO_DIM_WARNING if self._array.ndim == 0 else T_DEPRECATION_WARNING)
         return ops.numpy_T(self)
 
     @property
@@ -537,49 +597,7 @@ class Tensor:
     def __setitem__(self, key, value):
         ops.setitem(self, key, value)
 
-    # -- operators --------------------------------------------------------------------------------
-    def __add__(self, other):
-        return ops.add(self, other)
-
-    def __radd__(self, other):
-        return ops.add(other, self)
-
-    def __sub__(self, other):
-        return ops.sub(self, other)
-
-    def __rsub__(self, other):
-        return ops.rsub(self, other)
-
-    def __mul__(self, other):
-        return ops.mul(self, other)
-
-    def __rmul__(self, other):
-        return ops.mul(other, self)
-
-    def __truediv__(self, other):
-        return ops.div(self, other)
-
-    def __rtruediv__(self, other):
-        return ops.mul(ops.reciprocal(self), other)
-
-    def __floordiv__(self, other):
-        return ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        return ops.floor_divide(other, self)
-
-    def __mod__(self, other):
-        return ops.remainder(self, other)
-
-    def __rmod__(self, other):
-        return ops.remainder(other, self)
-
-    def __pow__(self, exponent):
-        return ops.pow(self, exponent)
-
-    def __rpow__(self, base):
-        return ops.pow(base, self)
-
+    # -- operators (the binary ones are set below, once the op table exists) ----------------------
     def __matmul__(self, other):  # a number is refused by Python's own TypeError, as PyTorch
         return ops.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 
@@ -598,87 +616,18 @@ class Tensor:
     def __invert__(self):
         return ops.bitwise._invert(self)
 
-    def __and__(self, other):
-        return ops.bitwise_and(self, other)
-
-    def __rand__(self, other):
-        return ops.bitwise_and(other, self)
-
-    def __or__(self, other):
-        return ops.bitwise_or(self, other)
-
-    def __ror__(self, other):
-        return ops.bitwise_or(other, self)
-
-    def __xor__(self, other):
-        return ops.bitwise_xor(self, other)
-
-    def __rxor__(self, other):
-        return ops.bitwise_xor(other, self)
-
-    def __lshift__(self, other):
-        return ops.bitwise_left_shift(self, other)
-
-    def __rlshift__(self, other):
-        return ops.bitwise_left_shift(other, self)
-
-    def __rshift__(self, other):
-        return ops.bitwise_right_shift(self, other)
-
-    def __rrshift__(self, other):
-        return ops.bitwise_right_shift(other, self)
-
-    def __iand__(self, other):
-        return ops.bitwise_and_(self, other)
-
-    def __ior__(self, other):
-        return ops.bitwise_or_(self, other)
-
-    def __ixor__(self, other):
-        return ops.bitwise_xor_(self, other)
-
-    def __ilshift__(self, other):
-        return ops.bitwise_left_shift_(self, other)
-
-    def __irshift__(self, other):
-        return ops.bitwise_right_shift_(self, other)
-
-    def __eq__(self, other):
-        return ops.eq(self, other)
-
-    def __ne__(self, other):
-        return ops.ne(self, other)
-
-    def __lt__(self, other):
-        return ops.lt(self, other)
-
-    def __le__(self, other):
-        return ops.le(self, other)
-
-    def __gt__(self, other):
-        return ops.gt(self, other)
-
-    def __ge__(self, other):
-        return ops.ge(self, other)
-
-    def __iadd__(self, other):
-        return ops.add_(self, other)
-
-    def __isub__(self, other):
-        return ops.sub_(self, other)
-
-    def __imul__(self, other):
-        return ops.mul_(self, other)
-
-    def __itruediv__(self, other):
-        return ops.div_(self, other)
-
 
 _new_tensor = object.__new__
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``; slices and sums stay Sizes."""
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``; slices, sums and repeats
+    stay Sizes."""
+
+    def __new__(cls, sizes=()):
+        if type(sizes) is not tuple or not builtins.all(type(s) is int for s in sizes):
+            sizes = tuple(_size_entry(s, i) for i, s in enumerate(sizes))
+        return tuple.__new__(cls, sizes)
 
     def __repr__(self):
         return f"torch.Size({list(self)})"
@@ -693,11 +642,25 @@ class Size(tuple):
     def __radd__(self, other):
         return Size(tuple(other) + tuple(self))
 
+    def __mul__(self, times):
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
     def numel(self):
         n = 1
         for s in self:
             n *= s
         return n
+
+
+def _size_entry(value, position):
+    """One entry of a Size: an integer (an integer tensor of one element counts)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {position} is "
+                        f"'{type(value).__name__}')") from None
 
 
 class UntypedStorage:
@@ -727,39 +690,74 @@ def _address(array):
 
 
 class device:
-    """Only the CPU exists; the class lets device-agnostic PyTorch code run unchanged."""
+    """A device as PyTorch names it (``cpu``, ``cuda:1``, ``mps`` …). Any can be named, so
+    device-agnostic code runs unchanged; tensors live on the CPU, and placing one elsewhere fails
+    as in a PyTorch built without that backend (see ``_check_device``)."""
 
     __slots__ = ("type", "index")
 
-    def __init__(self, spec="cpu", index=None):
-        spec = getattr(spec, "type", spec)
-        _check_device(spec)
-        self.type, self.index = "cpu", None
+    def __init__(self, type="cpu", index=None):  # noqa: A002  (PyTorch's parameter name)
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if isinstance(type, builtins.int) and not isinstance(type, builtins.bool):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({builtins.type(type).__name__}), but expected one of:\n"
+                            " * (torch.device device)\n * (str type, int index = -1)\n")
+        kind, colon, number = type.partition(":")
+        if kind not in _DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start "
+                               f"of device string: {type}")
+        if colon:
+            if not number.isdigit() or (builtins.len(number) > 1 and number[0] == "0"):
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            if index is not None:
+                raise RuntimeError("type (string) must not include an index because index was "
+                                   f"passed explicitly: {type}")
+            index = builtins.int(number)
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        self.type, self.index = kind, index
 
     def __repr__(self):
-        return "device(type='cpu')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
-        return isinstance(other, device) or other == "cpu"
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
 
     def __hash__(self):
-        return hash("cpu")
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return device, (self.type, self.index)
+
+
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
 
 
 def _check_device(spec):
     """Refuse a device other than the CPU with the error PyTorch built without it raises."""
-    name = getattr(spec, "type", spec)
-    kind = None if name is None else str(name).split(":")[0]
-    if kind is None or kind == "cpu":
+    if spec is None:
+        return
+    kind = device(spec).type
+    if kind == "cpu":
         return
     if kind == "cuda":
         raise AssertionError(CUDA_MISSING_ERROR)
     if kind == "mps":
         raise RuntimeError("PyTorch is not linked with support for mps devices")
-    raise RuntimeError(f"tapegrad runs on the CPU only; device {spec!r} is not available")
+    raise RuntimeError(f"tapegrad runs on the CPU only; device {str(spec)!r} is not available")
 
 
 class _RetainGrad:
@@ -817,7 +815,7 @@ def _legacy_array(args, dtype):
         return data._array.astype(dtype)
     if data is None or np.ndim(data) == 0:
         raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
-    return np.array(data, dtype=dtype)
+    return ops.tensor(data, dtype=dtypes.from_numpy_dtype(dtype))._array  # tensor()'s checks
 
 
 class _LegacyTensorType(type):
@@ -859,3 +857,56 @@ from .autograd import grad_mode as _grad_mode  # noqa: E402
 # Functions of the op table whose first argument is the tensor double as its methods.
 for _name in ops.TENSOR_METHODS:
     setattr(Tensor, _name, getattr(ops, _name))
+
+
+def _operator(name, function, reflected):
+    """The method ``name`` applying ``function``. As in PyTorch, an operand the operation cannot
+    take (a string, a list, None) gives NotImplemented, so Python tries the other side:
+    ``t == "a"`` is False and ``t + "a"`` is Python's TypeError."""
+    if reflected:
+        def method(self, other):
+            try:
+                return function(other, self)
+            except TypeError:
+                return NotImplemented
+    else:
+        def method(self, other):
+            try:
+                return function(self, other)
+            except TypeError:
+                return NotImplemented
+    method.__name__, method.__qualname__ = name, f"Tensor.{name}"
+    return method
+
+
+def _reciprocal_times(self, other):
+    """``other / self``, computed as PyTorch does (MulBackward0 of a reciprocal)."""
+    return ops.mul(ops.reciprocal(self), other)
+
+
+# name -> (operation, whether the tensor is its second operand); in-place ones write into self
+_OPERATORS = {
+    "__add__": (ops.add, False), "__radd__": (ops.add, True),
+    "__sub__": (ops.sub, False), "__rsub__": (ops.rsub, False),
+    "__mul__": (ops.mul, False), "__rmul__": (ops.mul, True),
+    "__truediv__": (ops.div, False), "__rtruediv__": (_reciprocal_times, False),
+    "__floordiv__": (ops.floor_divide, False), "__rfloordiv__": (ops.floor_divide, True),
+    "__mod__": (ops.remainder, False), "__rmod__": (ops.remainder, True),
+    "__pow__": (ops.pow, False), "__rpow__": (ops.pow, True),
+    "__and__": (ops.bitwise_and, False), "__rand__": (ops.bitwise_and, True),
+    "__or__": (ops.bitwise_or, False), "__ror__": (ops.bitwise_or, True),
+    "__xor__": (ops.bitwise_xor, False), "__rxor__": (ops.bitwise_xor, True),
+    "__lshift__": (ops.bitwise_left_shift, False), "__rlshift__": (ops.bitwise_left_shift, True),
+    "__rshift__": (ops.bitwise_right_shift, False),
+    "__rrshift__": (ops.bitwise_right_shift, True),
+    "__eq__": (ops.eq, False), "__ne__": (ops.ne, False), "__lt__": (ops.lt, False),
+    "__le__": (ops.le, False), "__gt__": (ops.gt, False), "__ge__": (ops.ge, False),
+    "__iadd__": (ops.add_, False), "__isub__": (ops.sub_, False), "__imul__": (ops.mul_, False),
+    "__itruediv__": (ops.div_, False), "__ifloordiv__": (ops.floor_divide_, False),
+    "__imod__": (ops.remainder_, False), "__ipow__": (ops.pow_, False),
+    "__iand__": (ops.bitwise_and_, False), "__ior__": (ops.bitwise_or_, False),
+    "__ixor__": (ops.bitwise_xor_, False), "__ilshift__": (ops.bitwise_left_shift_, False),
+    "__irshift__": (ops.bitwise_right_shift_, False),
+}
+for _name, (_function, _reflected) in _OPERATORS.items():
+    setattr(Tensor, _name, _operator(_name, _function, _reflected))

@@ -586,7 +586,7 @@ def test_set_stance_as_call_context_and_decorator():
         tapegrad.compiler.set_stance("fail_on_recompile")
         assert step(tapegrad.ones(2)).tolist() == [3.0, 3.0]   # compiled code is still used
         with pytest.raises(RuntimeError, match="(?s)Detected recompile when torch.compile stance is "
-                                               "'fail_on_recompile'.*shape\[0\] changed 2 → 4"):
+                                               r"'fail_on_recompile'.*shape\[0\] changed 2 → 4"):
             step(tapegrad.ones(4))
     finally:
         tapegrad.compiler.set_stance("default")

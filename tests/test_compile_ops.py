@@ -56,6 +56,14 @@ def _inplace(method, *args):
     return run
 
 
+def _seeded(run):
+    """``run`` after seeding the default generator (a sample that draws random numbers)."""
+    def seeded(*inputs):
+        tapegrad.manual_seed(0)
+        return run(*inputs)
+    return seeded
+
+
 def _setitem(key):
     def run(a, value):
         c = nonleaf(a)
@@ -219,6 +227,7 @@ SAMPLES = {
     "col2im": ([f(2, 12, 20)], lambda c: F.fold(c, (5, 6), 2)),
     "pixel_shuffle": ([f(2, 8, 3, 3)], lambda x: F.pixel_shuffle(x, 2)),
     "pixel_unshuffle": ([f(2, 2, 4, 6)], lambda x: F.pixel_unshuffle(x, 2)),
+    "channel_shuffle": ([f(2, 6, 3)], lambda x: F.channel_shuffle(x, 2)),
     "max_unpool2d": ([f(1, 1, 2, 2)], lambda x: F.max_unpool2d(
         x, T.tensor([[[[0, 3], [9, 14]]]]), 2)),
     "upsample_nearest1d": ([f(2, 3, 4)], lambda x: F.interpolate(x, scale_factor=2.5)),
@@ -401,6 +410,31 @@ SAMPLES = {
     "scatter_add": ([f(3, 4), f(2, 4)],
                     lambda a, s: a.scatter_add(0, T.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s)),
     "index_add": ([f(3, 4), f(3, 2)], lambda a, s: a.index_add(1, T.tensor([0, 0]), s)),
+    "scatter_reduce": ([f(3, 4), f(2, 4)], lambda a, s: a.scatter_reduce(
+        0, T.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s, "amax", include_self=False)),
+    "index_reduce": ([f(3, 4), f(3, 2)], lambda a, s: a.index_reduce(1, T.tensor([0, 0]), s,
+                                                                     "prod")),
+    "index_copy": ([f(3, 4), f(3, 2)], lambda a, s: a.index_copy(1, T.tensor([3, 0]), s)),
+    "take": ([f(3, 4)], lambda a: T.take(a, T.tensor([[0, 11], [5, 5]]))),
+    "block_diag": ([f(2, 3), f(2), f()], T.block_diag),
+    "rot90": ([f(2, 3, 4)], lambda a: T.rot90(a, 3, (2, 0))),
+    "renorm": ([f(3, 4)], lambda a: a.renorm(2, 0, 1.5)),
+    "lgamma": ([positive(3, 4)], T.lgamma),
+    "digamma": ([positive(3, 4)], T.digamma),
+    "polygamma": ([positive(3, 4)], lambda a: T.polygamma(2, a)),
+    # random draws: seeded, so the traced and the eager call draw the same numbers
+    "standard_gamma": ([positive(3, 4)], lambda a: _seeded(lambda c: T.distributions.Gamma(
+        c.detach(), 1.0, validate_args=False).sample())(a)),
+    "bernoulli_": ([f(3, 4)], lambda a: _seeded(_inplace("bernoulli_", 0.3))(a)),
+    "bernoulli_tensor_": ([f(3, 4), f(4, low=0.0, high=1.0)],
+                          lambda a, p: _seeded(_inplace("bernoulli_"))(a, p)),
+    "random_": ([f(3, 4)], lambda a: _seeded(_inplace("random_"))(a)),
+    "random_to_": ([f(3, 4)], lambda a: _seeded(_inplace("random_", 5))(a)),
+    "random_from_to_": ([f(3, 4)], lambda a: _seeded(_inplace("random_", -2, 5))(a)),
+    "exponential_": ([f(3, 4)], lambda a: _seeded(_inplace("exponential_"))(a)),
+    "geometric_": ([f(3, 4)], lambda a: _seeded(_inplace("geometric_", 0.4))(a)),
+    "log_normal_": ([f(3, 4)], lambda a: _seeded(_inplace("log_normal_"))(a)),
+    "cauchy_": ([f(3, 4)], lambda a: _seeded(_inplace("cauchy_"))(a)),
     "index_put_accumulate": ([f(3, 4), f(3, 4)],
                              lambda a, v: a.index_put((T.tensor([0, 0, 2]),), v, accumulate=True)),
     "vector_norm": ([f(3, 4)], lambda a: a.norm(dim=1)),

@@ -126,12 +126,13 @@ def _edge_of(t):
 def _roots(tensors, grad_tensors, create_graph):
     """Each output's edge with its starting gradient. Checks everything before anything runs."""
     grads = (None,) * len(tensors) if grad_tensors is None else _as_tuple(grad_tensors)
+    for g in grads:  # PyTorch checks the types before the count
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grads)):
-        if g is not None and not isinstance(g, Tensor):
-            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if not t._requires_grad or _is_view_made_without_grad(t):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a "
                                "grad_fn")

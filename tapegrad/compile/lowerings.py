@@ -299,13 +299,16 @@ def _row_output(b, out, rows):
     return o3
 
 
-def _row_max(b, x3, p, r, n, dtype):
+def _row_max(b, x3, p, r, n, dtype, finite):
+    """The row's maximum; with ``finite``, an infinite one is 0 (logsumexp's shift, as eager's:
+    softmax's shift by an infinite maximum gives nan, as PyTorch's does)."""
     m, j = b.fresh("m"), b.fresh("j")
     b.emit(f"{m} = {dtype}(-np.inf)")
     b.emit(f"for {j} in range({n}):")
     b.emit(f"    {m} = np.maximum({m}, {x3}[{p}, {j}, {r}])")
-    b.emit(f"if not np.isfinite({m}):")  # all -inf (or inf) rows shift by 0, as eager does
-    b.emit(f"    {m} = {dtype}(0)")
+    if finite:
+        b.emit(f"if not np.isfinite({m}):")
+        b.emit(f"    {m} = {dtype}(0)")
     return m
 
 
@@ -321,7 +324,7 @@ def _softmax(b, node):
     dtype = _dtype(out)
     x3, o3 = _row_view(b, x, rows), _row_output(b, out, rows)
     p, r = _row_loops(b, outer, n, inner)
-    m = _row_max(b, x3, p, r, n, dtype)
+    m = _row_max(b, x3, p, r, n, dtype, finite=False)
     s, j = b.fresh("s"), b.fresh("j")
     exp = function_for("exp", x.dtype)
     b.emit(f"{s} = 0.0")
@@ -385,7 +388,7 @@ def _logsumexp(b, node):
     x3, o2 = _row_view(b, x, rows), b.fresh("o2")
     b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
     p, r = _row_loops(b, outer, n, inner)
-    m = _row_max(b, x3, p, r, n, dtype)
+    m = _row_max(b, x3, p, r, n, dtype, finite=True)
     s, j = b.fresh("s"), b.fresh("j")
     b.emit(f"{s} = 0.0")
     b.emit(f"for {j} in range({n}):")

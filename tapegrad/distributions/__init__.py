@@ -5,10 +5,11 @@ from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
+from .gamma import Beta, Dirichlet, Gamma
 from .kl import kl_divergence, register_kl
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .uniform import Uniform
 
 __all__ = ["Distribution", "Normal", "Uniform", "Bernoulli", "Categorical", "MultivariateNormal",
-           "kl_divergence", "register_kl", "constraints"]
+           "Gamma", "Dirichlet", "Beta", "kl_divergence", "register_kl", "constraints"]

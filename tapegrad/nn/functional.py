@@ -18,10 +18,12 @@ import numpy as np
 from .. import dtypes, ops
 from ..autograd import grad_mode
 from ..ops import activation as _activation
-from ..ops.activation import gelu, hardsigmoid, hardswish, mish, silu
-from ..ops.conv import _pair, _pool_output_size, _single, conv1d, conv2d, max_pool2d
+from ..ops.activation import gelu, hardsigmoid, hardswish, mish, require_floating, silu
+from ..ops.conv import _CPP_TYPE_NAMES, _pair, _pool_output_size, _single, conv1d, conv2d
+from ..ops.conv import max_pool2d
 from ..ops.conv import conv_transpose1d, conv_transpose2d
 from ..ops.fold import fold, unfold
+from ..ops.channel_shuffle import channel_shuffle
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pooling import (
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,
@@ -33,9 +35,10 @@ from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
 from ..ops import padding as _padding
 from ..ops import resample as _resample
+from .._warnings import warn_at_caller
 from ..random import generator as _numpy_generator
 from ._reduction import legacy_get_string as _legacy_reduction
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
 __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
            "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
@@ -47,7 +50,7 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
            "scaled_dot_product_attention", "conv1d", "conv2d", "max_pool1d", "max_pool2d",
            "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d", "mse_loss", "l1_loss",
            "conv_transpose1d", "conv_transpose2d", "unfold", "fold", "pixel_shuffle",
-           "pixel_unshuffle", "adaptive_avg_pool1d", "adaptive_max_pool1d",
+           "pixel_unshuffle", "channel_shuffle", "gumbel_softmax", "adaptive_avg_pool1d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d",
            "smooth_l1_loss", "huber_loss",
            "softmin", "celu", "threshold", "softshrink", "hardshrink", "tanhshrink", "prelu",
@@ -116,11 +119,31 @@ def sigmoid(input):
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _legacy_softmax_dim("softmax", input.dim())
     return ops.softmax(input, dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _legacy_softmax_dim("log_softmax", input.dim())
     return ops.log_softmax(input, dim, dtype=dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """A sample of the Gumbel-softmax (concrete) distribution: ``softmax((logits + g) / tau)``
+    with Gumbel noise ``g``; ``hard`` gives the one-hot of its argmax, whose gradient is the
+    soft sample's (the straight-through estimator)."""
+    if eps != 1e-10:
+        warn_at_caller("`eps` parameter is deprecated and has no effect.")
+    exponentials = _numpy_generator().exponential(size=logits.shape)
+    gumbels = Tensor._make(-np.log(exponentials).astype(logits._array.dtype))
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = ops.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def relu6(input, inplace=False):
@@ -161,16 +184,17 @@ def softsign(input):
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
-        dim = _implicit_softmax_dim("softmin", input.dim(), _stacklevel)
-    return ops.softmax(-input, dim, dtype=dtype)
+        dim = _legacy_softmax_dim("softmin", input.dim())
+    return softmax(-input, dim, dtype=dtype)
 
 
-def _implicit_softmax_dim(name, ndim, stacklevel):
+def _legacy_softmax_dim(name, ndim):
     """PyTorch's legacy choice of dimension when none is given (0 for 0-, 1- and 3-D inputs,
     else 1), with its deprecation warning."""
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    warn_at_caller(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                   "to include dim=X as an argument.")
     return 0 if ndim in (0, 1, 3) else 1
+
 
 
 def celu(input, alpha=1.0, inplace=False):
@@ -306,10 +330,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
             f"size{list(input.shape)}")
-    if weight is None:
-        weight = ops.ones(normalized_shape, dtype=input.dtype)
-    if bias is None:
-        bias = ops.zeros(normalized_shape, dtype=input.dtype)
+    _normalization.check_dtypes("LayerNormKernelImpl", input, weight, bias)
+    weight, bias = _affine_parameters(weight, bias, normalized_shape, input.dtype)
     return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps)
 
 
@@ -324,11 +346,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
                            f"but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
-    channels = input.shape[1]
-    if weight is None:
-        weight = ops.ones(channels, dtype=input.dtype)
-    if bias is None:
-        bias = ops.zeros(channels, dtype=input.dtype)
+    _normalization.check_dtypes("GroupNormKernelImpl", input, weight, bias)
+    weight, bias = _affine_parameters(weight, bias, input.shape[1], input.dtype)
     return _normalization.group_norm(input, weight, bias, num_groups, eps)
 
 
@@ -348,15 +367,22 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         _check_channel_count(name, value, channels)
     _check_channel_count("weight", weight, channels)
     _check_channel_count("bias", bias, channels)
-    if weight is None:
-        weight = ops.ones(channels, dtype=input.dtype)
-    if bias is None:
-        bias = ops.zeros(channels, dtype=input.dtype)
+    require_floating(input, "batch_norm")
+    _normalization.check_dtypes("batch_norm", input, weight, bias, running_mean, running_var)
+    weight, bias = _affine_parameters(weight, bias, channels, input.dtype)
     if not training and running_mean is not None:
         return _normalization.batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
     if running_mean is not None:
         _normalization.update_running_stats(input, running_mean, running_var, momentum)
     return _normalization.batch_norm_train(input, weight, bias, eps)
+
+
+def _affine_parameters(weight, bias, shape, dtype):
+    """A normalisation's scale and shift in the input's dtype: constant ones and zeros for the
+    missing ones (float32 parameters of a half-precision input are cast)."""
+    weight = ops.ones(shape, dtype=dtype) if weight is None else weight.to(dtype)
+    bias = ops.zeros(shape, dtype=dtype) if bias is None else bias.to(dtype)
+    return weight, bias
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
@@ -410,6 +436,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
             f"size{list(input.shape)}")
+    require_floating(input, "rms_norm")
     if eps is None:
         eps = float(np.finfo(input._array.dtype).eps)
     dims = tuple(range(-len(normalized_shape), 0))
@@ -553,6 +580,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """``<x1, x2> / (|x1| |x2|)`` along ``dim``, each norm at least ``eps``, as ATen computes it."""
+    common = dtypes.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
+                           f"{_LEGACY_TYPE_NAMES[common.name]}")
     x1, x2 = ops.broadcast_to(x1, _broadcast_shape(x1, x2)), ops.broadcast_to(
         x2, _broadcast_shape(x1, x2))
     x1_norm = x1.norm(2, dim, keepdim=True).clamp_min(eps)
@@ -577,9 +608,15 @@ def _broadcast_shape(a, b):
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
-    """``softmax(q kᵀ · scale + mask) v``; a boolean mask marks the positions that take part."""
+    """``softmax(q kᵀ · scale + mask) v``; a boolean mask marks the positions that take part.
+    A query that may attend to nothing gets zeros (PyTorch's "safe softmax"), not nan."""
+    _check_attention_dtypes(query, key, value, attn_mask)
     length, source_length = query.shape[-2], key.shape[-2]
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        groups = query.shape[-3] // key.shape[-3]
+        key = key.repeat_interleave(groups, -3)
+        value = value.repeat_interleave(groups, -3)
     scores = ops.matmul(query, key.transpose(-2, -1)) * scale
     if is_causal:
         if attn_mask is not None:
@@ -591,10 +628,34 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
         else:
             scores = scores + attn_mask
-    weights = ops.softmax(scores, -1)
+    weights = ops.softmax(scores, -1) if attn_mask is None else _safe_softmax(scores)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p)
     return ops.matmul(weights, value)
+
+
+def _check_attention_dtypes(query, key, value, attn_mask):
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(
+            "Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{_CPP_TYPE_NAMES[query.dtype.name]} key.dtype: {_CPP_TYPE_NAMES[key.dtype.name]} "
+            f"and value.dtype: {_CPP_TYPE_NAMES[value.dtype.name]} instead.")
+    if not query.is_floating_point():
+        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]}"
+                           f" but found {_LEGACY_TYPE_NAMES[query.dtype.name]}")
+    if attn_mask is not None and attn_mask.dtype not in (dtypes.bool, query.dtype) and \
+            not attn_mask.is_floating_point():
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+            f"attn_mask.dtype: {_CPP_TYPE_NAMES[attn_mask.dtype.name]} and  query.dtype: "
+            f"{_CPP_TYPE_NAMES[query.dtype.name]} instead.")
+
+
+def _safe_softmax(scores):
+    """Softmax over the last dimension, with zeros (and zero gradients) for rows that are all
+    -inf, where the plain softmax gives nan."""
+    masked_rows = scores.isneginf().all(-1, keepdim=True)
+    return ops.softmax(scores.masked_fill(masked_rows, 0.0), -1).masked_fill(masked_rows, 0.0)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -906,6 +967,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    if not (input.is_floating_point() and target.is_floating_point()):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         pointwise = target.exp() * (target - input)
     else:
@@ -1089,6 +1152,7 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
     """Negative log-likelihood of class indices given log-probabilities (classes in dim 1)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     return _nll_nd(input, target, weight, ignore_index, reduction)
@@ -1164,6 +1228,7 @@ def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_s
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """Mean of ``-(t log x + (1 - t) log(1 - x))``, logs clamped at -100 as PyTorch does."""
+    reduction = _reduction_of(size_average, reduce, reduction)
     return _loss.binary_cross_entropy(input, target, weight, reduction)
 
 

@@ -4,17 +4,19 @@ Each writes into the tensor without recording on the tape and returns it. Values
 tapegrad's generator, so the statistics match PyTorch's, not the individual numbers.
 """
 import math
-import warnings
 
 import numpy as np
 
 from .. import random
+from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
            "zeros_", "eye_", "dirac_", "orthogonal_", "sparse_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "uniform", "normal",
+           "constant", "eye", "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform",
+           "kaiming_normal", "orthogonal", "sparse"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -49,10 +51,13 @@ def _calculate_fan_in_and_fan_out(tensor):
     return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
 
 
+_FAN_MODES = ("fan_in", "fan_out")
+
+
 def _calculate_correct_fan(tensor, mode):
     mode = mode.lower()
-    if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    if mode not in _FAN_MODES:
+        raise ValueError(f"Mode {mode} not supported, please use one of {list(_FAN_MODES)}")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
@@ -68,14 +73,24 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Normal values, redrawn until they fall in [a, b] (the truncated normal distribution)."""
-    rng = random.generator(generator)
-    values = rng.normal(mean, std, tensor.shape)
-    outside = (values < a) | (values > b)
-    while outside.any():
-        values[outside] = rng.normal(mean, std, int(outside.sum()))
-        outside = (values < a) | (values > b)
-    return _write(tensor, values)
+    """The normal distribution truncated to [a, b], by PyTorch's inverse-CDF method: uniform
+    values between the CDF at ``a`` and at ``b``, mapped back through the inverse CDF (no
+    rejection loop, which would never end for a far-off interval)."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warn_at_caller("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                       "distribution of values may be incorrect.")
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={a:g} > to={b:g}")
+    low, high = (2 * _normal_cdf((bound - mean) / std) - 1 for bound in (a, b))
+    values = random.generator(generator).uniform(low, high, tensor.shape)
+    _write(tensor, values)
+    with grad_mode.no_grad():
+        return tensor.erfinv_().mul_(std * math.sqrt(2.0)).add_(mean).clamp_(min=a, max=b)
+
+
+def _normal_cdf(x):
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
 
 def _write(tensor, values):
@@ -169,7 +184,7 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op")
+        warn_at_caller("Initializing zero-element tensors is a no-op")
         return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
     return uniform_(tensor, -bound, bound, generator)
@@ -177,6 +192,34 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op")
+        warn_at_caller("Initializing zero-element tensors is a no-op")
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def _deprecated(initializer):
+    """The old name (without the trailing underscore) of an initialiser, warning as PyTorch."""
+    new_name = initializer.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warn_at_caller(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                       FutureWarning)
+        return initializer(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = f"Deprecated: use ``{new_name}``."
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
+sparse = _deprecated(sparse_)

@@ -1,9 +1,11 @@
-"""``nn.Parameter``: the tensor type a Module registers as learnable."""
+"""``nn.Parameter``: the tensor type a Module registers as learnable; and the uninitialized
+parameters and buffers of lazy modules, whose shape the first input decides."""
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["Parameter", "reset_grad"]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer", "is_lazy", "reset_grad"]
 
 
 class Parameter(Tensor):
@@ -19,6 +21,9 @@ class Parameter(Tensor):
         param._init(array)
         if data is not None:
             param._version_counter = data._version_counter
+        if requires_grad and array.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         param.requires_grad_(requires_grad)
         return param
 
@@ -36,6 +41,79 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(array, requires_grad):
     return Parameter(Tensor._make(array.copy()), requires_grad)
+
+
+class UninitializedTensorMixin:
+    """A tensor without a shape yet: ``materialize`` gives it one, in place (the same object,
+    so an optimizer given it before then updates it after), and turns it into
+    ``cls_to_become``."""
+
+    __slots__ = ()
+    cls_to_become = None
+
+    def materialize(self, shape, device=None, dtype=None):
+        dtype = self._array.dtype if dtype is None else dtypes.as_dtype(dtype).numpy
+        self._array = np.empty(tuple(shape), dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+            "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+            "initialized one. Call `forward` to initialize the parameters before accessing their "
+            "attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call "
+                           "`forward` to initialize the parameters before calling "
+                           "`module.share_memory()`.")
+
+    def __repr__(self):
+        return f"<{type(self).__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return (type(self), (self._requires_grad,))
+
+
+def _empty(dtype):
+    dtype = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
+    return Tensor._make(np.empty(0, dtype=dtype.numpy))
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """The parameter of a lazy module before its first forward."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return Parameter.__new__(cls, _empty(dtype), requires_grad)
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass  # all the work happens in __new__
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """The buffer of a lazy module (batch norm's running statistics) before its first forward."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        buffer = object.__new__(cls)
+        buffer._init(_empty(dtype)._array)
+        buffer.requires_grad_(requires_grad)
+        return buffer
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass  # all the work happens in __new__
+
+
+def is_lazy(tensor):
+    return isinstance(tensor, UninitializedTensorMixin)
 
 
 def reset_grad(param, set_to_none=True):

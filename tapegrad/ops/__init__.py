@@ -38,12 +38,23 @@ from .scatter import *  # noqa: F401,F403
 from .einsum import einsum
 from .bitwise import *  # noqa: F401,F403
 from .norm import cdist, dist, norm, pdist
-from .sampling import multinomial, bernoulli
+from .sampling import (
+    multinomial, bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, random_,
+)
+from .norm import renorm
+from .combinatorics import *  # noqa: F401,F403
+from .assembly import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
+from .ranges import *  # noqa: F401,F403
+from .gamma_functions import *  # noqa: F401,F403
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
     abs_, add_, clamp_, clamp_max_, clamp_min_, copy_, cos_, div_, exp_, fill_, log_,
     mul_, neg_, normal_, pow_, relu_, sigmoid_, sin_, sqrt_, squeeze_, sub_, swapaxes_, swapdims_,
     t_, tanh_, transpose_, uniform_, unsqueeze_, zero_,
+    absolute_, ceil_, clip_, divide_, floor_, floor_divide_, logical_and_, logical_not_,
+    logical_or_, logical_xor_, multiply_, negative_, reciprocal_, remainder_, round_, sign_,
+    square_, subtract_, true_divide_, nan_to_num_,
 )
 
 # Functions whose first argument is the tensor: they double as Tensor methods.
@@ -67,6 +78,10 @@ TENSOR_METHODS = (
     "masked_fill_", "mul_", "neg_", "normal_", "pow_", "relu_", "sigmoid_", "sin_", "sqrt_",
     "sub_", "tanh_", "uniform_", "zero_", "t_", "transpose_", "swapdims_", "swapaxes_",
     "unsqueeze_", "squeeze_",
+    "absolute_", "ceil_", "clip_", "divide_", "floor_", "floor_divide", "floor_divide_",
+    "logical_and_", "logical_not_", "logical_or_", "logical_xor_", "multiply_", "negative_",
+    "reciprocal_", "remainder_", "round_", "sign_", "square_", "subtract_", "true_divide_",
+    "nan_to_num_",
     # special
     "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "rsqrt", "log2",
     "log10", "exp2", "trunc", "frac", "atan2", "arctan2", "hypot", "lerp", "logit", "nan_to_num",
@@ -85,9 +100,14 @@ TENSOR_METHODS = (
     # scatter
     "masked_select", "nonzero", "argwhere", "index_fill", "index_fill_", "masked_scatter",
     "masked_scatter_", "scatter", "scatter_", "scatter_add", "scatter_add_",
-    "index_add", "index_add_", "index_put", "index_put_",
+    "index_add", "index_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_",
+    "index_reduce", "index_reduce_", "index_copy", "index_copy_", "take", "take_along_dim",
+    # H4: more functions
+    "msort", "unique_consecutive", "renorm", "rot90", "nextafter", "tril_", "triu_",
+    "cov", "corrcoef", "lgamma", "digamma", "mvlgamma",
     # sampling and factories
-    "multinomial", "bernoulli", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
+    "multinomial", "bernoulli", "bernoulli_", "random_", "exponential_", "geometric_",
+    "log_normal_", "cauchy_", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
     "type_as",
     # bitwise
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
@@ -102,7 +122,17 @@ METHOD_ONLY = (
     "masked_scatter_", "bitwise_and_",
     "bitwise_or_", "bitwise_xor_", "bitwise_not_", "bitwise_left_shift_", "bitwise_right_shift_",
     "lerp_", "addcmul_", "addcdiv_", "sgn_", "fmod_", "copysign_", "hypot_", "float_power_",
+    "scatter_reduce_", "index_reduce_", "index_copy_", "bernoulli_", "random_", "exponential_",
+    "geometric_", "log_normal_", "cauchy_", "tril_", "triu_",
+    "absolute_", "divide_", "floor_divide_", "logical_and_", "logical_not_", "logical_or_",
+    "logical_xor_", "multiply_", "remainder_", "sign_", "subtract_", "true_divide_",
 )
+
+# ``axis=`` and ``keepdims=`` wherever there is a ``dim``, as in PyTorch (functions and methods).
+import sys as _sys  # noqa: E402
+from .reduction import accept_numpy_names_everywhere as _accept_numpy_names_everywhere  # noqa: E402
+_accept_numpy_names_everywhere(globals(), [_module for _name, _module in list(_sys.modules.items())
+                                           if _name.startswith(__name__ + ".")])
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.
 __all__ = [name for name, value in globals().items()

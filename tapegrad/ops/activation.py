@@ -19,13 +19,14 @@ import math
 
 import numpy as np
 
+from ..tensor import _LEGACY_TYPE_NAMES
 from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .registry import OTHER, primitive
 from .shape import cat, narrow
 
-__all__ = ["gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
+__all__ = ["require_floating", "gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
            "log_sigmoid", "hardswish", "hardsigmoid", "threshold", "softshrink", "hardshrink",
            "prelu", "glu", "rrelu_with_noise"]
 
@@ -110,6 +111,14 @@ def _apply_ufunc(ufunc, a):
     return ufunc(a)
 
 
+def require_floating(input, kernel):
+    """PyTorch's CPU kernels for most activations and losses exist for floating types only;
+    an integer or bool input gets its message, naming the kernel."""
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
+
+
 def _tanh_inner(a):
     return _SQRT_2_OVER_PI * (a + _CUBIC * a * a * a)
 
@@ -161,6 +170,7 @@ def gelu(input, approximate="none"):
     """Gaussian error linear unit: ``x Φ(x)``, or its tanh approximation."""
     if approximate not in APPROXIMATIONS:
         raise RuntimeError("approximate argument must be either none or tanh.")
+    require_floating(input, "GeluKernelImpl")
     return _gelu(input, approximate=approximate)
 
 
@@ -346,11 +356,13 @@ def _apply(prim, input, inplace, inplace_prim=None, **params):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    require_floating(input, "leaky_relu_cpu")
     return _apply(_leaky_relu, input, inplace, _leaky_relu_, negative_slope=negative_slope)
 
 
 def elu(input, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
     """ELU; with ``scale`` and ``input_scale`` it is also SELU and CELU, as in ATen."""
+    require_floating(input, "elu_cpu")
     return _apply(_elu, input, inplace, _elu_, alpha=alpha, scale=scale,
                   input_scale=input_scale)
 
@@ -358,15 +370,19 @@ def elu(input, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    require_floating(input, "elu_cpu")
     return _apply(_celu, input, inplace, _celu_, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
 def threshold(input, threshold, value, inplace=False):
-    """``input`` where it is above ``threshold``, else ``value``."""
+    """``input`` where it is above ``threshold``, else ``value`` (integers too, not bools)."""
+    if input._array.dtype == np.bool_:
+        require_floating(input, "threshold_cpu")
     return _apply(_threshold, input, inplace, _threshold_, threshold=threshold, value=value)
 
 
 def softshrink(input, lambd=0.5):
+    require_floating(input, "softshrink_check")
     if lambd < 0:
         largest = np.finfo(input._array.dtype).max if input.is_floating_point() else 0
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
@@ -375,11 +391,16 @@ def softshrink(input, lambd=0.5):
 
 
 def hardshrink(input, lambd=0.5):
+    require_floating(input, "hardshrink_cpu")
     return _hardshrink(input, lambd=lambd)
 
 
 def prelu(input, weight):
     """``max(0, x) + weight * min(0, x)``; ``weight`` is one slope or one per channel (dim 1)."""
+    if input._array.dtype != weight._array.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]} and "
+                           f"{_LEGACY_TYPE_NAMES[weight._array.dtype.name]}")
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
@@ -402,6 +423,7 @@ def glu(input, dim=-1):
     """``a * sigmoid(b)``, ``a`` and ``b`` the two halves of ``input`` along ``dim``."""
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    require_floating(input, "glu_cpu")
     dim = dim % input.dim()
     if input.shape[dim] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size "
@@ -411,36 +433,45 @@ def glu(input, dim=-1):
 
 def rrelu_with_noise(input, noise, inplace=False):
     """``input * noise`` recorded as PyTorch's RReLU node (``noise``: see ``_rrelu``)."""
+    require_floating(input, "leaky_relu_cpu")
     if inplace:
         return apply_inplace(_rrelu_, input, (noise,), {})
     return _rrelu(input, noise)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
+    require_floating(input, "softplus_cpu")
     return _softplus(input, beta=beta, threshold=threshold)
 
 
 def silu(input, inplace=False):
+    require_floating(input, "silu_cpu")
     return _apply(_silu, input, inplace)
 
 
 def mish(input, inplace=False):
+    require_floating(input, "mish_cpu")
     return _apply(_mish, input, inplace)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     return _apply(_hardtanh, input, inplace, min_val=min_val, max_val=max_val)
 
 
 def log_sigmoid(input):
+    require_floating(input, "log_sigmoid_cpu")
     return _log_sigmoid(input)
 
 
 def hardswish(input, inplace=False):
+    require_floating(input, "hardswish_cpu")
     return _apply(_hardswish, input, inplace)
 
 
 def hardsigmoid(input, inplace=False):
+    require_floating(input, "hardsigmoid_cpu")
     return _apply(_hardsigmoid, input, inplace)

@@ -23,6 +23,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
 from ..tensor import Tensor
+from .activation import require_floating
 from .padding import constant_pad_nd
 from .registry import OTHER, primitive
 from .shape import _index_backward
@@ -306,7 +307,7 @@ def _convolve_transposed(input, weight, bias, stride, padding, output_padding, d
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes[shown:]))})"
                            f". Calculated output size per channel: "
                            f"({' x '.join(map(str, out[shown:]))}). Output size is too small")
-    inputs = (input, weight) if bias is None else (input, weight, bias)
+    inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         transposed=True, output_padding=output_padding)
 
@@ -340,6 +341,32 @@ def _check_geometry(stride, padding, dilation):
         raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
 
 
+# The element types as ATen's convolution messages name them (C++ type names).
+_CPP_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Half",
+                   "int64": "long int", "int32": "int", "int16": "short int",
+                   "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _check_dtypes(input, weight, bias, transposed):
+    """ATen's dtype checks, in its order: a convolution's bias must match the input (a
+    transposed one's is cast); bool inputs (and, transposed, integers but int64) have no
+    kernel; then the weight must match the input."""
+    if not transposed and bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({_CPP_TYPE_NAMES[input.dtype.name]}) and bias type "
+                           f"({_CPP_TYPE_NAMES[bias.dtype.name]}) should be the same")
+    kind = input._array.dtype
+    if kind == np.bool_ or (transposed and kind.kind in "iu" and kind != np.int64):
+        require_floating(input, "slow_conv_transpose2d_out_cpu" if transposed
+                         else "slow_conv2d_cpu")
+    if weight.dtype != input.dtype:
+        if kind == np.float16:
+            raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) "
+                               "should be the same or input should be a MKLDNN tensor and weight "
+                               "is a dense tensor")
+        raise RuntimeError(f"expected scalar type {input.type()[6:-6]} but found "
+                           f"{weight.type()[6:-6]}")
+
+
 def _check_conv(input, weight, bias, groups, spatial, transposed=False):
     name = f"conv_transpose{spatial}d" if transposed else f"conv{spatial}d"
     if input.dim() != spatial + 2:
@@ -349,12 +376,7 @@ def _check_conv(input, weight, bias, groups, spatial, transposed=False):
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
                            f"dimensional input of size {list(input.shape)} instead")
-    if transposed and input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {input.type()[6:-6]} but found "
-                           f"{weight.type()[6:-6]}")
-    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
-        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should "
-                           "be the same")
+    _check_dtypes(input, weight, bias, transposed)
     if groups < 1:
         raise RuntimeError("non-positive groups is not supported")
     channels = input.shape[1]

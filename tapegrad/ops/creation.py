@@ -1,5 +1,8 @@
 """Making tensors: from data, filled, ranges, and random. None of these is recorded."""
 import builtins
+import functools
+import math
+import operator
 import warnings
 
 import numpy as np
@@ -27,20 +30,50 @@ def _finish(array, requires_grad):
     return t
 
 
-def _size(size, name):
-    """``(2, 3)``, ``2, 3`` or ``torch.Size`` as a tuple of ints, refused as PyTorch refuses it."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    for position, s in enumerate(size, 1):
-        if isinstance(s, builtins.bool) or not isinstance(s, (builtins.int, np.integer)):
-            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+def _size(args, name, size=None):
+    """The shape a factory is given: ``f(2, 3)``, ``f((2, 3))``, ``f(torch.Size)`` or
+    ``f(size=(2, 3))``, no dimension negative."""
+    if size is not None:
+        if args:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        args = (size,)
+    shape = int_list(args, name)
+    for n in shape:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(shape)}")
+    return shape
+
+
+def int_list(args, name, argument="size"):
+    """PyTorch's reading of an ``int[]`` argument given as ``*args``: ``(2, 3)``, ``((2, 3),)``
+    or a ``torch.Size``, each number an int or anything with ``__index__`` (numpy integers,
+    integer tensors of one element); anything else refused in PyTorch's words."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    elif args and _index(args[0]) is None:
+        if len(args) > 1:
+            raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given")
+        raise TypeError(f"{name}(): argument '{argument}' (position 1) must be tuple of ints, "
+                        f"not {type(args[0]).__name__}")
+    numbers = []
+    for position, s in enumerate(args, 1):
+        n = _index(s)
+        if n is None:
+            raise TypeError(f"{name}(): argument '{argument}' failed to unpack the object at pos "
                             f"{position} with error \"type must be tuple of ints,but got "
                             f"{type(s).__name__}\"")
-    size = tuple(builtins.int(s) for s in size)
-    for s in size:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
-    return size
+        numbers.append(n)
+    return tuple(numbers)
+
+
+def _index(value):
+    """``value`` as an int when it stands for one (not a bool), else None."""
+    if isinstance(value, builtins.bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def _numpy_dtype(dtype, default=None):
@@ -49,47 +82,46 @@ def _numpy_dtype(dtype, default=None):
     return dtypes.as_dtype(dtype).numpy
 
 
-def _infer_array(data, dtype=None):
-    """PyTorch's dtype inference: Python floats give the default float dtype, ints int64.
+# What PyTorch reads as a sequence of numbers (numpy arrays aside).
+_SEQUENCES = (list, tuple, range)
 
-    With an explicit ``dtype`` the data is converted straight to it, so that
-    ``tensor([0.1], dtype=float64)`` keeps every digit instead of passing through float32.
+
+def _infer_array(data, dtype=None):
+    """``data`` as an array, with PyTorch's dtype: ``dtype`` if given; else a tensor's or an
+    array's own, or for numbers and sequences the promotion of their elements' types (Python
+    floats the default float dtype, ints int64, numpy scalars and tensors their own).
+
+    Sequences go straight to the target dtype, so that ``tensor([0.1], dtype=float64)`` keeps
+    every digit, and integers that do not fit it are refused, as PyTorch refuses them.
     """
     if isinstance(data, Tensor):
         return data._array
     if isinstance(data, np.ndarray):
-        dtypes.from_numpy_dtype(data.dtype)  # refuses unsupported types with PyTorch's message
+        _check_numpy(data)
         return data
-    if isinstance(data, np.generic):
-        return np.asarray(data)
-    if isinstance(data, (list, tuple)):
-        data = _unwrap_tensors(data)
-        _check_rectangular(data)
-    elif isinstance(data, str):
+    if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
-    array = np.asarray(data)
-    if dtype is not None and array.dtype.kind in "fiub":
-        return array.astype(_numpy_dtype(dtype))
-    if array.dtype.kind == "f":
-        return array.astype(dtypes.get_default_dtype().numpy)
-    if array.dtype.kind in "iu":
-        return array.astype(np.int64)
-    if array.dtype.kind == "b":
-        return array
-    if array.size == 0:
-        return array.astype(dtypes.get_default_dtype().numpy)
-    if array.dtype.kind in "US":
-        raise TypeError(f"new(): invalid data type '{type(array.flat[0].item()).__name__}'")
-    raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    leaves = _leaves(data)
+    target = _numpy_dtype(dtype) if dtype is not None else _inferred_dtype(leaves)
+    values = np.asarray(_unwrap_tensors(data) if isinstance(data, _SEQUENCES) else
+                        _scalar_of(data))
+    if target.kind in "iub" and values.dtype in (np.uint64, object):
+        # numpy's type for Python ints beyond int64 (tapegrad takes no other uint64 or objects)
+        raise ValueError("Overflow when unpacking long long")
+    if target.kind in "iu":
+        _check_fits(values, target)
+    with np.errstate(over="ignore"):  # a float beyond float32's range is inf there
+        return values.astype(target, copy=False)
 
 
-def _check_rectangular(data):
-    """Nested sequences must be rectangular: PyTorch names the first ragged dimension."""
+def _leaves(data):
+    """The numbers of a nested sequence (tensors and arrays among them), which must be
+    rectangular: PyTorch names the first ragged dimension."""
     level, dim = [data], 0
-    while isinstance(level[0], (list, tuple)):
+    while isinstance(level[0], _SEQUENCES):
         length = len(level[0])
         for x in level:
-            if not isinstance(x, (list, tuple)):
+            if not isinstance(x, _SEQUENCES):
                 raise TypeError("not a sequence")
             if len(x) != length:
                 raise ValueError(f"expected sequence of length {length} at dim {dim} "
@@ -97,17 +129,86 @@ def _check_rectangular(data):
         level = [item for x in level for item in x]
         dim += 1
         if not level:
-            return
+            return level
     for x in level:
-        if isinstance(x, (list, tuple)):  # a number where its siblings are numbers
+        if isinstance(x, _SEQUENCES):  # a number where its siblings are numbers
             raise TypeError(f"must be real number, not {type(x).__name__}"
                             if isinstance(level[0], float) else
                             f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    if isinstance(level[0], np.ndarray):
+        _warn_list_of_arrays_is_slow()
+    return level
+
+
+def _inferred_dtype(leaves):
+    """The promotion of the leaves' own types (the default float dtype when there are none)."""
+    found = set()
+    for kind in {type(x) for x in leaves}:
+        if kind is builtins.bool:
+            found.add(dtypes.bool)
+        elif kind is builtins.int:
+            found.add(dtypes.int64)
+        elif kind is float:
+            found.add(dtypes.get_default_dtype())
+        elif issubclass(kind, (np.generic, np.ndarray, Tensor)):
+            found.update(dtypes.from_numpy_dtype(x.dtype if kind is not Tensor else x._array.dtype)
+                         for x in leaves if type(x) is kind)
+        elif issubclass(kind, str):  # the first leaf a string: PyTorch recursed into it
+            if isinstance(leaves[0], str):
+                raise ValueError(f"too many dimensions '{kind.__name__}'")
+            raise TypeError(f"new(): invalid data type '{kind.__name__}'")
+        else:
+            raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
+    if not found:
+        return dtypes.get_default_dtype().numpy
+    common = found.pop()
+    for other in found:
+        common = dtypes.promote_types(common, other)
+    return common.numpy
+
+
+def _check_fits(values, target):
+    """PyTorch's overflow check of numbers stored as integers: floats must lie in the type's
+    range (nan and infinities never do); integers too, except that a negative one may wrap
+    into an unsigned type (-1 is 255 in uint8)."""
+    info = np.iinfo(target)
+    if values.dtype.kind == "f":
+        fits = np.isfinite(values) & (values >= info.min) & (values <= info.max)
+    elif values.dtype.kind in "iu":
+        fits = (values >= (-info.max if target.kind == "u" else info.min)) & (values <= info.max)
+    else:
+        return
+    if not fits.all():
+        raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+
+
+def _scalar_of(x):
+    """A tensor among the numbers as the number it holds: it must hold exactly one."""
+    if isinstance(x, Tensor):
+        if x._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return x._array.reshape(())
+    return x
 
 
 def _unwrap_tensors(data):
-    return [(_unwrap_tensors(x) if isinstance(x, (list, tuple)) else
-             x.item() if isinstance(x, Tensor) else x) for x in data]
+    return [_unwrap_tensors(x) if isinstance(x, _SEQUENCES) else _scalar_of(x) for x in data]
+
+
+def _check_numpy(array):
+    dtypes.from_numpy_dtype(array.dtype)  # refuses unsupported types with PyTorch's message
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
+
+
+@functools.cache
+def _warn_list_of_arrays_is_slow():
+    """Once per process, as PyTorch's TORCH_WARN_ONCE."""
+    warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                  "consider converting the list to a single numpy.ndarray with numpy.array() "
+                  "before converting to a tensor.", UserWarning, stacklevel=5)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -139,7 +240,7 @@ def from_numpy(ndarray):
     """A tensor sharing ``ndarray``'s memory: changes to one show in the other."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    dtypes.from_numpy_dtype(ndarray.dtype)
+    _check_numpy(ndarray)
     return Tensor._make(ndarray)
 
 
@@ -147,20 +248,20 @@ def scalar_tensor(value, *, dtype=None, requires_grad=False):
     return _finish(np.array(value, dtype=_numpy_dtype(dtype)), requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
+def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, out=None):
     try:
-        shape = _size(size, "zeros")
+        shape = _size(args, "zeros", size)
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _finish(np.zeros(shape, dtype=_numpy_dtype(dtype)), requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _finish(np.ones(_size(size, "ones"), dtype=_numpy_dtype(dtype)), requires_grad)
+def ones(*args, size=None, dtype=None, device=None, requires_grad=False):
+    return _finish(np.ones(_size(args, "ones", size), dtype=_numpy_dtype(dtype)), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
-    array = np.empty(_size(size, "empty"), dtype=_numpy_dtype(dtype))
+def empty(*args, size=None, dtype=None, device=None, requires_grad=False, memory_format=None):
+    array = np.empty(_size(args, "empty", size), dtype=_numpy_dtype(dtype))
     if memory_format not in (None, contiguous_format):
         array = copy_in(array, memory_format)
     return _finish(array, requires_grad)
@@ -169,20 +270,52 @@ def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=Non
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
-    return _finish(np.full(_size((size,), "full"), fill_value, dtype=_numpy_dtype(dtype)),
+    return _finish(_filled(_size((size,), "full"), fill_value, _numpy_dtype(dtype)),
                    requires_grad)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
-    """``start + i * step`` computed in double precision, then cast (as PyTorch's kernel does;
-    numpy's float32 arange accumulates a float32 step and drifts by hundreds of ulps)."""
+def _filled(shape, value, d):
+    """An array of ``shape`` holding ``value`` converted to ``d`` as PyTorch converts a fill
+    value: refused when it does not fit, a negative integer wrapping into an unsigned type."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    _check_scalar_fits(value, d)
+    with np.errstate(over="ignore"):  # beyond float16's range is inf there, as in PyTorch
+        return np.full(shape, np.array(value).astype(d), dtype=d)
+
+
+# The C++ types whose names PyTorch's overflow message of a fill value gives.
+_C_TYPE_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+                 "int64": "int64_t", "float32": "float"}
+
+
+def _check_scalar_fits(value, d):
+    if type(value) is builtins.int and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert")
+    if isinstance(value, (builtins.bool, np.bool_)) or d.name not in _C_TYPE_NAMES:
+        return
+    if d.kind == "f":
+        fits = not math.isfinite(value) or builtins.abs(value) <= float(np.finfo(d).max)
+    elif isinstance(value, (float, np.floating)):
+        info = np.iinfo(d)
+        fits = math.isfinite(value) and info.min <= value <= info.max
+    else:
+        info = np.iinfo(d)
+        fits = (-info.max if d.kind == "u" else info.min) <= value <= info.max
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES[d.name]} without "
+                           "overflow")
+
+
+def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """``start, start + step, …`` short of ``end``, valued as PyTorch's CPU kernel values them."""
     if end is None:
         start, end = 0, start
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     d = _numpy_dtype(dtype or dtypes.result_type(start, end, step))
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if d.kind in "iub":  # PyTorch's argument parsing truncates the bounds and the step
+    if d == np.int64:  # PyTorch's argument parsing truncates the bounds and the step
         start, end, step = (builtins.int(v) for v in (start, end, step))
         if step == 0:
             raise ValueError("step must be nonzero")
@@ -190,26 +323,125 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if d.kind != "f":
-        return _finish(np.arange(start, end, step, dtype=d), requires_grad)
-    count = builtins.int(np.ceil((end - start) / step))
-    return _finish((start + np.arange(count, dtype=np.float64) * step).astype(d), requires_grad)
+    if d == np.int64:
+        count = -(-(end - start) // step)
+    else:
+        count = builtins.int(np.ceil((float(end) - float(start)) / float(step)))
+    if d.kind != "f":  # in int64 arithmetic from the truncated start and step, then cast
+        values = builtins.int(start) + builtins.int(step) * np.arange(count, dtype=np.int64)
+        return _finish(values.astype(d), requires_grad)
+    return _finish(_arange_floats(float(start), float(step), count, d), requires_grad)
+
+
+def _arange_floats(start, step, count, d):
+    """PyTorch's float arange, bit for bit: in double precision, each vector of ``lanes``
+    elements starts at ``fma(step, i, start)`` rounded to the output dtype and goes on by
+    ``fma(k, step, base)``; the elements after the last pair of whole vectors are
+    ``fma(step, i, start)`` each. (Its kernel runs on 256-bit vectors, two at a time.)"""
+    lanes = 32 // d.itemsize
+    index = np.arange(count, dtype=np.float64)
+    vectorized = count - count % (2 * lanes)
+    lane = index[:vectorized] % lanes
+    base = _fma(step, index[:vectorized] - lane, start).astype(d).astype(np.float64)
+    values = np.empty(count, d)
+    values[:vectorized] = _fma(lane, step, base)
+    values[vectorized:] = _fma(step, index[vectorized:], start)
+    return values
+
+
+def _fma(a, b, c):
+    """``a * b + c`` with one rounding, in float64, as the fused multiply-adds of PyTorch's
+    compiled kernels: Dekker's exact product, then a compensated sum."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    product = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(b)
+    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+    total = product + c
+    c_part = total - product
+    sum_error = (product - (total - c_part)) + (c - c_part)
+    return total + (sum_error + product_error)
+
+
+def _split(x):
+    """Veltkamp's split of float64 ``x`` into a high and a low half of 26 bits each."""
+    scaled = x * 134217729.0  # 2**27 + 1
+    high = scaled - (scaled - x)
+    return high, x - high
+
+
+def _ramp(start, end, step, steps, compute, fused=True):
+    """The values of PyTorch's linspace and logspace kernels in the ``compute`` dtype:
+    ``start + step * i`` for the first half, ``end - step * (steps - 1 - i)`` for the second
+    (so both ends are exact). ``fused``: as one fused multiply-add each, rounded once (the
+    vectorized kernels' build); else each operation rounded to ``compute``."""
+    index = np.arange(steps, dtype=np.float64)
+    from_start = index < builtins.max(steps // 2, 1)
+    from_end = steps - 1 - index
+    if fused:
+        values = np.where(from_start, _fma(step, index, start), _fma(-step, from_end, end))
+        return values.astype(compute)
+    index, from_end = index.astype(compute), from_end.astype(compute)
+    return np.where(from_start, start + step * index, end - step * from_end)
+
+
+def _step(start, end, steps):
+    return (end - start) / end.dtype.type(steps - 1) if steps > 1 else end.dtype.type(0)
+
+
+def _check_ends_fit(start, end, steps, d):
+    """The ends PyTorch's kernel converts to ``d`` must fit it (one step reads only the start,
+    none neither)."""
+    for value in (start, end)[:builtins.min(steps, 2)]:
+        _check_scalar_fits(value, d)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    """``steps`` values from ``start`` to ``end`` evenly spaced, as PyTorch's kernel rounds them:
+    in the output dtype for floats (float16 operation by operation); from the truncated ends in
+    double, then truncated, for integers."""
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    values = np.linspace(start, end, steps, dtype=np.float64)
-    return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
+    d = _numpy_dtype(dtype)
+    _check_ends_fit(start, end, steps, d)
+    compute = d if d.kind == "f" else np.dtype(np.float64)
+    start, end = (np.array(v).astype(d).astype(compute)[()] for v in (start, end))
+    values = _ramp(start, end, _step(start, end, steps), steps, compute,
+                   fused=d != np.float16)
+    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    """``base`` raised to ``steps`` evenly spaced exponents, computed in double and then cast
-    (an integer dtype truncates, as in PyTorch)."""
+    """``base`` to the power of ``steps`` evenly spaced exponents, as PyTorch's kernel computes
+    them: the ends in the output dtype (truncated for integers), the step from their
+    difference in that dtype, the exponents and the powers in double (for integers, of a float
+    ``base``), then cast (truncated)."""
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    values = np.power(float(base), np.linspace(start, end, steps, dtype=np.float64))
-    return _finish(values.astype(_numpy_dtype(dtype)), requires_grad)
+    d = _numpy_dtype(dtype)
+    _check_ends_fit(start, end, steps, d)
+    if steps == 1:  # PyTorch's shortcut: the start as given, in double
+        values = _pow(np.float64(base), np.array([start], dtype=np.float64))
+    else:
+        first, last = (np.array(v).astype(d)[()] for v in (start, end))
+        # the difference in ``d`` for floats; integers subtract as C's ints, without wrapping
+        step = np.float64(last - first if d.kind == "f" else builtins.int(last) - builtins.int(
+            first)) / (steps - 1)
+        exponents = _ramp(np.float64(first), np.float64(last), step, steps,
+                          np.dtype(np.float64), fused=False)
+        values = _pow(np.float64(base if d.kind == "f" else np.float32(base)), exponents)
+    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad)
+
+
+_libm_pow = np.frompyfunc(math.pow, 2, 1)
+
+
+def _pow(base, exponents):
+    """``base ** exponents`` correctly rounded, as C's ``pow`` (numpy's vectorized float64
+    power may be one unit in the last place off, which float64 results would show)."""
+    return _libm_pow(base, exponents).astype(np.float64)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
@@ -227,17 +459,17 @@ def _float_dtype(dtype, kernel):
     return d
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     d = _float_dtype(dtype, "check_uniform_bounds")
-    shape = _size(size, "rand")
+    shape = _size(args, "rand", size)
     rng = random.generator(generator)
     array = rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
     return _finish(array, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     d = _float_dtype(dtype, "normal_kernel_cpu")
-    shape = _size(size, "randn")
+    shape = _size(args, "randn", size)
     rng = random.generator(generator)
     if d in (np.float32, np.float64):
         array = rng.standard_normal(shape, dtype=d)
@@ -246,10 +478,12 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _finish(array, requires_grad)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
+    elif low is None:  # randint(high=..., size=...)
+        low = 0
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
@@ -293,7 +527,7 @@ def _like(fill):
 zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d))
 ones_like = _like(lambda shape, d: np.ones(shape, dtype=d))
 empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
-full_like = _like(lambda shape, d, value: np.full(shape, value, dtype=d))
+full_like = _like(lambda shape, d, value: _filled(shape, value, d))
 rand_like = _like(lambda shape, d: random.generator().random(shape).astype(d))
 randn_like = _like(lambda shape, d: random.generator().standard_normal(shape).astype(d))
 
@@ -313,16 +547,16 @@ def _factory_dtype(self, dtype):
     return self.dtype if dtype is None else dtype
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    return zeros(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+    return zeros(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    return ones(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+    return ones(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-    return empty(*size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+    return empty(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

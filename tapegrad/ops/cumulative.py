@@ -5,7 +5,7 @@ import numpy as np
 
 from .elementwise import clone, logical_xor, sub, where
 from .layout import _dims_of, _flip
-from .reduction import amax, amin, return_types
+from .reduction import amax, amin, in_dtype, return_types
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, Primitive, primitive
 from .shape import _axis, cat, narrow, reshape
@@ -26,12 +26,17 @@ def _(ctx, grad, dim):
 
 
 def cumsum(input, dim, *, dtype=None):
-    if dtype is not None:
-        input = input.to(dtype)
+    if dtype is None:
+        return _running(_cumsum, input, dim)
+    return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
+
+
+def _running(prim, input, dim):
+    """A running reduction along ``dim`` (a 0-d tensor counts as one element)."""
     if input._array.ndim == 0:
         _dims_of(dim, 0)  # still refuses a dimension out of range
-        return reshape(_cumsum(reshape(input, (1,)), dim=0), ())
-    return _cumsum(input, dim=_dims_of(dim, input._array.ndim)[0])
+        return reshape(prim(reshape(input, (1,)), dim=0), ())
+    return prim(input, dim=_dims_of(dim, input._array.ndim)[0])
 
 
 @primitive("cumprod", node="CumprodBackward0", group=OTHER, saves=("a", "out"))
@@ -60,12 +65,9 @@ def _reverse_cumsum(t, dim):
 
 
 def cumprod(input, dim, *, dtype=None):
-    if dtype is not None:
-        input = input.to(dtype)
-    if input._array.ndim == 0:
-        _dims_of(dim, 0)
-        return reshape(_cumprod(reshape(input, (1,)), dim=0), ())
-    return _cumprod(input, dim=_dims_of(dim, input._array.ndim)[0])
+    if dtype is None:
+        return _running(_cumprod, input, dim)
+    return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
 
 
 @primitive("logcumsumexp", node="LogcumsumexpBackward0", group=OTHER, saves=("a", "out"))
@@ -92,10 +94,7 @@ def _(ctx, grad, dim):
 
 
 def logcumsumexp(input, dim):
-    if input._array.ndim == 0:
-        _dims_of(dim, 0)
-        return reshape(_logcumsumexp(reshape(input, (1,)), dim=0), ())
-    return _logcumsumexp(input, dim=_dims_of(dim, input._array.ndim)[0])
+    return _running(_logcumsumexp, input, dim)
 
 
 def _prod_forward(a, dims, keepdim):
@@ -131,7 +130,7 @@ def _(ctx, grad, dims, keepdim):
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
-        input = input.to(dtype)
+        return in_dtype(prod(input.to(dtype), dim, keepdim), dtype)
     if dim is None:
         return _prod_all(input, dims=None, keepdim=False)
     if not isinstance(dim, int):

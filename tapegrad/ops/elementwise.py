@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .operands import broadcast_error, cast_operand, promote
+from .operands import _number_array, broadcast_error, cast_operand, checked_number, promote
 from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
 
@@ -149,6 +149,7 @@ def _pow_error(inputs, params):
 @primitive("pow", node="PowBackward1", group=ELEMENTWISE, saves=("a", "b", "out"),
            lowering="{0} ** {1}", error=_pow_error)
 def _pow(a, b):
+    _refuse_bool("pow", b)
     return a ** b if a.dtype.kind == "f" else _integer_power(a, b)
 
 
@@ -244,8 +245,18 @@ def _(ctx, grad, other, alpha):
 @primitive("pow_scalar", node="PowBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="{0} ** {exponent}", error=_pow_error)
 def _pow_scalar(a, exponent):
-    small_power = _SMALL_INTEGER_POWERS.get(exponent) if a.dtype.kind == "f" else None
+    if a.dtype.kind != "f":
+        return _integer_power_scalar(a, exponent)
+    small_power = _SMALL_INTEGER_POWERS.get(exponent)
     return a ** exponent if small_power is None else small_power(a)
+
+
+def _integer_power_scalar(a, exponent):
+    """An integer tensor to a number's power in its own dtype (wrapping, as PyTorch's kernel
+    multiplies); a negative integer exponent is refused (through ``_pow_error``)."""
+    if exponent < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return np.power(a, np.int64(exponent)).astype(a.dtype, copy=False)
 
 
 def _square(a):
@@ -276,7 +287,8 @@ def _(ctx, grad, exponent):
 @primitive("pow_scalar_base", node="PowBackward2", group=ELEMENTWISE, saves=("exponent", "out"),
            lowering="{base} ** {0}")
 def _pow_scalar_base(exponent, base):
-    base = np.asarray(base, dtype=exponent.dtype)
+    _refuse_bool("pow", exponent)
+    base = _number_array(base, exponent.dtype)  # wraps, as a number in arithmetic does
     return np.power(base, exponent) if base.dtype.kind == "f" else _integer_power(base, exponent)
 
 
@@ -340,9 +352,9 @@ def _(ctx, grad):
     return -grad * out * out
 
 
-@primitive("abs", node="AbsBackward0", group=ELEMENTWISE, saves=("a",), lowering="abs({0})",
-           ufunc=np.abs)
+@primitive("abs", node="AbsBackward0", group=ELEMENTWISE, saves=("a",), lowering="abs({0})")
 def _abs(a):
+    _refuse_bool("abs_cpu", a)
     return np.abs(a)
 
 
@@ -693,6 +705,9 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         return tuple(Tensor._make(i) for i in np.nonzero(np.atleast_1d(condition._array)))
     a, b = promote(input, other)
+    for value in (input, other):  # a number is an argument here: out of range is an error
+        if not isinstance(value, Tensor):
+            checked_number(value, a._array.dtype)
     if not isinstance(condition, Tensor):
         condition = Tensor._make(np.asarray(condition, dtype=bool))
     return _where(condition, a, b)
@@ -769,11 +784,18 @@ def sigmoid(input):
 
 
 def relu(input):
+    check_relu_input(input)
     return _relu(input)
 
 
+def check_relu_input(input):
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+
+
 def square(input):
-    return _pow_scalar(input, exponent=2)
+    """``input ** 2``, promoted as such (a bool tensor squares to int64)."""
+    return pow(input, 2)
 
 
 def clamp(input, min=None, max=None):
@@ -782,7 +804,12 @@ def clamp(input, min=None, max=None):
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
-    return _clamp(input, min=min, max=max)
+    return _clamp(input, min=_checked_bound(min, input), max=_checked_bound(max, input))
+
+
+def _checked_bound(value, input):
+    """A number bound in the input's dtype: out of its range is PyTorch's overflow error."""
+    return None if value is None else checked_number(value, input._array.dtype)
 
 
 def _promoted_to_bounds(input, *bounds):
@@ -809,7 +836,8 @@ def _bound(value, input, upper):
                                                                 np.iinfo(dtype).max)
         return Tensor._make(np.array(extremes[upper], dtype=dtype))
     if not isinstance(value, Tensor):
-        return Tensor._make(np.array(value, dtype=input._array.dtype))
+        return Tensor._make(np.array(checked_number(value, input._array.dtype),
+                                     dtype=input._array.dtype))
     return value if value._array.dtype == input._array.dtype else to_dtype(value, input.dtype)
 
 
@@ -819,13 +847,15 @@ clip = clamp
 def clamp_min(input, min):
     if isinstance(min, Tensor):
         return clamp(input, min=min)
-    return _clamp_min(_promoted_to_bounds(input, min), min=min)
+    input = _promoted_to_bounds(input, min)
+    return _clamp_min(input, min=_checked_bound(min, input))
 
 
 def clamp_max(input, max):
     if isinstance(max, Tensor):
         return clamp(input, max=max)
-    return _clamp_max(_promoted_to_bounds(input, max), max=max)
+    input = _promoted_to_bounds(input, max)
+    return _clamp_max(input, max=_checked_bound(max, input))
 
 
 def to_dtype(input, dtype, memory_format=None):
@@ -907,26 +937,57 @@ def _sign_values(a):
 
 _SIGN_LOWERING = "(1 if {0} > 0 else (-1 if {0} < 0 else 0))"  # NaN: 0, as _sign_values
 sign = _constant_op("sign", "SignBackward0", _sign_values, _SIGN_LOWERING)
-floor = _constant_op("floor", "FloorBackward0", np.floor, "floor({0})")
-ceil = _constant_op("ceil", "CeilBackward0", np.ceil, "ceil({0})")
-_round = _constant_op("round", "RoundBackward0", np.round, "round({0})")
-_round_decimals = _constant_op("round_decimals", "RoundBackward1",
-                               lambda a, *, decimals: np.round(a, decimals), None).primitive
+
+
+def _refuse_bool(kernel_name, array):
+    """PyTorch's refusal of a bool operand by the CPU kernel ``kernel_name``."""
+    if array.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel_name}" not implemented for \'Bool\'')
+
+
+def _rounding(kernel_name, function):
+    """A rounding function as PyTorch's kernel ``kernel_name`` applies it: integers are whole
+    already (returned in their dtype, where numpy would give floats), booleans are refused."""
+    def compute(a):
+        _refuse_bool(kernel_name, a)
+        return function(a) if a.dtype.kind == "f" else a.copy()
+    return compute
+
+
+def _round_to_decimals(a, *, decimals):
+    if a.dtype.kind != "f":  # PyTorch's kernel takes floats only
+        raise NotImplementedError(f'"round_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[a.dtype.name]}'")
+    return np.round(a, decimals)
+
+
+floor = _constant_op("floor", "FloorBackward0", _rounding("floor_vml_cpu", np.floor),
+                     "floor({0})")
+ceil = _constant_op("ceil", "CeilBackward0", _rounding("ceil_vml_cpu", np.ceil), "ceil({0})")
+_round = _constant_op("round", "RoundBackward0", _rounding("round_vml_cpu", np.round),
+                      "round({0})")
+_round_decimals = _constant_op("round_decimals", "RoundBackward1", _round_to_decimals,
+                               None).primitive
 
 
 def round(input, *, decimals=0):
     """To the nearest integer, or to ``decimals`` decimal places (negative: tens, hundreds …);
     halves to even, as PyTorch."""
     return _round(input) if decimals == 0 else _round_decimals(input, decimals=decimals)
+
+
 isnan = _constant_op("isnan", "IsnanBackward0", np.isnan, "isnan({0})")
 isinf = _constant_op("isinf", "IsinfBackward0", np.isinf, "isinf({0})")
 isfinite = _constant_op("isfinite", "IsfiniteBackward0", np.isfinite, "isfinite({0})")
 
 
-def _refusing_integer_zero(divide):
+def _refusing_integer_zero(divide, kernel_name=None):
     """``divide`` raising PyTorch's error for an integer division by zero, where numpy would
-    quietly give 0 (float division by zero stays inf or nan)."""
+    quietly give 0 (float division by zero stays inf or nan); with the name of PyTorch's kernel,
+    refusing booleans as it does."""
     def compute(a, b):
+        if kernel_name is not None:
+            _refuse_bool(kernel_name, a)
         out = divide(a, b)
         if b.dtype.kind in "iu" and np.size(out) and not np.all(b):
             raise RuntimeError("ZeroDivisionError")
@@ -934,14 +995,36 @@ def _refusing_integer_zero(divide):
     return compute
 
 
+def _remainder_values(a, b):
+    """Python's ``%`` (the result takes the divisor's sign), except that a zero result keeps
+    the dividend's sign: PyTorch adjusts ``fmod``, whose zeros do, where numpy's zeros take the
+    divisor's (``-4. % -2`` is -0., ``4. % -2`` is 0.)."""
+    out = np.remainder(a, b)
+    if out.dtype.kind == "f":
+        out = np.asarray(out)
+        np.copysign(out, a, out=out, where=out == 0)
+    return out
+
+
+def _truncated_quotient(a, b):
+    """``a / b`` rounded towards zero; exact for integers (a float quotient loses the low bits
+    of a large int64)."""
+    if a.dtype.kind == "f":
+        return np.trunc(a / b)
+    return (a - np.fmod(a, b)) // b
+
+
 floor_divide = _constant_op("floor_divide", "FloorDivideBackward0",
-                            _refusing_integer_zero(np.floor_divide), "{0} // {1}")
-_remainder = Primitive("remainder", _refusing_integer_zero(np.remainder), node="RemainderBackward1",
-                       group=ELEMENTWISE, saves=("a", "b"), saves_for={"a": ("b",), "b": ("b",)},
-                       lowering="{0} % {1}", error=broadcast_error)
+                            _refusing_integer_zero(np.floor_divide, "div_floor_cpu"),
+                            "{0} // {1}")
+_remainder = Primitive("remainder", _refusing_integer_zero(_remainder_values, "remainder_cpu"),
+                       node="RemainderBackward1", group=ELEMENTWISE, saves=("a", "b"),
+                       saves_for={"a": ("b",), "b": ("b",)},
+                       lowering="({0} % {1}) if ({0} % {1}) != 0 else {0} * 0",
+                       error=broadcast_error)
 _remainder_scalar = Primitive("remainder_scalar", lambda a, *, other: _remainder.forward(
     a, np.asarray(other, a.dtype)), node="RemainderBackward0", group=ELEMENTWISE,
-    lowering="{0} % {other}")
+    lowering="({0} % {other}) if ({0} % {other}) != 0 else {0} * 0")
 
 
 @_remainder.vjp
@@ -964,8 +1047,10 @@ def remainder(input, other):
             input._array.dtype.kind == "f":
         return _remainder_scalar(input, other=other)
     return _remainder(*promote(input, other))
-_truncate_div = _constant_op("trunc_div", "DivBackward2", _refusing_integer_zero(
-    lambda a, b: np.trunc(a / b).astype(np.result_type(a, b))), None)
+
+
+_truncate_div = _constant_op("trunc_div", "DivBackward2",
+                             _refusing_integer_zero(_truncated_quotient, "div_trunc_cpu"), None)
 
 
 def equal(input, other):

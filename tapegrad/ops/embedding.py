@@ -36,12 +36,20 @@ def _(ctx, grad, padding_idx, scale_grad_by_freq):
     return _index_add(table, indices.reshape(-1), grad.reshape(-1, width), dim=0, alpha=1), None
 
 
+def check_indices(indices, op):
+    """ATen's check that ``indices`` are Long or Int, with its message (which names a bool
+    tensor by its backend type)."""
+    dtype = indices._array.dtype
+    if dtype not in (np.int64, np.int32):
+        got = "CPUBoolType" if dtype == np.bool_ else indices.type()
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got {got} instead (while checking "
+                           f"arguments for {op})")
+
+
 def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False):
     """Rows of the 2-D ``weight`` picked by the integer tensor ``indices``."""
-    if indices._array.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got {indices.type()} instead (while "
-                           "checking arguments for embedding)")
+    check_indices(indices, "embedding")
     if weight._array.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     values = indices._array
@@ -148,6 +156,7 @@ def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_la
                   padding_idx, scale_grad_by_freq=False):
     """Sums, means or maxima of the rows of ``weight`` picked by the 1-D ``indices``, in the
     bags that start at ``offsets`` (and, with ``include_last_offset``, end at its last entry)."""
+    check_indices(indices, "embedding_bag")
     if len(offsets) and offsets._array[0] != 0:
         raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                            f"has to start from position 0. However, got {offsets._array[0]}\n"

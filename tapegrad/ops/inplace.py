@@ -6,18 +6,23 @@ involved, re-points the tensor's ``grad_fn`` at the new node, as PyTorch's ``reb
 """
 import numpy as np
 
+from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from . import elementwise as ew
 from . import registry
-from .operands import as_tensor_operand, wrapped_number, broadcast_error
+from .operands import (CPP_TYPE_NAMES, as_tensor_operand, broadcast_error, cast_operand,
+                       checked_number, wrapped_number)
 from . import shape as shape_ops
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
            "clamp_max_", "neg_", "exp_", "log_", "sqrt_", "abs_", "tanh_", "sigmoid_", "relu_",
            "sin_", "cos_", "zero_", "fill_", "copy_", "uniform_", "normal_", "t_", "transpose_",
-           "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_"]
+           "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_", "floor_divide_", "remainder_",
+           "square_", "floor_", "ceil_", "round_", "sign_", "reciprocal_", "logical_and_",
+           "logical_or_", "logical_xor_", "logical_not_", "clip_", "absolute_", "negative_",
+           "subtract_", "multiply_", "divide_", "true_divide_", "nan_to_num_"]
 
 
 def apply_inplace(prim, target, others, params):
@@ -233,7 +238,8 @@ def _shape_message(prim, target, arrays, params):
 
 
 def _cast_message(target, arrays):
-    got = _LEGACY_TYPE_NAMES[arrays[0].dtype.name] if arrays else "Float"
+    got = _LEGACY_TYPE_NAMES[(arrays[0].dtype if arrays else
+                              dtypes.get_default_dtype().numpy).name]
     return (f"result type {got} can't be cast to the desired output type "
             f"{_LEGACY_TYPE_NAMES[target._array.dtype.name]}")
 
@@ -265,11 +271,7 @@ def _check_inplace_allowed(target):
 def _binary_inplace(prim, scaled=None):
     """The in-place form of a binary primitive; ``scaled`` takes ``alpha`` (add_, sub_)."""
     def op(input, other, *, alpha=1):
-        if type(other) in (float, int) and input._array.dtype.kind == "f":
-            other = wrapped_number(other, input._array.dtype)  # at the tensor's precision
-        other = as_tensor_operand(other)
-        if other._array.dtype != input._array.dtype:
-            other = _cast_operand(other, input)
+        other = _operand_into(input, other)
         if alpha != 1:
             if scaled is None:
                 raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'alpha'")
@@ -279,10 +281,31 @@ def _binary_inplace(prim, scaled=None):
     return op
 
 
+def _operand_into(target, other):
+    """``other`` (a tensor or a number) in ``target``'s dtype, for an operation whose result is
+    written into ``target``: PyTorch computes in the promoted type of both and refuses to write
+    a result of a higher kind (a float into an integer tensor, an integer into a bool one)."""
+    array = target._array
+    if type(other) in (float, int) and array.dtype.kind == "f":
+        return wrapped_number(other, array.dtype)  # the common case, at the tensor's precision
+    if isinstance(other, Tensor) and other._array.dtype == array.dtype:
+        return other
+    other = as_tensor_operand(other)  # anything but a tensor or a number: a TypeError
+    check_result_type(target, dtypes.result_type(target, other))
+    return cast_operand(other, target.dtype)
+
+
 def _cast_operand(other, target):
-    if other._array.dtype.kind == "f" and target._array.dtype.kind in "biu":
-        raise RuntimeError(_cast_message(target, [other._array]))
-    return ew.to_dtype(other, target.dtype)
+    """A tensor operand of an in-place op on ``target``, in its dtype (see ``_operand_into``)."""
+    return _operand_into(target, other)
+
+
+def check_result_type(target, result, names=_LEGACY_TYPE_NAMES):
+    """PyTorch's refusal to write a result of dtype ``result`` into ``target`` (a lower kind of
+    number); ``names`` spells the target's dtype (some kernels print its C++ name)."""
+    if not dtypes.can_cast(result, target.dtype):
+        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[result.name]} can't be cast to the "
+                           f"desired output type {names[target._array.dtype.name]}")
 
 
 def _unary_inplace(prim, **fixed):
@@ -299,10 +322,15 @@ _neg_unchecked = _unary_inplace(ew._neg)
 exp_ = _unary_inplace(ew._exp)
 log_ = _unary_inplace(ew._log)
 sqrt_ = _unary_inplace(ew._sqrt)
-abs_ = _unary_inplace(ew._abs)
+abs_ = absolute_ = _unary_inplace(ew._abs)
 tanh_ = _unary_inplace(ew._tanh)
 sigmoid_ = _unary_inplace(ew._sigmoid)
-relu_ = _unary_inplace(ew._relu)
+_relu_unchecked = _unary_inplace(ew._relu)
+reciprocal_ = _unary_inplace(ew._reciprocal)
+sign_ = _unary_inplace(ew.sign.primitive)
+floor_ = _unary_inplace(ew.floor.primitive)
+ceil_ = _unary_inplace(ew.ceil.primitive)
+logical_not_ = _unary_inplace(ew.logical_not.primitive)
 sin_ = _unary_inplace(ew._sin)
 cos_ = _unary_inplace(ew._cos)
 _div_same_dtype = _binary_inplace(ew._div)
@@ -318,56 +346,129 @@ def neg_(input):
     return _neg_unchecked(input)
 
 
+negative_ = neg_
+
+
+def relu_(input):
+    ew.check_relu_input(input)
+    return _relu_unchecked(input)
+
+
+def round_(input, *, decimals=0):
+    if decimals == 0:
+        return apply_inplace(ew._round.primitive, input, (), {})
+    return apply_inplace(ew._round_decimals, input, (), {"decimals": decimals})
+
+
+def _logical_inplace(op):
+    """``logical_and_`` and its siblings: the bool result written into the input's dtype (1 and
+    0 in a float tensor); the operand keeps its own dtype."""
+    def logical_(input, other):
+        return apply_inplace(op.primitive, input, (as_tensor_operand(other),), {})
+    logical_.__name__ = op.__name__ + "_"
+    return logical_
+
+
+logical_and_ = _logical_inplace(ew.logical_and)
+logical_or_ = _logical_inplace(ew.logical_or)
+logical_xor_ = _logical_inplace(ew.logical_xor)
+
+
+subtract_ = sub_
+multiply_ = mul_
+
+
 def div_(input, other, *, rounding_mode=None):
-    if rounding_mode is not None:  # floor or trunc: computed out of place, then written back
-        result = ew.div(input, other, rounding_mode=rounding_mode)
-        if result._array.dtype != input._array.dtype:
-            raise RuntimeError(_cast_message(input, [result._array]))
-        return copy_(input, result)
-    if input._array.dtype.kind != "f":  # true division gives floats
-        raise RuntimeError(_cast_message(input, [np.zeros(0, np.float32)]))
+    if rounding_mode == "floor":
+        return floor_divide_(input, other)
+    if rounding_mode is not None:  # trunc: computed out of place, then written back
+        check_result_type(input, dtypes.result_type(input, other))
+        return copy_(input, ew.div(input, other, rounding_mode=rounding_mode))
+    if input._array.dtype.kind != "f":  # true division gives floats (integers: the default)
+        result = dtypes.result_type(input, other)
+        check_result_type(input, result if result.is_floating_point else
+                          dtypes.get_default_dtype())
     return _div_same_dtype(input, other)
 
 
+divide_ = true_divide_ = div_
 _pow_tensor_ = _binary_inplace(ew._pow)
 
 
 def pow_(input, exponent):
     if isinstance(exponent, Tensor):
         return _pow_tensor_(input, exponent)
+    if input._array.dtype.kind != "f":  # a float tensor takes any number
+        check_result_type(input, dtypes.result_type(input, exponent))
     return apply_inplace(ew._pow_scalar, input, (), {"exponent": exponent})
+
+
+def square_(input):
+    return pow_(input, 2)
+
+
+floor_divide_ = _binary_inplace(ew.floor_divide.primitive)
+_remainder_tensor_ = _binary_inplace(ew._remainder)
+
+
+def remainder_(input, other):
+    if type(other) in (int, float) and input._array.dtype.kind == "f":
+        return apply_inplace(ew._remainder_scalar, input, (), {"other": other})
+    return _remainder_tensor_(input, other)
 
 
 def clamp_(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        check_result_type(input, dtypes.result_type(
+            input, *[bound for bound in (min, max) if bound is not None]))
         bounds = (ew._bound(min, input, False), ew._bound(max, input, True))
         return apply_inplace(ew._clamp_tensor, input, bounds, {})
-    return apply_inplace(ew._clamp, input, (), {"min": min, "max": max})
+    return apply_inplace(ew._clamp, input, (), _scalar_bounds(input, min=min, max=max))
+
+
+def _scalar_bounds(input, **bounds):
+    """Number bounds of an in-place clamp, in the input's dtype (PyTorch spells the dtype
+    refusing a float bound by its C++ name here)."""
+    if input._array.dtype.kind != "f":  # a float tensor takes any number
+        given = [bound for bound in bounds.values() if bound is not None]
+        check_result_type(input, dtypes.result_type(input, *given), CPP_TYPE_NAMES)
+    return {name: None if bound is None else checked_number(bound, input._array.dtype)
+            for name, bound in bounds.items()}
 
 
 def clamp_min_(input, min):
     if isinstance(min, Tensor):
         return clamp_(input, min=min)
-    return apply_inplace(ew._clamp_min, input, (), {"min": min})
+    return apply_inplace(ew._clamp_min, input, (), _scalar_bounds(input, min=min))
 
 
 def clamp_max_(input, max):
     if isinstance(max, Tensor):
         return clamp_(input, max=max)
-    return apply_inplace(ew._clamp_max, input, (), {"max": max})
+    return apply_inplace(ew._clamp_max, input, (), _scalar_bounds(input, max=max))
+
+
+clip_ = clamp_
 
 
 def fill_(input, value):
     if not isinstance(value, Tensor):
-        return apply_inplace(ew._fill, input, (), {"value": value})
+        return apply_inplace(ew._fill, input, (), {"value": checked_number(value,
+                                                                           input._array.dtype)})
     if value._array.ndim:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value._array.ndim} dimensions.")
     if value._array.dtype != input._array.dtype:
         value = ew.to_dtype(value, input.dtype)
     return apply_inplace(ew._fill_tensor, input, (value,), {})
+
+
+def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
+    """In place ``nan_to_num`` (its primitive lives with the special functions)."""
+    return apply_inplace(registry.PRIMITIVES["nan_to_num"], input, (),
+                         {"nan": nan, "posinf": posinf, "neginf": neginf})
 
 
 def zero_(input):

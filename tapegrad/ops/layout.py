@@ -155,7 +155,9 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     if isinstance(repeats, Tensor) and repeats._array.size != 1:
         counts = repeats._array
         if counts.shape != (shape[dim],):
-            raise RuntimeError("repeats must have the same size as input along dim")
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {counts.size} and input.size({dim}) = "
+                               f"{shape[dim]}")
         positions = np.repeat(np.arange(shape[dim], dtype=np.int64), counts)
         return index_select(input, dim, Tensor._make(positions))
     times = builtins.int(repeats)
@@ -316,7 +318,7 @@ def diag(input, diagonal=0):
 
 @primitive("trace", node="TraceBackward0", group=OTHER)
 def _trace(a):
-    return np.trace(a)
+    return np.asarray(np.trace(a, dtype=np.int64 if a.dtype.kind in "iu" else None))
 
 
 @_trace.vjp
@@ -329,6 +331,8 @@ def trace(input):
     if input._array.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim "
                            f"{input._array.ndim}")
+    if input._array.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     return _trace(input)
 
 

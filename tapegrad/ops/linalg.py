@@ -198,10 +198,12 @@ def matmul(input, other):
     if ranks == (1, 1):
         return dot(a, b)
     if ranks == (2, 1):
+        _refuse_bool("mv", a)
         return _mv(a, b)
     if ranks == (1, 2):
         return _squeeze_first(mm(a.unsqueeze(0), b))
     if ranks == (2, 2):
+        _refuse_bool("mm", a)
         return _mm(a, b)
     if _should_fold(a, b):
         return _folded_matmul(a, b)
@@ -274,6 +276,7 @@ def mm(input, mat2):
     if input._array.ndim != 2 or mat2._array.ndim != 2:
         raise RuntimeError("self must be a matrix" if input._array.ndim != 2 else
                            "mat2 must be a matrix")
+    _refuse_bool("mm", input)
     return _mm(input, mat2)
 
 
@@ -283,6 +286,7 @@ def bmm(input, mat2):
     if input._array.ndim != 3 or mat2._array.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if input._array.ndim != 3 else
                            "batch2 must be a 3D tensor")
+    _refuse_bool("bmm", input)
     return _bmm(input, mat2)
 
 
@@ -292,12 +296,25 @@ def mv(input, vec):
     if input._array.ndim != 2 or vec._array.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._array.ndim}, "
                            f"{vec._array.ndim}")
+    _refuse_bool("mv", input)
     return _mv(input, vec)
 
 
 def dot(input, tensor):
     _check_vectors("dot", ("input", "tensor"), input, tensor)
+    _refuse_bool("dot", input)
     return _dot(input, tensor)
+
+
+# PyTorch's CPU kernels of the products take no bools (outer products and einsum do)
+_BOOL_REFUSING_KERNELS = {"dot": "dot", "mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu",
+                          "bmm": "bmm"}
+
+
+def _refuse_bool(product, a):
+    if a._array.dtype == np.bool_:
+        raise NotImplementedError(
+            f"\"{_BOOL_REFUSING_KERNELS[product]}\" not implemented for 'Bool'")
 
 
 def vdot(input, other):

@@ -14,8 +14,12 @@ PyTorch's node for each on the tape.
 """
 import numpy as np
 
-from ..tensor import Tensor
+from .. import dtypes
+from ..autograd import grad_mode
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .activation import require_floating
 from .creation import arange, zeros_like
+from .operands import broadcast_error
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import movedim
 
@@ -28,12 +32,13 @@ REDUCTIONS = ("none", "mean", "sum")
 @primitive("nll_loss", node="NllLossBackward0", group=OTHER, saves=("log_probs", "target"),
            nondifferentiable=("target",))
 def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
-    """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or ()."""
+    """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or () (or (1,)
+    for (C,))."""
     rows = log_probs.reshape(-1, log_probs.shape[-1])
     safe, _, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
     losses = -rows[np.arange(rows.shape[0]), safe] * coef
     if reduction == "none":
-        return losses.reshape(target.shape)
+        return losses.reshape(log_probs.shape[:-1])
     if reduction == "sum":
         return losses.sum()
     with np.errstate(invalid="ignore", divide="ignore"):  # everything ignored: nan, as PyTorch
@@ -92,7 +97,7 @@ def nll_loss(log_probs, target, weight=None, ignore_index=-100, reduction="mean"
     """Negative log-likelihood of class indices: (N, C) with (N,), or (C,) with a 0-d target."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(log_probs, "nll_loss_out_frame")
+    require_floating(log_probs, "nll_loss_out_frame")
     _check(log_probs, target, weight, ignore_index)
     weight_array = None if weight is None else weight._array.astype(log_probs._array.dtype)
     return _nll_loss(log_probs, target, weight=weight_array, ignore_index=ignore_index,
@@ -111,8 +116,9 @@ def _check(log_probs, target, weight, ignore_index):
     if log_probs._array.ndim == 2 and target._array.shape != log_probs._array.shape[:1]:
         raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
                          f"target batch_size ({target._array.shape[0] if target._array.ndim else 0}).")
-    if log_probs._array.ndim == 1 and target._array.ndim != 0:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if log_probs._array.ndim == 1 and target._array.ndim == 1 and target._array.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target._array.shape[0]}")
     classes = log_probs._array.shape[-1]
     if weight is not None and weight._array.shape != (classes,):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
@@ -149,7 +155,7 @@ def nll_loss2d(log_probs, target, weight=None, ignore_index=-100, reduction="mea
     """Checked as PyTorch's ``nll_loss2d`` checks (its messages), then the primitive."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(log_probs, "nll_loss2d_forward_out_frame")
+    require_floating(log_probs, "nll_loss2d_forward_out_frame")
     if target.dim() != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {target.dim()}")
@@ -221,22 +227,65 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
+    if target._array.dtype != input._array.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
+    require_floating(input, "binary_cross_entropy")
     values = input._array
     if ((values < 0) | (values > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
     weight_array = None
     if weight is not None:
+        _check_expandable(weight, values.shape)
         weight_array = np.broadcast_to(weight._array, values.shape).astype(values.dtype)
     return _binary_cross_entropy(input, target, weight=weight_array, reduction=reduction)
 
 
+def _check_expandable(weight, shape):
+    """``weight.expand(shape)`` as PyTorch's BCE checks it: a dimension of another length, or a
+    weight of more dimensions, is refused with its message."""
+    weight_shape = weight._array.shape
+    if len(weight_shape) > len(shape):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(weight_shape, shape))}")
+    for i in range(1, len(weight_shape) + 1):
+        if weight_shape[-i] not in (1, shape[-i]):
+            raise RuntimeError(
+                f"Attempting to broadcast a dimension of length {weight_shape[-i]} at -{i}! "
+                f"Mismatching argument at index 1 had torch.Size({list(weight_shape)}); but "
+                f"expected shape should be broadcastable to {list(shape)}")
+
+
+def _broadcasts_to(shape, target_shape):
+    try:
+        return np.broadcast_shapes(shape, target_shape) == target_shape
+    except ValueError:
+        return False
+
+
+def _type_name(tensor):
+    """The scalar type's name in ATen's messages: ``Float``, ``Long``, ..."""
+    return _LEGACY_TYPE_NAMES[tensor._array.dtype.name]
+
+
+def _promoted(input, target):
+    """Both operands in their promoted dtype, as ATen's elementwise losses compute them."""
+    dtype = dtypes.result_type(input, target)
+    return tuple(t if t.dtype is dtype else t.to(dtype) for t in (input, target))
+
+
+def _cast_target(input, target):
+    """``target`` in ``input``'s dtype for a loss whose output is ``input``'s dtype: a target
+    of a higher kind of number cannot be written into it, as ATen's ``out=`` refuses."""
+    if target.dtype is input.dtype:
+        return target
+    promoted = dtypes.result_type(input, target)
+    if not dtypes.can_cast(promoted, input.dtype):
+        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[promoted.name]} can't be cast to "
+                           f"the desired output type {_type_name(input)}")
+    return target.to(input.dtype)
+
+
 # ------------------------------------------------------------------ BCE on logits, squared error
-
-def _check_floating(input, kernel):
-    """PyTorch's CPU loss kernels exist for floating types only; this is its message."""
-    if input._array.dtype.kind != "f":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.type()[6:-6]}\'')
-
 
 def _reduce_gradient(grad, reduction, numel):
     """The gradient reaching each element of an elementwise loss before its reduction."""
@@ -291,10 +340,21 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
             raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
                                f"differentiable with respect to argument '{name}'. This input "
                                "cannot have requires_grad True.")
-    dtype = input._array.dtype
-    arrays = [None if t is None else np.broadcast_to(t._array, input._array.shape).astype(dtype)
+    require_floating(input, "log_sigmoid_cpu")
+    if target._array.dtype == np.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if target._array.dtype.kind != "f":  # ATen computes ``(1 - target).mul_(input)``
+        raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired output "
+                           f"type {_type_name(target)}")
+    shape = input._array.shape
+    for extra in (weight, pos_weight):
+        if extra is not None and not _broadcasts_to(extra._array.shape, shape):
+            raise RuntimeError(broadcast_error((input, extra), {}))
+    dtype = target._array.dtype  # the output's: that of ``1 - target``, updated in place
+    arrays = [None if t is None else np.broadcast_to(t._array, shape).astype(dtype)
               for t in (weight, pos_weight)]
-    target = target if target._array.dtype == dtype else target.to(input.dtype)
+    input = input if input._array.dtype == dtype else input.to(target.dtype)
     return _bce_with_logits(input, target, weight=arrays[0], pos_weight=arrays[1],
                             reduction=reduction)
 
@@ -317,8 +377,8 @@ def mse_loss(input, target, reduction="mean"):
     """Mean squared error of same-shaped tensors as one primitive."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(input, "mse_cpu")
-    target = target if target._array.dtype == input._array.dtype else target.to(input.dtype)
+    input, target = _promoted(input, target)
+    require_floating(input, "mse_cpu")
     return _mse_loss(input, target, reduction=reduction)
 
 
@@ -365,7 +425,8 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     """Quadratic below ``beta``, linear above; ``beta=0`` is the L1 loss (left to the caller)."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(input, "smooth_l1_cpu")
+    input, target = _promoted(input, target)
+    require_floating(input, "smooth_l1_cpu")
     return _smooth_l1(input, target, reduction=reduction, beta=beta)
 
 
@@ -373,7 +434,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     """Quadratic below ``delta``, linear (slope ``delta``) above."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(input, "huber_cpu")
+    target = _cast_target(input, target)
+    require_floating(input, "huber_cpu")
     return _huber(input, target, reduction=reduction, delta=delta)
 
 
@@ -417,8 +479,13 @@ def soft_margin_loss(input, target, reduction="mean"):
     """``log(1 + exp(-y x))`` of same-shaped inputs and ±1 targets, as one primitive."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(input, "soft_margin_loss")
-    target = target if target._array.dtype == input._array.dtype else target.to(input.dtype)
+    if target.requires_grad and grad_mode.is_grad_enabled():  # PyTorch has no target gradient
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
+                           "to argument 'target'. This input cannot have requires_grad True.")
+    target = _cast_target(input, target)
+    if not input.is_floating_point():  # ATen computes in floating point, then writes it back
+        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]} "
+                           f"can't be cast to the desired output type {_type_name(input)}")
     return _soft_margin_loss(input, target, reduction=reduction)
 
 
@@ -459,7 +526,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     """The multi-class hinge loss of scores (N, C) or (C,) and class indices, as one primitive."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_floating(input, "multi_margin_loss_cpu_kernel")
+    require_floating(input, "multi_margin_loss_cpu_kernel")
     if input.dim() > 2 or input.numel() == 0:
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
                            f"but got: {list(input.shape)}")

@@ -23,7 +23,7 @@ from .registry import REDUCTION, primitive
 from .shape import index_select, narrow, permute, reshape, squeeze, unsqueeze
 from .special import nan_to_num
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist", "renorm"]
 
 _INF = math.inf
 
@@ -280,3 +280,43 @@ def pdist(input, p=2):
     pick = (Tensor._make(first.astype(np.int64)), Tensor._make(second.astype(np.int64)))
     difference = index_select(input, 0, pick[0]) - index_select(input, 0, pick[1])
     return vector_norm(difference, p, -1)
+
+
+@primitive("renorm", node="RenormBackward0", group=REDUCTION, saves=("a",))
+def _renorm(a, *, ord, dim, maxnorm):
+    norm_value = _vector_norm.forward(a, ord, _other_dims(a.ndim, dim), True)
+    factor = np.where(norm_value > maxnorm, maxnorm / (norm_value + 1e-7), 1.0)
+    return (a * factor).astype(a.dtype)
+
+
+def _other_dims(ndim, dim):
+    return tuple(d for d in range(ndim) if d != dim)
+
+
+@_renorm.vjp
+def _(ctx, grad, ord, dim, maxnorm):
+    """PyTorch's renorm_backward: the scaled slices also feel their norm change."""
+    (a,) = ctx.saved
+    dims = _other_dims(a.ndim, dim)
+    norm_value = _vector_norm(a, ord=ord, dims=dims, keepdim=True)
+    along = _norm_gradient(_reduce_sum(a * grad, dims, keepdim=True), a, norm_value, ord, dims)
+    inverse = reciprocal(norm_value + 1e-7)
+    factor = inverse * maxnorm
+    return where(norm_value > maxnorm, factor * grad - factor * inverse * along, grad)
+
+
+def renorm(input, p, dim, maxnorm):
+    """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down
+    to norm ``maxnorm``."""
+    if input._array.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got "
+                           f"{input._array.ndim} dimensions")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    dim = normalize_dims(dim, input._array.ndim)[0]
+    return _renorm(input, ord=float(p), dim=dim, maxnorm=float(maxnorm))

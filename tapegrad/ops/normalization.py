@@ -12,9 +12,24 @@ channel (dim 1) over all the other dimensions. Both share ``_normalized_backward
 import numpy as np
 
 from ..autograd import grad_mode
+from .activation import require_floating
 from .registry import OTHER, primitive
 
-__all__ = ["layer_norm", "group_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
+__all__ = ["check_dtypes", "layer_norm", "group_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
+
+
+def check_dtypes(kernel, input, *parameters):
+    """ATen's checks on a CPU normalisation's operands, in its order: parameters (weight, bias,
+    running statistics; ``None`` when not given) of another dtype than the input are "mixed" —
+    allowed only as float32 parameters of a half-precision input — and the kernel itself
+    exists for floating inputs only."""
+    given = [p for p in parameters if p is not None]
+    if any(p._array.dtype != input._array.dtype for p in given):
+        if any(p._array.dtype != np.float32 for p in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input._array.dtype != np.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    require_floating(input, kernel)
 
 
 def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps):

@@ -1,4 +1,5 @@
 """Turning user arguments into tensors of one dtype, following PyTorch's promotion rules."""
+import functools
 import numbers
 
 import numpy as np
@@ -7,7 +8,7 @@ from .. import dtypes
 from ..tensor import Tensor
 
 __all__ = ["as_tensor_operand", "promote", "cast_operand", "scalar_tensor", "broadcast_error",
-           "CPP_TYPE_NAMES"]
+           "CPP_TYPE_NAMES", "checked_number"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
@@ -23,6 +24,13 @@ def scalar_tensor(value, dtype):
 _wrapped = {}  # (type, value, numpy dtype) -> read-only 0-d tensor, shared by every op using it
 
 
+def _marked_wrapped(tensor):
+    """A Python number as an operand: saved for backward without saved-tensor hooks, as PyTorch
+    saves a wrapped number (``x * 2`` packs nothing)."""
+    tensor._wrapped_number = True
+    return tensor
+
+
 def wrapped_number(value, np_dtype):
     """A cached read-only 0-d tensor for ``value``: ``x * 2`` in a loop makes no new array.
 
@@ -31,7 +39,7 @@ def wrapped_number(value, np_dtype):
     PyTorch (``uint8_tensor + -1`` adds 255).
     """
     if value == 0 or value != value:
-        return Tensor._make(_number_array(value, np_dtype))
+        return _marked_wrapped(Tensor._make(_number_array(value, np_dtype)))
     key = (type(value), value, np_dtype)
     tensor = _wrapped.get(key)
     if tensor is None:
@@ -39,15 +47,54 @@ def wrapped_number(value, np_dtype):
             _wrapped.clear()
         array = _number_array(value, np_dtype)
         array.flags.writeable = False
-        tensor = _wrapped[key] = Tensor._make(array)
+        tensor = _wrapped[key] = _marked_wrapped(Tensor._make(array))
     return tensor
 
 
 def _number_array(value, np_dtype):
+    """``value`` as a 0-d array of ``np_dtype``, wrapping an integer out of its range."""
     try:
         return np.array(value, dtype=np_dtype)
     except OverflowError:
         return np.array(value).astype(np_dtype)
+
+
+# The names PyTorch's checked scalar conversion gives the C++ types in its overflow message.
+_SCALAR_TYPE_NAMES = {**CPP_TYPE_NAMES, "int8": "int8_t", "int16": "int16_t", "int64": "int64_t",
+                      "uint8": "uint8_t"}
+
+
+def checked_number(value, np_dtype):
+    """``value`` as a Python number that fits ``np_dtype``, converted as PyTorch converts a number
+    argument (``fill_``, ``clamp``'s bounds, ``where``'s values): a value out of the dtype's range
+    is an error, not wrapped as in arithmetic, except that a negative integer down to ``-max``
+    wraps into an unsigned dtype (``fill_(-1)`` gives 255); a float truncates towards zero into an
+    integer dtype; infinities fit a floating dtype, NaN no integer one."""
+    kind = np_dtype.kind
+    if kind == "b":
+        return bool(value)
+    low, high = _limits(np_dtype)
+    if kind == "f":
+        if low <= value <= high or value != value or abs(value) == _INF:
+            return value
+    elif isinstance(value, (int, np.integer)):  # a bool is an int: it always fits
+        if (-high if kind == "u" else low) <= value <= high:
+            return int(value) % (high + 1) if value < 0 and kind == "u" else int(value)
+    elif low <= value <= high:  # a float (NaN compares false: it does not fit)
+        return int(value)
+    raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[np_dtype.name]} "
+                       "without overflow")
+
+
+_INF = float("inf")
+
+
+@functools.cache
+def _limits(np_dtype):
+    """The lowest and highest value of a numeric dtype, as Python numbers."""
+    info = np.finfo(np_dtype) if np_dtype.kind == "f" else np.iinfo(np_dtype)
+    return info.min.item() if np_dtype.kind == "f" else int(info.min), \
+        info.max.item() if np_dtype.kind == "f" else int(info.max)
 
 
 def as_tensor_operand(value):
@@ -74,6 +121,8 @@ def promote(a, b):
         return a, wrapped_number(b, a._array.dtype)
     elif b_is_tensor and type(a) in (float, int) and b._array.dtype.kind == "f":
         return wrapped_number(a, b._array.dtype), b
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):  # ``t + array``: a tensor too
+        a, b = (Tensor._make(v) if isinstance(v, np.ndarray) else v for v in (a, b))
     result = dtypes.result_type(a, b)
     return cast_operand(a, result), cast_operand(b, result)
 
@@ -91,12 +140,16 @@ def cast_operand(value, dtype):
 
 
 def broadcast_error(inputs, params):
-    """PyTorch's message for shapes that do not broadcast, naming the first mismatch."""
-    a, b = inputs[0]._array.shape, inputs[1]._array.shape
-    for i in range(1, max(len(a), len(b)) + 1):
-        sa = a[-i] if i <= len(a) else 1
-        sb = b[-i] if i <= len(b) else 1
-        if sa != sb and sa != 1 and sb != 1:
-            return (f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
-                    f"non-singleton dimension {max(len(a), len(b)) - i}")
-    return f"shapes {list(a)} and {list(b)} are not broadcastable"
+    """PyTorch's message for shapes that do not broadcast: the inputs' shapes are broadcast in
+    order, and the first one that does not fit the shape so far is named with it."""
+    shapes = [t._array.shape for t in inputs]
+    a = shapes[0]
+    for b in shapes[1:]:
+        for i in range(1, max(len(a), len(b)) + 1):
+            sa = a[-i] if i <= len(a) else 1
+            sb = b[-i] if i <= len(b) else 1
+            if sa != sb and sa != 1 and sb != 1:
+                return (f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                        f"non-singleton dimension {max(len(a), len(b)) - i}")
+        a = np.broadcast_shapes(a, b)
+    return f"shapes {list(shapes[0])} and {list(shapes[1])} are not broadcastable"

@@ -5,6 +5,7 @@ PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBa
 """
 import builtins
 import collections
+import functools
 import math
 import warnings
 
@@ -38,6 +39,56 @@ def normalize_dims(dim, ndim):
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         out.append(d)
     return tuple(sorted(out)) if ndim else None
+
+
+# PyTorch's argument parser takes numpy's names for two arguments of every function:
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def accept_numpy_names(function):
+    """``function`` also called as ``f(x, axis=0, keepdims=True)``, as PyTorch's parser allows
+    for every function with a ``dim``; giving both names is refused as PyTorch refuses it."""
+    code = function.__code__
+    parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    positions = {torch_name: parameters.index(torch_name) if torch_name in parameters[
+        :code.co_argcount] else None for torch_name in NUMPY_NAMES.values()}
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if kwargs and ("axis" in kwargs or "keepdims" in kwargs):
+            for numpy_name, torch_name in NUMPY_NAMES.items():
+                if numpy_name in kwargs:
+                    position = positions[torch_name]
+                    if torch_name in kwargs or position is not None and len(args) > position:
+                        raise TypeError(f"{function.__name__}() got an unexpected keyword "
+                                        f"argument '{numpy_name}'")
+                    kwargs[torch_name] = kwargs.pop(numpy_name)
+        return function(*args, **kwargs)
+    return call
+
+
+def accept_numpy_names_everywhere(namespace, modules):
+    """Give every public function of ``namespace`` that takes a ``dim`` numpy's names, and put
+    the wrapped function in place of the original wherever ``modules`` hold it: every caller
+    then calls the same object (the compiler's tracer swaps functions by identity)."""
+    wrapped = {}
+    for name, value in namespace.items():
+        if not name.startswith("_") and _takes_a_dim(value) and id(value) not in wrapped:
+            wrapped[id(value)] = value, accept_numpy_names(value)
+    for module in (namespace, *(vars(m) for m in modules)):
+        for name, value in list(module.items()):
+            original, wrapper = wrapped.get(id(value), (None, None))
+            if value is original:
+                module[name] = wrapper
+
+
+def _takes_a_dim(function):
+    """Whether ``function`` (a Python function) has a ``dim`` or ``keepdim`` parameter."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return builtins.any(name in parameters for name in NUMPY_NAMES.values())
 
 
 def _unreduce(grad, shape, dims, keepdim):
@@ -119,9 +170,16 @@ def _(ctx, grad, dims, keepdim):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum of the entries that are not nan (zero gradient at the nans)."""
-    if dtype is not None:
-        input = input.to(dtype)
-    return _reduce(_nansum_all, _nansum, input, dim, keepdim)
+    if dtype is None:
+        return _reduce(_nansum_all, _nansum, input, dim, keepdim)
+    return in_dtype(_reduce(_nansum_all, _nansum, input.to(dtype), dim, keepdim), dtype)
+
+
+def in_dtype(result, dtype):
+    """The result of a reduction given ``dtype=``, in that dtype: the reduction ran on the input
+    cast to it, but integers add and multiply in int64, and their sums and products wrap
+    into the narrower type exactly as they would have wrapped there."""
+    return result if result.dtype is dtypes.as_dtype(dtype) else result.to(dtype)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
@@ -136,9 +194,9 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    if dtype is not None:
-        input = input.to(dtype)
-    return _reduce(_sum_all, _sum, input, dim, keepdim)
+    if dtype is None:
+        return _reduce(_sum_all, _sum, input, dim, keepdim)
+    return in_dtype(_reduce(_sum_all, _sum, input.to(dtype), dim, keepdim), dtype)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -146,8 +204,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         input = input.to(dtype)
     if input._array.dtype.kind != "f":
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+            f"mean(): could not infer output dtype. {'Input' if dtype is None else 'Optional'} "
+            "dtype must be either a floating point or complex dtype. Got: "
+            f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
     return _reduce(_mean_all, _mean, input, dim, keepdim)
 
 
@@ -275,6 +334,8 @@ def argmin(input, dim=None, keepdim=False):
 
 def _arg_extremum(find, name, input, dim, keepdim):
     a = input._array
+    if a.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -427,8 +488,14 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 # ------------------------------------------------------------------- logsumexp, softmax family
 
 def _stable_max(a, dims):
-    m = np.amax(a, axis=dims, keepdims=True, initial=-np.inf)  # an empty reduction shifts by 0
+    """logsumexp's shift: the maximum, or 0 where it is infinite (or the reduction empty)."""
+    m = np.amax(a, axis=dims, keepdims=True, initial=-np.inf)
     return np.where(np.isfinite(m), m, 0)
+
+
+def _softmax_shift(a, dim):
+    """softmax's shift: the maximum as it is, so an infinite one gives nan, as in PyTorch."""
+    return np.amax(a, axis=dim, keepdims=True, initial=-np.inf)
 
 
 @primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
@@ -447,7 +514,8 @@ def _(ctx, grad, dims, keepdim):
 
 @primitive("softmax", node="SoftmaxBackward0", group=REDUCTION, saves=("out",))
 def _softmax(a, dim):
-    e = np.exp(a - _stable_max(a, dim))
+    with np.errstate(invalid="ignore"):
+        e = np.exp(a - _softmax_shift(a, dim))
     return e / e.sum(axis=dim, keepdims=True)
 
 
@@ -459,7 +527,8 @@ def _(ctx, grad, dim):
 
 @primitive("log_softmax", node="LogSoftmaxBackward0", group=REDUCTION, saves=("out",))
 def _log_softmax(a, dim):
-    shifted = a - _stable_max(a, dim)
+    with np.errstate(invalid="ignore"):
+        shifted = a - _softmax_shift(a, dim)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
@@ -516,11 +585,26 @@ def logsumexp(input, dim, keepdim=False):
 
 
 def softmax(input, dim=None, dtype=None, **_legacy):
-    return _softmax(_float(input, dtype), dim=_single_dim(dim, input))
+    dim = _single_dim(dim, input)
+    return _softmax(_floating(input, dtype, "softmax", dim), dim=dim)
 
 
 def log_softmax(input, dim=None, dtype=None, **_legacy):
-    return _log_softmax(_float(input, dtype), dim=_single_dim(dim, input))
+    dim = _single_dim(dim, input)
+    return _log_softmax(_floating(input, dtype, "log_softmax", dim), dim=dim)
+
+
+def _floating(input, dtype, kernel, dim):
+    """The input of softmax and log_softmax: cast to ``dtype`` if given, else floating point
+    already (PyTorch's kernels refuse integers, naming the kernel the dim selects)."""
+    if dtype is not None:
+        return input.to(dtype)
+    a = input._array
+    if a.dtype.kind != "f":
+        last = "lastdim_" if dim >= a.ndim - 1 else ""
+        raise NotImplementedError(f'"{kernel}_{last}kernel_impl" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[a.dtype.name]}'")
+    return input
 
 
 def _single_dim(dim, input):

@@ -351,6 +351,8 @@ class Primitive:
             hooks = grad_mode._state.saved_tensors_hooks
             if hooks:
                 node._saved = tuple([None if i is None else
+                                     _save_input(inputs[i])
+                                     if i >= 0 and "_wrapped_number" in inputs[i].__dict__ else
                                      _pack(inputs[i] if i >= 0 else
                                            (result[-1 - i] if several else result), hooks[-1])
                                      for i in positions])

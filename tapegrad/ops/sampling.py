@@ -1,12 +1,21 @@
-"""Sampling from distributions given by a tensor: multinomial and bernoulli."""
+"""Sampling from distributions given by a tensor: multinomial and bernoulli, and the in-place
+fills with random draws (bernoulli_, random_, exponential_, geometric_, log_normal_, cauchy_).
+
+An in-place fill is recorded like PyTorch's (``ExponentialBackward0`` …): the values drawn do not
+depend on the old ones, so the gradient that reaches the tensor before the fill is zero.
+"""
 
 import numpy as np
 
 from .. import dtypes, random
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .inplace import apply_inplace
+from .operands import CPP_TYPE_NAMES
+from .registry import OTHER, Primitive
 
 __all__ = [
-    "multinomial", "bernoulli",
+    "multinomial", "bernoulli", "bernoulli_", "random_", "exponential_", "geometric_",
+    "log_normal_", "cauchy_",
 ]
 
 
@@ -41,3 +50,121 @@ def bernoulli(input, p=None, *, generator=None):
     draws = random.generator(generator).random(input._array.shape) < probability
     return Tensor._make(draws.astype(input._array.dtype if input._array.dtype.kind == "f"
                                      else dtypes.get_default_dtype().numpy))
+
+
+def _fill_primitive(name, node, fill=lambda values, *others: values):
+    """A primitive that writes ``fill(values, *others)`` over its first input, ``values`` being
+    numbers drawn beforehand (bernoulli_'s probability tensor is the one other input); every
+    input's gradient is zero."""
+    def forward(a, *others, values):
+        return np.asarray(fill(values, *others)).astype(a.dtype)
+
+    def inplace(out, *others, values):
+        out[...] = fill(values, *others)
+
+    prim = Primitive(name, forward, node=node, group=OTHER)
+    prim.inplace = inplace
+    prim.vjp(lambda ctx, grad, values: tuple(grad * 0 if needed else None
+                                             for needed in ctx.needs_input_grad))
+    return prim
+
+
+# bernoulli_: the draws are uniform numbers, compared with p inside the op
+_bernoulli_tensor = _fill_primitive("bernoulli_tensor_", "BernoulliBackward1",
+                                    lambda uniform, p: uniform < p)
+_bernoulli_scalar = _fill_primitive("bernoulli_", "BernoulliBackward2")
+_random_range = _fill_primitive("random_from_to_", "RandomBackward0")
+_random_to = _fill_primitive("random_to_", "RandomBackward1")
+_random_full = _fill_primitive("random_", "RandomBackward2")
+_exponential = _fill_primitive("exponential_", "ExponentialBackward0")
+_geometric = _fill_primitive("geometric_", "GeometricBackward0")
+_log_normal = _fill_primitive("log_normal_", "LogNormalBackward0")
+_cauchy = _fill_primitive("cauchy_", "CauchyBackward0")
+
+
+def _fill(prim, input, values, others=()):
+    return apply_inplace(prim, input, others, {"values": values})
+
+
+def bernoulli_(input, p=0.5, *, generator=None):
+    """Ones with probability ``p`` (a number, or a tensor broadcast to ``input``), zeros
+    otherwise."""
+    shape = input._array.shape
+    uniform = random.generator(generator).random(shape)
+    if isinstance(p, Tensor):
+        if ((p._array < 0) | (p._array > 1)).any():
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an "
+                               "enhancement request to PyTorch.)")
+        return _fill(_bernoulli_tensor, input, uniform, (p,))
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return _fill(_bernoulli_scalar, input, uniform < p)
+
+
+def _random_bound(dtype):
+    """One past the largest value random_() draws: every integer the dtype holds exactly."""
+    if dtype.kind == "f":
+        return 2 ** (np.finfo(dtype).nmant + 1) + 1
+    if dtype.kind == "b":
+        return 2
+    return int(np.iinfo(dtype).max) + 1
+
+
+def random_(input, from_=None, to=None, *, generator=None):
+    """Integers uniform in [from, to), [0, to) with one bound, or every integer the dtype holds
+    exactly (from 0) with none."""
+    dtype = input._array.dtype
+    if from_ is None and to is None:
+        low, high, prim = 0, _random_bound(dtype), _random_full
+    elif to is None:
+        low, high, prim = 0, from_, _random_to
+    else:
+        low, high, prim = from_, to, _random_range
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    draws = random.generator(generator).integers(low, high - 1, input._array.shape,
+                                                 endpoint=True, dtype=np.int64)
+    return _fill(prim, input, draws)
+
+
+def _continuous(input, distribution, type_names):
+    """PyTorch's refusal of an integer tensor (its kernels spell the dtype differently)."""
+    if input._array.dtype.kind != "f":
+        raise RuntimeError(f"{distribution} distribution is a continuous probability "
+                           "distribution. dtype must be a floating point but you specified "
+                           f"{type_names[input._array.dtype.name]}")
+
+
+def exponential_(input, lambd=1.0, *, generator=None):
+    if lambd <= 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    _continuous(input, "Exponential", _LEGACY_TYPE_NAMES)
+    draws = random.generator(generator).exponential(1 / lambd, input._array.shape)
+    return _fill(_exponential, input, draws)
+
+
+def geometric_(input, p, *, generator=None):
+    """The number of Bernoulli(p) trials up to the first success (1, 2, …)."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    return _fill(_geometric, input, random.generator(generator).geometric(p, input._array.shape))
+
+
+def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
+    if std <= 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError('"log_normal_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
+    draws = random.generator(generator).lognormal(mean, std, input._array.shape)
+    return _fill(_log_normal, input, draws)
+
+
+def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    _continuous(input, "Cauchy", CPP_TYPE_NAMES)
+    draws = median + sigma * random.generator(generator).standard_cauchy(input._array.shape)
+    return _fill(_cauchy, input, draws)

@@ -1,20 +1,20 @@
 """Writing to and reading from positions given by indices or masks: scatter, scatter_add,
-index_add, index_put, masked_select, nonzero.
+scatter_reduce, index_add, index_reduce, index_copy, index_put, masked_select, nonzero.
 
 The backward of a write gathers the gradient at the same indices; of an accumulating write,
 the source gradient is the gradient gathered at the indices it was added to.
 """
 import functools
-import warnings
 
 import numpy as np
 
-from ..tensor import Tensor
+from .._warnings import warn_at_caller
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of, broadcast_tensors
-from .operands import CPP_TYPE_NAMES, broadcast_error
+from .operands import CPP_TYPE_NAMES, broadcast_error, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import _index_backward, cat, gather, getitem, index_put_dtype_error, index_select
@@ -23,6 +23,8 @@ __all__ = [
     "masked_fill", "masked_fill_", "masked_select", "nonzero", "argwhere", "index_fill",
     "index_fill_", "masked_scatter", "masked_scatter_", "scatter", "scatter_",
     "scatter_add", "scatter_add_", "index_add", "index_add_", "index_put", "index_put_",
+    "scatter_reduce", "scatter_reduce_", "index_reduce", "index_reduce_", "index_copy",
+    "index_copy_", "take", "take_along_dim",
 ]
 
 
@@ -64,6 +66,7 @@ def _masked_fill_call(input, mask, value, apply):
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{CPP_TYPE_NAMES[mask._array.dtype.name]}")
     if not isinstance(value, Tensor):
+        value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
         return apply(_masked_fill, input, (mask,), {"value": value})
     if value._array.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
@@ -316,14 +319,14 @@ def _(ctx, grad, dim):
             _src_grad(grad, index, dim, ctx.input_shapes[2]) if need_src else None)
 
 
-def _check_scatter(name, input, dim, index, src):
+def _check_scatter(input, dim, index, src):
     """PyTorch's checks: an integer index of the input's rank, no larger than the input (and the
     source) outside ``dim``, its values inside ``dim``; a source of the input's dtype."""
     positions, shape = index._array, input._array.shape
-    if positions.dtype not in (np.int32, np.int64):  # PyTorch says scatter() for scatter_add too
+    if positions.dtype not in (np.int32, np.int64):  # scatter() for scatter_add and the reduces
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
-        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if positions.ndim != len(shape):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     dim = _dims_of(dim, len(shape))[0]
@@ -347,16 +350,16 @@ def _scatter_call(op, input, dim, index, src, value, reduce, apply):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if value is None and not isinstance(src, Tensor):
         src, value = None, src
-    dim = _check_scatter("scatter", input, dim, index, src)
+    dim = _check_scatter(input, dim, index, src)
     if reduce is not None:
-        return _scatter_reduce_call(op, input, dim, index, src, value, reduce, apply)
+        return _legacy_reduce_call(op, input, dim, index, src, value, reduce, apply)
     if src is not None:
         return apply(_scatter, (index, src), {"dim": dim})
     value = np.array(value, dtype=input._array.dtype).item()
     return apply(_scatter_value, (index,), {"dim": dim, "value": value})
 
 
-def _scatter_reduce_call(op, input, dim, index, src, value, reduce, apply):
+def _legacy_reduce_call(op, input, dim, index, src, value, reduce, apply):
     """The deprecated ``reduce=`` of scatter: a number is spread to the index's shape first."""
     if src is None:
         src = Tensor._make(np.full(index._array.shape, value, dtype=input._array.dtype))
@@ -368,9 +371,9 @@ def _scatter_reduce_call(op, input, dim, index, src, value, reduce, apply):
 @functools.cache
 def _warn_reduce_is_deprecated():
     """Once per process, as PyTorch's TORCH_WARN_ONCE."""
-    warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
-                  "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-                  "reduction options.", UserWarning, stacklevel=5)
+    warn_at_caller("The reduce argument of torch.scatter with Tensor src is deprecated and will "
+                   "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
+                   "more reduction options.")
 
 
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
@@ -384,12 +387,12 @@ def scatter_(input, dim, index, src=None, *, value=None, reduce=None):
 
 
 def scatter_add(input, dim, index, src):
-    dim = _check_scatter("scatter_add", input, dim, index, src)
+    dim = _check_scatter(input, dim, index, src)
     return _scatter_add(input, index, src, dim=dim)
 
 
 def scatter_add_(input, dim, index, src):
-    dim = _check_scatter("scatter_add", input, dim, index, src)
+    dim = _check_scatter(input, dim, index, src)
     return apply_inplace(_scatter_add, input, (index, src), {"dim": dim})
 
 
@@ -414,6 +417,9 @@ def _check_index_add(input, dim, index, source):
     positions, shape, source_shape = index._array, input._array.shape, source._array.shape
     if positions.ndim > 1 or positions.dtype.kind not in "iu":
         raise RuntimeError("index_add_(): Index is supposed to be a vector of integers")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"index_add_(): self ({_type_name(input)}) and source "
+                           f"({_type_name(source)}) must have the same scalar type")
     if source._array.ndim != len(shape) or source_shape[dim] != positions.size:
         raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
                            f"to source.size(dim): ({source_shape[dim] if source._array.ndim else 1}"
@@ -470,3 +476,320 @@ def index_put_(input, indices, values, accumulate=False):
         input[tuple(indices)] = values
         return input
     return apply_inplace(_index_put_accumulate, input, (values,), {"key": _index_key(indices)})
+
+
+# ------------------------------------------------------ scatter_reduce, index_reduce, index_copy
+
+_REDUCE_UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+                  "amin": np.minimum}
+
+
+def _reduce_identity(reduce, dtype):
+    """The start value of a position whose own value is left out (``include_self=False``)."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f":
+        return -np.inf if reduce == "amax" else np.inf
+    limits = np.iinfo(dtype)
+    return limits.min if reduce == "amax" else limits.max
+
+
+def _scatter_reduce_into(out, key, values, reduce, include_self):
+    """Reduce ``values`` into ``out[key]`` in place, as PyTorch's scatter_reduce: a mean divides
+    by the number of values (and the position's own value, with ``include_self``), integers
+    rounding down."""
+    if not include_self:
+        out[key] = _reduce_identity(reduce, out.dtype)
+    _REDUCE_UFUNCS[reduce].at(out, key, values)
+    if reduce == "mean":
+        counts = np.full(out.shape, int(include_self), np.int64)
+        np.add.at(counts, key, 1)
+        counts = np.maximum(counts, 1)
+        if out.dtype.kind in "iu":
+            np.floor_divide(out, counts, out=out, casting="unsafe")
+        else:
+            np.divide(out, counts, out=out, casting="unsafe")
+
+
+@primitive("scatter_reduce", node="ScatterReduceBackward0", group=OTHER,
+           saves=("a", "index", "src", "out"), nondifferentiable=("index",))
+def _scatter_reduce(a, index, src, *, dim, reduce, include_self):
+    out = a.copy()
+    _scatter_reduce_into(out, _scatter_key(index, dim), _leading(src, index.shape), reduce,
+                         include_self)
+    return out
+
+
+_scatter_reduce.inplace = lambda out, index, src, *, dim, reduce, include_self: (
+    _scatter_reduce_into(out, _scatter_key(index, dim), _leading(src, index.shape), reduce,
+                         include_self))
+
+
+def _index_expanded(index, dim, shape):
+    """index_reduce's vector ``index`` as a scatter index of the source's ``shape``."""
+    view = [1] * len(shape)
+    view[dim] = -1
+    return np.broadcast_to(index.reshape(view), shape)
+
+
+@primitive("index_reduce", node="IndexReduceBackward0", group=OTHER,
+           saves=("a", "index", "source", "out"), nondifferentiable=("index",))
+def _index_reduce(a, index, source, *, dim, reduce, include_self):
+    return _scatter_reduce.forward(a, _index_expanded(index, dim, source.shape), source,
+                                   dim=dim, reduce=reduce, include_self=include_self)
+
+
+_index_reduce.inplace = lambda out, index, source, *, dim, reduce, include_self: (
+    _scatter_reduce.inplace(out, _index_expanded(index, dim, source.shape), source, dim=dim,
+                            reduce=reduce, include_self=include_self))
+
+
+def _scatter_reduce_grads(ctx, grad, index, dim, reduce, include_self):
+    """PyTorch's scatter_reduce_backward: the gradients of ``self`` and ``src``.
+
+    A mean spreads the gradient over the values it averaged; amax/amin share it evenly among
+    the values equal to the result (the position's own value counted even when left out, as
+    PyTorch does); a product divides the result by each factor, with a single zero factor's
+    gradient the product of the others."""
+    a, _, src, result = ctx.saved
+    dtype = grad._array.dtype
+    need_self, _, need_src = ctx.needs_input_grad
+    scatter = functools.partial(_scatter_reduce, dim=dim, reduce=reduce,
+                                include_self=include_self)
+    if reduce == "sum":
+        grad_self, grad_src = grad, gather(grad, dim, index)
+    elif reduce == "mean":
+        counts = _scatter_add(Tensor._make(np.full(grad.shape, float(include_self), dtype)),
+                              index, Tensor._make(np.ones(index.shape, dtype)), dim=dim)
+        counts = masked_fill(counts, counts == 0, 1)
+        grad_self, grad_src = grad / counts, gather(grad, dim, index) / gather(counts, dim, index)
+    elif reduce in ("amax", "amin"):
+        value = gather(result, dim, index)
+        self_is_result, src_is_result = a == result, _leading_tensor(src, index) == value
+        shares = _scatter_add(self_is_result.to(grad.dtype), index, src_is_result.to(grad.dtype),
+                              dim=dim)
+        distributed = grad / shares
+        grad_self = where(self_is_result, distributed, 0.0)
+        grad_src = where(src_is_result, gather(distributed, dim, index), 0.0)
+    else:  # prod
+        masked_self = masked_fill(a, a == 0, 1)
+        grad_self = grad * scatter(masked_self, index, src) / masked_self
+        src = _leading_tensor(src, index)
+        src_zero = src == 0
+        zeros_there = _scatter_add(Tensor._make(np.zeros(a.shape, dtype)), index,
+                                   src_zero.to(grad.dtype), dim=dim)
+        single_zero = src_zero & (gather(zeros_there, dim, index) == 1)
+        others = scatter(a, index, masked_fill(src, single_zero, 1))
+        grad_src = where(single_zero, gather(grad * others, dim, index),
+                         gather(grad * result, dim, index) / masked_fill(src, src_zero, 1))
+    if not include_self:
+        grad_self = _scatter_value(grad_self, index, dim=dim, value=0)
+    return grad_self if need_self else None, grad_src if need_src else None
+
+
+def _leading_tensor(src, index):
+    """The part of ``src`` the index covers, as a tensor."""
+    if tuple(src.shape) == tuple(index.shape):
+        return src
+    return getitem(src, tuple(slice(0, n) for n in index.shape))
+
+
+@_scatter_reduce.vjp
+def _(ctx, grad, dim, reduce, include_self):
+    index = ctx.saved[1]
+    grad_self, grad_src = _scatter_reduce_grads(ctx, grad, index, dim, reduce, include_self)
+    if grad_src is not None and tuple(grad_src.shape) != tuple(ctx.input_shapes[2]):
+        key = tuple(slice(0, n) for n in index.shape)
+        grad_src = _index_backward(grad_src, shape=tuple(ctx.input_shapes[2]), key=key)
+    return grad_self, None, grad_src
+
+
+@_index_reduce.vjp
+def _(ctx, grad, dim, reduce, include_self):
+    index = ctx.saved[1]
+    expanded = Tensor._make(np.ascontiguousarray(
+        _index_expanded(index._array, dim, ctx.input_shapes[2])))
+    grad_self, grad_src = _scatter_reduce_grads(ctx, grad, expanded, dim, reduce, include_self)
+    return grad_self, None, grad_src
+
+
+_SCATTER_REDUCTIONS = tuple(_REDUCE_UFUNCS)
+
+
+def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
+    if reduce not in _SCATTER_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    dim = _check_scatter(input, dim, index, src)
+    return apply(_scatter_reduce, input, (index, src),
+                 {"dim": dim, "reduce": reduce, "include_self": include_self})
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """``input`` with the ``src`` values reduced (sum, prod, mean, amax, amin) into the positions
+    ``index`` names along ``dim``; ``include_self=False`` leaves their old values out."""
+    return _scatter_reduce_call(input, dim, index, src, reduce, include_self,
+                                lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
+    return _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply_inplace)
+
+
+def _check_index_source(op, input, dim, index, source):
+    """index_copy/index_reduce's checks: a vector of int64 indices, one per slice of ``source``
+    along ``dim``, a source of the input's shape elsewhere; returns ``dim`` made non-negative."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+    dim = _dims_of(dim, input._array.ndim)[0]
+    positions = index._array
+    if positions.ndim > 1:
+        raise IndexError(f"{op}(): Index should have dimension 1 or 0 (got {positions.ndim})")
+    source_shape = source._array.shape if source._array.ndim else (1,)
+    shape = input._array.shape if input._array.ndim else (1,)
+    if source_shape[dim] != positions.size:
+        raise IndexError(f"{op}(): Number of indices ({positions.size}) should be equal to "
+                         f"source.size(dim) ({source_shape[dim]})")
+    if source_shape[:dim] + source_shape[dim + 1:] != shape[:dim] + shape[dim + 1:]:
+        raise IndexError(f"{op}(): Source/destination tensor must have same slice shapes. "
+                         f"Destination slice shape: {list(shape[:dim] + shape[dim + 1:])} at "
+                         f"dimension {dim} and source slice shape: "
+                         f"{list(source_shape[:dim] + source_shape[dim + 1:])} at dimension 0.")
+    outside = (positions < -shape[dim]) | (positions >= shape[dim])
+    if outside.any():
+        raise IndexError(f"{op}(): index {positions[outside].flat[0]} is out of bounds for "
+                         f"dimension {dim} with size {shape[dim]}")
+    return dim
+
+
+def _type_name(tensor):
+    """PyTorch's name of a tensor's scalar type in messages ("Float", "Long")."""
+    return _LEGACY_TYPE_NAMES[tensor._array.dtype.name]
+
+
+_INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
+
+
+def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({_type_name(input)}) and source "
+                           f"({_type_name(source)}) must have the same scalar type")
+    dim = _check_index_source("index_reduce_", input, dim, index, source)
+    return apply(_index_reduce, input, (index, source),
+                 {"dim": dim, "reduce": reduce, "include_self": include_self})
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """``input`` with the slices of ``source`` reduced into the slices ``index`` names."""
+    return _index_reduce_call(input, dim, index, source, reduce, include_self,
+                              lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
+    return _index_reduce_call(input, dim, index, source, reduce, include_self, apply_inplace)
+
+
+@primitive("index_copy", node="IndexCopyBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
+def _index_copy(a, index, source, *, dim):
+    out = a.copy()
+    _copy_into(out, index, source, dim)
+    return out
+
+
+def _copy_into(out, index, source, dim):
+    out[(slice(None),) * dim + (index,)] = source
+
+
+_index_copy.inplace = lambda out, index, source, *, dim: _copy_into(out, index, source, dim)
+
+
+@_index_copy.vjp
+def _(ctx, grad, dim):
+    (index,) = ctx.saved
+    need_self, _, need_source = ctx.needs_input_grad
+    return (_index_fill(grad, index, dim=dim, value=0) if need_self else None, None,
+            index_select(grad, dim, index) if need_source else None)
+
+
+def _index_copy_call(input, dim, index, source, apply):
+    if isinstance(index, Tensor) and index._array.dtype != np.int64:
+        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                           f"{_type_name(index)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {_type_name(input)} and (source) "
+                           f"{_type_name(source)}")
+    dim = _check_index_source("index_copy_", input, dim, index, source)
+    if not input._array.ndim:
+        return apply(_index_copy, input.reshape(1), (index, source.reshape(1)),
+                     {"dim": 0}).reshape(())
+    return apply(_index_copy, input, (index, source), {"dim": dim})
+
+
+def index_copy(input, dim, index, source):
+    """``input`` with the slices ``index`` names along ``dim`` replaced by those of ``source``."""
+    return _index_copy_call(input, dim, index, source,
+                            lambda prim, t, others, params: prim(t, *others, **params))
+
+
+def index_copy_(input, dim, index, source):
+    return _index_copy_call(input, dim, index, source, apply_inplace)
+
+
+# ------------------------------------------------------------------------- take, take_along_dim
+
+@primitive("take", node="TakeBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
+def _take(a, index):
+    return a.reshape(-1)[index]
+
+
+@_take.vjp
+def _(ctx, grad):
+    (index,) = ctx.saved
+    flat = Tensor._make(np.zeros(int(np.prod(ctx.input_shapes[0])), grad._array.dtype))
+    return _index_put_accumulate(flat, grad, key=(index._array,)).reshape(ctx.input_shapes[0]), None
+
+
+def take(input, index):
+    """The elements of ``input`` read as one flat vector at ``index`` (negative counting from
+    the end), in ``index``'s shape."""
+    if index._array.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{_type_name(index)}")
+    size, positions = input._array.size, index._array
+    outside = (positions < -size) | (positions >= size)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {positions[outside].flat[0]} on a "
+                         f"tensor of {size} elements.")
+    return _take(input, index)
+
+
+def take_along_dim(input, indices, dim=None):
+    """``gather`` along ``dim`` with ``input`` and ``indices`` broadcast against each other
+    (no ``dim``: on the flattened input)."""
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    if input._array.ndim != indices._array.ndim:
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {input._array.ndim} dimensions for "
+                           f"input, and {indices._array.ndim} dimensions for indices")
+    dim = _dims_of(dim, input._array.ndim)[0]
+    if indices._array.dtype.kind not in "iu":
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    outside_dim = [[1 if d == dim else n for d, n in enumerate(t._array.shape)]
+                   for t in (input, indices)]
+    try:
+        shape = np.broadcast_shapes(*outside_dim)
+    except ValueError:
+        raise RuntimeError(broadcast_error((input, indices), {})) from None
+    input_shape, index_shape = list(shape), list(shape)
+    input_shape[dim], index_shape[dim] = input._array.shape[dim], indices._array.shape[dim]
+    return gather(input.expand(input_shape), dim, indices.expand(index_shape))

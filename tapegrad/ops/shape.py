@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
+from .creation import int_list
 from .registry import OTHER, VIEW, primitive
 
 __all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute",
@@ -44,9 +45,11 @@ def _(ctx, grad, shape):
 
 
 def _infer_shape(shape, numel):
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
-    shape = tuple(builtins.int(s) for s in shape)
+    """A view's shape with its one -1 worked out, refused as PyTorch's ``infer_size`` refuses it."""
+    for index, s in enumerate(shape):
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s} at index {index} of shape "
+                               f"{list(shape)}")
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = math.prod(s for s in shape if s != -1)
@@ -65,14 +68,27 @@ _NOT_A_VIEW = ("view size is not compatible with input tensor's size and stride 
 
 def view(input, *shape):
     try:
+        shape = int_list(shape, "view", "size")
+    except TypeError:
+        raise TypeError(_view_signature_error(shape)) from None
+    try:
         return _reshape(input, shape=_infer_shape(shape, input._array.size))
     except ValueError:
         raise RuntimeError(_NOT_A_VIEW) from None
 
 
+def _view_signature_error(args):
+    """PyTorch's message for ``view`` called with neither a dtype nor a shape."""
+    got = ", ".join(type(a).__name__ for a in args)
+    why = (f"      didn't match because some of the arguments have invalid types: (!{got}!)\n"
+           if len(args) == 1 else "")
+    return (f"view() received an invalid combination of arguments - got ({got}), but expected "
+            f"one of:\n * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}")
+
+
 def reshape(input, *shape):
     """A view when the strides allow one; otherwise, as PyTorch, a contiguous copy reshaped."""
-    shape = _infer_shape(shape, input._array.size)
+    shape = _infer_shape(int_list(shape, "reshape", "shape"), input._array.size)
     try:
         return _reshape(input, shape=shape)
     except ValueError:
@@ -81,9 +97,9 @@ def reshape(input, *shape):
 
 def flatten(input, start_dim=0, end_dim=-1):
     shape = input._array.shape
+    start, end = _axis(start_dim, len(shape)), _axis(end_dim, len(shape))
     if not shape:
         return reshape(input, 1)
-    start, end = start_dim % len(shape), end_dim % len(shape)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -169,12 +185,13 @@ def permute(input, *dims):
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = dims[0]
     ndim = input._array.ndim
-    dims = tuple(_axis(d, ndim) for d in dims)
-    if sorted(dims) != list(range(ndim)):
+    if len(dims) != ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
-                           f"input.dim() = {ndim} is not equal to len(dims) = {len(dims)}"
-                           if len(dims) != ndim else "permute(): duplicate dims are not allowed.")
+                           f"input.dim() = {ndim} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(_axis(d, ndim) for d in dims)
+    if len(set(dims)) != ndim:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return _permute(input, dims=dims)
 
 
@@ -399,12 +416,28 @@ def _advanced_key(indices):
     """``(dim, array)`` pairs as one numpy key: full slices up to each array's dimension."""
     if not indices:
         return None
+    _check_broadcastable(index for _, index in indices)
     key, position = [], 0
     for dim, index in indices:
         key.extend([slice(None)] * (dim - position))
         key.append(index)
         position = dim + (index.ndim if index.dtype == np.bool_ else 1)
     return tuple(key)
+
+
+def _check_broadcastable(indices):
+    """Index tensors must broadcast together (a mask counts as one index per dimension)."""
+    shapes = []
+    for index in indices:
+        if index.dtype == np.bool_:
+            shapes += [[int(np.count_nonzero(index))]] * index.ndim
+        else:
+            shapes.append(list(index.shape))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         f"shapes {', '.join(map(str, shapes))}") from None
 
 
 def _apply_key(input, steps, advanced):
@@ -553,6 +586,9 @@ def _without_leading_ones(shape):
 
 
 def index_select(input, dim, index):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
     positions = index._array
     if positions.dtype.kind not in "iu":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
@@ -659,10 +695,26 @@ def _same_dtype(tensors):
     return [t if t._array.dtype == common.numpy else t.to(common) for t in tensors]
 
 
+def _tensor_list(tensors, name):
+    """The tensors of a ``TensorList`` argument, refused as PyTorch's parser refuses others."""
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    for position, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {position} in argument 0, but got "
+                            f"{type(t).__name__}")
+    return list(tensors)
+
+
 def cat(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for position, t in enumerate(tensors):
+        if not t._array.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
+                               "concatenated")
     tensors = _same_dtype(tensors)
     ndim = builtins.max(t._array.ndim for t in tensors)
     dim = _axis(dim, ndim)
@@ -684,7 +736,7 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0):
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     tensors = _same_dtype(tensors)

@@ -24,7 +24,7 @@ from .shape import gather, narrow, reshape, squeeze
 __all__ = [
     "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile",
     "nanquantile", "cummax", "cummin", "unique", "bincount", "histc", "histogram", "searchsorted",
-    "bucketize",
+    "bucketize", "msort", "isin", "unique_consecutive",
 ]
 
 
@@ -237,6 +237,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     dim = _sort_dim(input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 0 <= k <= size:
@@ -248,6 +250,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    _refuse_bool(input, "kthvalue_cpu")
     dim = _sort_dim(input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 1 <= k <= size:
@@ -270,7 +273,14 @@ def nanmedian(input, dim=None, keepdim=False):
     return _median(input, dim, keepdim, True)
 
 
+def _refuse_bool(input, kernel):
+    """PyTorch's selection kernels have no bool version."""
+    if input._array.dtype == np.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def _median(input, dim, keepdim, ignore_nan):
+    _refuse_bool(input, "median_cpu" if dim is None else "median_out")
     if dim is None:
         return (_nanmedian_all if ignore_nan else _median_all)(input)
     dim = _sort_dim(input, dim)
@@ -382,8 +392,14 @@ def cummin(input, dim):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (slices along ``dim``), sorted; NaNs are never equal, so each stays."""
+    options = {"equal_nan": False} if dim is None else {"axis": dim}
     values, inverse, counts = np.unique(input._array, return_inverse=True, return_counts=True,
-                                        axis=dim)
+                                        **options)
+    return _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts)
+
+
+def _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts):
     result = [Tensor._make(values)]
     if return_inverse:
         result.append(Tensor._make(inverse.reshape(input._array.shape if dim is None else -1)
@@ -393,9 +409,44 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return result[0] if len(result) == 1 else tuple(result)
 
 
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """The values (slices along ``dim``) with each run of equal neighbours kept once."""
+    array = input._array.reshape(-1) if dim is None else np.moveaxis(
+        input._array, _dims_of(dim, input._array.ndim)[0], 0)
+    if array.shape[0]:
+        rows = array.reshape(array.shape[0], -1)
+        starts = np.concatenate([[True], (rows[1:] != rows[:-1]).any(axis=1)])
+    else:
+        starts = np.zeros(0, bool)
+    values = array[starts]
+    if dim is not None:
+        values = np.moveaxis(values, 0, _dims_of(dim, input._array.ndim)[0])
+    inverse = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), len(starts)))
+    return _unique_result(input, dim, np.ascontiguousarray(values), inverse, counts,
+                          return_inverse, return_counts)
+
+
+def msort(input):
+    """``input`` sorted along its first dimension."""
+    return sort(input, dim=0).values
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each element equals one of ``test_elements`` (a NaN equals nothing)."""
+    tested = [e._array if isinstance(e, Tensor) else np.asarray(e)
+              for e in (elements, test_elements)]
+    common = dtypes.result_type(elements, test_elements).numpy
+    found = np.isin(tested[0].astype(common), tested[1].astype(common), invert=invert)
+    return Tensor._make(np.asarray(found))
+
+
 def bincount(input, weights=None, minlength=0):
     values = input._array
-    if values.ndim != 1 or values.dtype.kind not in "iu" or (values.size and values.min() < 0):
+    if values.dtype.kind not in "iu":
+        raise NotImplementedError(f'"bincount_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+    if values.ndim != 1 or (values.size and values.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
         return Tensor._make(np.bincount(values, minlength=minlength).astype(np.int64))
@@ -409,8 +460,8 @@ def histc(input, bins=100, min=0, max=0):
     outside are ignored; the counts have the input's dtype."""
     values = input._array
     if values.dtype.kind != "f":
-        raise RuntimeError(f'"histogram_cpu" not implemented for '
-                           f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+        raise NotImplementedError(f'"histogram_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
     low, high = builtins.float(min), builtins.float(max)
     if low == high and values.size:
         low, high = builtins.float(values.min()), builtins.float(values.max())
@@ -427,8 +478,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     data's by default), or between the edges of a ``bins`` tensor; the histogram and its edges."""
     values = input._array
     if values.dtype.kind != "f":
-        raise RuntimeError(f'"histogram_cpu" not implemented for '
-                           f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+        raise NotImplementedError(f'"histogramdd" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
     weights = None if weight is None else weight._array
     if isinstance(bins, Tensor):
         edges = bins._array

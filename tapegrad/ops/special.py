@@ -19,7 +19,7 @@ from .elementwise import (
     isfinite, isnan, pow, reciprocal, sqrt, to_dtype, where,
 )
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
-from .operands import broadcast_error, cast_operand, promote
+from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote
 from .reduction import return_types
 from .registry import ELEMENTWISE, primitive
 
@@ -291,13 +291,24 @@ def hypot(input, other):
 
 
 def lerp(input, end, weight):
+    _check_lerp_dtypes(input, end, weight)
     input, end = promote(input, end)
     if isinstance(weight, Tensor):
         return _lerp_tensor(_require_floating("lerp_kernel_tensor", input), end, weight)
     return _lerp(_require_floating("lerp_kernel_scalar", input), end, weight=weight)
 
 
+def _check_lerp_dtypes(input, end, weight):
+    """PyTorch's lerp promotes nothing: ``end`` and a tensor ``weight`` have ``input``'s dtype."""
+    for name, value in (("end", end), ("weight", weight)):
+        if isinstance(input, Tensor) and isinstance(value, Tensor) \
+                and value._array.dtype != input._array.dtype:
+            raise RuntimeError(f"expected dtype {CPP_TYPE_NAMES[input._array.dtype.name]} for "
+                               f"`{name}` but got dtype {CPP_TYPE_NAMES[value._array.dtype.name]}")
+
+
 def lerp_(input, end, weight):
+    _check_lerp_dtypes(input, end, weight)
     if isinstance(weight, Tensor):
         _require_floating("lerp_kernel_tensor", input)
         return apply_inplace(_lerp_tensor, input, (end, weight), {})

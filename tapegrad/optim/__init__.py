@@ -9,7 +9,9 @@ from .nadam import NAdam
 from .radam import RAdam
 from .rmsprop import RMSprop
 from .lbfgs import LBFGS
-from . import lr_scheduler
+from .rprop import Rprop
+from .asgd import ASGD
+from . import lr_scheduler, swa_utils
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "RMSprop", "LBFGS", "lr_scheduler"]
+           "RMSprop", "LBFGS", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]

@@ -14,8 +14,9 @@ from .. import dtypes, ops, random
 from ..tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
-           "Sampler", "SequentialSampler", "RandomSampler", "BatchSampler", "DataLoader",
-           "default_collate", "random_split"]
+           "StackDataset", "ChainDataset", "Sampler", "SequentialSampler", "RandomSampler",
+           "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler", "DataLoader",
+           "default_collate", "random_split", "get_worker_info"]
 
 
 # -------------------------------------------------------------------------------- datasets
@@ -41,7 +42,7 @@ class TensorDataset(Dataset):
     """Item ``i`` is ``tuple(t[i] for t in tensors)``: the tensors share their first dimension."""
 
     def __init__(self, *tensors):
-        if any(t.shape[0] != tensors[0].shape[0] for t in tensors):
+        if any(t.size(0) != tensors[0].size(0) for t in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
@@ -84,6 +85,61 @@ class ConcatDataset(Dataset):
         which = int(np.searchsorted(self.cumulative_sizes, index, side="right"))
         start = 0 if which == 0 else int(self.cumulative_sizes[which - 1])
         return self.datasets[which][index - start]
+
+
+class StackDataset(Dataset):
+    """Item ``i`` is the tuple (datasets given as arguments) or the dict (given as keywords) of
+    item ``i`` of each dataset; the datasets have one length."""
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
+                             "``kwargs``) like input/output, but both types are given.")
+        datasets = args or list(kwargs.values())
+        if not datasets:
+            raise ValueError("At least one dataset should be passed")
+        self._length = len(datasets[0])
+        if any(len(d) != self._length for d in datasets):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets = args or kwargs
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {key: dataset[index] for key, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices):
+        return [self[i] for i in indices]
+
+    def __len__(self):
+        return self._length
+
+
+class ChainDataset(IterableDataset):
+    """The streams of several iterable datasets, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from dataset
+
+    def __len__(self):
+        total = 0
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(dataset)
+        return total
+
+
+def get_worker_info():
+    """Information about the DataLoader worker running this code: None, as batches are always
+    loaded in the main process here."""
+    return None
 
 
 def random_split(dataset, lengths, generator=None):
@@ -161,6 +217,49 @@ class RandomSampler(Sampler):
             return iter(rng.integers(0, n, size=self.num_samples).tolist())
         repeats = [rng.permutation(n) for _ in range(-(-self.num_samples // n))]
         return iter(np.concatenate(repeats)[:self.num_samples].tolist())
+
+    def __len__(self):
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in a fresh random order every epoch."""
+
+    def __init__(self, indices, generator=None):
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self):
+        for position in _permutation(len(self.indices), self.generator).tolist():
+            yield self.indices[position]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``."""
+
+    def __init__(self, weights, num_samples, replacement=True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = ops.as_tensor(weights, dtype=dtypes.float64)
+        if weights.ndim != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self):
+        draws = ops.multinomial(self.weights, self.num_samples, self.replacement,
+                                generator=self.generator)
+        return iter(draws.tolist())
 
     def __len__(self):
         return self.num_samples

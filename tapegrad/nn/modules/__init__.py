@@ -21,7 +21,7 @@ from .pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
     AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d,
 )
-from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .fold import Fold, Unfold
 from .padding import (
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
@@ -29,6 +29,10 @@ from .padding import (
     ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .lazy import (
+    LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyConvTranspose1d,
+    LazyConvTranspose2d, LazyLinear, LazyModuleMixin,
+)
 from .attention import MultiheadAttention
 from .transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
@@ -65,4 +69,6 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "Tanhshrink", "RReLU", "Bilinear", "CosineSimilarity", "PairwiseDistance",
            "MarginRankingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
            "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
-           "GaussianNLLLoss", "PoissonNLLLoss"]
+           "GaussianNLLLoss", "PoissonNLLLoss", "LazyModuleMixin", "LazyLinear", "LazyConv1d",
+           "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyBatchNorm1d",
+           "LazyBatchNorm2d", "ChannelShuffle"]

@@ -13,6 +13,7 @@ valid step, as in PyTorch.
 import math
 
 from ... import ops
+from ..._warnings import warn_at_caller
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -106,6 +107,10 @@ class _CellBase(Module):
         elif unbatched:
             state = tuple(s.unsqueeze(0) for s in state) if isinstance(state, tuple) else \
                 state.unsqueeze(0)
+        for index, part in enumerate(state if isinstance(state, tuple) else (state,)):
+            if part.shape[0] != input.shape[0]:
+                raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match "
+                                   f"hidden{index} batch size {part.shape[0]}")
         return input, state, unbatched
 
 
@@ -171,6 +176,10 @@ class _RNNBase(Module):
             raise ValueError("proj_size has to be smaller than hidden_size")
         if proj_size and self._mode != "LSTM":
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if dropout > 0 and num_layers == 1:
+            warn_at_caller("dropout option adds dropout after all but last recurrent layer, so "
+                           "non-zero dropout expects num_layers greater than 1, but got "
+                           f"dropout={dropout} and num_layers={num_layers}")
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.num_layers = num_layers
@@ -273,10 +282,13 @@ class _RNNBase(Module):
         if input.dim() not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
                              f"{input.dim()}D instead")
+        self._check_input_dtype(input)
         self._check_input_size(input)
         unbatched = input.dim() == 2
         sequence = input.unsqueeze(1) if unbatched else (
             input.transpose(0, 1) if self.batch_first else input)
+        if hx is not None:
+            self._check_state(hx, sequence.shape[1], unbatched)
         states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
         sequence, finals = self._layers(sequence, states)
         output = sequence.squeeze(1) if unbatched else (
@@ -297,6 +309,28 @@ class _RNNBase(Module):
             state = _apply_permutation(state, packed.unsorted_indices)
         return type(packed)(data, packed.batch_sizes, packed.sorted_indices,
                             packed.unsorted_indices), state
+
+    def _check_input_dtype(self, input):
+        weight = self.weight_ih_l0
+        if input.dtype != weight.dtype:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
+                             f"({weight.dtype}). Convert input: input.to({weight.dtype}), or "
+                             f"convert model: model.to({input.dtype})")
+
+    def _expected_state_size(self, batch, projected=True):
+        directions = 2 if self.bidirectional else 1
+        size = (self.proj_size or self.hidden_size) if projected else self.hidden_size
+        return (self.num_layers * directions, batch, size)
+
+    def _check_state(self, hx, batch, unbatched):
+        """PyTorch's checks of a given initial state: its rank, then its size."""
+        rank = 2 if unbatched else 3
+        if hx.dim() != rank:
+            kind = "unbatched 2-D" if unbatched else "batched 3-D"
+            raise RuntimeError(f"For {kind} input, hx should also be {rank}-D but got "
+                               f"{hx.dim()}-D tensor")
+        _check_size(hx.unsqueeze(1) if unbatched else hx, self._expected_state_size(batch),
+                    "Expected hidden size")
 
     def _check_input_size(self, input):
         if input.shape[-1] != self.input_size:
@@ -332,6 +366,11 @@ class _RNNBase(Module):
     def _join_state(self, finals, unbatched):
         h_n = ops.stack(finals)
         return h_n.squeeze(1) if unbatched else h_n
+
+
+def _check_size(state, expected, what):
+    if tuple(state.shape) != expected:
+        raise RuntimeError(f"{what} {expected}, got {list(state.shape)}")
 
 
 def _hidden(state):
@@ -399,6 +438,17 @@ class LSTM(_RNNBase):
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _lstm_step(projected, state, w_hh, b_hh, w_hr)
+
+    def _check_state(self, hx, batch, unbatched):
+        rank = 2 if unbatched else 3
+        if hx[0].dim() != rank or hx[1].dim() != rank:
+            kind = "unbatched 2-D" if unbatched else "batched 3-D"
+            raise RuntimeError(f"For {kind} input, hx and cx should also be {rank}-D but got "
+                               f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+        for index, part in enumerate(hx):
+            _check_size(part.unsqueeze(1) if unbatched else part,
+                        self._expected_state_size(batch, projected=index == 0),
+                        f"Expected hidden[{index}] size")
 
     def _split_state(self, hx, batch, dtype, unbatched):
         if hx is None:  # with proj_size, h has the projected size and c the hidden one

@@ -4,11 +4,16 @@ Schedules use PyTorch's recursive ("chainable") forms, computed from the groups'
 the lr sequences equal PyTorch's to the last bit, including when several schedulers act on one
 optimizer. ``_get_closed_form_lr`` (where a schedule has one) serves ``step(epoch)``.
 """
+import contextlib
+import functools
 import warnings
+import weakref
 
+from ..._warnings import warn_at_caller
 from ..optimizer import Optimizer
 
-__all__ = ["LRScheduler", "check_optimizer", "per_group", "EPOCH_DEPRECATION_WARNING"]
+__all__ = ["LRScheduler", "check_optimizer", "per_group", "EPOCH_DEPRECATION_WARNING",
+           "warn_get_lr_outside_step", "within_step"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
@@ -35,9 +40,47 @@ def per_group(name, optimizer, value):
     return [value] * groups
 
 
+def warn_get_lr_outside_step(scheduler):
+    """A schedule's ``get_lr`` computes the next lrs: called by a user, it is likely mistaken
+    for ``get_last_lr``, as PyTorch warns."""
+    if not scheduler._get_lr_called_within_step:
+        warn_at_caller("To get the last learning rate computed by the scheduler, please use "
+                       "`get_last_lr()`.")
+
+
+@contextlib.contextmanager
+def within_step(scheduler):
+    """While a ``step`` computes the lrs: its ``get_lr`` calls do not warn."""
+    scheduler._get_lr_called_within_step = True
+    try:
+        yield
+    finally:
+        scheduler._get_lr_called_within_step = False
+
+
+def _track_step_called(optimizer):
+    """Wrap the optimizer's ``step`` (once) so that it records having been called — how PyTorch
+    tells a scheduler stepped before its optimizer."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    step = optimizer.step.__func__
+    optimizer_ref = weakref.ref(optimizer)
+
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        instance = optimizer_ref()
+        instance._opt_called = True
+        return step.__get__(instance, type(instance))(*args, **kwargs)
+
+    wrapper._wrapped_by_lr_sched = True
+    optimizer.step = wrapper
+
+
 class LRScheduler:
     # True only during the step the constructor takes, which keeps the groups' lrs as they are.
     _is_initial = False
+    # True while ``step`` computes the lrs: ``get_lr`` called at any other time warns.
+    _get_lr_called_within_step = False
 
     def __init__(self, optimizer, last_epoch=-1):
         self.optimizer = check_optimizer(optimizer)
@@ -51,6 +94,7 @@ class LRScheduler:
                                    "when resuming scheduler with last_epoch >= 0.")
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        _track_step_called(optimizer)
         self._initial_step()
 
     def _initial_step(self):
@@ -69,19 +113,38 @@ class LRScheduler:
         return self._last_lr
 
     def step(self, epoch=None):
+        if self._step_count == 1:
+            self._warn_if_optimizer_not_stepped()
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
         self._update_lr(epoch)
 
+    def _warn_if_optimizer_not_stepped(self):
+        """The first ``step`` after the constructor's: PyTorch's warnings about the call order."""
+        if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+            warn_at_caller(
+                "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                "initialization. Please, make sure to call `optimizer.step()` before "
+                "`lr_scheduler.step()`. See more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+        elif not getattr(self.optimizer, "_opt_called", False):
+            warn_at_caller(
+                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
+                "1.1.0 and later, you should call them in the opposite order: `optimizer.step()` "
+                "before `lr_scheduler.step()`.  Failure to do this will result in PyTorch "
+                "skipping the first value of the learning rate schedule. See more details at "
+                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate")
+
     def _update_lr(self, epoch=None):
-        if epoch is None:
-            self.last_epoch += 1
-            lrs = self.get_lr()
-        else:
-            self.last_epoch = epoch
-            lrs = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
-                   else self.get_lr())
+        with within_step(self):
+            if epoch is None:
+                self.last_epoch += 1
+                lrs = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                lrs = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
+                       else self.get_lr())
         for group, lr in zip(self.optimizer.param_groups, lrs):
             group["lr"] = lr
         self._last_lr = self._current_lrs()

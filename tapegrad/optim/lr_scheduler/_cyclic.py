@@ -3,7 +3,8 @@ cyclical (triangular) lrs."""
 import math
 import types
 
-from ._base import LRScheduler, check_optimizer, per_group
+from ._base import (LRScheduler, check_optimizer, per_group, warn_get_lr_outside_step,
+                    within_step)
 
 __all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "OneCycleLR", "CyclicLR"]
 
@@ -32,6 +33,7 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         epoch, t_max, eta_min = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:
             return self._current_lrs()
@@ -71,6 +73,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         return [self.eta_min + (base - self.eta_min)
                 * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base in self.base_lrs]
 
@@ -86,7 +89,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         else:
             self._move_to(epoch)
         self.last_epoch = math.floor(epoch)
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        with within_step(self):
+            lrs = self.get_lr()
+        for group, lr in zip(self.optimizer.param_groups, lrs):
             group["lr"] = lr
         self._last_lr = self._current_lrs()
 
@@ -185,6 +190,7 @@ class OneCycleLR(LRScheduler):
         _set_momentum(group, momentum, self.use_beta1)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         step = self.last_epoch
         if step > self.total_steps:
             raise ValueError(f"Tried to step {step} times. The specified number of total steps "
@@ -257,6 +263,7 @@ class CyclicLR(LRScheduler):
         return 1.0
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         cycle = math.floor(1 + self.last_epoch / self.total_size)
         x = 1.0 + self.last_epoch / self.total_size - cycle
         if x <= self.step_ratio:

@@ -4,7 +4,7 @@ import types
 from bisect import bisect_right
 from collections import Counter
 
-from ._base import LRScheduler
+from ._base import LRScheduler, warn_get_lr_outside_step
 
 __all__ = ["StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "LinearLR", "PolynomialLR",
            "LambdaLR", "MultiplicativeLR"]
@@ -19,6 +19,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return self._current_lrs()
         return [lr * self.gamma for lr in self._current_lrs()]
@@ -37,6 +38,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self.last_epoch not in self.milestones:
             return self._current_lrs()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current_lrs()]
@@ -55,6 +57,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self._is_initial:
             return self._current_lrs()
         return [lr * self.gamma for lr in self._current_lrs()]
@@ -74,6 +77,7 @@ class ConstantLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
             return [lr * self.factor for lr in self._current_lrs()]
         if self.last_epoch != self.total_iters:
@@ -101,6 +105,7 @@ class LinearLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
             return [lr * self.start_factor for lr in self._current_lrs()]
         if self._is_initial or self.last_epoch > self.total_iters:
@@ -125,6 +130,7 @@ class PolynomialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self._is_initial or self.last_epoch > self.total_iters:
             return self._current_lrs()
         decay = ((1.0 - self.last_epoch / self.total_iters)
@@ -170,6 +176,7 @@ class LambdaLR(_LambdaScheduler):
     """lr = base lr × ``lr_lambda(epoch)`` (one function, or one per parameter group)."""
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
 
 
@@ -184,6 +191,7 @@ class MultiplicativeLR(_LambdaScheduler):
         super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_outside_step(self)
         if self._is_initial:
             return self._current_lrs()
         return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._current_lrs())]

@@ -1,0 +1,153 @@
+"""The gamma distribution, and the Dirichlet and beta distributions built on its samples."""
+import numbers
+
+from .. import ops
+from ..ops.gamma_functions import digamma, lgamma, standard_gamma
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Gamma", "Dirichlet", "Beta"]
+
+
+class Gamma(Distribution):
+    """Gamma(concentration, rate): density proportional to x^(concentration-1) e^(-rate x)."""
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        both_numbers = isinstance(concentration, numbers.Number) and \
+            isinstance(rate, numbers.Number)
+        super().__init__(() if both_numbers else self.concentration.size(),
+                         validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        return standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (ops.xlogy(self.concentration, self.rate)
+                + ops.xlogy(self.concentration - 1, value)
+                - self.rate * value - lgamma(self.concentration))
+
+    def entropy(self):
+        return (self.concentration - self.rate.log() + lgamma(self.concentration)
+                + (1.0 - self.concentration) * digamma(self.concentration))
+
+
+class Dirichlet(Distribution):
+    """A distribution over the probability simplex, given one concentration per category (the
+    last dimension)."""
+    arg_constraints = {"concentration": constraints.positive}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:],
+                         validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, True)
+
+    @property
+    def mode(self):
+        peak = (self.concentration - 1).clamp(min=0.0)
+        peak = peak / peak.sum(-1, True)
+        below_one = (self.concentration < 1).all(-1)  # the mode is the largest one's corner
+        return ops.where(below_one.unsqueeze(-1),
+                         ops.zeros_like(peak).scatter(-1, self.concentration.argmax(-1, True),
+                                                      1.0), peak)
+
+    @property
+    def variance(self):
+        total = self.concentration.sum(-1, True)
+        return self.concentration * (total - self.concentration) / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        draws = standard_gamma(self.concentration.expand(shape))
+        return draws / draws.sum(-1, True)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (ops.xlogy(self.concentration - 1.0, value).sum(-1)
+                + lgamma(self.concentration.sum(-1)) - lgamma(self.concentration).sum(-1))
+
+    def entropy(self):
+        k = self.concentration.size(-1)
+        total = self.concentration.sum(-1)
+        return (lgamma(self.concentration).sum(-1) - lgamma(total) - (k - total) * digamma(total)
+                - ((self.concentration - 1.0) * digamma(self.concentration)).sum(-1))
+
+
+class Beta(Distribution):
+    """Beta(concentration1, concentration0) on [0, 1]: a two-category Dirichlet, of which this is
+    the first coordinate (as PyTorch builds it)."""
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        if isinstance(concentration1, numbers.Number) and \
+                isinstance(concentration0, numbers.Number):
+            pair = ops.tensor([float(concentration1), float(concentration0)])
+        else:
+            concentration1, concentration0 = broadcast_all(concentration1, concentration0)
+            pair = ops.stack([concentration1, concentration0], -1)
+        self._dirichlet = Dirichlet(pair, validate_args=validate_args)
+        super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
+
+    @property
+    def concentration1(self):
+        return self._dirichlet.concentration[..., 0]
+
+    @property
+    def concentration0(self):
+        return self._dirichlet.concentration[..., 1]
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        heads_tails = ops.stack(ops.broadcast_tensors(value, 1.0 - value), -1)
+        return self._dirichlet.log_prob(heads_tails)
+
+    def entropy(self):
+        return self._dirichlet.entropy()

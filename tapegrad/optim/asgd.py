@@ -1,0 +1,40 @@
+"""ASGD: SGD with a decaying step size ``eta`` that also keeps ``ax``, the running average
+of the iterates (from step ``t0`` on; before, ``ax`` follows the parameter)."""
+from .. import ops
+from .optimizer import Optimizer
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0,
+                                      weight_decay=weight_decay, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
+
+    def _update(self, group, param, grad, state):
+        if not state:
+            state["step"] = ops.tensor(0.0)
+            state["eta"] = ops.tensor(float(group["lr"]))
+            state["mu"] = ops.tensor(1.0)
+            state["ax"] = ops.zeros_like(param)
+        lr, lambd = group["lr"], group["lambd"]
+        state["step"].add_(1)
+        grad = self._apply_weight_decay(group, param, grad)
+        eta = state["eta"].item()  # the float32 state's value, as PyTorch reads it
+        param.mul_(1 - lambd * eta)
+        param.add_(grad, alpha=-eta)
+        ax, mu = state["ax"], state["mu"]
+        if mu.item() != 1:
+            ax.add_(param.sub(ax).mul_(mu))
+        else:
+            ax.copy_(param)
+        step = state["step"].item()
+        state["eta"].fill_(lr / ((1 + lambd * lr * step) ** group["alpha"]))
+        state["mu"].fill_(1 / max(1, step - group["t0"]))
