@@ -1,0 +1,73 @@
+# "Why does -7 // 2 give -4 in PyTorch?" -- integer division semantics: floor vs trunc rounding
+# modes, % vs fmod with negative operands, Python scalars on the left, and division by zero.
+import torch
+
+
+def show(label, fn):
+    try:
+        out = fn()
+        print(f"{label:28s}", out, out.dtype if isinstance(out, torch.Tensor) else type(out).__name__)
+    except Exception as e:  # noqa: BLE001
+        print(f"{label:28s}", type(e).__name__ + ":", e)
+
+
+a = torch.tensor([7, -7, 7, -7, 0, 5])
+b = torch.tensor([2, 2, -2, -2, 3, -5])
+show("a // b", lambda: a // b)
+show("a / b", lambda: a / b)
+show("div floor", lambda: torch.div(a, b, rounding_mode="floor"))
+show("div trunc", lambda: torch.div(a, b, rounding_mode="trunc"))
+show("div None", lambda: torch.div(a, b, rounding_mode=None))
+show("div bad mode", lambda: torch.div(a, b, rounding_mode="round"))
+show("a % b", lambda: a % b)
+show("remainder", lambda: torch.remainder(a, b))
+show("fmod", lambda: torch.fmod(a, b))
+show("a.fmod(3)", lambda: a.fmod(3))
+show("a % -3", lambda: a % -3)
+show("a % 2.5", lambda: a % 2.5)
+show("a // 2.5", lambda: a // 2.5)
+show("a.float() // -2", lambda: a.float() // -2)
+show("div floor float", lambda: torch.div(a.float(), 4, rounding_mode="floor"))
+show("div trunc float", lambda: a.float().div(4, rounding_mode="trunc"))
+show("17 // t", lambda: 17 // torch.tensor([5, -5]))
+show("-17 % t", lambda: -17 % torch.tensor([5, -5]))
+show("2.0 // t", lambda: 2.0 // torch.tensor([3, -3]))
+show("0-dim // 0-dim", lambda: torch.tensor(-9) // torch.tensor(4))
+show("0-dim % scalar", lambda: torch.tensor(-9) % 4)
+show("item of floor", lambda: (torch.tensor(-9) // 4).item())
+show("int // 0", lambda: torch.tensor([1, 2]) // 0)
+show("int % 0", lambda: torch.tensor([1, 2]) % 0)
+show("int fmod 0", lambda: torch.fmod(torch.tensor([1, 2]), 0))
+show("int div trunc 0", lambda: torch.div(torch.tensor([1]), 0, rounding_mode="trunc"))
+show("int / 0", lambda: torch.tensor([1, -1, 0]) / 0)
+show("float // 0", lambda: torch.tensor([1.0, -1.0, 0.0]) // 0)
+show("float % 0", lambda: torch.tensor([1.0, -1.0]) % 0)
+show("float fmod 0", lambda: torch.fmod(torch.tensor([1.0, -1.0]), 0.0))
+show("-0.0 results", lambda: torch.tensor([-1.0, 1.0]) * 0)
+show("fmod -0.0", lambda: torch.fmod(torch.tensor([-4.0, 4.0]), 2))
+show("remainder -0.0", lambda: torch.remainder(torch.tensor([-4.0, 4.0]), -2))
+show("uint8 // 3", lambda: torch.tensor([250, 7], dtype=torch.uint8) // 3)
+show("int8 // -1", lambda: torch.tensor([-128, 5], dtype=torch.int8) // -1)
+show("int32 div floor", lambda: torch.div(torch.tensor([-5], dtype=torch.int32), 2, rounding_mode="floor"))
+show("bool // bool", lambda: torch.tensor([True]) // torch.tensor([True]))
+show("floor_divide", lambda: torch.floor_divide(torch.tensor([-7.5, 7.5]), 2))
+show("big int div trunc", lambda: torch.div(torch.tensor([2 ** 60 + 1, -(2 ** 62) - 3]), 3, rounding_mode="trunc"))
+show("big int // 3", lambda: torch.tensor([2 ** 60 + 1, -(2 ** 62) - 3]) // 3)
+show("big int fmod 7", lambda: torch.fmod(torch.tensor([2 ** 60 + 1, -(2 ** 62) - 3]), 7))
+show("rem exact multiples", lambda: torch.tensor([7.5, -7.5, 2.0, -2.0]) % torch.tensor([-7.5, 7.5, -2.0, 2.0]))
+show("rem -0.0 dividend", lambda: torch.tensor([-0.0, 0.0]) % torch.tensor([3.0, -3.0]))
+
+x = torch.arange(10)
+show("x // 3 * 3 + x % 3 == x", lambda: (x // 3 * 3 + x % 3 == x).all())
+c = torch.tensor([9, -9])
+c //= 4
+show("c //= 4", lambda: c)
+d = torch.tensor([9, -9])
+d %= 4
+show("d %= 4", lambda: d)
+e = torch.tensor([9, -9])
+e.div_(4, rounding_mode="trunc")
+show("e.div_ trunc", lambda: e)
+show("e.div_(4) int", lambda: e.div_(4))
+show("e.floor_divide_(2)", lambda: e.floor_divide_(2))
+show("e.remainder_(2)", lambda: e.remainder_(2))

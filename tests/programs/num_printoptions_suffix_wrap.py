@@ -1,0 +1,41 @@
+# set_printoptions beyond the basics: precision 0 and 8, sci_mode forced on ints/0-d/float64,
+# narrow linewidth with negative numbers, tiny thresholds on 2-D/3-D/bool tensors, and where the
+# ", dtype=..., requires_grad=True" suffix goes once a row gets long.
+import torch
+
+v = torch.tensor([0.5, -1.25, 3.75, 1000.0625])
+row = torch.arange(9, dtype=torch.float64) / 3
+print(row)
+print(row.requires_grad_())
+print(row * 2)
+print(torch.arange(12.).view(2, 6) * 1.5, torch.arange(8, dtype=torch.int32) - 4)
+print(torch.arange(7, dtype=torch.int16) * 1000, torch.tensor([True, False] * 6))
+
+torch.set_printoptions(precision=0)
+print(v, torch.tensor(2.5), torch.tensor([0.4, 0.6]), torch.tensor([1e-5, 1.0]))
+torch.set_printoptions(precision=8)
+print(v, torch.tensor([0.1, 0.2]), torch.tensor([1 / 3], dtype=torch.float64), torch.tensor(1e-9))
+torch.set_printoptions(precision=3, sci_mode=True)
+print(torch.tensor([1, -2, 3]), torch.tensor(0.5), torch.tensor([0.0, 1.0]), torch.tensor([True]), torch.tensor([-0.0, 2.0]))
+print(torch.tensor([1.0, 2.0], dtype=torch.float64), torch.tensor([float("nan"), float("inf"), 1.0]))
+torch.set_printoptions(precision=4, sci_mode=False)
+print(torch.tensor([1e-9, 1e9]), torch.tensor([-1e-9, 5.0]), torch.tensor([1e20]))
+torch.set_printoptions(sci_mode=None, linewidth=30)
+print(v, v - 2000)
+print(torch.arange(-6, 6), torch.arange(6.).view(2, 3) - 2.5)
+print(torch.arange(5.).requires_grad_(), torch.arange(4, dtype=torch.float64))
+torch.set_printoptions(linewidth=80, threshold=5, edgeitems=1)
+print(torch.arange(6), torch.arange(5), torch.arange(12).view(3, 4), torch.arange(12).view(2, 6))
+print(torch.arange(24).view(2, 3, 4), torch.tensor([True, False] * 5), torch.arange(7.) / 7)
+print(torch.arange(6.).requires_grad_() * 2, torch.arange(10, dtype=torch.uint8))
+torch.set_printoptions(threshold=5, edgeitems=3)
+print(torch.arange(6), torch.arange(7), torch.arange(40).view(8, 5))
+torch.set_printoptions(threshold=float("inf"))
+print(torch.arange(1005)[-3:], str(torch.arange(1500)).count("..."), str(torch.arange(1500)).count("\n"))
+torch.set_printoptions(profile="short")
+print(torch.arange(100.).view(10, 10) / 9, torch.tensor([1.23456, 1e-6]))
+torch.set_printoptions(profile="default")
+print(torch.arange(1005)[:3], str(torch.arange(1005)).count("..."), torch.tensor([1.23456]))
+torch.set_printoptions(precision=2)
+torch.set_printoptions(linewidth=100)
+print(torch.tensor([1.23456]), torch.arange(30.) / 7)

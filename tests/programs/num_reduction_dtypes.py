@@ -1,0 +1,80 @@
+# What dtype comes out? sum/prod/cumsum/cumprod/mean/max/argmax over bool, int and float tensors,
+# the dtype= argument, counting with bool masks, and mixing float32 with float64 results.
+import torch
+
+
+def show(label, fn):
+    try:
+        out = fn()
+        if isinstance(out, tuple):
+            print(f"{label:30s}", *out)
+        else:
+            print(f"{label:30s}", out, out.dtype)
+    except Exception as e:  # noqa: BLE001
+        print(f"{label:30s}", type(e).__name__ + ":", e)
+
+
+pred = torch.tensor([0, 2, 1, 1, 0])
+target = torch.tensor([0, 1, 1, 1, 2])
+correct = pred == target
+show("correct.sum()", lambda: correct.sum())
+show("correct.sum().item()/len", lambda: (correct.sum().item() / len(target), 0))
+show("correct.float().mean()", lambda: correct.float().mean())
+show("correct.mean()", lambda: correct.mean())
+show("correct.sum() / len", lambda: correct.sum() / len(correct))
+show("correct.sum() * 100 // len", lambda: correct.sum() * 100 // len(correct))
+show("correct.count_nonzero()", lambda: correct.count_nonzero())
+show("correct.any()/all()", lambda: (correct.any(), correct.all(), correct.any().dtype))
+show("correct.cumsum(0)", lambda: correct.cumsum(0))
+show("correct.prod()", lambda: correct.prod())
+show("correct.max()", lambda: correct.max())
+show("correct.int().sum(dtype=f64)", lambda: correct.sum(dtype=torch.float64))
+show("correct.argmax()", lambda: correct.argmax())
+show("bool.sum(dim=0, keepdim)", lambda: torch.tensor([[True, False], [True, True]]).sum(dim=0, keepdim=True))
+
+i32 = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.int32)
+show("i32.sum()", lambda: i32.sum())
+show("i32.sum(1)", lambda: i32.sum(1))
+show("i32.sum(dtype=float32)", lambda: i32.sum(dtype=torch.float32))
+show("i32.prod(1)", lambda: i32.prod(1))
+show("i32.prod(dtype=i32)", lambda: i32.prod(dtype=torch.int32))
+show("i32.cumsum(1)", lambda: i32.cumsum(1))
+show("i32.cumsum(dtype=i32)", lambda: i32.cumsum(1, dtype=torch.int32))
+show("i32.cumprod(0)", lambda: i32.cumprod(0))
+show("i32.mean(dtype=f64)", lambda: i32.mean(dtype=torch.float64))
+show("i32.mean()", lambda: i32.mean())
+show("i32.max()", lambda: i32.max())
+show("i32.max(1)", lambda: i32.max(1))
+show("i32.min(0).values", lambda: i32.min(0).values)
+show("i32.amax(1)", lambda: i32.amax(1))
+show("i32.argmax(1)", lambda: i32.argmax(1))
+show("i32.median()", lambda: i32.median())
+show("i32.float().std()", lambda: i32.float().std())
+show("i32.double().var(1)", lambda: i32.double().var(1))
+show("i32.sum(1) / i32.shape[1]", lambda: i32.sum(1) / i32.shape[1])
+show("torch.sum(i32, (0, 1))", lambda: torch.sum(i32, (0, 1)))
+show("torch.prod(long)", lambda: torch.prod(torch.tensor([2, 3, 4])))
+show("torch.prod(float, dim)", lambda: torch.prod(torch.tensor([[1.5, 2.0], [3.0, 4.0]]), dim=1))
+show("uint8.cumprod", lambda: torch.tensor([10, 10, 10], dtype=torch.uint8).cumprod(0))
+show("int8.cumsum", lambda: torch.tensor([100, 100], dtype=torch.int8).cumsum(0))
+
+f32 = torch.tensor([0.1, 0.2, 0.3])
+f64 = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64)
+show("f32 == f64", lambda: f32 == f64)
+show("f32.double() == f64", lambda: f32.double() == f64)
+show("f32 == f64.float()", lambda: f32 == f64.float())
+show("f32 + f64", lambda: f32 + f64)
+show("f32.sum() + f64.sum()", lambda: f32.sum() + f64.sum())
+show("f32 < f64", lambda: f32 < f64)
+show("torch.equal f32 f64", lambda: (torch.equal(f32, f64), torch.equal(f32, f64.float())))
+show("allclose f32 f64", lambda: (torch.allclose(f32.double(), f64), torch.allclose(f32, f32.clone())))
+show("allclose mixed dtype", lambda: torch.allclose(f32, f64))
+show("isclose int float", lambda: torch.isclose(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])))
+show("max(f32, f64)", lambda: torch.maximum(f32, f64))
+show("f32.sum(dtype=f64)", lambda: f32.sum(dtype=torch.float64))
+show("f32.cumsum(dtype=f64)", lambda: f32.cumsum(0, dtype=torch.float64))
+show("f64.mean(dtype=f32)", lambda: f64.mean(dtype=torch.float32))
+show("f32.mean(dtype=long)", lambda: f32.mean(dtype=torch.long))
+show("f32.sum(dtype=long)", lambda: f32.sum(dtype=torch.long))
+show("f32.cumsum(dtype=long)", lambda: torch.tensor([1.7, 2.7]).cumsum(0, dtype=torch.long))
+show("f32.argmax().dtype", lambda: f32.argmax())
