@@ -295,7 +295,7 @@ SAMPLES = {
     "glu": ([f(3, 4)], lambda x: F.glu(x, 1)),
     "rrelu_with_noise": ([f(3, 4)], lambda x: F.rrelu(x, 0.1, 0.3)),
     "rrelu_with_noise_": ([f(3, 4)], lambda x: F.rrelu(nonleaf(x), 0.1, 0.3, inplace=True)),
-    "soft_margin_loss": ([f(3, 4), f(3, 4)], F.soft_margin_loss),
+    "soft_margin_loss": ([f(3, 4), data(3, 4).sign()], F.soft_margin_loss),
     "multi_margin_loss": ([f(3, 4), ints(4, 3)], lambda x, y: F.multi_margin_loss(x, y, p=2)),
     "pack_padded_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pack_padded_sequence(
         x, [3, 1]).data * 1),
