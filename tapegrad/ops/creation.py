@@ -86,6 +86,9 @@ def _numpy_dtype(dtype, default=None):
 _SEQUENCES = (list, tuple, range)
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)  # floats within it fit either default dtype
+
+
 def _infer_array(data, dtype=None):
     """``data`` as an array, with PyTorch's dtype: ``dtype`` if given; else a tensor's or an
     array's own, or for numbers and sequences the promotion of their elements' types (Python
@@ -94,6 +97,8 @@ def _infer_array(data, dtype=None):
     Sequences go straight to the target dtype, so that ``tensor([0.1], dtype=float64)`` keeps
     every digit, and integers that do not fit it are refused, as PyTorch refuses them.
     """
+    if type(data) is float and dtype is None and -_FLOAT32_MAX <= data <= _FLOAT32_MAX:
+        return np.array(data, dtype=dtypes.get_default_dtype().numpy)  # tensor(3.0), kept quick
     if isinstance(data, Tensor):
         return data._array
     if isinstance(data, np.ndarray):
