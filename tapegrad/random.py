@@ -65,8 +65,15 @@ def _state_words(generator):
 default_generator = Generator()
 
 
+# Random draws so far, from any generator: the compiler's tracer compares the count before and
+# after a trace (a compiled graph would repeat the same "random" values on every call).
+draws = 0
+
+
 def generator(gen=None):
-    """The numpy generator behind ``gen``, or behind the default generator."""
+    """The numpy generator behind ``gen``, or behind the default generator, for one draw."""
+    global draws
+    draws += 1
     return (gen or default_generator).rng
 
 
@@ -84,7 +91,7 @@ def initial_seed():
 
 def get_rng_state():
     # numpy's state of the default generator, not PyTorch's uint8 tensor (as Generator.get_state
-    # gives): the compiler's tracer compares two states with ``!=``.
+    # gives); set_rng_state takes it back.
     return default_generator.rng.bit_generator.state
 
 

@@ -555,6 +555,19 @@ def test_print_and_dynamo_graph_break_keep_the_function_eager():
     assert tapegrad._dynamo.explain(lambda t: t + 1)(tapegrad.ones(2)).graph_count == 1
 
 
+def test_a_draw_from_any_generator_breaks_the_graph():
+    """A compiled graph would repeat the same numbers on every call."""
+    generator = tapegrad.Generator().manual_seed(0)
+
+    @tapegrad.compile
+    def noisy(t):
+        return t + tapegrad.rand(4, generator=generator)
+
+    with pytest.warns(CompileWarning, match="draws random numbers"):
+        first = noisy(tapegrad.zeros(4))
+    assert first.tolist() != noisy(tapegrad.zeros(4)).tolist()
+
+
 class Collector:
     """A file for print() that keeps each line."""
 

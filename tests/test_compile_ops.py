@@ -56,12 +56,14 @@ def _inplace(method, *args):
     return run
 
 
-def _seeded(run):
-    """``run`` after seeding the default generator (a sample that draws random numbers)."""
-    def seeded(*inputs):
-        tapegrad.manual_seed(0)
-        return run(*inputs)
-    return seeded
+def _filled(name):
+    """The random-fill primitive ``name`` applied with fixed draws (uniform in [0, 1))."""
+    draws = _rng.uniform(0.0, 1.0, (3, 4))
+
+    def run(a, *others):
+        return tapegrad.ops.inplace.apply_inplace(PRIMITIVES[name], nonleaf(a), others,
+                                                  {"values": draws})
+    return run
 
 
 def _setitem(key):
@@ -422,19 +424,20 @@ SAMPLES = {
     "lgamma": ([positive(3, 4)], T.lgamma),
     "digamma": ([positive(3, 4)], T.digamma),
     "polygamma": ([positive(3, 4)], lambda a: T.polygamma(2, a)),
-    # random draws: seeded, so the traced and the eager call draw the same numbers
-    "standard_gamma": ([positive(3, 4)], lambda a: _seeded(lambda c: T.distributions.Gamma(
-        c.detach(), 1.0, validate_args=False).sample())(a)),
-    "bernoulli_": ([f(3, 4)], lambda a: _seeded(_inplace("bernoulli_", 0.3))(a)),
-    "bernoulli_tensor_": ([f(3, 4), f(4, low=0.0, high=1.0)],
-                          lambda a, p: _seeded(_inplace("bernoulli_"))(a, p)),
-    "random_": ([f(3, 4)], lambda a: _seeded(_inplace("random_"))(a)),
-    "random_to_": ([f(3, 4)], lambda a: _seeded(_inplace("random_", 5))(a)),
-    "random_from_to_": ([f(3, 4)], lambda a: _seeded(_inplace("random_", -2, 5))(a)),
-    "exponential_": ([f(3, 4)], lambda a: _seeded(_inplace("exponential_"))(a)),
-    "geometric_": ([f(3, 4)], lambda a: _seeded(_inplace("geometric_", 0.4))(a)),
-    "log_normal_": ([f(3, 4)], lambda a: _seeded(_inplace("log_normal_"))(a)),
-    "cauchy_": ([f(3, 4)], lambda a: _seeded(_inplace("cauchy_"))(a)),
+    # a gamma sample with its seed drawn (as a trace would meet it: the draw is a graph break)
+    "standard_gamma": ([positive(3, 4)],
+                       lambda a: PRIMITIVES["standard_gamma"](a.detach(), seed=7)),
+    # random fills: a draw inside a compiled function is a graph break, so a trace only ever
+    # meets these with their draws made; the samples give them fixed ones
+    "bernoulli_": ([f(3, 4)], _filled("bernoulli_")),
+    "bernoulli_tensor_": ([f(3, 4), f(4, low=0.0, high=1.0)], _filled("bernoulli_tensor_")),
+    "random_": ([f(3, 4)], _filled("random_")),
+    "random_to_": ([f(3, 4)], _filled("random_to_")),
+    "random_from_to_": ([f(3, 4)], _filled("random_from_to_")),
+    "exponential_": ([f(3, 4)], _filled("exponential_")),
+    "geometric_": ([f(3, 4)], _filled("geometric_")),
+    "log_normal_": ([f(3, 4)], _filled("log_normal_")),
+    "cauchy_": ([f(3, 4)], _filled("cauchy_")),
     "index_put_accumulate": ([f(3, 4), f(3, 4)],
                              lambda a, v: a.index_put((T.tensor([0, 0, 2]),), v, accumulate=True)),
     "vector_norm": ([f(3, 4)], lambda a: a.norm(dim=1)),

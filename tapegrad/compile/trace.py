@@ -736,7 +736,7 @@ def trace(fn, args, kwargs, *, fullgraph, function_name, arg_names):
     for index, (arg, name) in enumerate(zip(flat_args, arg_names)):
         if isinstance(arg, Tensor) and id(arg._array) not in tracer.values:
             tracer.add_source(arg, ArgSource(index, name))
-    rng_state = tapegrad_random.get_rng_state()
+    draws = tapegrad_random.draws
     try:
         with recording(tracer):
             result = fn(*args, **kwargs)
@@ -745,7 +745,7 @@ def trace(fn, args, kwargs, *, fullgraph, function_name, arg_names):
         for handle in tracer.watch_handles:
             handle.remove()
     result_trace.result = result
-    if not tracer.broken and tapegrad_random.get_rng_state() != rng_state:
+    if not tracer.broken and tapegrad_random.draws != draws:  # from any generator
         tracer.graph_break("it draws random numbers (rand, randn, dropout …), which a compiled "
                            "graph would repeat identically on every call", "draw the random "
                            "tensors outside and pass them in, or call model.eval() for dropout")
