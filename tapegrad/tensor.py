@@ -84,6 +84,9 @@ class Tensor:
     # view of it) since then makes that history stale, and it is regenerated on next use.
     _view_version = None
     _storage = None  # the memory a detach()ed tensor shares (it is no view: no _base)
+    # "no_grad" or "inference_mode" for a view made in that mode of a tensor requiring grad
+    # (see ops.registry._mark_view_made_without_grad)
+    _view_made_without_grad = None
 
     def __init__(self, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a

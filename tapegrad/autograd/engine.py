@@ -158,7 +158,7 @@ def _roots(tensors, grad_tensors, create_graph):
 def _is_view_made_without_grad(t):
     """A view made under no_grad of a tensor that requires grad: it requires grad but has no
     history, and its gradient goes nowhere (see ``registry._mark_view_made_without_grad``)."""
-    return t._grad_fn is None and "_view_made_without_grad" in t.__dict__
+    return t._grad_fn is None and t._view_made_without_grad is not None
 
 
 def _size(t):

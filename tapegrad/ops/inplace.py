@@ -30,7 +30,7 @@ def apply_inplace(prim, target, others, params):
     if "_inference" in target.__dict__ and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
-    if grad_enabled and "_view_made_without_grad" in target.__dict__:
+    if grad_enabled and target._view_made_without_grad is not None:
         raise RuntimeError(NO_GRAD_VIEW_INPLACE_ERRORS[target._view_made_without_grad])
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:

@@ -390,7 +390,7 @@ def _edge(tensor):
     (nowhere for a view made under no_grad)."""
     grad_fn = tensor._grad_fn
     if grad_fn is None:
-        if "_view_made_without_grad" in tensor.__dict__:
+        if tensor._view_made_without_grad is not None:
             return _NO_EDGE
         return AccumulateGrad.of(tensor), 0
     version = tensor._view_version

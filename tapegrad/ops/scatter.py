@@ -61,6 +61,11 @@ def _(ctx, grad):
             _reduce_sum(where(mask, grad, 0.0)) if needs_value else None)
 
 
+def _out_of_place(prim, input, others, params):
+    """How the out-of-place forms apply their primitive (the in-place ones: ``apply_inplace``)."""
+    return prim(input, *others, **params)
+
+
 def _masked_fill_call(input, mask, value, apply):
     if mask._array.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -78,7 +83,7 @@ def masked_fill(input, mask, value):
     """``input`` with ``value`` where ``mask`` is True."""
     try:
         return _masked_fill_call(input, mask, value,
-                                 lambda prim, t, others, params: prim(t, *others, **params))
+                                 _out_of_place)
     except ValueError:  # PyTorch broadcasts the mask against the input, naming the mask first
         raise RuntimeError(broadcast_error((mask, input), {})) from None
 
@@ -177,7 +182,7 @@ def _index_fill_call(input, dim, index, value, apply):
 def index_fill(input, dim, index, value):
     """``input`` with ``value`` in the slices ``index`` selects along ``dim``."""
     return _index_fill_call(input, dim, index, value,
-                            lambda prim, t, others, params: prim(t, *others, **params))
+                            _out_of_place)
 
 
 def index_fill_(input, dim, index, value):
@@ -231,7 +236,7 @@ def _masked_scatter_call(input, mask, source, apply):
 def masked_scatter(input, mask, source):
     """``input`` with the elements of ``source``, in order, where ``mask`` is True."""
     return _masked_scatter_call(input, mask, source,
-                                lambda prim, t, others, params: prim(t, *others, **params))
+                                _out_of_place)
 
 
 def masked_scatter_(input, mask, source):
@@ -631,7 +636,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """``input`` with the ``src`` values reduced (sum, prod, mean, amax, amin) into the positions
     ``index`` names along ``dim``; ``include_self=False`` leaves their old values out."""
     return _scatter_reduce_call(input, dim, index, src, reduce, include_self,
-                                lambda prim, t, others, params: prim(t, *others, **params))
+                                _out_of_place)
 
 
 def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
@@ -688,7 +693,7 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     """``input`` with the slices of ``source`` reduced into the slices ``index`` names."""
     return _index_reduce_call(input, dim, index, source, reduce, include_self,
-                              lambda prim, t, others, params: prim(t, *others, **params))
+                              _out_of_place)
 
 
 def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
@@ -736,7 +741,7 @@ def _index_copy_call(input, dim, index, source, apply):
 def index_copy(input, dim, index, source):
     """``input`` with the slices ``index`` names along ``dim`` replaced by those of ``source``."""
     return _index_copy_call(input, dim, index, source,
-                            lambda prim, t, others, params: prim(t, *others, **params))
+                            _out_of_place)
 
 
 def index_copy_(input, dim, index, source):
