@@ -543,8 +543,8 @@ class Tensor:
     def cpu(self):
         return self
 
-    def cuda(self, *args, **kwargs):
-        raise AssertionError(CUDA_MISSING_ERROR)
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        _check_device("cuda" if device is None else device)
 
     def contiguous(self, memory_format=_memory_format.contiguous_format):
         if _memory_format.is_in(self._array, memory_format):

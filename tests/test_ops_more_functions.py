@@ -314,7 +314,30 @@ def test_devices():
         _compare(lambda T: T.device(bad))
     _compare(lambda T: T.device("cuda:0", 1))
     _compare(lambda T: T.ones(1).cuda())
+    _compare(lambda T: T.ones(1).cuda(0))
     _compare(lambda T: T.ones(1).to("cuda:1"))
+    _compare(lambda T: T.nn.Linear(2, 2).cuda())
+    _compare(lambda T: T.nn.Linear(2, 2).cuda(0))
+
+
+@pytest.mark.parametrize("make", [
+    lambda T, d: T.zeros(2, device=d), lambda T, d: T.ones(2, device=d),
+    lambda T, d: T.empty(2, device=d), lambda T, d: T.full((2,), 1., device=d),
+    lambda T, d: T.arange(3, device=d), lambda T, d: T.linspace(0, 1, 3, device=d),
+    lambda T, d: T.logspace(0, 1, 3, device=d), lambda T, d: T.eye(2, device=d),
+    lambda T, d: T.rand(2, device=d), lambda T, d: T.randn(2, device=d),
+    lambda T, d: T.randint(3, (2,), device=d), lambda T, d: T.randperm(3, device=d),
+    lambda T, d: T.tensor([1.], device=d), lambda T, d: T.as_tensor([1.], device=d),
+    lambda T, d: T.scalar_tensor(1., device=d), lambda T, d: T.zeros_like(T.ones(2), device=d),
+    lambda T, d: T.randint_like(T.ones(2), 3, device=d),
+    lambda T, d: T.ones(2).new_ones(2, device=d), lambda T, d: T.ones(2).new_tensor([1.], device=d),
+])
+@pytest.mark.parametrize("device", ["cpu", "cuda", "cuda:0", 0])
+def test_factories_refuse_devices_they_cannot_place_on(make, device):
+    def run(T):
+        made = make(T, T.device(device) if device == "cuda" else device)
+        return tuple(made.shape), str(made.dtype)  # the random factories' values differ
+    _compare(run)
 
 
 @pytest.mark.parametrize("name, fn, shapes", [

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes, random
 from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _check_device
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
            "arange", "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm",
@@ -18,7 +18,11 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
            "randn_like", "randint_like", "scalar_tensor"]
 
 
-def _finish(array, requires_grad):
+def _finish(array, requires_grad, device=None):
+    """The factories' common tail: the new tensor on ``device`` (the CPU; others are refused),
+    marked for inference mode and made to require grad when asked."""
+    if device is not None:
+        _check_device(device)
     t = Tensor._make(array)
     if grad_mode._state.inference:
         t._inference = True
@@ -225,10 +229,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     array = _infer_array(data, dtype)
     array = np.array(array, dtype=None if dtype is None else _numpy_dtype(dtype), copy=True)
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None):
+    _check_device(device)
     """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype."""
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.as_dtype(dtype)):
         return data
@@ -249,8 +254,8 @@ def from_numpy(ndarray):
     return Tensor._make(ndarray)
 
 
-def scalar_tensor(value, *, dtype=None, requires_grad=False):
-    return _finish(np.array(value, dtype=_numpy_dtype(dtype)), requires_grad)
+def scalar_tensor(value, *, dtype=None, device=None, requires_grad=False):
+    return _finish(np.array(value, dtype=_numpy_dtype(dtype)), requires_grad, device)
 
 
 def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, out=None):
@@ -258,25 +263,26 @@ def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, out=No
         shape = _size(args, "zeros", size)
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
-    return _finish(np.zeros(shape, dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.zeros(shape, dtype=_numpy_dtype(dtype)), requires_grad, device)
 
 
 def ones(*args, size=None, dtype=None, device=None, requires_grad=False):
-    return _finish(np.ones(_size(args, "ones", size), dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.ones(_size(args, "ones", size), dtype=_numpy_dtype(dtype)), requires_grad,
+                   device)
 
 
 def empty(*args, size=None, dtype=None, device=None, requires_grad=False, memory_format=None):
     array = np.empty(_size(args, "empty", size), dtype=_numpy_dtype(dtype))
     if memory_format not in (None, contiguous_format):
         array = copy_in(array, memory_format)
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     return _finish(_filled(_size((size,), "full"), fill_value, _numpy_dtype(dtype)),
-                   requires_grad)
+                   requires_grad, device)
 
 
 def _filled(shape, value, d):
@@ -334,8 +340,8 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=
         count = builtins.int(np.ceil((float(end) - float(start)) / float(step)))
     if d.kind != "f":  # in int64 arithmetic from the truncated start and step, then cast
         values = builtins.int(start) + builtins.int(step) * np.arange(count, dtype=np.int64)
-        return _finish(values.astype(d), requires_grad)
-    return _finish(_arange_floats(float(start), float(step), count, d), requires_grad)
+        return _finish(values.astype(d), requires_grad, device)
+    return _finish(_arange_floats(float(start), float(step), count, d), requires_grad, device)
 
 
 def _arange_floats(start, step, count, d):
@@ -414,7 +420,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     start, end = (np.array(v).astype(d).astype(compute)[()] for v in (start, end))
     values = _ramp(start, end, _step(start, end, steps), steps, compute,
                    fused=d != np.float16)
-    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad)
+    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad,
+                   device)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
@@ -437,7 +444,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
         exponents = _ramp(np.float64(first), np.float64(last), step, steps,
                           np.dtype(np.float64), fused=False)
         values = _pow(np.float64(base if d.kind == "f" else np.float32(base)), exponents)
-    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad)
+    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad,
+                   device)
 
 
 _libm_pow = np.frompyfunc(math.pow, 2, 1)
@@ -453,7 +461,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
-    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype)), requires_grad)
+    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype)), requires_grad, device)
 
 
 def _float_dtype(dtype, kernel):
@@ -469,7 +477,7 @@ def rand(*args, size=None, generator=None, dtype=None, device=None, requires_gra
     shape = _size(args, "rand", size)
     rng = random.generator(generator)
     array = rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
@@ -480,7 +488,7 @@ def randn(*args, size=None, generator=None, dtype=None, device=None, requires_gr
         array = rng.standard_normal(shape, dtype=d)
     else:
         array = rng.standard_normal(shape).astype(d)
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
@@ -495,14 +503,14 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     d = _numpy_dtype(dtype, dtypes.int64)
     shape = _size((size,), "randint")
     array = random.generator(generator).integers(low, high, shape, dtype=np.int64)
-    return _finish(array.astype(d), requires_grad)
+    return _finish(array.astype(d), requires_grad, device)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     array = random.generator(generator).permutation(n).astype(_numpy_dtype(dtype, dtypes.int64))
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def normal(mean, std, size=None, *, generator=None):
@@ -525,7 +533,7 @@ def _like(fill):
             array = copy_in(input._array if memory_format in (None, preserve_format) else array,
                             memory_format)
             array[...] = fill(input._array.shape, d, *args)
-        return _finish(array, requires_grad)
+        return _finish(array, requires_grad, device)
     return make
 
 
@@ -537,12 +545,12 @@ rand_like = _like(lambda shape, d: random.generator().random(shape).astype(d))
 randn_like = _like(lambda shape, d: random.generator().standard_normal(shape).astype(d))
 
 
-def randint_like(input, low, high=None, *, dtype=None, requires_grad=False):
+def randint_like(input, low, high=None, *, dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
     return _finish(random.generator().integers(low, high, input._array.shape).astype(d),
-                   requires_grad)
+                   requires_grad, device)
 
 
 # ``Tensor.new_*``: factories that default to the tensor's dtype (methods only, as in PyTorch).
@@ -553,23 +561,28 @@ def _factory_dtype(self, dtype):
 
 
 def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return zeros(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+    return zeros(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
+                 requires_grad=requires_grad)
 
 
 def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return ones(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+    return ones(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
+                requires_grad=requires_grad)
 
 
 def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return empty(*args, size=size, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+    return empty(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
+                 requires_grad=requires_grad)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    return full(size, fill_value, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+    return full(size, fill_value, dtype=_factory_dtype(self, dtype), device=device,
+                requires_grad=requires_grad)
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-    return tensor(data, dtype=_factory_dtype(self, dtype), requires_grad=requires_grad)
+    return tensor(data, dtype=_factory_dtype(self, dtype), device=device,
+                  requires_grad=requires_grad)
 
 
 def type_as(self, other):

@@ -421,6 +421,10 @@ class Module:
     def cpu(self):
         return self
 
+    def cuda(self, device=None):
+        """Refused as in a PyTorch built without CUDA (tapegrad runs on the CPU)."""
+        _check_device("cuda" if device is None else device)
+
     def _cast_floating(self, dtype):
         """Swaps the data of every floating tensor of the tree, keeping the Parameter objects."""
         numpy_dtype = dtypes.as_dtype(dtype).numpy
