@@ -26,7 +26,7 @@ def _sum_to(a, shape):
     lead = a.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, size in enumerate(shape) if size == 1 and a.shape[lead + i] != 1)
-    return a.sum(axis=axes, keepdims=True).reshape(shape)
+    return np.add.reduce(a, axis=axes, keepdims=True).reshape(shape)
 
 
 @_sum_to.vjp

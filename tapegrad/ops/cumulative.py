@@ -17,7 +17,8 @@ __all__ = [
 
 @primitive("cumsum", node="CumsumBackward0", group=OTHER)
 def _cumsum(a, dim):
-    return np.cumsum(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+    # the ufunc, not np.cumsum: see the warning filter in elementwise.py
+    return np.add.accumulate(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
 
 
 @_cumsum.vjp
@@ -41,7 +42,7 @@ def _running(prim, input, dim):
 
 @primitive("cumprod", node="CumprodBackward0", group=OTHER, saves=("a", "out"))
 def _cumprod(a, dim):
-    return np.cumprod(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+    return np.multiply.accumulate(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
 
 
 @_cumprod.vjp
@@ -98,8 +99,8 @@ def logcumsumexp(input, dim):
 
 
 def _prod_forward(a, dims, keepdim):
-    return np.prod(a, axis=dims, keepdims=keepdim,
-                   dtype=np.int64 if a.dtype.kind in "biu" else None)
+    return np.multiply.reduce(a, axis=dims, keepdims=keepdim,
+                              dtype=np.int64 if a.dtype.kind in "biu" else None)
 
 
 _prod_all = Primitive("prod_all", _prod_forward, node="ProdBackward0", group=REDUCTION,

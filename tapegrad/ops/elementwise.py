@@ -15,11 +15,13 @@ from .operands import _number_array, broadcast_error, cast_operand, checked_numb
 from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
 
-# PyTorch computes 1/0 = inf and log(-1) = nan silently; numpy warns from the op table's modules.
-# A filter scoped to those modules costs nothing per op (np.errstate would) and leaves numpy's
-# behaviour in the user's own code alone.
+# PyTorch computes 1/0 = inf and log(-1) = nan silently; numpy warns from the op table's modules
+# (and the engine's, which sums gradients). A filter scoped to those modules costs nothing per op
+# (np.errstate would) and leaves numpy's behaviour in the user's own code alone. It sees the
+# innermost Python frame only: the op table calls numpy's ufuncs (``np.add.reduce``), not the
+# methods with a Python layer (``ndarray.sum``), wherever inf - inf can reach them.
 warnings.filterwarnings("ignore", r"(divide by zero|invalid value|overflow) encountered",
-                        RuntimeWarning, r"tapegrad\.ops\.")
+                        RuntimeWarning, r"tapegrad\.(ops|autograd)\.")
 
 # --------------------------------------------------------------------------------------- binary
 

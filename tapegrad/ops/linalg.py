@@ -599,7 +599,8 @@ _IN_PLACE_PRIMITIVES = {addmm: _addmm, addmv: _addmv, baddbmm: _baddbmm}
 
 @primitive("cross", node="LinalgCrossBackward0", group=OTHER, saves=("a", "b"))
 def _cross(a, b, dim):
-    return np.cross(*np.broadcast_arrays(a, b), axis=dim)
+    with np.errstate(invalid="ignore"):  # inf - inf in numpy's Python layer: nan, silently
+        return np.cross(*np.broadcast_arrays(a, b), axis=dim)
 
 
 @_cross.vjp

@@ -501,7 +501,7 @@ def _multi_margin_loss(x, target, *, p, margin, weight, reduction):
     hinge = np.maximum(z, 0) ** p
     if weight is not None:
         hinge = hinge * weight[labels][:, None]
-    losses = (hinge.sum(1) / rows.shape[1]).astype(x.dtype).reshape(x.shape[:-1])
+    losses = (np.add.reduce(hinge, axis=1) / rows.shape[1]).astype(x.dtype).reshape(x.shape[:-1])
     return _apply_reduction(losses, reduction)
 
 

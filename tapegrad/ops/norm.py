@@ -38,10 +38,10 @@ def _vector_norm(a, ord, dims, keepdim):
     if ord == 0:
         return np.sum(magnitude != 0, axis=dims, keepdims=keepdim).astype(a.dtype)
     if ord == 1:
-        return np.sum(magnitude, axis=dims, keepdims=keepdim)
+        return np.add.reduce(magnitude, axis=dims, keepdims=keepdim)
     if ord == 2:
-        return np.sqrt(np.sum(magnitude * magnitude, axis=dims, keepdims=keepdim))
-    return np.sum(magnitude ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+        return np.sqrt(np.add.reduce(magnitude * magnitude, axis=dims, keepdims=keepdim))
+    return np.add.reduce(magnitude ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
 
 
 @_vector_norm.vjp

@@ -9,6 +9,8 @@ they are differentiable again and double backward needs nothing more.
 Layer norm normalises each sample over its trailing dimensions; batch norm (in training) each
 channel (dim 1) over all the other dimensions. Both share ``_normalized_backward``.
 """
+import math
+
 import numpy as np
 
 from ..autograd import grad_mode
@@ -60,13 +62,19 @@ def _normalized_dims(ndim, normalized_ndim):
     return tuple(range(ndim - normalized_ndim, ndim))
 
 
+def _mean(a, dims):
+    """``a.mean(dims, keepdims=True)`` through the ufunc, silent on inf - inf (see the warning
+    filter in elementwise.py)."""
+    return np.add.reduce(a, axis=dims, keepdims=True) / math.prod(a.shape[d] for d in dims)
+
+
 @primitive("layer_norm", node="NativeLayerNormBackward0", group=OTHER,
            saves=("x", "weight"))
 def _layer_norm(x, weight, bias, normalized_ndim, eps):
     dims = _normalized_dims(x.ndim, normalized_ndim)
-    mean = x.mean(axis=dims, keepdims=True)
+    mean = _mean(x, dims)
     centered = x - mean
-    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    variance = _mean(centered * centered, dims)
     return centered / np.sqrt(variance + x.dtype.type(eps)) * weight + bias
 
 
@@ -93,8 +101,8 @@ def _grouped_shape(shape, groups):
 def _group_norm(x, weight, bias, num_groups, eps):
     grouped = x.reshape(_grouped_shape(x.shape, num_groups))
     dims = tuple(range(2, grouped.ndim))
-    centered = grouped - grouped.mean(axis=dims, keepdims=True)
-    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    centered = grouped - _mean(grouped, dims)
+    variance = _mean(centered * centered, dims)
     normalized = (centered / np.sqrt(variance + x.dtype.type(eps))).reshape(x.shape)
     return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
 
@@ -132,9 +140,9 @@ def _batch_dims(ndim):
 @primitive("batch_norm", node="NativeBatchNormBackward0", group=OTHER, saves=("x", "weight"))
 def _batch_norm_train(x, weight, bias, eps):
     dims = _batch_dims(x.ndim)
-    mean = x.mean(axis=dims, keepdims=True)
+    mean = _mean(x, dims)
     centered = x - mean
-    variance = (centered * centered).mean(axis=dims, keepdims=True)
+    variance = _mean(centered * centered, dims)
     normalized = centered / np.sqrt(variance + x.dtype.type(eps))
     return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
 

@@ -121,10 +121,11 @@ def _reduce(full, along, input, dim, keepdim, **params):
 
 # ------------------------------------------------------------------------------------- sum, mean
 
+# ``np.add.reduce``, not ``ndarray.sum``: see the warning filter in elementwise.py.
+
 def _sum_forward(a, dims, keepdim):
-    if a.dtype.kind in "biu":
-        return a.sum(axis=dims, keepdims=keepdim, dtype=np.int64)
-    return a.sum(axis=dims, keepdims=keepdim)
+    return np.add.reduce(a, axis=dims, keepdims=keepdim,
+                         dtype=np.int64 if a.dtype.kind in "biu" else None)
 
 
 _sum_all, _sum = _twin_primitives("sum", _sum_forward, "SumBackward0", "SumBackward1")
@@ -138,7 +139,8 @@ def _(ctx, grad, dims, keepdim):
 
 def _mean_forward(a, dims, keepdim):
     if a.dtype.kind == "f" and a.itemsize >= 4:  # what ndarray.mean does, minus its Python layer
-        return np.true_divide(a.sum(axis=dims, keepdims=keepdim), _count(a.shape, dims))
+        return np.true_divide(np.add.reduce(a, axis=dims, keepdims=keepdim),
+                              _count(a.shape, dims))
     return a.mean(axis=dims, keepdims=keepdim)  # float16 sums in float32 there
 
 
@@ -153,8 +155,9 @@ def _(ctx, grad, dims, keepdim):
 
 
 def _nansum_forward(a, dims, keepdim):
-    return np.nansum(a, axis=dims, keepdims=keepdim,
-                     dtype=np.int64 if a.dtype.kind in "biu" else None)
+    if a.dtype.kind == "f":
+        a = np.where(a == a, a, 0)
+    return _sum_forward(a, dims, keepdim)
 
 
 _nansum_all, _nansum = _twin_primitives("nansum", _nansum_forward, "NansumBackward0",
@@ -370,7 +373,8 @@ def _check_reducible(input, dims, name, spelled=None):
 def _var_forward(a, dims, keepdim, correction):
     n = _count(a.shape, dims)
     if n - correction > 0:
-        return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
+        with np.errstate(invalid="ignore"):  # inf - inf in numpy's Python layer: nan, silently
+            return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
     # No degrees of freedom: PyTorch divides by zero (inf or nan) after one warning, given in
     # _spread; numpy would warn again in its own words.
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -501,7 +505,7 @@ def _softmax_shift(a, dim):
 @primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
 def _logsumexp(a, dims, keepdim):
     m = _stable_max(a, dims)
-    out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
+    out = np.log(np.add.reduce(np.exp(a - m), axis=dims, keepdims=True)) + m
     return out if keepdim else out.squeeze(dims)
 
 
@@ -516,7 +520,7 @@ def _(ctx, grad, dims, keepdim):
 def _softmax(a, dim):
     with np.errstate(invalid="ignore"):
         e = np.exp(a - _softmax_shift(a, dim))
-    return e / e.sum(axis=dim, keepdims=True)
+    return e / np.add.reduce(e, axis=dim, keepdims=True)
 
 
 @_softmax.vjp
@@ -529,7 +533,7 @@ def _(ctx, grad, dim):
 def _log_softmax(a, dim):
     with np.errstate(invalid="ignore"):
         shifted = a - _softmax_shift(a, dim)
-    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
 
 @_log_softmax.vjp
@@ -547,7 +551,7 @@ def _(ctx, grad, dim):
 def _softmax_backward(grad, output, dim):
     """``output * (grad - sum(grad * output, dim))``."""
     result = np.multiply(grad, output, out=np.empty(output.shape, output.dtype))
-    total = result.sum(axis=dim, keepdims=True)
+    total = np.add.reduce(result, axis=dim, keepdims=True)
     result -= output * total
     return result
 
@@ -566,7 +570,7 @@ def _(ctx, grad, dim):
 def _log_softmax_backward(grad, output, dim):
     """``grad - exp(output) * sum(grad, dim)``."""
     result = np.exp(output, out=np.empty(output.shape, output.dtype))
-    result *= grad.sum(axis=dim, keepdims=True)
+    result *= np.add.reduce(grad, axis=dim, keepdims=True)
     np.subtract(grad, result, out=result)
     return result
 

@@ -13,7 +13,7 @@ def _other_axes(ndim, dim):
 @primitive("_weight_norm_interface", node="WeightNormInterfaceBackward0", group=OTHER,
            saves=("v", "g"))
 def _weight_norm_interface(v, g, *, dim):
-    norm = np.sqrt((v * v).sum(axis=_other_axes(v.ndim, dim), keepdims=True))
+    norm = np.sqrt(np.add.reduce(v * v, axis=_other_axes(v.ndim, dim), keepdims=True))
     return (v * (g / norm)).astype(v.dtype)
 
 
