@@ -140,6 +140,24 @@ class Tensor:
     def element_size(self):
         return self._array.itemsize
 
+    itemsize = property(element_size)
+
+    @property
+    def nbytes(self):
+        """The bytes of the elements this tensor shows (its storage may be larger)."""
+        return self._array.size * self._array.itemsize
+
+    is_cpu = True
+
+    def get_device(self):
+        return -1  # PyTorch's answer for a CPU tensor
+
+    def is_neg(self):
+        return False  # real tensors have no lazy negation bit
+
+    def resolve_neg(self):
+        return self
+
     def is_floating_point(self):
         return self._array.dtype.kind == "f"
 
@@ -568,6 +586,26 @@ class Tensor:
 
     @property
     def mT(self):
+        _require_matrices(self, "tensor.mT")
+        return ops.transpose(self, -2, -1)
+
+    @property
+    def mH(self):
+        """The conjugate transpose: the transpose, for real tensors."""
+        _require_matrices(self, "tensor.mH")
+        return ops.transpose(self, -2, -1)
+
+    @property
+    def H(self):
+        if self._array.ndim != 2:
+            hint = (" For batches of matrices, consider using tensor.mH"
+                    if self._array.ndim > 2 else "")
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                               f"{self._array.ndim}-D tensor.{hint}")
+        return ops.transpose(self, 0, 1)
+
+    def adjoint(self):
+        _require_matrices(self, "tensor.adjoint()")
         return ops.transpose(self, -2, -1)
 
     def t(self):
@@ -761,6 +799,12 @@ def _check_device(spec):
     if kind == "mps":
         raise RuntimeError("PyTorch is not linked with support for mps devices")
     raise RuntimeError(f"tapegrad runs on the CPU only; device {str(spec)!r} is not available")
+
+
+def _require_matrices(tensor, name):
+    if tensor._array.ndim < 2:
+        raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got "
+                           f"{tensor._array.ndim}-D tensor.")
 
 
 class _RetainGrad:

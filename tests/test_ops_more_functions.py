@@ -1,7 +1,9 @@
 """More tensor functions against PyTorch: scatter_reduce / index_reduce / index_copy / take,
 combinatorics (tril_indices, combinations, cartesian_prod), block_diag, rot90, atleast_nd, cov,
 corrcoef, renorm, nextafter, range, isin / unique / unique_consecutive, the gamma family, the random
-in-place fills, ``torch._foreach_*`` and ``torch.device``.
+in-place fills, ``torch._foreach_*``, ``torch.device``, the factories' ``device=``, and the smaller
+Tensor methods (``nbytes``, ``H``/``mH``/``adjoint``, in-place comparisons and running sums,
+``sum_to_size``).
 
 Each case is written against a module ``T`` (tapegrad or PyTorch) and must print the same values,
 gradients, node names and errors with both; every new primitive is also checked with gradcheck.
@@ -367,3 +369,60 @@ def test_gradcheck_new_primitives(name, fn, shapes):
 def test_gradcheck_gamma_family(fn):
     x = tapegrad.tensor([0.3, 1.7, 4.2, 25.0, -0.4], dtype=tapegrad.float64, requires_grad=True)
     assert gradcheck(fn, [x])
+
+
+def test_tensor_attributes_and_adjoints():
+    _compare(lambda T: [T.arange(6.).reshape(2, 3)[:, ::2].nbytes, T.ones(3, dtype=T.int64).itemsize,
+                        T.ones(2).is_cpu, T.ones(2).get_device(), T.ones(2).is_neg()])
+    _compare(lambda T: [T.arange(6.).reshape(2, 3).H, T.ones(2, 3, 4).mH, T.ones(2, 3, 4).adjoint()])
+    for case in (lambda T: T.ones(3).H, lambda T: T.ones(2, 3, 4).H, lambda T: T.ones(3).mH,
+                 lambda T: T.ones(3).mT, lambda T: T.ones(3).adjoint()):
+        _compare(case)
+
+
+@pytest.mark.parametrize("name", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_",
+                                  "greater_", "greater_equal_"])
+def test_in_place_comparisons(name):
+    def run(T):
+        x = T.tensor([1., 2., 3.], requires_grad=True)
+        y = x * 1
+        result = getattr(y, name)(2)
+        y.sum().backward()
+        return (result is y, y, y.grad_fn.name(), x.grad,
+                getattr(T.tensor([1, 2, 3]), name)(T.tensor([2])),
+                getattr(T.tensor([True, False]), name)(1))
+    _compare(run)
+    _compare(lambda T: getattr(T.tensor([1.], requires_grad=True), name)(1))
+    _compare(lambda T: getattr(T.ones(2), name)(T.ones(3)))
+
+
+@pytest.mark.parametrize("name", ["cumsum_", "cumprod_"])
+def test_in_place_running_reductions(name):
+    def run(T):
+        x = T.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        y = x * 1
+        getattr(y, name)(-1)
+        (y * T.tensor([1., 2., 3.])).sum().backward()
+        return y, y.grad_fn.name(), x.grad, getattr(T.tensor(3.), name)(0)
+    _compare(run)
+    _compare(lambda T: getattr(T.arange(4), name)(0))
+    _compare(lambda T: getattr(T.arange(4), name)(1))
+    _compare(lambda T: getattr(T.ones(2, requires_grad=True), name)(0))
+
+
+def test_written_back_in_place_forms():
+    _compare(lambda T: T.ones(3).nextafter_(T.tensor(2.)) - 1)
+    _compare(lambda T: (T.ones(3, 2) * 3).renorm_(2, 0, 1))
+    _compare(lambda T: T.ones(2, 2, dtype=T.int64).renorm_(2, 0, 1))
+    _compare(lambda T: T.ones(2, dtype=T.int64).nextafter_(T.tensor([2, 3])))
+
+
+def test_sum_to_size():
+    def run(T):
+        x = T.arange(6.).reshape(2, 3).requires_grad_()
+        parts = [x.sum_to_size(1, 3), x.sum_to_size(3), x.sum_to_size((2, 1))]
+        sum(part.sum() * (i + 1) for i, part in enumerate(parts)).backward()
+        return parts, x.grad, x.sum_to_size(2, 3) is x
+    _compare(run)
+    for bad in ((4,), (3, 2, 3), (2, 2)):
+        _compare(lambda T: T.ones(2, 3).sum_to_size(bad))

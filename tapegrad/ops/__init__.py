@@ -7,7 +7,7 @@ import builtins
 
 from .registry import ELEMENTWISE, OTHER, PRIMITIVES, REDUCTION, VIEW, Primitive, primitive
 from .creation import *  # noqa: F401,F403
-from .broadcast import broadcast_to, expand, sum_to
+from .broadcast import broadcast_to, expand, sum_to, sum_to_size
 from .elementwise import (
     abs, absolute, add, allclose, ceil, clamp, clamp_max, clamp_min, clip, clone, cos, div, divide,
     eq, equal, exp, floor, floor_divide, ge, greater, greater_equal, gt, isclose, isfinite, isinf,
@@ -41,7 +41,7 @@ from .norm import cdist, dist, norm, pdist
 from .sampling import (
     multinomial, bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, random_,
 )
-from .norm import renorm
+from .norm import renorm, renorm_
 from .combinatorics import *  # noqa: F401,F403
 from .assembly import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
@@ -54,7 +54,8 @@ from .inplace import (
     t_, tanh_, transpose_, uniform_, unsqueeze_, zero_,
     absolute_, ceil_, clip_, divide_, floor_, floor_divide_, logical_and_, logical_not_,
     logical_or_, logical_xor_, multiply_, negative_, reciprocal_, remainder_, round_, sign_,
-    square_, subtract_, true_divide_, nan_to_num_,
+    square_, subtract_, true_divide_, nan_to_num_, eq_, ne_, lt_, le_, gt_, ge_, less_,
+    less_equal_, greater_, greater_equal_,
 )
 
 # Functions whose first argument is the tensor: they double as Tensor methods.
@@ -113,6 +114,8 @@ TENSOR_METHODS = (
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
     "bitwise_right_shift", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
     "bitwise_left_shift_", "bitwise_right_shift_",
+    "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
+    "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
 )
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
@@ -124,6 +127,8 @@ METHOD_ONLY = (
     "lerp_", "addcmul_", "addcdiv_", "sgn_", "fmod_", "copysign_", "hypot_", "float_power_",
     "scatter_reduce_", "index_reduce_", "index_copy_", "bernoulli_", "random_", "exponential_",
     "geometric_", "log_normal_", "cauchy_", "tril_", "triu_",
+    "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
+    "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
     "absolute_", "divide_", "floor_divide_", "logical_and_", "logical_not_", "logical_or_",
     "logical_xor_", "multiply_", "remainder_", "sign_", "subtract_", "true_divide_",
 )

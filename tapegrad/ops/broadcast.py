@@ -8,7 +8,7 @@ import numpy as np
 from ..tensor import _LEGACY_TYPE_NAMES
 from .registry import REDUCTION, VIEW, primitive
 
-__all__ = ["expand", "broadcast_to", "sum_to", "expand_shape"]
+__all__ = ["expand", "broadcast_to", "sum_to", "sum_to_size", "expand_shape"]
 
 
 @primitive("expand", node="ExpandBackward0", group=VIEW, is_view=True)
@@ -39,6 +39,16 @@ def sum_to(tensor, shape):
     if tensor._array.shape == shape:
         return tensor
     return _sum_to(tensor, shape=tuple(shape))
+
+
+def sum_to_size(input, *size):
+    """``input`` summed down to ``size``, a shape it expands from (``Tensor.sum_to_size``)."""
+    shape = tuple(size[0] if len(size) == 1 and not isinstance(size[0], int) else size)
+    current = input._array.shape
+    lead = len(current) - len(shape)
+    if lead < 0 or any(s not in (1, c) for s, c in zip(shape, current[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(current)}}}.")
+    return sum_to(input, shape)
 
 
 def expand_shape(input, sizes):

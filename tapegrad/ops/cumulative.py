@@ -4,6 +4,7 @@ the differences that undo a running sum."""
 import numpy as np
 
 from .elementwise import clone, logical_xor, sub, where
+from .inplace import apply_inplace, copy_
 from .layout import _dims_of, _flip
 from .reduction import amax, amin, in_dtype, return_types
 from .reduction import sum as _reduce_sum
@@ -11,7 +12,7 @@ from .registry import OTHER, REDUCTION, Primitive, primitive
 from .shape import _axis, cat, narrow, reshape
 
 __all__ = [
-    "cumsum", "cumprod", "logcumsumexp", "prod", "aminmax", "diff",
+    "cumsum", "cumprod", "logcumsumexp", "prod", "aminmax", "diff", "cumsum_", "cumprod_",
 ]
 
 
@@ -30,6 +31,16 @@ def cumsum(input, dim, *, dtype=None):
     if dtype is None:
         return _running(_cumsum, input, dim)
     return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
+
+
+def _running_inplace(prim, function):
+    """``cumsum_`` / ``cumprod_``: the running reduction along ``dim`` written into ``input``."""
+    def running_(input, dim):
+        if input._array.ndim == 0:  # one element: its running reduction is itself
+            return copy_(input, function(input, dim))
+        return apply_inplace(prim, input, (), {"dim": _dims_of(dim, input._array.ndim)[0]})
+    running_.__name__ = function.__name__ + "_"
+    return running_
 
 
 def _running(prim, input, dim):
@@ -69,6 +80,10 @@ def cumprod(input, dim, *, dtype=None):
     if dtype is None:
         return _running(_cumprod, input, dim)
     return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
+
+
+cumsum_ = _running_inplace(_cumsum, cumsum)
+cumprod_ = _running_inplace(_cumprod, cumprod)
 
 
 @primitive("logcumsumexp", node="LogcumsumexpBackward0", group=OTHER, saves=("a", "out"))

@@ -22,7 +22,8 @@ __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "c
            "swapdims_", "swapaxes_", "unsqueeze_", "squeeze_", "floor_divide_", "remainder_",
            "square_", "floor_", "ceil_", "round_", "sign_", "reciprocal_", "logical_and_",
            "logical_or_", "logical_xor_", "logical_not_", "clip_", "absolute_", "negative_",
-           "subtract_", "multiply_", "divide_", "true_divide_", "nan_to_num_"]
+           "subtract_", "multiply_", "divide_", "true_divide_", "nan_to_num_", "eq_", "ne_", "lt_",
+           "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_"]
 
 
 def apply_inplace(prim, target, others, params):
@@ -376,6 +377,34 @@ logical_xor_ = _logical_inplace(ew.logical_xor)
 
 subtract_ = sub_
 multiply_ = mul_
+
+
+def _comparison_inplace(op):
+    """``ge_`` and its siblings: the comparison's truth written into ``input`` as 1 and 0 of its
+    dtype (recorded with the comparison's node, whose gradient is zero)."""
+    def compare_(input, other):
+        return apply_inplace(op.primitive, input, (as_tensor_operand(other),), {})
+    compare_.__name__ = op.__name__ + "_"
+    return compare_
+
+
+eq_ = _comparison_inplace(ew.eq)
+ne_ = _comparison_inplace(ew.ne)
+lt_ = less_ = _comparison_inplace(ew.lt)
+le_ = less_equal_ = _comparison_inplace(ew.le)
+gt_ = greater_ = _comparison_inplace(ew.gt)
+ge_ = greater_equal_ = _comparison_inplace(ew.ge)
+
+
+def written_back(function):
+    """The in-place form of ``function``: computed out of place (with its checks), then written
+    into ``input``; for the functions PyTorch gives no derivative of their own in place."""
+    def op_(input, *args, **kwargs):
+        result = function(input, *args, **kwargs)
+        check_result_type(input, result.dtype)
+        return copy_(input, result)
+    op_.__name__ = function.__name__ + "_"
+    return op_
 
 
 def div_(input, other, *, rounding_mode=None):

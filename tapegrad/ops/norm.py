@@ -16,6 +16,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .creation import zeros, zeros_like
 from .elementwise import abs, reciprocal, sign, where
+from .inplace import written_back
 from .matrix import check_square_shape, inverse_or_inf, svdvals
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
@@ -23,7 +24,7 @@ from .registry import REDUCTION, primitive
 from .shape import index_select, narrow, permute, reshape, squeeze, unsqueeze
 from .special import nan_to_num
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist", "renorm"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist", "renorm", "renorm_"]
 
 _INF = math.inf
 
@@ -320,3 +321,6 @@ def renorm(input, p, dim, maxnorm):
                            f"input. Got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
     dim = normalize_dims(dim, input._array.ndim)[0]
     return _renorm(input, ord=float(p), dim=dim, maxnorm=float(maxnorm))
+
+
+renorm_ = written_back(renorm)

@@ -8,8 +8,9 @@ from .. import dtypes
 from .._warnings import warn_at_caller
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .creation import _finish, _numpy_dtype
+from .inplace import written_back
 
-__all__ = ["range", "nextafter"]
+__all__ = ["range", "nextafter", "nextafter_"]
 
 
 def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
@@ -26,8 +27,7 @@ def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=F
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     count = builtins.int(math.floor((end - start) / step)) + 1
     values = start + np.arange(count, dtype=np.float64) * step
-    return _finish(values.astype(_numpy_dtype(dtype)),
-                   requires_grad)
+    return _finish(values.astype(_numpy_dtype(dtype)), requires_grad, device)
 
 
 def nextafter(input, other):
@@ -41,3 +41,6 @@ def nextafter(input, other):
                                   f"'{_LEGACY_TYPE_NAMES[common.name]}'")
     return Tensor._make(np.asarray(np.nextafter(input._array.astype(common),
                                                 other._array.astype(common))))
+
+
+nextafter_ = written_back(nextafter)
