@@ -17,6 +17,7 @@ class Generator:
         self.rng = np.random.Generator(np.random.PCG64(self._seed))
 
     def manual_seed(self, seed):
+        _note_state_change()
         self._seed = int(seed)
         self.rng = np.random.Generator(np.random.PCG64(self._seed))
         return self
@@ -41,6 +42,7 @@ class Generator:
         if new_state._array.size != _STATE_BYTES:
             raise RuntimeError(f"Expected either a PhiloxCudaState or a state of {_STATE_BYTES} "
                                f"bytes, but got {new_state._array.size} bytes")
+        _note_state_change()
         words = [int(w) for w in np.ascontiguousarray(new_state._array).view(np.uint64)]
         state_high, state_low, inc_high, inc_low, has_uint32, uinteger, seed = words
         self.rng.bit_generator.state = {
@@ -65,9 +67,12 @@ def _state_words(generator):
 default_generator = Generator()
 
 
-# Random draws so far, from any generator: the compiler's tracer compares the count before and
-# after a trace (a compiled graph would repeat the same "random" values on every call).
+# Random draws and reseeds so far, from any generator. The compiler's tracer compares the count
+# before and after a trace: the draws ``drawn`` reports to ``draw_observer`` become inputs of the
+# compiled graph, drawn anew on each call; any other event is a graph break (a compiled graph
+# would repeat the same "random" values, or skip the reseed, on every call).
 draws = 0
+draw_observer = None
 
 
 def generator(gen=None):
@@ -75,6 +80,23 @@ def generator(gen=None):
     global draws
     draws += 1
     return (gen or default_generator).rng
+
+
+def drawn(recipe):
+    """``recipe()``: a fresh array of random numbers from tapegrad's generators, made so that a
+    compiled call can draw it again. While the compiler traces, ``recipe`` is recorded as an input
+    of the graph, and each compiled call runs it before its kernel: the numbers eager mode would
+    have drawn, in the same order."""
+    before = draws
+    array = recipe()
+    if draw_observer is not None:
+        draw_observer(recipe, array, draws - before)
+    return array
+
+
+def _note_state_change():
+    global draws
+    draws += 1
 
 
 def manual_seed(seed):
@@ -90,10 +112,10 @@ def initial_seed():
 
 
 def get_rng_state():
-    # numpy's state of the default generator, not PyTorch's uint8 tensor (as Generator.get_state
-    # gives); set_rng_state takes it back.
-    return default_generator.rng.bit_generator.state
+    """The default generator's state as a uint8 tensor, as PyTorch gives it (tapegrad's own
+    bytes: see ``Generator.get_state``)."""
+    return default_generator.get_state()
 
 
-def set_rng_state(state):
-    default_generator.rng.bit_generator.state = state
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)

@@ -415,7 +415,7 @@ class Tensor:
         return self._array.reshape(()).item()
 
     def __float__(self):
-        if self._requires_grad:
+        if self._requires_grad and _grad_mode._state.grad_enabled:  # PyTorch: only where recorded
             _warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
                        "unexpected behavior.\nConsider using tensor.detach() first.")
         return builtins.float(self._python_number())

@@ -398,13 +398,6 @@ def test_fullgraph_raises_naming_the_line():
         compiled(leaf(3, grad=False))
 
 
-def test_random_numbers_are_a_graph_break():
-    def noisy(x):
-        return x + tapegrad.randn(3)
-    with pytest.warns(CompileWarning, match="draws random numbers"):
-        tapegrad.compile(noisy)(tapegrad.zeros(3))
-
-
 def test_errors_are_eager_errors():
     def add(a, b):
         return a + b
@@ -555,17 +548,132 @@ def test_print_and_dynamo_graph_break_keep_the_function_eager():
     assert tapegrad._dynamo.explain(lambda t: t + 1)(tapegrad.ones(2)).graph_count == 1
 
 
-def test_a_draw_from_any_generator_breaks_the_graph():
-    """A compiled graph would repeat the same numbers on every call."""
-    generator = tapegrad.Generator().manual_seed(0)
+def _draws_everything(generator):
+    def noisy(t):
+        u = t.clone().uniform_(-1, 1, generator=generator)
+        return (t * tapegrad.rand(4, generator=generator) + tapegrad.randn_like(t)
+                + tapegrad.randint(0, 5, (4,)) + tapegrad.bernoulli(t.sigmoid())
+                + tapegrad.nn.functional.dropout(t + 1, 0.5) + u.exponential_() + u.bernoulli_(0.3)
+                + tapegrad.randperm(4) + tapegrad.normal(0.0, 1.0, (4,)))
+    return noisy
 
+
+def test_random_draws_are_fresh_inputs_of_each_compiled_call():
+    """Each compiled call draws anew, by the recipe eager used: the same numbers eager draws."""
+    generator = tapegrad.Generator()
+    noisy = _draws_everything(generator)
+    compiled = tapegrad.compile(noisy)
+    x = tapegrad.linspace(-1, 1, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CompileWarning)
+        results = []
+        for seed in (0, 0, 1, 1):  # traced, then compiled: both must give eager's numbers
+            tapegrad.manual_seed(seed)
+            generator.manual_seed(seed + 10)
+            results.append((compiled(x), compiled(x)))
+    tapegrad.manual_seed(1)
+    generator.manual_seed(11)
+    eager = noisy(x), noisy(x)
+    assert _equal_pairs(results[3], eager)
+    assert _equal_pairs(results[0], results[1])
+    assert not tapegrad.equal(results[3][0], results[3][1])  # fresh numbers per call
+    assert "kernel source:" in str(compiled.explain())  # compiled, not run eagerly
+
+
+def _equal_pairs(first, second):
+    """Equal up to the kernel's reassociated float rounding."""
+    return all(tapegrad.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(first, second))
+
+
+def test_compiled_dropout_model_trains_as_eager():
+    """Dropout in training mode compiles: values and gradients equal eager's for one seed."""
+    def make():
+        tapegrad.manual_seed(0)
+        return tapegrad.nn.Sequential(tapegrad.nn.Linear(4, 8), tapegrad.nn.ReLU(),
+                                      tapegrad.nn.Dropout(0.5), tapegrad.nn.Linear(8, 2))
+    eager_model, model = make(), make()
+    compiled = tapegrad.compile(model)
+    x = tapegrad.linspace(-1, 1, 12).reshape(3, 4)
+    for step in range(3):
+        tapegrad.manual_seed(step)
+        expected = eager_model(x)
+        expected.square().sum().backward()
+        tapegrad.manual_seed(step)
+        out = compiled(x)
+        out.square().sum().backward()
+        assert tapegrad.allclose(out, expected)
+        for mine, theirs in zip(model.parameters(), eager_model.parameters()):
+            assert tapegrad.allclose(mine.grad, theirs.grad)
+    assert type(out.grad_fn).__name__ == "CompiledFunctionBackward"
+
+
+def test_repeat_draws_anew_for_every_call():
     @tapegrad.compile
     def noisy(t):
-        return t + tapegrad.rand(4, generator=generator)
+        return t + tapegrad.rand(3)
+    x = tapegrad.zeros(3)
+    tapegrad.manual_seed(0)
+    noisy(x)
+    repeated = noisy.repeat(3, x)
+    tapegrad.manual_seed(0)
+    expected = [noisy._fn(x) for _ in range(4)][-1]
+    assert tapegrad.equal(repeated, expected)
 
-    with pytest.warns(CompileWarning, match="draws random numbers"):
-        first = noisy(tapegrad.zeros(4))
-    assert first.tolist() != noisy(tapegrad.zeros(4)).tolist()
+
+@pytest.mark.parametrize("body", [
+    lambda t: (tapegrad.manual_seed(0), t + tapegrad.rand(4))[1],
+    lambda t: t + tapegrad.multinomial(t.abs() + 1, 4, replacement=True),
+    lambda t: tapegrad.nn.init.trunc_normal_(t.clone()),
+])
+def test_a_reseed_or_a_draw_the_graph_cannot_repeat_breaks_it(body):
+    with pytest.warns(CompileWarning, match="seeds a random generator, or draws random numbers"):
+        tapegrad.compile(body)(tapegrad.ones(4))
+
+
+def test_a_custom_function_on_the_gradient_path_breaks_the_graph():
+    """Its backward is Python: compiled, the gradient would not reach the inputs."""
+    class Cube(tapegrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * grad
+
+    @tapegrad.compile
+    def model(t):
+        return Cube.apply(t * 2).sum()
+
+    with pytest.warns(CompileWarning, match="Cube is a custom autograd.Function"):
+        model(tapegrad.ones(2, requires_grad=True))
+    for _ in range(2):
+        t = tapegrad.tensor([1.0, 2.0], requires_grad=True)
+        model(t).backward()
+        assert t.grad.tolist() == [24.0, 96.0]
+    with tapegrad.no_grad():  # no gradient to carry: compiled
+        assert model(tapegrad.ones(2, requires_grad=True)).item() == 16.0
+
+
+def test_the_first_call_returns_the_compiled_result_when_it_changed_nothing():
+    """As PyTorch's first call does: the result carries the compiled backward."""
+    model = tapegrad.nn.Linear(3, 2)
+    compiled = tapegrad.compile(model)
+    first = compiled(tapegrad.ones(4, 3))
+    assert type(first.grad_fn).__name__ == "CompiledFunctionBackward"
+    first.sum().backward()
+    assert model.weight.grad.tolist() == [[4.0] * 3] * 2
+
+    @tapegrad.compile
+    def step(w):
+        loss = (w * w).sum()
+        loss.backward()  # a side effect: the traced call's result is the one returned
+        return loss
+    w = tapegrad.ones(2, requires_grad=True)
+    assert type(step(w).grad_fn).__name__ != "CompiledFunctionBackward"
+    assert w.grad.tolist() == [2.0, 2.0]
 
 
 class Collector:

@@ -282,3 +282,15 @@ def test_warnings_pytorch_gives_once_per_process(name, monkeypatch):
         make()
     assert len(caught) == 1 and str(caught[0].message).startswith(warning)
     assert caught[0].category is UserWarning and caught[0].filename == __file__
+
+
+def test_float_of_a_tensor_requiring_grad_is_silent_under_no_grad(monkeypatch):
+    """PyTorch warns only where the conversion could cut a recorded graph (L-BFGS's line search
+    converts under no_grad)."""
+    monkeypatch.setattr(sys.modules["tapegrad.tensor"], "_warned", set())
+    t = tapegrad.ones((), requires_grad=True) * 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with tapegrad.no_grad():
+            assert float(t) == 2.0
+    assert caught == []

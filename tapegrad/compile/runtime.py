@@ -20,7 +20,7 @@ from ..tensor import Tensor
 from . import logs, pytree
 from .guards import build_guards
 from .ir import Value
-from .trace import fetcher, trace, tracing_here
+from .trace import RandomSource, fetcher, trace, tracing_here
 
 __all__ = ["compile", "reset", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning",
            "InvalidBackend"]
@@ -189,7 +189,9 @@ class CompiledFunction:
             logs.log("recompiles", f"{self._name}(): {recorded.escapes[0]} (state created on "
                                    "this call, such as optimizer buffers); tracing again next call")
         else:
-            self._compile(recorded, reason, traced_in)
+            entry = self._compile(recorded, reason, traced_in)
+            if isinstance(entry, Specialization) and entry.repeatable_first_call(recorded):
+                return entry.run(args, kwargs)  # what later calls return (and their grad_fn)
         return recorded.result
 
     def _graph_break(self, recorded):
@@ -221,6 +223,7 @@ class CompiledFunction:
             entry = Specialization(guards, program, recorded)
         self._entries.insert(0, entry)
         self._history.append((reason, entry))
+        return entry
 
     # -- explanation ---------------------------------------------------------------------------
     def explain(self):
@@ -316,6 +319,7 @@ class Specialization:
         self._returns_one_tensor = (self.output_spec is None
                                     and not _is_python_value(self.output_leaves[0]))
         self.repeats_itself = False   # seen: its guards hold again after a call of it
+        self._draws = any(type(s) is RandomSource for s in recorded.sources)
 
     def describe(self):
         p = self.program
@@ -332,14 +336,15 @@ class Specialization:
 
     def run(self, args, kwargs, times=1):
         """One call; or ``times`` calls in one kernel launch (``CompiledFunction.repeat``), when
-        the state the kernel reads is all in the arrays it is given."""
+        the state the kernel reads is all in the arrays it is given (and no fresh random numbers
+        are drawn for it)."""
         p = self.program
         flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
+        if times > 1 and self._draws:  # fresh random numbers for each call: (before fetching)
+            return self._run_separately(args, kwargs, times)
         tensors = self._fetch(flat)
         if times > 1 and self._replaces_what_it_reads(flat, tensors):
-            for _ in range(times - 1):
-                self.run(args, kwargs)
-            return self.run(args, kwargs)
+            return self._run_separately(args, kwargs, times)
         arrays = [t._array for t in tensors]
         for i in self._layout_checks:
             if not arrays[i].flags.c_contiguous:
@@ -370,6 +375,18 @@ class Specialization:
         for leaf in self.output_leaves:
             leaves.append(next(it) if not _is_python_value(leaf) else leaf)
         return pytree.unflatten(self.output_spec, leaves)
+
+    def repeatable_first_call(self, recorded):
+        """Whether the traced (eager) call can be run again compiled, for its result: it changed
+        nothing (no writes, no ``.grad``, no backward) and drew no random numbers."""
+        p = self.program
+        return not (p.mutations or p.grad_sets or self._draws or any(p.freed_outputs)
+                    or recorded.mutations or recorded.grad_sets)
+
+    def _run_separately(self, args, kwargs, times):
+        for _ in range(times - 1):
+            self.run(args, kwargs)
+        return self.run(args, kwargs)
 
     def _replaces_what_it_reads(self, flat, tensors):
         """Whether a call assigns a new ``.grad`` that the next call would read: each call must

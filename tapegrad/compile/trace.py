@@ -13,8 +13,11 @@ by their numpy array, so aliases (``p.data``) and in-place writes resolve to the
   *mutation* the compiled code must write back.
 * ``loss.backward()`` inside the call runs the eager engine; its backward rules are primitives too,
   so they are recorded like any other op, and a hook on each leaf records what reaches ``.grad``.
-* Python that depends on tensor data (``.item()``, ``bool(t)``, ``.tolist()``, printing, random
-  numbers) cannot be captured: it is a *graph break*. The call still completes eagerly; the
+* Random numbers drawn through ``tapegrad.random.drawn`` (``rand``, ``randn``, dropout's mask …)
+  become *random sources*: graph inputs each compiled call draws anew, by the same recipe, before
+  its kernel runs.
+* Python that depends on tensor data (``.item()``, ``bool(t)``, ``.tolist()``, printing), and
+  random draws or reseeds the graph cannot replay, cannot be captured: it is a *graph break*. The call still completes eagerly; the
   compiler is told not to compile (or, with ``fullgraph=True``, ``GraphBreakError`` is raised).
 """
 import builtins
@@ -27,12 +30,15 @@ import weakref
 import numpy as np
 
 from .. import random as tapegrad_random
+from ..autograd import grad_mode
+from ..autograd.function import Function
 from ..ops import registry
 from ..tensor import Tensor
 from . import pytree
 from .ir import Graph, Node, Operand, Value
 
-__all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource", "GradSource", "fetcher"]
+__all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource",
+           "GradSource", "RandomSource", "fetcher"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRACE_LOCK = threading.RLock()  # recordings nest (autodiff checks a rule in a scratch one)
@@ -112,6 +118,20 @@ class GradSource:
         return self.owner.fetch(flat_args)._grad
 
 
+class RandomSource:
+    """Random numbers drawn inside the call (``rand``, dropout's mask …): drawn again by the same
+    recipe on each compiled call, so a compiled call gets fresh numbers, the ones eager would."""
+
+    __slots__ = ("recipe", "name")
+
+    def __init__(self, recipe, array):
+        self.recipe = recipe
+        self.name = f"<random {array.dtype} {list(array.shape)}>"
+
+    def fetch(self, flat_args):
+        return Tensor._make(self.recipe())
+
+
 def fetcher(sources):
     """``fetch(flat_args) -> [tensor per source]``, generated as one function: a method call per
     source costs more than the rest of a small step's bookkeeping."""
@@ -123,6 +143,9 @@ def fetcher(sources):
         if type(source) is GradSource:
             return f"{expression(source.owner)}._grad"
         name = f"K{len(bindings)}"
+        if type(source) is RandomSource:
+            bindings[name] = source.fetch
+            return f"{name}(flat)"
         bindings[name] = source.tensor
         return name
     text = f"def fetch(flat):\n    return [{', '.join(expression(s) for s in sources)}]\n"
@@ -224,6 +247,9 @@ class Recorder:
     def note_grad_write(self, tensor):
         """Hook: a tensor's ``.grad`` was assigned while recording."""
 
+    def note_draw(self, recipe, array, events):
+        """Hook: ``array`` of random numbers was drawn by ``recipe`` (``random.drawn``)."""
+
     def reads_traced_data(self, tensor):
         """Whether Python is about to see the contents of a recorded (non-constant) value."""
         if not self.recording():
@@ -313,6 +339,7 @@ class Tracer(Recorder):
         self.watch_handles = []
         self.view_tensors = {}    # id(base array) -> weakrefs of traced views of it
         self.grad_written = set()  # ids of tensors whose .grad the call assigned
+        self.captured_draws = 0   # random-state events the random sources account for
         self.broken = False
 
     def recording(self):
@@ -451,6 +478,11 @@ class Tracer(Recorder):
     def note_born(self, tensor):
         if threading.get_ident() == self.thread:
             self.born[id(tensor)] = weakref.ref(tensor)
+
+    def note_draw(self, recipe, array, events):
+        if self.recording():
+            self.captured_draws += events
+            self.add_source(Tensor._make(array), RandomSource(recipe, array))
 
 
 class _DepositWatch:
@@ -654,6 +686,7 @@ class _Patches:
             tensor.__dict__["_grad"] = value
         self._swap(Tensor, "_grad", property(get_grad, set_grad))
         self._swap(builtins, "print", _breaking_print(builtins.print))
+        self._swap(Function, "apply", _breaking_apply(Function.__dict__["apply"].__func__))
         return self
 
     def _swap(self, owner, name, replacement):
@@ -665,6 +698,22 @@ class _Patches:
             setattr(owner, name, original)
         self.undo.clear()
         return False
+
+
+def _breaking_apply(original):
+    """``autograd.Function.apply`` while tracing: its forward's operations are recorded, but its
+    backward is the user's Python, which a compiled backward cannot run; where a gradient would
+    flow through it, the call is a graph break."""
+    def apply(cls, *args, **kwargs):
+        inputs = pytree.flatten((args, kwargs))[0]
+        if _active is not None and _active.recording() and grad_mode._state.grad_enabled and \
+                any(isinstance(a, Tensor) and a._requires_grad for a in inputs):
+            _active.graph_break(f"{cls.__name__} is a custom autograd.Function, whose backward "
+                                "(Python) a compiled backward cannot run",
+                                "call it outside the compiled function, or write it with tensor "
+                                "operations, which compile with their derivatives")
+        return original(cls, *args, **kwargs)
+    return classmethod(apply)
 
 
 def _breaking_print(original):
@@ -709,15 +758,17 @@ class recording:
     def __enter__(self):
         global _active
         _TRACE_LOCK.acquire()
-        self.previous = registry.set_interceptor(self.recorder), _active
+        self.previous = (registry.set_interceptor(self.recorder), _active,
+                         tapegrad_random.draw_observer)
         _active = self.recorder
+        tapegrad_random.draw_observer = self.recorder.note_draw
         self.patches.__enter__()
         return self.recorder
 
     def __exit__(self, *exc):
         global _active
         self.patches.__exit__(*exc)
-        interceptor, _active = self.previous
+        interceptor, _active, tapegrad_random.draw_observer = self.previous
         registry.set_interceptor(interceptor)
         _TRACE_LOCK.release()
         return False
@@ -745,10 +796,11 @@ def trace(fn, args, kwargs, *, fullgraph, function_name, arg_names):
         for handle in tracer.watch_handles:
             handle.remove()
     result_trace.result = result
-    if not tracer.broken and tapegrad_random.draws != draws:  # from any generator
-        tracer.graph_break("it draws random numbers (rand, randn, dropout …), which a compiled "
-                           "graph would repeat identically on every call", "draw the random "
-                           "tensors outside and pass them in, or call model.eval() for dropout")
+    if not tracer.broken and tapegrad_random.draws - draws != tracer.captured_draws:
+        tracer.graph_break("it seeds a random generator, or draws random numbers in a way a "
+                           "compiled graph cannot draw again, so every call would repeat the same "
+                           "numbers", "seed outside the compiled function; draw such random "
+                           "tensors outside and pass them in")
     if not tracer.broken:
         _finish(tracer, result)
     return result_trace
@@ -788,7 +840,7 @@ def _collect_effects(tracer):
     t = tracer.trace
     for index, tensor in enumerate(tracer.source_tensors):
         final = tracer.value_of(tensor)
-        if final is not t.graph.inputs[index]:
+        if final is not t.graph.inputs[index] and type(t.sources[index]) is not RandomSource:
             t.mutations.append((index, final))
     for leaf, entry, name in list(tracer.leaves.values()):
         final = leaf._grad

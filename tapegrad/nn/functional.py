@@ -36,7 +36,7 @@ from ..ops import normalization as _normalization
 from ..ops import padding as _padding
 from ..ops import resample as _resample
 from .._warnings import warn_at_caller
-from ..random import generator as _numpy_generator
+from .. import random as _random
 from ._reduction import legacy_get_string as _legacy_reduction
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 
@@ -136,8 +136,9 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     soft sample's (the straight-through estimator)."""
     if eps != 1e-10:
         warn_at_caller("`eps` parameter is deprecated and has no effect.")
-    exponentials = _numpy_generator().exponential(size=logits.shape)
-    gumbels = Tensor._make(-np.log(exponentials).astype(logits._array.dtype))
+    shape, dtype = logits.shape, logits._array.dtype
+    gumbels = Tensor._make(_random.drawn(
+        lambda: -np.log(_random.generator().exponential(size=shape)).astype(dtype)))
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
         return y_soft
@@ -230,12 +231,14 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     the mean slope ``(lower + upper) / 2`` in eval."""
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    values = input._array
     if training:
-        slopes = _numpy_generator().uniform(lower, upper, values.shape)
+        shape, dtype = input.shape, input._array.dtype
+        slopes = Tensor._make(_random.drawn(
+            lambda: _random.generator().uniform(lower, upper, shape).astype(dtype)))
     else:
         slopes = (lower + upper) / 2
-    noise = Tensor._make(np.where(values > 0, 1, slopes).astype(values.dtype))
+    # tensor operations, not numpy on the arrays: a compiled call recomputes them on its draws
+    noise = ops.where(input.detach() > 0, ops.ones_like(input), slopes)
     return _activation.rrelu_with_noise(input, noise, inplace)
 
 
@@ -251,9 +254,14 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1.0:
         return input * 0.0
-    keep = _numpy_generator().random(input.shape) >= p
-    mask = Tensor._make((keep / (1.0 - p)).astype(input._array.dtype))
+    shape, dtype = input.shape, input._array.dtype  # (a recipe must not hold the tensor)
+    mask = Tensor._make(_random.drawn(lambda: _dropout_mask(shape, p, dtype)))
     return ops.mul_(input, mask) if inplace else input * mask
+
+
+def _dropout_mask(shape, p, dtype):
+    """0 with probability ``p``, else ``1 / (1 - p)``."""
+    return ((_random.generator().random(shape) >= p) / (1.0 - p)).astype(dtype)
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -262,8 +270,11 @@ def _feature_dropout(input, p, training, inplace):
     if not training or p == 0.0:
         return input
     shape = input.shape[:2] + (1,) * (input.dim() - 2)
-    keep = (_numpy_generator().random(shape) >= p) if p < 1.0 else np.zeros(shape, bool)
-    mask = Tensor._make((keep / (1.0 - p) if p < 1.0 else keep).astype(input._array.dtype))
+    if p < 1.0:
+        dtype = input._array.dtype
+        mask = Tensor._make(_random.drawn(lambda: _dropout_mask(shape, p, dtype)))
+    else:
+        mask = ops.zeros(shape, dtype=input.dtype)
     return ops.mul_(input, mask) if inplace else input * mask
 
 

@@ -475,20 +475,26 @@ def _float_dtype(dtype, kernel):
 def rand(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     d = _float_dtype(dtype, "check_uniform_bounds")
     shape = _size(args, "rand", size)
+    return _finish(random.drawn(lambda: _uniform(generator, shape, d)), requires_grad, device)
+
+
+def _uniform(generator, shape, d):
     rng = random.generator(generator)
-    array = rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
-    return _finish(array, requires_grad, device)
+    return rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
 
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     d = _float_dtype(dtype, "normal_kernel_cpu")
     shape = _size(args, "randn", size)
+    return _finish(random.drawn(lambda: _standard_normal(generator, shape, d)), requires_grad,
+                   device)
+
+
+def _standard_normal(generator, shape, d):
     rng = random.generator(generator)
     if d in (np.float32, np.float64):
-        array = rng.standard_normal(shape, dtype=d)
-    else:
-        array = rng.standard_normal(shape).astype(d)
-    return _finish(array, requires_grad, device)
+        return rng.standard_normal(shape, dtype=d)
+    return rng.standard_normal(shape).astype(d)
 
 
 def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
@@ -502,14 +508,16 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
                            f"to={high}")
     d = _numpy_dtype(dtype, dtypes.int64)
     shape = _size((size,), "randint")
-    array = random.generator(generator).integers(low, high, shape, dtype=np.int64)
-    return _finish(array.astype(d), requires_grad, device)
+    array = random.drawn(
+        lambda: random.generator(generator).integers(low, high, shape, dtype=np.int64).astype(d))
+    return _finish(array, requires_grad, device)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    array = random.generator(generator).permutation(n).astype(_numpy_dtype(dtype, dtypes.int64))
+    d = _numpy_dtype(dtype, dtypes.int64)
+    array = random.drawn(lambda: random.generator(generator).permutation(n).astype(d))
     return _finish(array, requires_grad, device)
 
 
@@ -520,8 +528,9 @@ def normal(mean, std, size=None, *, generator=None):
         like = mean if isinstance(mean, Tensor) else std
         array = random.generator(generator).normal(mean_a, std_a).astype(like._array.dtype)
         return Tensor._make(np.asarray(array))
-    array = random.generator(generator).normal(mean, std, _size((size,), "normal"))
-    return Tensor._make(array.astype(dtypes.get_default_dtype().numpy))
+    shape, d = _size((size,), "normal"), dtypes.get_default_dtype().numpy
+    return Tensor._make(random.drawn(
+        lambda: random.generator(generator).normal(mean, std, shape).astype(d)))
 
 
 def _like(fill):
@@ -530,9 +539,10 @@ def _like(fill):
         array = fill(input._array.shape, d, *args)
         if not (input._array.flags.c_contiguous and memory_format in (None, preserve_format)):
             # in the layout of ``input`` (PyTorch's preserve_format) or the one asked for
+            values = array
             array = copy_in(input._array if memory_format in (None, preserve_format) else array,
                             memory_format)
-            array[...] = fill(input._array.shape, d, *args)
+            array[...] = values
         return _finish(array, requires_grad, device)
     return make
 
@@ -541,15 +551,18 @@ zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d))
 ones_like = _like(lambda shape, d: np.ones(shape, dtype=d))
 empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
 full_like = _like(lambda shape, d, value: _filled(shape, value, d))
-rand_like = _like(lambda shape, d: random.generator().random(shape).astype(d))
-randn_like = _like(lambda shape, d: random.generator().standard_normal(shape).astype(d))
+rand_like = _like(lambda shape, d: random.drawn(
+    lambda: random.generator().random(shape).astype(d)))
+randn_like = _like(lambda shape, d: random.drawn(
+    lambda: random.generator().standard_normal(shape).astype(d)))
 
 
 def randint_like(input, low, high=None, *, dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
-    return _finish(random.generator().integers(low, high, input._array.shape).astype(d),
+    shape = input._array.shape
+    return _finish(random.drawn(lambda: random.generator().integers(low, high, shape).astype(d)),
                    requires_grad, device)
 
 

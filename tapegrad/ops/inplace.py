@@ -515,14 +515,16 @@ def copy_(input, src, non_blocking=False):
 def uniform_(input, a=0.0, b=1.0, *, generator=None):
     from .. import random
     with grad_mode.no_grad():
-        return copy_(input, Tensor._make(random.generator(generator).uniform(
-            a, b, input._array.shape).astype(input._array.dtype)))
+        shape, dtype = input._array.shape, input._array.dtype
+        return copy_(input, Tensor._make(random.drawn(
+            lambda: random.generator(generator).uniform(a, b, shape).astype(dtype))))
 
 
 def normal_(input, mean=0.0, std=1.0, *, generator=None):
     from .. import random
     with grad_mode.no_grad():
-        return copy_(input, Tensor._make(random.generator(generator).normal(
-            mean, std, input._array.shape).astype(input._array.dtype)))
+        shape, dtype = input._array.shape, input._array.dtype
+        return copy_(input, Tensor._make(random.drawn(
+            lambda: random.generator(generator).normal(mean, std, shape).astype(dtype))))
 
 

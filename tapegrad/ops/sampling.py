@@ -7,8 +7,9 @@ depend on the old ones, so the gradient that reaches the tensor before the fill 
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import random
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .elementwise import lt, to_dtype
 from .inplace import apply_inplace
 from .operands import CPP_TYPE_NAMES
 from .registry import OTHER, Primitive
@@ -46,10 +47,13 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
 
 def bernoulli(input, p=None, *, generator=None):
     """Ones with probability ``input`` (or ``p``), zeros otherwise, in ``input``'s dtype."""
-    probability = input._array if p is None else np.full(input._array.shape, p)
-    draws = random.generator(generator).random(input._array.shape) < probability
-    return Tensor._make(draws.astype(input._array.dtype if input._array.dtype.kind == "f"
-                                     else dtypes.get_default_dtype().numpy))
+    if p is None and input._array.dtype.kind != "f":
+        raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
+    shape = input._array.shape
+    uniform = Tensor._make(random.drawn(lambda: random.generator(generator).random(shape)))
+    # tensor operations, not numpy on the arrays: a compiled call compares its fresh draws
+    return to_dtype(lt(uniform, input if p is None else p), input.dtype)
 
 
 def _fill_primitive(name, node, fill=lambda values, *others: values):
@@ -90,16 +94,18 @@ def bernoulli_(input, p=0.5, *, generator=None):
     """Ones with probability ``p`` (a number, or a tensor broadcast to ``input``), zeros
     otherwise."""
     shape = input._array.shape
-    uniform = random.generator(generator).random(shape)
     if isinstance(p, Tensor):
         if ((p._array < 0) | (p._array > 1)).any():
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
                                "(Could this error message be improved?  If so, please report an "
                                "enhancement request to PyTorch.)")
+        uniform = random.drawn(lambda: random.generator(generator).random(shape))
         return _fill(_bernoulli_tensor, input, uniform, (p,))
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-    return _fill(_bernoulli_scalar, input, uniform < p)
+    # as 0/1 bytes: a boolean array among a primitive's parameters reads as a mask to the tracer
+    return _fill(_bernoulli_scalar, input, random.drawn(
+        lambda: (random.generator(generator).random(shape) < p).view(np.uint8)))
 
 
 def _random_bound(dtype):
@@ -124,9 +130,9 @@ def random_(input, from_=None, to=None, *, generator=None):
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
-    draws = random.generator(generator).integers(low, high - 1, input._array.shape,
-                                                 endpoint=True, dtype=np.int64)
-    return _fill(prim, input, draws)
+    shape = input._array.shape
+    return _fill(prim, input, random.drawn(lambda: random.generator(generator).integers(
+        low, high - 1, shape, endpoint=True, dtype=np.int64)))
 
 
 def _continuous(input, distribution, type_names):
@@ -141,15 +147,18 @@ def exponential_(input, lambd=1.0, *, generator=None):
     if lambd <= 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
     _continuous(input, "Exponential", _LEGACY_TYPE_NAMES)
-    draws = random.generator(generator).exponential(1 / lambd, input._array.shape)
-    return _fill(_exponential, input, draws)
+    shape = input._array.shape
+    return _fill(_exponential, input, random.drawn(
+        lambda: random.generator(generator).exponential(1 / lambd, shape)))
 
 
 def geometric_(input, p, *, generator=None):
     """The number of Bernoulli(p) trials up to the first success (1, 2, …)."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    return _fill(_geometric, input, random.generator(generator).geometric(p, input._array.shape))
+    shape = input._array.shape
+    return _fill(_geometric, input, random.drawn(
+        lambda: random.generator(generator).geometric(p, shape)))
 
 
 def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
@@ -158,13 +167,15 @@ def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
     if input._array.dtype.kind != "f":
         raise NotImplementedError('"log_normal_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
-    draws = random.generator(generator).lognormal(mean, std, input._array.shape)
-    return _fill(_log_normal, input, draws)
+    shape = input._array.shape
+    return _fill(_log_normal, input, random.drawn(
+        lambda: random.generator(generator).lognormal(mean, std, shape)))
 
 
 def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
     if sigma <= 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
     _continuous(input, "Cauchy", CPP_TYPE_NAMES)
-    draws = median + sigma * random.generator(generator).standard_cauchy(input._array.shape)
-    return _fill(_cauchy, input, draws)
+    shape = input._array.shape
+    return _fill(_cauchy, input, random.drawn(
+        lambda: median + sigma * random.generator(generator).standard_cauchy(shape)))
