@@ -213,8 +213,8 @@ def test_kl_divergence_is_zero_for_equal_and_infinite_for_disjoint_supports():
 
 def test_kl_divergence_of_an_unregistered_pair_raises():
     with pytest.raises(NotImplementedError, match="No KL\\(p \\|\\| q\\) is implemented for p "
-                                                  "type Normal and q type Bernoulli"):
-        D.kl_divergence(D.Normal(0.0, 1.0), D.Bernoulli(0.5))
+                                                  "type Normal and q type Categorical"):
+        D.kl_divergence(D.Normal(0.0, 1.0), D.Categorical(tapegrad.tensor([0.5, 0.5])))
 
 
 @pytest.mark.parametrize("call", [

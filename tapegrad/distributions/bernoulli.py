@@ -5,17 +5,18 @@ from .. import ops
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints
 from ._discrete import ProbsOrLogits, check_one_of
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(ProbsOrLogits, Distribution):
+class Bernoulli(ProbsOrLogits, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
     _is_binary = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         check_one_of(probs, logits)
@@ -53,6 +54,13 @@ class Bernoulli(ProbsOrLogits, Distribution):
 
     def entropy(self):
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    @property
+    def _natural_params(self):
+        return (self.logits,)
+
+    def _log_normalizer(self, x):
+        return x.exp().log1p()
 
     def enumerate_support(self, expand=True):
         values = ops.arange(2, dtype=self._param.dtype)

@@ -49,6 +49,44 @@ class Distribution:
     def event_shape(self):
         return self._event_shape
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its batch dimensions expanded to ``batch_shape`` (parameters
+        become expanded views: no memory is copied)."""
+        new = self._get_checked_instance(type(self), _instance)
+        batch_shape = Size(batch_shape)
+        new.__dict__.update({name: value for name, value in self.__dict__.items()
+                             if not isinstance(getattr(type(self), name, None), lazy_property)})
+        for name in self._expand_names():
+            value = self.__dict__[name]
+            if isinstance(value, Distribution):
+                new.__dict__[name] = value.expand(batch_shape)
+            else:
+                event = tuple(value.shape[len(self._batch_shape):])
+                new.__dict__[name] = value.expand(tuple(batch_shape) + event)
+        new._batch_shape = batch_shape
+        return new
+
+    def _expand_names(self):
+        """What ``expand`` broadcasts to the new batch shape: the parameters given (named by
+        this class's or a base class's ``arg_constraints``), and component distributions of the
+        same batch shape."""
+        names = dict.fromkeys(self.arg_constraints)
+        for klass in type(self).__mro__:
+            inherited = klass.__dict__.get("arg_constraints")
+            if isinstance(inherited, dict):
+                names.update(dict.fromkeys(inherited))
+        names["_param"] = None
+        return [name for name in names if name in self.__dict__] + [
+            name for name, value in self.__dict__.items()
+            if isinstance(value, Distribution) and value._batch_shape == self._batch_shape]
+
+    def _get_checked_instance(self, cls, _instance=None):
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {type(self).__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     def _extended_shape(self, sample_shape=()):
         return Size(tuple(sample_shape) + self._batch_shape + self._event_shape)
 
@@ -93,6 +131,9 @@ class Distribution:
         raise NotImplementedError
 
     def entropy(self):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
         raise NotImplementedError
 
     def perplexity(self):

@@ -1,20 +1,25 @@
-"""The gamma distribution, and the Dirichlet and beta distributions built on its samples."""
+"""The gamma distribution, and the distributions built on it: chi-squared, inverse gamma, and
+the Dirichlet and beta distributions (normalised gamma draws)."""
+import math
 import numbers
 
 from .. import ops
 from ..ops.gamma_functions import digamma, lgamma, standard_gamma
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .transformed_distribution import TransformedDistribution
+from .transforms import PowerTransform
 from .utils import broadcast_all
 
-__all__ = ["Gamma", "Dirichlet", "Beta"]
+__all__ = ["Gamma", "Chi2", "InverseGamma", "Dirichlet", "Beta"]
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma(concentration, rate): density proportional to x^(concentration-1) e^(-rate x)."""
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
-    support = constraints.positive
+    support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -50,8 +55,27 @@ class Gamma(Distribution):
         return (self.concentration - self.rate.log() + lgamma(self.concentration)
                 + (1.0 - self.concentration) * digamma(self.concentration))
 
+    @property
+    def _natural_params(self):
+        return self.concentration - 1, -self.rate
 
-class Dirichlet(Distribution):
+    def _log_normalizer(self, x, y):
+        return lgamma(x + 1) + (x + 1) * (-y).reciprocal().log()
+
+
+class Chi2(Gamma):
+    """Gamma(df / 2, 1 / 2): the sum of ``df`` squared standard normals."""
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    @property
+    def df(self):
+        return self.concentration * 2
+
+
+class Dirichlet(ExponentialFamily):
     """A distribution over the probability simplex, given one concentration per category (the
     last dimension)."""
     arg_constraints = {"concentration": constraints.positive}
@@ -94,6 +118,13 @@ class Dirichlet(Distribution):
         return (ops.xlogy(self.concentration - 1.0, value).sum(-1)
                 + lgamma(self.concentration.sum(-1)) - lgamma(self.concentration).sum(-1))
 
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
+
+    def _log_normalizer(self, x):
+        return lgamma(x).sum(-1) - lgamma(x.sum(-1))
+
     def entropy(self):
         k = self.concentration.size(-1)
         total = self.concentration.sum(-1)
@@ -101,7 +132,7 @@ class Dirichlet(Distribution):
                 - ((self.concentration - 1.0) * digamma(self.concentration)).sum(-1))
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta(concentration1, concentration0) on [0, 1]: a two-category Dirichlet, of which this is
     the first coordinate (as PyTorch builds it)."""
     arg_constraints = {"concentration1": constraints.positive,
@@ -151,3 +182,53 @@ class Beta(Distribution):
 
     def entropy(self):
         return self._dirichlet.entropy()
+
+    @property
+    def _natural_params(self):
+        return self.concentration1, self.concentration0
+
+    def _log_normalizer(self, x, y):
+        return lgamma(x) + lgamma(y) - lgamma(x + y)
+
+
+class InverseGamma(TransformedDistribution):
+    """``1 / X`` for X ~ Gamma(concentration, rate)."""
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base_dist = Gamma(concentration, rate, validate_args=validate_args)
+        neg_one = -base_dist.rate.new_ones(())
+        super().__init__(base_dist, PowerTransform(neg_one), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape, _instance=self._get_checked_instance(InverseGamma,
+                                                                                _instance))
+
+    @property
+    def concentration(self):
+        return self.base_dist.concentration
+
+    @property
+    def rate(self):
+        return self.base_dist.rate
+
+    @property
+    def mean(self):
+        result = self.rate / (self.concentration - 1)
+        return ops.where(self.concentration > 1, result, ops.full_like(result, math.inf))
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        result = self.rate.square() / ((self.concentration - 1).square()
+                                       * (self.concentration - 2))
+        return ops.where(self.concentration > 2, result, ops.full_like(result, math.inf))
+
+    def entropy(self):
+        return (self.concentration + self.rate.log() + lgamma(self.concentration)
+                - (1 + self.concentration) * digamma(self.concentration))

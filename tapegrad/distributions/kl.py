@@ -1,14 +1,26 @@
 """``kl_divergence(p, q)``: closed-form KL(p ‖ q) looked up by the pair of distribution types."""
 import math
 
-from .. import ops
+from .. import autograd, ops
+from ..ops.gamma_functions import digamma, lgamma
 from ..ops.matrix import solve
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .continuous_bernoulli import ContinuousBernoulli
+from .counts import Binomial, Geometric, Poisson
 from .distribution import Distribution
-from .multivariate_normal import MultivariateNormal
+from .exp_family import ExponentialFamily
+from .exponential import EULER_CONSTANT, Exponential, Pareto
+from .gamma import Beta, Dirichlet, Gamma
+from .independent import Independent
+from .location_scale import Cauchy, Gumbel, HalfNormal, Laplace
+from .multivariate_normal import (LowRankMultivariateNormal, MultivariateNormal, _lowrank_logdet,
+                                  _lowrank_mahalanobis)
 from .normal import Normal
+from .one_hot import OneHotCategorical
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
+from .utils import sum_rightmost
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -96,3 +108,219 @@ def _kl_multivariate_normal(p, q):
     trace = solve(q_factor, p_factor).pow(2).sum((-2, -1))
     mahalanobis = q.mahalanobis((q.loc - p.loc).expand(batch + (n,)))
     return q.half_log_det() - p.half_log_det() + 0.5 * (trace + mahalanobis - n)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Low Rank Multivariate Normals with "
+                         "different event shapes cannot be computed")
+    log_det_ratio = (_lowrank_logdet(q._unbroadcasted_cov_diag, q._capacitance_tril)
+                     - _lowrank_logdet(p._unbroadcasted_cov_diag, p._capacitance_tril))
+    mahalanobis = _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag,
+                                       q.loc - p.loc, q._capacitance_tril)
+    # tr(Σq⁻¹ Σp) through Woodbury: Σq⁻¹ = Dq⁻¹ − Aᵀ A with A = Lc⁻¹ Wqᵀ Dq⁻¹
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    A = solve(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
+                                         + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
+    p_diag, p_factor = p._unbroadcasted_cov_diag, p._unbroadcasted_cov_factor
+    trace = ((p_diag / q._unbroadcasted_cov_diag).sum(-1)
+             + (p_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1)).pow(2).sum((-2, -1))
+             - (A * p_diag.sqrt().unsqueeze(-2)).pow(2).sum((-2, -1))
+             - (A @ p_factor).pow(2).sum((-2, -1)))
+    return 0.5 * (log_det_ratio + trace + mahalanobis - p.event_shape[0])
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """The Bregman divergence of the log normalizer between the natural parameters."""
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential "
+                                  "families cannot                             be computed "
+                                  "using Bregman divergences")
+    p_params = [param.detach().requires_grad_() for param in p._natural_params]
+    q_params = q._natural_params
+    log_normalizer = p._log_normalizer(*p_params)
+    gradients = autograd.grad(log_normalizer.sum(), p_params, create_graph=True)
+    result = q._log_normalizer(*q_params) - log_normalizer
+    for p_param, q_param, gradient in zip(p_params, q_params, gradients):
+        result = result - sum_rightmost((q_param - p_param) * gradient, len(q.event_shape))
+    return result
+
+
+@register_kl(Exponential, Exponential)
+def _kl_exponential_exponential(p, q):
+    rate_ratio = q.rate / p.rate
+    return -rate_ratio.log() + rate_ratio - 1
+
+
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p, q):
+    return (q.concentration * (p.rate / q.rate).log()
+            + lgamma(q.concentration) - lgamma(p.concentration)
+            + (p.concentration - q.concentration) * digamma(p.concentration)
+            + (q.rate - p.rate) * (p.concentration / p.rate))
+
+
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p, q):
+    sum_p = p.concentration1 + p.concentration0
+    sum_q = q.concentration1 + q.concentration0
+    t1 = lgamma(q.concentration1) + lgamma(q.concentration0) + lgamma(sum_p)
+    t2 = lgamma(p.concentration1) + lgamma(p.concentration0) + lgamma(sum_q)
+    t3 = (p.concentration1 - q.concentration1) * digamma(p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * digamma(p.concentration0)
+    t5 = (sum_q - sum_p) * digamma(sum_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p = p.concentration.sum(-1)
+    sum_q = q.concentration.sum(-1)
+    t1 = lgamma(sum_p) - lgamma(sum_q)
+    t2 = (lgamma(p.concentration) - lgamma(q.concentration)).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = digamma(p.concentration) - digamma(sum_p).unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    return (-scale_ratio.log() + loc_abs_diff / q.scale
+            + scale_ratio * (-loc_abs_diff / p.scale).exp() - 1)
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p, q):
+    return (((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+            - (4 * p.scale * q.scale).log())
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p, q):
+    ct1 = p.scale / q.scale
+    ct2 = q.loc / q.scale
+    ct3 = p.loc / q.scale
+    t1 = -ct1.log() - ct2 + ct3
+    t2 = ct1 * EULER_CONSTANT
+    t3 = (ct2 + lgamma(1 + ct1) - ct3).exp()
+    return t1 + t2 + t3 - (1 + EULER_CONSTANT)
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p, q):
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * scale_ratio.log() - alpha_ratio.log() + alpha_ratio - 1
+    return _replace_where(p.support.lower_bound < q.support.lower_bound, math.inf, result)
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if bool((p.total_count < q.total_count).any()):
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is "
+                                  "not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p()
+                          - (-q.probs).log1p())
+    return _replace_where(p.total_count > q.total_count, math.inf, kl)
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_onehotcategorical_onehotcategorical(p, q):
+    return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    return (p.mean * (p.logits - q.logits) + p._cont_bern_log_norm() + (-p.probs).log1p()
+            - q._cont_bern_log_norm() - (-q.probs).log1p())
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p, q):
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p, q):
+    """Equal bijections leave the KL divergence of the base distributions unchanged."""
+    if p.transforms != q.transforms or p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p, q):
+    ratio = q.rate / p.rate
+    return (-q.concentration * ratio.log() + ratio + lgamma(q.concentration)
+            + q.concentration * EULER_CONSTANT - (1 + EULER_CONSTANT))
+
+
+@register_kl(Gamma, Exponential)
+def _kl_gamma_exponential(p, q):
+    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
+
+
+@register_kl(Exponential, Normal)
+def _kl_exponential_normal(p, q):
+    var_normal = q.scale.pow(2)
+    rate_sqr = p.rate.pow(2)
+    t1 = 0.5 * (rate_sqr * var_normal * 2 * math.pi).log()
+    return t1 - 1 + (rate_sqr.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5) / var_normal
+
+
+@register_kl(Laplace, Normal)
+def _kl_laplace_normal(p, q):
+    var_normal = q.scale.pow(2)
+    ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * (2 * ratio / math.pi).log()
+    t234 = 0.5 * p.loc.pow(2) - p.loc * q.loc + 0.5 * q.loc.pow(2)
+    return -t1 + ratio + t234 / var_normal - 1
+
+
+@register_kl(Normal, Laplace)
+def _kl_normal_laplace(p, q):
+    loc_diff = p.loc - q.loc
+    t1 = (p.scale / q.scale).log()
+    t2 = math.sqrt(2 / math.pi) * p.scale * (-0.5 * (loc_diff / p.scale).pow(2)).exp()
+    t3 = loc_diff * ops.erf(math.sqrt(0.5) * (loc_diff / p.scale))
+    return -t1 + (t2 + t3) / q.scale - 0.5 * (1 + math.log(0.5 * math.pi))
+
+
+@register_kl(Normal, Gumbel)
+def _kl_normal_gumbel(p, q):
+    mean_scale_ratio = p.loc / q.scale
+    var_scale_sqr_ratio = (p.scale / q.scale).pow(2)
+    loc_scale_ratio = q.loc / q.scale
+    t1 = var_scale_sqr_ratio.log() * 0.5
+    t3 = (-mean_scale_ratio + 0.5 * var_scale_sqr_ratio + loc_scale_ratio).exp()
+    return -t1 + mean_scale_ratio - loc_scale_ratio + t3 - 0.5 * (1 + math.log(2 * math.pi))
+
+
+@register_kl(Uniform, Normal)
+def _kl_uniform_normal(p, q):
+    width = p.high - p.low
+    t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
+    t2 = width.pow(2) / 12
+    t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
+    return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)

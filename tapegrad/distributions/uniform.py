@@ -60,6 +60,9 @@ class Uniform(Distribution):
             self._validate_sample(value)
         return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
 
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
     def entropy(self):
         return (self.high - self.low).log()
 

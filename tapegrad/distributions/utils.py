@@ -4,12 +4,13 @@ import numbers
 
 import numpy as np
 
-from .. import dtypes, ops
+from .. import dtypes, ops, random
 from ..autograd import grad_mode
 from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
-           "format_value"]
+           "format_value", "sum_rightmost", "finfo", "clipped_sigmoid", "draw",
+           "nan_where"]
 
 
 def format_value(value):
@@ -63,3 +64,30 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def sum_rightmost(value, dim):
+    """``value`` summed over its last ``dim`` dimensions."""
+    if dim == 0:
+        return value
+    return value.reshape(tuple(value.shape[:value.dim() - dim]) + (-1,)).sum(-1)
+
+
+def finfo(dtype):
+    return np.finfo(dtype.numpy)
+
+
+def clipped_sigmoid(x):
+    """sigmoid(x) kept inside (0, 1), so its log and the log of its complement stay finite."""
+    info = finfo(x.dtype)
+    return x.sigmoid().clamp(min=float(info.tiny), max=1.0 - float(info.eps))
+
+
+def draw(sampler, shape, dtype):
+    """``sampler(numpy_generator, shape)`` from tapegrad's default generator, as a tensor."""
+    return Tensor._make(np.asarray(sampler(random.generator(), tuple(shape))).astype(dtype.numpy))
+
+
+def nan_where(mask, value):
+    """``value`` with nan where ``mask`` holds (no gradient flows there)."""
+    return ops.where(mask, ops.full_like(value, float("nan")), value)

@@ -1,0 +1,131 @@
+"""``biject_to(constraint)`` and ``transform_to(constraint)``: a transform from unconstrained
+reals onto a constraint's space (bijective for ``biject_to``), for optimizing constrained
+parameters by gradient descent on unconstrained ones."""
+import numbers
+
+from . import constraints, transforms
+
+__all__ = ["ConstraintRegistry", "biject_to", "transform_to"]
+
+
+class ConstraintRegistry:
+    """Transform factories keyed by constraint type."""
+
+    def __init__(self):
+        self._registry = {}
+
+    def register(self, constraint, factory=None):
+        if factory is None:
+            return lambda factory: self.register(constraint, factory)
+        if isinstance(constraint, constraints.Constraint):
+            constraint = type(constraint)
+        if not isinstance(constraint, type) or not issubclass(constraint, constraints.Constraint):
+            raise TypeError("Expected constraint to be either a Constraint subclass or instance, "
+                            f"but got {constraint}")
+        self._registry[constraint] = factory
+        return factory
+
+    def __call__(self, constraint):
+        try:
+            factory = self._registry[type(constraint)]
+        except KeyError:
+            raise NotImplementedError(
+                f"Cannot transform {type(constraint).__name__} constraints") from None
+        return factory(constraint)
+
+
+biject_to = ConstraintRegistry()
+transform_to = ConstraintRegistry()
+
+
+def _register_both(*constraint_types):
+    def decorator(factory):
+        for constraint in constraint_types:
+            biject_to.register(constraint, factory)
+            transform_to.register(constraint, factory)
+        return factory
+    return decorator
+
+
+@_register_both(constraints.real)
+def _transform_to_real(constraint):
+    return transforms.identity_transform
+
+
+@biject_to.register(constraints.independent)
+def _biject_to_independent(constraint):
+    return transforms.IndependentTransform(biject_to(constraint.base_constraint),
+                                           constraint.reinterpreted_batch_ndims)
+
+
+@transform_to.register(constraints.independent)
+def _transform_to_independent(constraint):
+    return transforms.IndependentTransform(transform_to(constraint.base_constraint),
+                                           constraint.reinterpreted_batch_ndims)
+
+
+@_register_both(constraints.greater_than, constraints.greater_than_eq)
+def _transform_to_greater_than(constraint):
+    """``positive`` and ``nonnegative`` are instances of these types, as in PyTorch."""
+    return transforms.ComposeTransform([transforms.ExpTransform(),
+                                        transforms.AffineTransform(constraint.lower_bound, 1)])
+
+
+@_register_both(constraints.less_than)
+def _transform_to_less_than(constraint):
+    return transforms.ComposeTransform([transforms.ExpTransform(),
+                                        transforms.AffineTransform(constraint.upper_bound, -1)])
+
+
+@_register_both(constraints.interval, constraints.half_open_interval)
+def _transform_to_interval(constraint):
+    lower_is_0 = isinstance(constraint.lower_bound, numbers.Number) and constraint.lower_bound == 0
+    upper_is_1 = isinstance(constraint.upper_bound, numbers.Number) and constraint.upper_bound == 1
+    if lower_is_0 and upper_is_1:
+        return transforms.SigmoidTransform()
+    return transforms.ComposeTransform([
+        transforms.SigmoidTransform(),
+        transforms.AffineTransform(constraint.lower_bound,
+                                   constraint.upper_bound - constraint.lower_bound)])
+
+
+@biject_to.register(constraints.simplex)
+def _biject_to_simplex(constraint):
+    return transforms.StickBreakingTransform()
+
+
+@transform_to.register(constraints.simplex)
+def _transform_to_simplex(constraint):
+    return transforms.SoftmaxTransform()
+
+
+@transform_to.register(constraints.lower_cholesky)
+def _transform_to_lower_cholesky(constraint):
+    return transforms.LowerCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+def _transform_to_positive_definite(constraint):
+    return transforms.PositiveDefiniteTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint):
+    return transforms.CatTransform([biject_to(c) for c in constraint.cseq], constraint.dim,
+                                   constraint.lengths)
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint):
+    return transforms.CatTransform([transform_to(c) for c in constraint.cseq], constraint.dim,
+                                   constraint.lengths)
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint):
+    return transforms.StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint):
+    return transforms.StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)
