@@ -720,11 +720,15 @@ def _breaking_print(original):
     """``print`` while tracing: a side effect a compiled graph would not repeat on later calls,
     so a graph break (as in PyTorch), then the print itself."""
     def print(*args, **kwargs):
-        if tracing_here():
+        # (Numba prints into its own buffers while compiling a kernel the trace called for the
+        # first time, e.g. a special function's ufunc: not the user's output.)
+        if tracing_here() and not sys._getframe(1).f_globals.get("__name__", "").startswith(
+                ("numba.", "llvmlite.")):
             _active.graph_break("print() is a side effect that a compiled graph would not repeat",
                                 "print outside the compiled function, or in a helper marked "
                                 "torch.compiler.disable")
         original(*args, **kwargs)
+    print.__module__ = "builtins"  # it stands in for builtins.print (Numba resolves it there)
     return print
 
 
