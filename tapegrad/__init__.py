@@ -24,11 +24,18 @@ from . import nn, optim, utils
 from .serialization import load, save
 from ._foreach import *  # noqa: F401,F403  torch._foreach_add_ …
 from .nn.functional import cosine_similarity, pairwise_distance
+from ._functional_aliases import *  # noqa: F401,F403  torch.conv2d, torch.layer_norm, …
+from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_algorithms, …
+from ._layout import layout, strided
 from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 
 __version__ = "0.1.0"
+
+# PyTorch's constants (``torch.pi`` …); ``newaxis`` is None, for indexing as in numpy.
+from math import e, inf, nan, pi  # noqa: E402
+newaxis = None
 
 
 def is_tensor(obj):
@@ -45,3 +52,15 @@ def is_complex(input):
 
 def numel(input):
     return input.numel()
+
+
+def detach(input):
+    return input.detach()
+
+
+def detach_(input):
+    return input.detach_()
+
+
+def resize_as_(input, the_template, *, memory_format=None):
+    return input.resize_as_(the_template, memory_format=memory_format)

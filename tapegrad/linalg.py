@@ -5,12 +5,38 @@ module gives them PyTorch's ``torch.linalg`` names and defaults.
 """
 from .ops.linalg import cross as _cross
 from .ops.linalg import matmul, multi_dot, vdot
-from .ops.matrix import cholesky, det, eigvalsh, inv, matrix_rank, qr, solve, svdvals
+from .ops.lapack import LinAlgError
+from .ops.matrix import cholesky, det, eigh, eigvalsh, inv, matrix_rank, solve, svdvals
+from .ops.decompositions import pinv, qr
 from .ops.matrix import linalg_svd as svd
 from .ops.norm import cond, matrix_norm, vector_norm
+from .ops.assembly import increasing_powers as _increasing_powers
+from .tensor import _LEGACY_TYPE_NAMES
+from .ops.factorizations import (lu, lu_factor, lu_factor_ex, lu_solve, solve_triangular)
+from .ops.matrix_functions import (cholesky_ex, householder_product, inv_ex, lstsq, matrix_exp,
+                                   matrix_power, solve_ex, tensorinv, tensorsolve, vecdot)
+from .ops.matrix_functions import linalg_diagonal as diagonal
+from .ops.matrix_functions import linalg_slogdet as slogdet
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", "cross",
-           "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul", "multi_dot", "vdot"]
+           "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul", "multi_dot", "vdot",
+           "slogdet", "matrix_power", "matrix_exp", "pinv", "solve_triangular", "lu_factor",
+           "lu_factor_ex", "lu", "lu_solve", "solve_ex", "inv_ex", "cholesky_ex", "vecdot",
+           "diagonal", "vander", "tensorinv", "tensorsolve", "householder_product",
+           "lstsq", "eigh", "LinAlgError"]
+
+
+def vander(x, N=None):
+    """Powers x^0 .. x^(N-1) of each element along a new last dimension (N defaults to the
+    last dimension's size)."""
+    if x._array.dtype.kind not in "fiu":
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
+                           f"but got {_LEGACY_TYPE_NAMES[x._array.dtype.name]}")
+    x = x.unsqueeze(-1) if x._array.ndim == 0 else x
+    n = x._array.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    return _increasing_powers(x, n)
 
 
 def cross(input, other, *, dim=-1):

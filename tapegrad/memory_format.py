@@ -39,21 +39,100 @@ def _check_rank(array, format):
         raise RuntimeError(f"required rank {rank} tensor to use {format.name} format")
 
 
+def _element_strides(array):
+    return tuple(s // array.itemsize for s in array.strides) if array.itemsize else array.strides
+
+
+def _empty_strided(shape, strides, dtype):
+    """A fresh array with exactly these (element) strides, which must be dense."""
+    dtype = np.dtype(dtype)
+    span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
+    buffer = np.empty(span, dtype)
+    return np.lib.stride_tricks.as_strided(buffer, shape, tuple(s * dtype.itemsize for s in strides))
+
+
+def _empty_in(shape, dtype, format):
+    """A fresh array laid out in ``format``, with PyTorch's strides (size-1 dims included)."""
+    if format not in _CHANNELS_LAST_RANK:
+        return np.empty(shape, dtype)
+    order = _channels_innermost(len(shape))
+    strides, step = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = step
+        step *= shape[d]
+    return _empty_strided(shape, strides, dtype)
+
+
+def _is_dense(array):
+    """PyTorch's is_non_overlapping_and_dense: the strides are a permutation of dense ones."""
+    sizes, strides = array.shape, _element_strides(array)
+    if array.ndim == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    step = 1
+    for d in sorted((d for d in range(array.ndim) if sizes[d] >= 2), key=lambda d: strides[d]):
+        if strides[d] != step:
+            return False
+        step *= sizes[d]
+    return True
+
+
+def _strides_like_channels_last(sizes, strides):
+    """PyTorch's is_channels_last_strides_2d/3d: channels innermost, size-1 dims ambiguous."""
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in (1, *range(len(sizes) - 1, 1, -1), 0):
+        if sizes[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * max(1, sizes[d])
+    return True
+
+
+def suggested(array):
+    """PyTorch's suggest_memory_format: the format ``array``'s strides look like."""
+    if array.ndim in (4, 5) and _strides_like_channels_last(array.shape, _element_strides(array)):
+        return channels_last if array.ndim == 4 else channels_last_3d
+    return contiguous_format
+
+
+def laid_out_as(result, *sources):
+    """``result`` in the channels-last format any of ``sources`` suggests (else unchanged), as
+    ATen lays out the outputs of resampling, pooling and convolution kernels."""
+    for source in sources:
+        format = suggested(source)
+        if format is not contiguous_format:
+            return result if is_in(result, format) else copy_in(result, format)
+    return result
+
+
 def copy_in(array, format):
-    """A copy of ``array`` laid out in ``format`` (None: preserve)."""
+    """A copy of ``array`` laid out in ``format`` (None: preserve, as PyTorch: the same strides
+    when they are dense, otherwise the format they suggest)."""
     if format is None or format is preserve_format:
-        return array.copy(order="K")
+        if _is_dense(array) and min(array.strides, default=0) >= 0:
+            out = _empty_strided(array.shape, _element_strides(array), array.dtype)
+            out[...] = array
+            return out
+        format = suggested(array)
     if format is contiguous_format:
         return np.array(array, order="C", copy=True)
     _check_rank(array, format)
-    order = _channels_innermost(array.ndim)
-    return np.ascontiguousarray(array.transpose(order)).transpose(np.argsort(order))
+    out = _empty_in(array.shape, array.dtype, format)
+    out[...] = array
+    return out
 
 
 def is_in(array, format):
-    """Whether ``array`` is laid out densely in ``format``."""
+    """Whether ``array`` is laid out densely in ``format`` (PyTorch's is_contiguous: size-1
+    dims may have any stride)."""
     if format is None or format is contiguous_format or format is preserve_format:
         return array.flags.c_contiguous
     if array.ndim != _CHANNELS_LAST_RANK.get(format):
         return False
-    return array.transpose(_channels_innermost(array.ndim)).flags.c_contiguous
+    strides, step = _element_strides(array), 1
+    for d in (1, *range(array.ndim - 1, 1, -1), 0):
+        if array.shape[d] != 1:
+            if strides[d] != step:
+                return False
+            step *= array.shape[d]
+    return True

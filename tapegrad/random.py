@@ -3,10 +3,12 @@
 tapegrad draws from numpy's PCG64, so a seed gives a reproducible sequence but not PyTorch's
 numbers (PyTorch uses a Mersenne Twister with its own transformations).
 """
+import contextlib
+
 import numpy as np
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
-           "set_rng_state", "generator"]
+           "set_rng_state", "generator", "fork_rng"]
 
 
 class Generator:
@@ -119,3 +121,18 @@ def get_rng_state():
 
 def set_rng_state(new_state):
     default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
+             device_type=None):
+    """Restore the default generator's state on leaving the block (the CPU's is the only one
+    tapegrad has; ``devices`` and ``device_type`` are accepted for PyTorch's signature)."""
+    if not enabled:
+        yield
+        return
+    state = default_generator.get_state()
+    try:
+        yield
+    finally:
+        default_generator.set_state(state)

@@ -3,7 +3,8 @@
 Each storage (the memory tensors view) is one byte array of the archive, each tensor a view of
 one (dtype, offset, shape, strides), so tensors that shared memory share it again after loading,
 and an object saved twice comes back as one object, as with ``torch.save``. The structure around
-them (dicts, lists, tuples, numbers, strings) is one JSON document stored as a string array.
+them (dicts, lists, tuples, numbers, strings; a state dict's ``_metadata`` too) is one JSON
+document stored as a string array.
 Anything else (a whole module, a numpy array) is pickled into its own entry, which ``load`` only
 unpickles with ``weights_only=False``: by default a file can carry data, never code.
 """
@@ -92,8 +93,11 @@ class _Encoder:
             return {"value": obj}
         if isinstance(obj, dict) and all(isinstance(k, (str, int)) and not isinstance(k, bool)
                                          for k in obj):
-            return {"dict": [[key, self.encode(value)] for key, value in obj.items()],
+            node = {"dict": [[key, self.encode(value)] for key, value in obj.items()],
                     "ordered": isinstance(obj, OrderedDict)}
+            if isinstance(getattr(obj, "_metadata", None), dict):  # a state dict's versions
+                node["metadata"] = self.encode(obj._metadata)
+            return node
         if type(obj) in (list, tuple):
             return {"list" if isinstance(obj, list) else "tuple":
                     [self.encode(v) for v in obj]}
@@ -157,6 +161,8 @@ class _Decoder:
             self._remember(node, result)
             for key, value in node["dict"]:
                 result[key] = self.decode(value)
+            if "metadata" in node:
+                result._metadata = self.decode(node["metadata"])
             return result
         if "list" in node:
             result = self._remember(node, [])

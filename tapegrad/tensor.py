@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from . import dtypes
+from . import _layout
 from . import memory_format as _memory_format
 from ._printing import format_tensor
 from ._warnings import warn_at_caller
@@ -190,7 +191,16 @@ class Tensor:
         return device("cpu")
 
     @property
+    def layout(self):
+        return _layout.strided
+
+    @property
     def is_cuda(self):
+        return False
+
+    @property
+    def is_nested(self):
+        """False: tapegrad has no nested (jagged) tensors."""
         return False
 
     @property
@@ -360,6 +370,10 @@ class Tensor:
         self._version_counter.value += 1
         return self
 
+    def resize_as_(self, the_template, *, memory_format=None):
+        """``resize_`` to ``the_template``'s shape."""
+        return self.resize_(the_template.shape, memory_format=memory_format)
+
     def set_(self, source=None):
         """Make this tensor ``source`` in place: the same memory, shape and strides (empty
         without a source)."""
@@ -497,8 +511,8 @@ class Tensor:
         memory formats) change."""
         if memory_format is not None and memory_format is not _memory_format.preserve_format:
             converted = self.to(*args, dtype=dtype, copy=copy, **kwargs)
-            if _memory_format.is_in(converted._array, memory_format):
-                return converted
+            if _memory_format.suggested(converted._array) is memory_format:
+                return converted  # PyTorch's to() aliases when the strides suggest the format
             return ops.to_dtype(converted, converted.dtype, memory_format=memory_format)
         for arg in args:
             if isinstance(arg, Tensor):
@@ -904,6 +918,9 @@ from .autograd import grad_mode as _grad_mode  # noqa: E402
 # Functions of the op table whose first argument is the tensor double as its methods.
 for _name in ops.TENSOR_METHODS:
     setattr(Tensor, _name, getattr(ops, _name))
+Tensor.polygamma = ops.gamma_functions.polygamma_method  # x.polygamma(n): the tensor first
+Tensor.flip = ops.layout.flip_method  # x.flip(0, 1): varargs, unlike torch.flip(x, dims)
+Tensor.tile = ops.layout.tile_method
 
 
 def _operator(name, function, reflected):

@@ -205,6 +205,12 @@ SAMPLES = {
     "convolution_input_grad": ([f(1, 2, 5, 5), f(3, 2, 2, 2)], lambda x, w: F.conv2d(x, w)),
     "convolution_weight_grad": ([data(1, 2, 5, 5), f(3, 2, 2, 2)], F.conv2d),
     "max_pool2d": ([f(2, 3, 6, 6)], lambda x: F.max_pool2d(x, 2)),
+    "max_pool3d": ([f(1, 2, 4, 4, 5)], lambda x: F.max_pool3d(x, 2, padding=1)),
+    "avg_pool2d": ([f(2, 3, 6, 6)], lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True)),
+    "avg_pool2d_backward": ([f(1, 2, 5, 5)], lambda x: F.avg_pool2d(x, 2, 1, 1, False, False)),
+    "avg_pool3d": ([f(1, 2, 4, 5, 4)], lambda x: F.avg_pool3d(x, 2, padding=1)),
+    "avg_pool3d_backward": ([f(1, 2, 3, 4, 4)], lambda x: F.avg_pool3d(x, (2, 1, 2),
+                                                                       divisor_override=3)),
     "nll_loss": ([f(5, 4), ints(4, 5)], lambda x, y: F.nll_loss(x.log_softmax(1), y)),
     "nll_loss_backward": ([f(5, 4), ints(4, 5)],
                           lambda x, y: F.nll_loss(x, y, weight=T.tensor([1.0, 2.0, 0.5, 1.0]))),
@@ -225,6 +231,21 @@ SAMPLES = {
     "adaptive_max_pool2d": ([f(2, 3, 5, 7)], lambda x: F.adaptive_max_pool2d(x, (2, 3))),
     "adaptive_max_pool2d_indices": ([f(2, 3, 5, 7)], lambda x: F.adaptive_max_pool2d(
         x, 3, return_indices=True)[0]),
+    "adaptive_avg_pool3d": ([f(1, 2, 3, 5, 4)], lambda x: F.adaptive_avg_pool3d(x, (2, 3, 2))),
+    "adaptive_max_pool3d": ([f(1, 2, 3, 5, 4)], lambda x: F.adaptive_max_pool3d(x, (2, 3, 2))),
+    "adaptive_max_pool3d_indices": ([f(2, 3, 4, 5)], lambda x: F.adaptive_max_pool3d(
+        x, 2, return_indices=True)[0]),
+    "fractional_max_pool2d": ([f(1, 2, 6, 7), data(1, 2, 2)], lambda x, s: F.fractional_max_pool2d(
+        x, 2, (3, 4), _random_samples=s.sigmoid())),
+    "fractional_max_pool2d_indices": ([f(2, 5, 5), data(1, 2, 2)], lambda x, s:
+                                      F.fractional_max_pool2d(x, 2, 3, return_indices=True,
+                                                              _random_samples=s.sigmoid())[0]),
+    "fractional_max_pool3d": ([f(1, 2, 4, 5, 4), data(1, 2, 3)], lambda x, s:
+                              F.fractional_max_pool3d(x, 2, (2, 3, 2),
+                                                      _random_samples=s.sigmoid())),
+    "fractional_max_pool3d_indices": ([f(2, 4, 4, 4), data(1, 2, 3)], lambda x, s:
+                                      F.fractional_max_pool3d(x, (1, 2, 2), 3,
+                                                              _random_samples=s.sigmoid())),
     "im2col": ([f(2, 3, 5, 6)], lambda x: F.unfold(x, 2)),
     "col2im": ([f(2, 12, 20)], lambda c: F.fold(c, (5, 6), 2)),
     "pixel_shuffle": ([f(2, 8, 3, 3)], lambda x: F.pixel_shuffle(x, 2)),
@@ -232,6 +253,8 @@ SAMPLES = {
     "channel_shuffle": ([f(2, 6, 3)], lambda x: F.channel_shuffle(x, 2)),
     "max_unpool2d": ([f(1, 1, 2, 2)], lambda x: F.max_unpool2d(
         x, T.tensor([[[[0, 3], [9, 14]]]]), 2)),
+    "max_unpool3d": ([f(1, 1, 1, 2, 1)], lambda x: F.max_unpool3d(
+        x, T.tensor([[[[[0], [11]]]]]), 2)),
     "upsample_nearest1d": ([f(2, 3, 4)], lambda x: F.interpolate(x, scale_factor=2.5)),
     "upsample_nearest1d_backward": ([f(2, 3, 4)], lambda x: F.interpolate(x, size=3)),
     "upsample_nearest2d": ([f(1, 2, 3, 4)], lambda x: F.interpolate(x, scale_factor=2)),
@@ -266,6 +289,14 @@ SAMPLES = {
                            lambda x: F.interpolate(x, scale_factor=2, mode="bicubic")),
     "upsample_bicubic2d_backward": ([f(1, 2, 3, 4)], lambda x: F.interpolate(
         x, size=(5, 3), mode="bicubic", align_corners=True)),
+    "_upsample_bilinear2d_aa": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, size=(3, 4), mode="bilinear", antialias=True)),
+    "_upsample_bilinear2d_aa_backward": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, scale_factor=0.4, mode="bilinear", antialias=True)),
+    "_upsample_bicubic2d_aa": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, size=(3, 4), mode="bicubic", antialias=True)),
+    "_upsample_bicubic2d_aa_backward": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, size=(2, 9), mode="bicubic", antialias=True, align_corners=True)),
     "affine_grid_generator": ([f(2, 2, 3)],
                               lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False)),
     "grid_sampler_2d": ([f(2, 3, 4, 5), f(2, 3, 2, 2, low=-1.2, high=1.2)],
@@ -299,6 +330,8 @@ SAMPLES = {
     "rrelu_with_noise_": ([f(3, 4)], lambda x: F.rrelu(nonleaf(x), 0.1, 0.3, inplace=True)),
     "soft_margin_loss": ([f(3, 4), data(3, 4).sign()], F.soft_margin_loss),
     "multi_margin_loss": ([f(3, 4), ints(4, 3)], lambda x, y: F.multi_margin_loss(x, y, p=2)),
+    "multilabel_margin_loss": ([f(3, 4), ints(4, 3, 4)], lambda x, y: F.multilabel_margin_loss(
+        x, y.remainder(5) - 1)),
     "pack_padded_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pack_padded_sequence(
         x, [3, 1]).data * 1),
     "pad_packed_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pad_packed_sequence(
@@ -362,6 +395,24 @@ SAMPLES = {
     "xlogy_scalar_other": ([f(3, 4)], lambda a: T.xlogy(a.round(), 2.5)),
     "xlogy_scalar_self": ([positive(3, 4)], lambda a: T.xlogy(1.5, a)),
     "special_xlog1py": ([f(3, 4), positive(4)], tapegrad.special.xlog1py),
+    "special_xlog1py_scalar_other": ([f(3, 4)], lambda a: tapegrad.special.xlog1py(a, 2.5)),
+    "special_xlog1py_scalar_self": ([positive(3, 4)], lambda a: tapegrad.special.xlog1py(1.5, a)),
+    "asinh": ([f(3, 4)], T.asinh),
+    "acosh": ([f(3, 4, low=1.2, high=3.0)], T.acosh),
+    "atanh": ([f(3, 4, low=-0.9, high=0.9)], T.atanh),
+    "asinh_inplace": ([data(3, 4)], _inplace("asinh_")),
+    "acosh_inplace": ([data(3, 4)], lambda a: _inplace("acosh_")(a.abs() + 1)),
+    "atanh_inplace": ([data(3, 4)], lambda a: _inplace("atanh_")(a * 0.4)),
+    "erfc": ([f(3, 4)], T.erfc),
+    "sinc": ([f(3, 4)], T.sinc),
+    "special_entr": ([positive(3, 4)], tapegrad.special.entr),
+    "i0": ([f(3, 4)], T.i0),
+    "special_i0e": ([f(3, 4)], tapegrad.special.i0e),
+    "special_i1": ([f(3, 4)], tapegrad.special.i1),
+    "special_i1e": ([f(3, 4)], tapegrad.special.i1e),
+    "special_log_ndtr": ([f(3, 4)], tapegrad.special.log_ndtr),
+    "special_ndtri": ([f(3, 4, low=0.05, high=0.95)], tapegrad.special.ndtri),
+    "special_erfcx": ([f(3, 4)], tapegrad.special.erfcx),
     "ldexp": ([f(3, 4), f(4)], T.ldexp),
     "frexp": ([f(3, 4)], lambda a: tuple(a.frexp())),
     "deg2rad": ([f(3, 4)], T.deg2rad),
@@ -418,17 +469,31 @@ SAMPLES = {
                                                                      "prod")),
     "index_copy": ([f(3, 4), f(3, 2)], lambda a, s: a.index_copy(1, T.tensor([3, 0]), s)),
     "take": ([f(3, 4)], lambda a: T.take(a, T.tensor([[0, 11], [5, 5]]))),
+    "put": ([f(3, 4), f(2, 2)], lambda a, s: a.put(T.tensor([[0, 11], [5, -2]]), s)),
+    "select_scatter": ([f(3, 4), f(3)], lambda a, s: T.select_scatter(a, s, 1, 2)),
+    "slice_scatter": ([f(3, 4), f(3, 2)], lambda a, s: T.slice_scatter(a, s, 1, 0, 4, 2)),
+    "diagonal_scatter": ([f(3, 4), f(3)], lambda a, s: T.diagonal_scatter(a, s, 1)),
+    "poisson": ([positive(3, 4)], lambda a: PRIMITIVES["poisson"](
+        a, values=np.arange(12.0).reshape(3, 4))),
     "block_diag": ([f(2, 3), f(2), f()], T.block_diag),
     "rot90": ([f(2, 3, 4)], lambda a: T.rot90(a, 3, (2, 0))),
     "renorm": ([f(3, 4)], lambda a: a.renorm(2, 0, 1.5)),
     "lgamma": ([positive(3, 4)], T.lgamma),
     "digamma": ([positive(3, 4)], T.digamma),
     "polygamma": ([positive(3, 4)], lambda a: T.polygamma(2, a)),
+    "mvlgamma": ([f(3, 4, low=1.5, high=3.0)], lambda a: T.mvlgamma(a, 2)),
+    "special_zeta": ([data(3, 4), positive(4)],
+                     lambda a, b: tapegrad.special.zeta(a.abs() + 2, b)),
+    "special_zeta_scalar_self": ([positive(3, 4)], lambda a: tapegrad.special.zeta(3.0, a)),
+    "special_zeta_scalar_other": ([data(3, 4)],
+                                  lambda a: tapegrad.special.zeta(a.abs() + 2, 1.5)),
     # a gamma sample with its seed drawn (as a trace would meet it: the draw is a graph break)
     "standard_gamma": ([positive(3, 4)],
                        lambda a: PRIMITIVES["standard_gamma"](a.detach(), seed=7)),
-    # random fills: a draw inside a compiled function is a graph break, so a trace only ever
-    # meets these with their draws made; the samples give them fixed ones
+    "standard_gamma_grad": ([positive(3, 4), positive(3, 4)],
+                            lambda x, a: PRIMITIVES["standard_gamma_grad"](x.detach(), a.detach())),
+    # random fills: a trace meets them with their draws made (a graph input each compiled call
+    # draws anew); the samples give them fixed ones
     "bernoulli_": ([f(3, 4)], _filled("bernoulli_")),
     "bernoulli_tensor_": ([f(3, 4), f(4, low=0.0, high=1.0)], _filled("bernoulli_tensor_")),
     "random_": ([f(3, 4)], _filled("random_")),
@@ -447,12 +512,24 @@ SAMPLES = {
     "det": ([f(2, 3, 3)], lambda a: T.det(a + 3 * T.eye(3))),
     "inv": ([f(3, 3)], lambda a: T.inverse(a + 3 * T.eye(3))),
     "solve": ([f(3, 3), f(3, 2)], lambda a, b: T.linalg.solve(a + 3 * T.eye(3), b)),
+    "solve_triangular": ([f(3, 3), f(3, 2)], lambda a, b: T.linalg.solve_triangular(
+        a + 3 * T.eye(3), b, upper=True)),
+    "slogdet": ([f(2, 3, 3)], lambda a: T.linalg.slogdet(a + 3 * T.eye(3)).logabsdet),
+    "matrix_exp": ([f(2, 3, 3)], T.linalg.matrix_exp),
+    "lu_factor": ([f(3, 3)], lambda a: T.linalg.lu_factor(a + 3 * T.eye(3)).LU),
+    "lu_permutation": ([f(2, 3, 3)], lambda a: T.lu_unpack(*T.linalg.lu_factor(a + 3 * T.eye(3)))),
     "eigvalsh": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t())),
+    "eigh": ([f(3, 3)], lambda a: tuple(t ** 2 for t in T.linalg.eigh(a + a.t()))),
     "eigh_vectors": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t()) * 2),
     "cholesky": ([f(3, 3)], lambda a: T.linalg.cholesky(a @ a.t() + 3 * T.eye(3))),
     "svd": ([f(4, 3)], lambda a: (lambda U, S, Vh: (U * U, S, U @ Vh))(
         *T.linalg.svd(a, full_matrices=False))),
     "svdvals": ([f(2, 3, 4)], T.linalg.svdvals),
+    "qr": ([f(4, 3)], lambda a: tuple(T.linalg.qr(a))),
+    "cholesky_solve": ([f(3, 2), f(3, 3)], lambda b, l: T.cholesky_solve(
+        b, l.tril() + 3 * T.eye(3))),
+    "pinv": ([f(4, 3)], T.linalg.pinv),
+    "lstsq": ([f(4, 3), f(4, 2)], lambda a, b: T.linalg.lstsq(a, b).solution),
     "sort_indices": ([f(3, 4)], lambda a: a.argsort(1)),
     "cummax_indices": ([f(3, 4)], lambda a: a.cummax(0).indices),
     "median_indices": ([f(3, 4)], lambda a: a.median(0).indices),
@@ -484,7 +561,11 @@ SAMPLES = {
 GRAPH_BREAKS = {"as_strided_copy": "graph break", "max_dim": "backward rule of 'max_dim'",
                 "min_dim": "backward rule of 'min_dim'",
                 # its rule recomputes the window maxima from x's numbers in Python
-                "max_pool2d": "backward rule of 'max_pool2d' computes from tensor values"}
+                "max_pool2d": "backward rule of 'max_pool2d' computes from tensor values",
+                "max_pool3d": "backward rule of 'max_pool3d' computes from tensor values",
+                # its slopes are read off x's and the labels' numbers in Python
+                "multilabel_margin_loss":
+                    "backward rule of 'multilabel_margin_loss' computes from tensor values"}
 
 
 def _other_values(tensors):

@@ -140,8 +140,8 @@ def test_qr_reconstructs_the_matrix_with_orthonormal_q():
     theirs = torch.linalg.qr(torch.tensor(a))
     np.testing.assert_allclose(np.abs(q.numpy()), np.abs(theirs.Q.numpy()), atol=1e-12)
     np.testing.assert_allclose(np.abs(r.numpy()), np.abs(theirs.R.numpy()), atol=1e-12)
-    with pytest.raises(NotImplementedError, match="linalg.qr"):
-        tapegrad.linalg.qr(tapegrad.tensor(a, requires_grad=True))
+    assert tapegrad.linalg.qr(tapegrad.tensor(a, requires_grad=True)).R.grad_fn.name() == \
+        "LinalgQrBackward0"
 
 
 @pytest.mark.parametrize("call, message", [
@@ -154,7 +154,7 @@ def test_qr_reconstructs_the_matrix_with_orthonormal_q():
     (lambda T: T.linalg.vector_norm(T.arange(3)),
      "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
     (lambda T: T.linalg.solve(T.zeros(3, 3), T.ones(3)),
-     "torch.linalg.solve: The solve could not be completed because the input matrix is singular."),
+     "torch.linalg.solve: The solver failed because the input matrix is singular."),
     (lambda T: T.linalg.inv(T.zeros(2, 2)), "linalg.inv: .*singular"),
     (lambda T: T.linalg.cholesky(-T.eye(2)),
      "linalg.cholesky: The factorization could not be completed because the input is not "

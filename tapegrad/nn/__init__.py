@@ -1,7 +1,7 @@
 """``tapegrad.nn``: modules, layers, losses, ``functional``, ``init`` and ``utils``, as in PyTorch."""
-from .parameter import Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _module_names
 from . import functional, init, utils
 
-__all__ = ["Parameter", "functional", "init", "utils", *_module_names]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "functional", "init", "utils", *_module_names]

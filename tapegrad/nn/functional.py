@@ -3,12 +3,12 @@
 Most are composites of the op table's primitives and get their gradients from them. The ones
 PyTorch records as a node of their own are primitives here too, so ``grad_fn`` names match:
 ``nll_loss``, ``nll_loss2d``, ``mse_loss``, ``smooth_l1_loss``, ``huber_loss``,
-``soft_margin_loss``, ``multi_margin_loss``, the two binary cross-entropies
-(``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm`` (``ops.normalization``),
-``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the activations
-(``ops.activation``), ``conv1d``, ``conv2d``, the transposed convolutions and
-``max_pool2d`` (``ops.conv``), ``unfold``/``fold`` (``ops.fold``), the pixel shuffles
-(``ops.pixel_shuffle``), adaptive pooling and max unpooling (``ops.pooling``).
+``soft_margin_loss``, ``multi_margin_loss``, ``multilabel_margin_loss``, the two binary
+cross-entropies (``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm``
+(``ops.normalization``), ``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the
+activations (``ops.activation``), the 1-, 2- and 3-d convolutions, plain and transposed
+(``ops.conv``), ``unfold``/``fold`` (``ops.fold``), the pixel shuffles (``ops.pixel_shuffle``),
+max, average, adaptive and fractional pooling and max unpooling (``ops.pooling``).
 """
 import math
 import warnings
@@ -19,15 +19,20 @@ from .. import dtypes, ops
 from ..autograd import grad_mode
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, require_floating, silu
-from ..ops.conv import _CPP_TYPE_NAMES, _pair, _pool_output_size, _single, conv1d, conv2d
-from ..ops.conv import max_pool2d
-from ..ops.conv import conv_transpose1d, conv_transpose2d
+from ..ops.conv import _CPP_TYPE_NAMES, _pair, _single, conv1d, conv2d, conv3d
+from ..ops.conv import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from ..ops.fold import fold, unfold
 from ..ops.channel_shuffle import channel_shuffle
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pooling import (
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool2d,
     max_unpool1d, max_unpool2d,
+    adaptive_avg_pool3d, adaptive_max_pool3d, adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices, adaptive_max_pool3d_with_indices, avg_pool1d, avg_pool2d,
+    avg_pool3d, lp_pool1d, lp_pool2d, lp_pool3d, max_pool1d, max_pool2d, max_pool3d,
+    max_pool1d_with_indices, max_pool2d_with_indices, max_pool3d_with_indices, max_unpool3d,
+    fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
 )
 from ..ops.operands import broadcast_error
 from ..ops import loss as _loss
@@ -52,6 +57,16 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
            "conv_transpose1d", "conv_transpose2d", "unfold", "fold", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "gumbel_softmax", "adaptive_avg_pool1d", "adaptive_max_pool1d",
            "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d",
+           "conv3d", "conv_transpose3d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+           "adaptive_max_pool3d", "max_unpool3d", "max_pool1d_with_indices",
+           "max_pool2d_with_indices", "max_pool3d_with_indices",
+           "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+           "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "lp_pool3d",
+           "alpha_dropout", "feature_alpha_dropout", "local_response_norm",
+           "multilabel_margin_loss", "relu_", "elu_", "leaky_relu_", "hardtanh_", "selu_",
+           "celu_", "threshold_",
+           "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+           "fractional_max_pool3d_with_indices",
            "smooth_l1_loss", "huber_loss",
            "softmin", "celu", "threshold", "softshrink", "hardshrink", "tanhshrink", "prelu",
            "glu", "rrelu", "rrelu_", "bilinear", "pairwise_distance", "pdist", "margin_ranking_loss",
@@ -77,6 +92,8 @@ def linear(input, weight, bias=None):
         return ops.mm(input, weight.t()) if input.dim() == 2 else ops.matmul(input, weight.t())
     if input.dim() == 2:
         return ops.addmm(bias, input, weight.t())
+    if not input.is_contiguous():  # ATen folds contiguous inputs only; else matmul, then add
+        return ops.matmul(input, weight.t()) + bias
     rows = input.reshape(-1, input.shape[-1])
     return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
@@ -246,6 +263,34 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     return rrelu(input, lower, upper, training, inplace=True)
 
 
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    return _activation.threshold(input, threshold, value, True)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0.0 <= p <= 1.0:
@@ -281,6 +326,41 @@ def _feature_dropout(input, p, training, inplace):
 def _check_dropout_probability(p):
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+# SELU's negative saturation value, -scale * alpha: what alpha dropout sets dropped units to.
+_SELU_SATURATION = 1.7580993408473766
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout for SELU networks: dropped elements go to SELU's saturation value instead of 0,
+    then an affine map restores the input's mean and variance."""
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels (dim 1 of a batch)."""
+    return _alpha_dropout(input, p, training, inplace, feature=True)
+
+
+def _alpha_dropout(input, p, training, inplace, feature):
+    """ATen's ``_dropout_impl`` with ``alpha_dropout``: ``input * a * keep + b`` with
+    ``a = 1 / sqrt((alpha^2 p + 1)(1 - p))`` and ``b = a * alpha * (p - 1 + keep)``."""
+    _check_dropout_probability(p)
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if p == 1:
+        zero = ops.zeros((), dtype=input.dtype)
+        return ops.mul_(input, zero) if inplace else input * zero
+    shape = input.shape[:2] + (1,) * (input.dim() - 2) if feature else input.shape
+    dtype = input._array.dtype
+    keep = _random.drawn(lambda: (_random.generator().random(shape) < 1 - p).astype(dtype))
+    a = 1.0 / math.sqrt((_SELU_SATURATION ** 2 * p + 1) * (1 - p))
+    shift = Tensor._make(((keep - 1 + p) * (_SELU_SATURATION * a)).astype(dtype))
+    scale = Tensor._make((keep * a).astype(dtype))
+    return (ops.mul_(input, scale) if inplace else input * scale).add_(shift)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -438,6 +518,27 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return out.view(input.shape)
 
 
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Each element over ``(k + alpha * mean of squares over the ``size`` neighbouring
+    channels) ** beta``, computed as PyTorch does: an average pool over the channel dimension."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input "
+                         f"(got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
+    return input / div.mul(alpha).add(k).pow(beta)
+
+
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """``input / sqrt(mean(input², trailing dims) + eps) * weight``; ``eps`` defaults to the
     dtype's machine epsilon."""
@@ -539,7 +640,7 @@ def _renorm_indices(input):
 
 
 def one_hot(tensor, num_classes=-1):
-    if tensor._array.dtype.kind not in "iu":
+    if tensor._array.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if tensor.numel() == 0:
         if num_classes <= 0:
@@ -669,87 +770,6 @@ def _safe_softmax(scores):
     return ops.softmax(scores.masked_fill(masked_rows, 0.0), -1).masked_fill(masked_rows, 0.0)
 
 
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
-    """The mean of each window: its sum (a depthwise convolution with ones, over the input padded
-    with zeros, and further at the bottom and right for ceil mode's last windows) divided by the
-    count PyTorch divides each window by."""
-    if input.dim() == 3:
-        return avg_pool2d(input.unsqueeze(0), kernel_size, stride, padding, ceil_mode,
-                          count_include_pad, divisor_override).squeeze(0)
-    kernel = _pair(kernel_size, "kernel_size")
-    stride = kernel if stride is None or stride == [] else _pair(stride, "stride")
-    pad_hw = _pair(padding, "padding")
-    if divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    if any(p > k // 2 for p, k in zip(pad_hw, kernel)):
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                           f"pad={pad_hw[0]}, kernel_size={kernel[0]} and dilation=1")
-    sizes = tuple(input.shape[2:])
-    out = _pooled_size(input, kernel, stride, pad_hw, ceil_mode)
-    (top, bottom), (left, right) = [
-        (p, max(p, (o - 1) * s + k - n - p)) for n, k, s, p, o in zip(sizes, kernel, stride,
-                                                                        pad_hw, out)]
-    padded = pad(input, (left, right, top, bottom)) if top or bottom or left or right else input
-    channels = input.shape[1]
-    ones = ops.ones((channels, 1, *kernel), dtype=input.dtype)
-    sums = conv2d(padded, ones, None, stride, 0, 1, channels)
-    if divisor_override:
-        return sums / divisor_override
-    rows, cols = [_avg_pool_counts(*geometry, count_include_pad)
-                  for geometry in zip(sizes, kernel, stride, pad_hw, out)]
-    return sums / Tensor._make(np.outer(rows, cols).astype(input._array.dtype))
-
-
-def _pooled_size(input, kernel, stride, padding, ceil_mode):
-    """The (height, width) of a pooling's output, refusing an empty one as PyTorch does."""
-    out = [_pool_output_size(n, k, s, p, 1, ceil_mode)
-           for n, k, s, p in zip(input.shape[2:], kernel, stride, padding)]
-    if min(out) < 1:
-        raise RuntimeError(f"Given input size: ({input.shape[1]}x{input.shape[2]}x"
-                           f"{input.shape[3]}). Calculated output size: ({input.shape[1]}x"
-                           f"{out[0]}x{out[1]}). Output size is too small")
-    return out
-
-
-def _avg_pool_counts(size, kernel, stride, pad, out, count_include_pad):
-    """Along one dimension, what each window's sum is divided by: its extent clipped to the
-    padded input, or to the input itself when padding does not count."""
-    start = np.arange(out) * stride - pad
-    end = np.minimum(start + kernel, size + pad)
-    if count_include_pad:
-        return end - start
-    return np.minimum(end, size) - np.maximum(start, 0)
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
-    """``max_pool2d`` over a unit height, as PyTorch computes it (``SqueezeBackward1`` on top)."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
-                           f"dim batch size for input, but got:{list(input.shape)}")
-    kernel = _single(kernel_size, "kernel_size")
-    stride = kernel if stride is None or stride == [] else _single(stride, "stride")
-    result = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
-                        (0, _single(padding, "padding")), (1, _single(dilation, "dilation")),
-                        ceil_mode, return_indices)
-    if return_indices:
-        return result[0].squeeze(-2), result[1].squeeze(-2)
-    return result.squeeze(-2)
-
-
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-               count_include_pad=True):
-    """``avg_pool2d`` over a unit height, as PyTorch computes it."""
-    if input.dim() not in (2, 3):
-        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
-                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
-    kernel = _single(kernel_size, "kernel_size")
-    stride = kernel if stride is None or stride == [] else _single(stride, "stride")
-    return avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride),
-                      (0, _single(padding, "padding")), ceil_mode, count_include_pad).squeeze(-2)
-
-
 # ---------------------------------------------------------------------------------- resampling
 
 _MODE_RANKS = {"linear": 3, "bilinear": 4, "trilinear": 5}
@@ -773,11 +793,15 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if recompute_scale_factor or (mode == "area" and size is None):
         output_size = [math.floor(float(input.shape[i + 2]) * scales[i]) for i in range(dim)]
         scales = None
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
+                         "and requires a 4-D tensor as input")
     if output_size is None:
         output_size = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
     scales = scales or [None] * dim
+    if antialias:
+        kind = "linear_aa" if mode == "bilinear" else "bicubic_aa"
+        return _resample.upsample(input, kind, output_size, scales, align_corners)
     rank = _MODE_RANKS.get(mode)
     if mode == "area" and input.dim() in (3, 4):
         return (adaptive_avg_pool2d(input.unsqueeze(-2), (1, *output_size)).squeeze(-2)
@@ -852,22 +876,21 @@ _ALIGN_CORNERS_WARNING = (
 
 def affine_grid(theta, size, align_corners=None):
     """The (N, H, W, 2) sampling grid of the 2-D affine maps ``theta`` (N, 2, 3), in
-    ``grid_sample``'s normalised coordinates, for an output of ``size`` (N, C, H, W)."""
+    ``grid_sample``'s normalised coordinates, for an output of ``size`` (N, C, H, W); or the
+    (N, D, H, W, 3) grid of 3-D maps (N, 3, 4) for ``size`` (N, C, D, H, W)."""
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    if len(size) == 4:
-        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
-            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                             f"{size}. Got {theta.shape}.")
-    elif len(size) == 5:
-        raise NotImplementedError("affine_grid: 3D affine transforms are not supported")
-    else:
+    if len(size) not in (4, 5):
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
-    if align_corners and min(size[-2:]) == 1:
+    spatial = len(size) - 2
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (spatial, spatial + 1):
+        raise ValueError(f"Expected a batch of {spatial}D affine matrices of shape "
+                         f"Nx{spatial}x{spatial + 1} for size {size}. Got {theta.shape}.")
+    if align_corners and min(size[2:]) == 1:
         warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
                       "when align_corners=True. This is not an intended use case of affine_grid. "
                       "See the documentation of affine_grid for details.", stacklevel=2)
@@ -1048,6 +1071,15 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
         loss = loss * weight
     class_dim = input.dim() - 1
     return _reduce(loss.sum(class_dim) / input.shape[class_dim], reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The multi-label hinge loss, one ``MultilabelMarginLossBackward0``: each row's labels are
+    ``target``'s entries up to its first -1."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _loss.multilabel_margin_loss(input, target, reduction)
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,

@@ -5,7 +5,8 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer", "is_lazy", "reset_grad"]
+__all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
+           "reset_grad"]
 
 
 class Parameter(Tensor):
@@ -37,6 +38,27 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, protocol):
         return (_rebuild_parameter, (self._array, self._requires_grad))
+
+
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)`` holds for any tensor ``Buffer(...)`` marked as one."""
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, Tensor) and instance.__dict__.get("_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that, assigned as a Module attribute, registers itself as a buffer (part of the
+    module's state, not a parameter); ``persistent=False`` keeps it out of the state dict.
+    As in PyTorch, ``Buffer(t)`` returns a plain tensor (``t`` detached) marked as one."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = _empty(None)
+        buffer = data.detach().requires_grad_(data.requires_grad)
+        buffer.persistent = persistent
+        buffer._is_buffer = True
+        return buffer
 
 
 def _rebuild_parameter(array, requires_grad):

@@ -30,6 +30,9 @@ from .linalg import (
     ger, inner, kron, matmul, mm, mv, outer, tensordot, vdot,
 )
 from .matrix import cholesky, det, inverse, svd
+from .matrix_functions import *  # noqa: F401,F403
+from .factorizations import *  # noqa: F401,F403
+from .factorizations import lu_legacy as lu, lu_solve_legacy as lu_solve
 from .special import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
@@ -44,9 +47,15 @@ from .sampling import (
 from .norm import renorm, renorm_
 from .combinatorics import *  # noqa: F401,F403
 from .assembly import *  # noqa: F401,F403
+from .integration import *  # noqa: F401,F403
+from .overwrite import *  # noqa: F401,F403
+from .windows import *  # noqa: F401,F403
+from .counts import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .ranges import *  # noqa: F401,F403
 from .gamma_functions import *  # noqa: F401,F403
+from .bessel import *  # noqa: F401,F403
+from . import gaussian as _gaussian  # noqa: F401  (torch.special's; registers its primitives)
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
     abs_, add_, clamp_, clamp_max_, clamp_min_, copy_, cos_, div_, exp_, fill_, log_,
@@ -106,6 +115,12 @@ TENSOR_METHODS = (
     # H4: more functions
     "msort", "unique_consecutive", "renorm", "rot90", "nextafter", "tril_", "triu_",
     "cov", "corrcoef", "lgamma", "digamma", "mvlgamma",
+    # A1: pointwise math
+    "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+    "erfc", "sinc", "i0", "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_", "arctan_",
+    "arcsinh_", "arccosh_", "arctanh_", "acos_", "asin_", "atan_", "cosh_", "sinh_", "tan_",
+    "erf_", "erfc_", "exp2_", "expm1_", "log10_", "log1p_", "log2_", "rsqrt_", "logit_", "sinc_",
+    "i0_", "atan2_", "arctan2_", "lgamma_", "digamma_", "polygamma_", "mvlgamma_",
     # sampling and factories
     "multinomial", "bernoulli", "bernoulli_", "random_", "exponential_", "geometric_",
     "log_normal_", "cauchy_", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor",
@@ -116,6 +131,15 @@ TENSOR_METHODS = (
     "bitwise_left_shift_", "bitwise_right_shift_",
     "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
+)
+not_equal, not_equal_ = ne, ne_  # PyTorch's other names
+
+TENSOR_METHODS += (  # arrays and matrices (tapegrad.ops.assembly, overwrite, matrix)
+    "not_equal", "not_equal_",
+    "diagflat", "hsplit", "vsplit", "dsplit", "ravel", "is_nonzero", "is_same_size", "is_signed",
+    "select_scatter", "slice_scatter", "diagonal_scatter", "put", "put_",
+    "slogdet", "logdet", "matrix_power", "matrix_exp", "pinverse", "cholesky_solve",
+    "cholesky_inverse", "triangular_solve", "lu", "lu_solve",
 )
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).
@@ -129,6 +153,7 @@ METHOD_ONLY = (
     "geometric_", "log_normal_", "cauchy_", "tril_", "triu_",
     "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
+    "atan2_", "arctan2_", "lgamma_", "digamma_", "polygamma_", "mvlgamma_",
     "absolute_", "divide_", "floor_divide_", "logical_and_", "logical_not_", "logical_or_",
     "logical_xor_", "multiply_", "remainder_", "sign_", "subtract_", "true_divide_",
 )
@@ -138,6 +163,8 @@ import sys as _sys  # noqa: E402
 from .reduction import accept_numpy_names_everywhere as _accept_numpy_names_everywhere  # noqa: E402
 _accept_numpy_names_everywhere(globals(), [_module for _name, _module in list(_sys.modules.items())
                                            if _name.startswith(__name__ + ".")])
+
+METHOD_ONLY += ("put_", "not_equal_")
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.
 __all__ = [name for name, value in globals().items()

@@ -283,9 +283,12 @@ def _threshold_forward(a, threshold, value):
 
 _threshold = _pointwise("threshold", "ThresholdBackward0", _threshold_forward,
                         lambda a, threshold, value: _mask(a > threshold, a))
-# In place, PyTorch masks by the result (so a ``value`` above ``threshold`` passes gradient).
-_threshold_ = _pointwise("threshold_", "ThresholdBackward1", _threshold_forward,
-                         lambda out, threshold, value: _mask(out > threshold, out), saves="out")
+# In place, the input is gone; the result tells where it was above ``threshold``, except where an
+# input exactly equal to a ``value`` above ``threshold`` was kept (PyTorch: passes gradient).
+_threshold_ = _pointwise(
+    "threshold_", "ThresholdBackward1", _threshold_forward,
+    lambda out, threshold, value: _mask((out > threshold) & ((out != value) | (value <= threshold)),
+                                        out), saves="out")
 
 _softshrink = _pointwise(
     "softshrink", "SoftshrinkBackward0",

@@ -1,13 +1,21 @@
-"""Building and turning whole tensors: block_diag, rot90, atleast_1d/2d/3d, tril_/triu_."""
+"""Building, splitting and turning whole tensors: block_diag, rot90, atleast_1d/2d/3d,
+tril_/triu_, vander, diagflat, column_stack/row_stack/dstack, hsplit/vsplit/dsplit, ravel,
+unravel_index; and the predicates is_nonzero, is_same_size, is_signed."""
 import numpy as np
 
+from .. import dtypes
+from ..tensor import Tensor
 from . import layout  # noqa: F401  (registers the tril/triu primitives the in-place forms use)
+from .creation import ones
+from .cumulative import cumprod
 from .inplace import apply_inplace
-from .layout import _dims_of
+from .layout import _dims_of, diag_embed, flip, hstack, vstack
 from .registry import OTHER, PRIMITIVES, primitive
-from .shape import _same_dtype, getitem, reshape, unsqueeze
+from .shape import _same_dtype, cat, getitem, reshape, tensor_split, unsqueeze
 
-__all__ = ["block_diag", "rot90", "atleast_1d", "atleast_2d", "atleast_3d", "tril_", "triu_"]
+__all__ = ["block_diag", "rot90", "atleast_1d", "atleast_2d", "atleast_3d", "tril_", "triu_",
+           "vander", "diagflat", "column_stack", "row_stack", "dstack", "hsplit", "vsplit",
+           "dsplit", "ravel", "unravel_index", "is_nonzero", "is_same_size", "is_signed"]
 
 
 def _as_matrix_shape(shape):
@@ -112,3 +120,119 @@ def _triangle_(prim, name, input, diagonal):
     if input._array.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return apply_inplace(prim, input, (), {"diagonal": diagonal})
+
+
+def increasing_powers(x, n):
+    """x^0 .. x^(n-1) along a new last dimension, as PyTorch builds them: a column of ones and the
+    running products of ``x`` (integers and booleans give int64, as cumprod does)."""
+    if x._array.dtype.kind in "biu":
+        x = x.to(dtypes.int64)
+    column = x._array.shape + (1,)
+    if n <= 1:
+        return ones(x._array.shape + (n,), dtype=x.dtype)
+    products = cumprod(unsqueeze(x, -1).expand(x._array.shape + (n - 1,)), -1)
+    return cat([ones(column, dtype=x.dtype), products], -1)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the vector ``x``: columns x^(N-1) .. x^0 (the other way round
+    with ``increasing``), ``N`` defaulting to ``len(x)``."""
+    if x._array.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    if N is not None and N < 0:
+        raise RuntimeError("N must be non-negative.")
+    powers = increasing_powers(x, x._array.shape[0] if N is None else N)
+    return powers if increasing else flip(powers, (1,))
+
+
+def diagflat(input, offset=0):
+    """The elements of ``input``, flattened, on the ``offset`` diagonal of a zero matrix."""
+    return diag_embed(reshape(input, (-1,)), offset)
+
+
+def column_stack(tensors):
+    """Tensors side by side as columns: a 0-d or 1-d one is one column."""
+    return hstack([reshape(t, (t._array.size, 1)) if t._array.ndim <= 1 else t
+                   for t in tensors])
+
+
+def row_stack(tensors):
+    """``vstack``'s other name."""
+    return vstack(tensors)
+
+
+def dstack(tensors):
+    """Tensors stacked along the third dimension (each made at least 3-d first)."""
+    return cat([atleast_3d(t) for t in tensors], 2)
+
+
+def _split_along(name, input, indices_or_sections, dim, min_ndim):
+    if input._array.ndim < min_ndim:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {min_ndim} dimension, "
+                           f"but got a tensor with {input._array.ndim} dimensions!")
+    if isinstance(indices_or_sections, int):
+        size = input._array.shape[dim]
+        if indices_or_sections == 0 or size % indices_or_sections:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {size} is not divisible by the split_size "
+                               f"{indices_or_sections}!")
+    return tensor_split(input, indices_or_sections, dim)
+
+
+def hsplit(input, indices_or_sections):
+    """``tensor_split`` along the columns (dimension 1; 0 for a vector), equal sections only."""
+    return _split_along("hsplit", input, indices_or_sections, int(input._array.ndim > 1), 1)
+
+
+def vsplit(input, indices_or_sections):
+    return _split_along("vsplit", input, indices_or_sections, 0, 2)
+
+
+def dsplit(input, indices_or_sections):
+    return _split_along("dsplit", input, indices_or_sections, 2, 3)
+
+
+def ravel(input):
+    """A flat view when the layout allows one, a flat copy otherwise."""
+    return reshape(input, (-1,))
+
+
+def unravel_index(indices, shape):
+    """The coordinates in a tensor of ``shape`` of the flat positions ``indices``: a tuple of
+    int64 tensors, one per dimension (a position past the end or negative wraps, as PyTorch)."""
+    if not isinstance(indices, Tensor) or indices._array.dtype.kind not in "iu":
+        dtype = indices.dtype if isinstance(indices, Tensor) else type(indices).__name__
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {dtype}")
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif not isinstance(shape, (list, tuple)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    for size in shape:
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got "
+                            f"{type(size)}")
+    if any(size < 0 for size in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    strides = np.cumprod((1,) + tuple(shape[:0:-1]))[::-1].astype(np.int64)
+    coordinates = np.floor_divide(indices._array.astype(np.int64)[..., None], strides) % \
+        np.array(shape, np.int64)
+    return tuple(Tensor._make(np.array(coordinates[..., i]))
+                 for i in range(len(shape)))
+
+
+def is_nonzero(input):
+    """The truth of a one-element tensor."""
+    if input._array.size == 0:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+    if input._array.size > 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(input._array.reshape(()))
+
+
+def is_same_size(input, other):
+    return input._array.shape == other._array.shape
+
+
+def is_signed(input):
+    """Whether the dtype holds negative numbers (not uint8, not bool)."""
+    return input._array.dtype.kind in "fic"

@@ -1,8 +1,10 @@
-"""2-D convolution (plain and transposed) and max pooling as primitives, computed by im2col on
-strided views.
+"""Convolution (plain and transposed) over 1, 2 or 3 spatial dimensions as one primitive,
+computed by im2col on strided views.
 
 ``sliding_window_view`` gives every receptive field of the padded input as a view (no copy); one
 reshape gathers them into a matrix (im2col) and one batched matmul per call does the arithmetic.
+Nothing here depends on the number of spatial dimensions: the windows, the matrices and col2im
+are written for any.
 
 A convolution is linear in its input and in its weight, so its backward needs exactly two more
 primitives: ``convolution_input_grad`` (col2im of ``grad @ W``) and ``convolution_weight_grad``
@@ -10,25 +12,26 @@ primitives: ``convolution_input_grad`` (col2im of ``grad @ W``) and ``convolutio
 under differentiation and higher derivatives work.
 
 A transposed convolution is the input gradient of a plain one (``grad @ W``, col2im'd onto the
-larger plane), so, as in PyTorch, it is the same ``convolution`` primitive with
+larger volume), so, as in PyTorch, it is the same ``convolution`` primitive with
 ``transposed=True`` and its rules are the same three operations with roles exchanged.
 
-Geometry travels as parameters: ``stride`` and ``dilation`` as (h, w), ``padding`` as
-(top, bottom, left, right) — asymmetric for ``padding="same"`` with an even kernel.
+Geometry travels as parameters: ``stride``, ``dilation`` and ``output_padding`` with one entry
+per spatial dimension, ``padding`` as (before, after) per dimension, flattened — asymmetric for
+``padding="same"`` with an even kernel.
 """
-import functools
+import itertools
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .. import dtypes
-from ..tensor import Tensor
+from .._warnings import warn_at_caller
 from .activation import require_floating
 from .padding import constant_pad_nd
 from .registry import OTHER, primitive
-from .shape import _index_backward
 
-__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d"]
 
 
 # ------------------------------------------------------------------------------- geometry
@@ -40,90 +43,131 @@ def _pair(value, name):
     return tuple(int(v) for v in pair)
 
 
+def _single(value, name):
+    """A 1-d layer's size argument: an int or a sequence of one."""
+    return _pair(value[0] if isinstance(value, (tuple, list)) and len(value) == 1 else value,
+                 name)[0]
+
+
+def _ntuple(value, n, name):
+    """A size argument of an n-d layer as an n-tuple of ints (an int stands for all n)."""
+    if n == 1:
+        return (_single(value, name),)
+    if n == 2:
+        return _pair(value, name)
+    values = (value,) * n if isinstance(value, int) else tuple(value)
+    if len(values) != n or not all(isinstance(v, (int, np.integer)) for v in values):
+        raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {value!r}")
+    return tuple(int(v) for v in values)
+
+
+def _spatial_axes(a, spatial):
+    return tuple(range(a.ndim - spatial, a.ndim))
+
+
 def _windows(padded, kernel, stride, dilation):
-    """(N, C, OH, OW, KH, KW): every receptive field of ``padded`` (N, C, H, W), as a view."""
+    """(N, C, *O, *K): every receptive field of ``padded`` (N, C, *S), as a view."""
     span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
-    view = sliding_window_view(padded, span, axis=(2, 3))
-    return view[:, :, ::stride[0], ::stride[1], ::dilation[0], ::dilation[1]]
+    view = sliding_window_view(padded, span, axis=_spatial_axes(padded, len(kernel)))
+    return view[(Ellipsis, *(slice(None, None, s) for s in stride), *(slice(None, None, d)
+                                                                      for d in dilation))]
 
 
 def _pad(a, padding, value=0.0):
-    top, bottom, left, right = padding
+    """``a`` (N, C, *S) padded by ``padding``, (before, after) per spatial dimension, flattened."""
     if not any(padding):
         return a
-    return np.pad(a, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+    pairs = tuple(zip(padding[::2], padding[1::2]))
+    return np.pad(a, ((0, 0),) * (a.ndim - len(pairs)) + pairs, constant_values=value)
 
 
 def _im2col(x, kernel, stride, padding, dilation, groups):
-    """(G, N*OH*OW, C/G*KH*KW) patches, and the output's spatial size (OH, OW)."""
+    """(G, N*prod(O), C/G*prod(K)) patches, and the output's spatial size O."""
     windows = _windows(_pad(x, padding), kernel, stride, dilation)
-    n, c, oh, ow, kh, kw = windows.shape
-    grouped = windows.reshape(n, groups, c // groups, oh, ow, kh, kw)
-    cols = grouped.transpose(1, 0, 3, 4, 2, 5, 6).reshape(groups, n * oh * ow, -1)
-    return cols, (oh, ow)
+    spatial = len(kernel)
+    n, c = windows.shape[:2]
+    out = windows.shape[2:2 + spatial]
+    grouped = windows.reshape(n, groups, c // groups, *windows.shape[2:])
+    order = (1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial))
+    return grouped.transpose(order).reshape(groups, n * math.prod(out), -1), out
 
 
 def _grad_as_rows(grad, groups):
-    """(N, O, OH, OW) as (G, N*OH*OW, O/G): the layout ``cols @ W.T`` produces."""
-    n, o, oh, ow = grad.shape
-    return grad.reshape(n, groups, o // groups, oh, ow).transpose(1, 0, 3, 4, 2).reshape(
-        groups, n * oh * ow, o // groups)
+    """(N, O, *OS) as (G, N*prod(OS), O/G): the layout ``cols @ W.T`` produces."""
+    n, o, *size = grad.shape
+    order = (1, 0, *range(3, 3 + len(size)), 2)
+    return grad.reshape(n, groups, o // groups, *size).transpose(order).reshape(
+        groups, n * math.prod(size), o // groups)
+
+
+def _rows_as_output(rows, n, size, channels_last=False):
+    """The inverse of ``_grad_as_rows``: (G, N*prod(OS), O/G) as a contiguous (N, O, *OS), or
+    as (N, O, *OS) strided channels-last (free when there is one group)."""
+    groups, _, per_group = rows.shape
+    spatial = len(size)
+    if channels_last:
+        out = rows.reshape(groups, n, *size, per_group).transpose(1, *range(2, 2 + spatial), 0,
+                                                                 2 + spatial)
+        out = np.ascontiguousarray(out).reshape(n, *size, groups * per_group)
+        return out.transpose(0, 1 + spatial, *range(1, 1 + spatial))
+    order = (1, 0, 2 + spatial, *range(2, 2 + spatial))
+    out = rows.reshape(groups, n, *size, per_group).transpose(order)
+    return np.ascontiguousarray(out).reshape(n, groups * per_group, *size)
+
+
+def _is_channels_last(a):
+    """Whether (N, C, *S) ``a`` (2 or 3 spatial dimensions) is laid out channels-last, as
+    PyTorch's ``suggest_memory_format`` reads its strides."""
+    if a.ndim not in (4, 5) or a.flags.c_contiguous:
+        return False
+    return a.transpose(0, *range(2, a.ndim), 1).flags.c_contiguous
+
+
+def _in_layout_of(out, like):
+    """``out`` laid out channels-last when ``like`` is (pooling keeps its input's layout)."""
+    if not _is_channels_last(like):
+        return out
+    spatial = out.ndim - 2
+    nhwc = np.ascontiguousarray(out.transpose(0, *range(2, 2 + spatial), 1))
+    return nhwc.transpose(0, 1 + spatial, *range(1, 1 + spatial))
 
 
 # --------------------------------------------------------------------------- convolution
 
-def _signals_too(forward):
-    """A 2-d convolution forward that also takes 1-d signals ((N, C, L) arrays, ``*_shape``
-    parameters of three sizes): computed with a unit height that the result drops, so conv1d is
-    the same primitive and records ConvolutionBackward0, as in PyTorch."""
-    @functools.wraps(forward)
-    def either(*arrays, **params):
-        if arrays[0].ndim != 3:
-            return forward(*arrays, **params)
-        arrays = [a[:, :, None, :] if a.ndim == 3 else a for a in arrays]  # a bias stays 1-d
-        params = {name: value[:2] + (1,) + value[2:] if name.endswith("_shape") else value
-                  for name, value in params.items()}
-        return forward(*arrays, **params)[:, :, 0, :]
-    return either
-
-
 @primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"),
            saves_for={"x": ("w",), "w": ("x",)})
-@_signals_too
 def _convolution(x, w, b=None, *, stride, padding, dilation, groups, transposed=False,
-                 output_padding=(0, 0)):
+                 output_padding=None):
     if transposed:
         out = _adjoint(x, w, _transposed_size(x.shape[2:], w.shape[2:], stride, padding,
                                               dilation, output_padding),
                        stride, padding, dilation, groups)
     else:
-        cols, (oh, ow) = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
+        cols, size = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
         o = w.shape[0]
-        rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*OH*OW, O/G)
-        out = rows.reshape(groups, x.shape[0], oh, ow, o // groups).transpose(1, 0, 4, 2, 3)
-        out = np.ascontiguousarray(out).reshape(x.shape[0], o, oh, ow)
+        rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*P, O/G)
+        out = _rows_as_output(rows, x.shape[0], size, _is_channels_last(x))
     if b is not None:
-        out += b.reshape(1, -1, 1, 1)
+        out += b.reshape(1, -1, *(1,) * (out.ndim - 2))
     return out
 
 
 def _transposed_size(size, kernel, stride, padding, dilation, output_padding):
-    """The (H, W) a transposed convolution produces from an (H, W) input."""
-    top, bottom, left, right = padding
-    return tuple((n - 1) * s - before - after + d * (k - 1) + 1 + extra for n, k, s, d, extra,
-                 (before, after) in zip(size, kernel, stride, dilation, output_padding,
-                                        ((top, bottom), (left, right))))
+    """The spatial size a transposed convolution produces from an input of spatial ``size``."""
+    return tuple((n - 1) * s - before - after + d * (k - 1) + 1 + extra
+                 for n, k, s, d, extra, before, after in zip(
+                     size, kernel, stride, dilation, output_padding, padding[::2], padding[1::2]))
 
 
 @_convolution.vjp
-def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_padding=(0, 0)):
+def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_padding=None):
     x, w = ctx.saved
     geometry = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
     needs = ctx.needs_input_grad
     if transposed:
         # The adjoint of a transposed convolution is the plain one; an output padding of a
         # stride or more gives it extra windows at the far end, which belong to no input pixel.
-        extra = tuple(p // s for p, s in zip(output_padding, stride))[-(grad.dim() - 2):]
+        extra = tuple(p // s for p, s in zip(output_padding, stride))
         grads = (
             _far_end_cropped(_convolution(grad, w, **geometry), extra) if needs[0] else None,
             _convolution_weight_grad(_far_end_padded(x, extra), grad,
@@ -156,36 +200,38 @@ def _far_end_padded(a, extra):
 
 @primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "w"))
-@_signals_too
 def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups):
     """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im)."""
     return _adjoint(grad, w, input_shape[2:], stride, padding, dilation, groups)
 
 
 def _adjoint(grad, w, size, stride, padding, dilation, groups):
-    """The convolution's adjoint in its input, onto an (H, W) plane: ``grad @ W`` per group,
-    each row added back onto the receptive field it came from."""
-    n, o, oh, ow = grad.shape
-    _, c_per_group, kh, kw = w.shape
+    """The convolution's adjoint in its input, onto a volume of spatial ``size``: ``grad @ W``
+    per group, each row added back onto the receptive field it came from."""
+    n, o, *out = grad.shape
+    _, c_per_group, *kernel = w.shape
+    spatial = len(kernel)
     cols = _grad_as_rows(grad, groups) @ w.reshape(groups, o // groups, -1)
-    cols = cols.reshape(groups, n, oh, ow, c_per_group, kh, kw).transpose(1, 0, 4, 5, 6, 2, 3)
-    return _col2im(cols.reshape(n, groups * c_per_group, kh, kw, oh, ow), size, stride, padding,
-                   dilation)
+    cols = cols.reshape(groups, n, *out, c_per_group, *kernel)
+    order = (1, 0, 2 + spatial, *range(3 + spatial, 3 + 2 * spatial), *range(2, 2 + spatial))
+    return _col2im(cols.transpose(order).reshape(n, groups * c_per_group, *kernel, *out), size,
+                   stride, padding, dilation)
 
 
 def _col2im(cols, size, stride, padding, dilation):
-    """The adjoint of ``_windows``: (N, C, KH, KW, OH, OW) values summed onto the (H, W) plane
-    positions they were taken from (what falls into the padding is dropped)."""
-    n, c, kh, kw, oh, ow = cols.shape
-    height, width = size
-    top, bottom, left, right = padding
-    padded = np.zeros((n, c, height + top + bottom, width + left + right), dtype=cols.dtype)
-    for i in range(kh):
-        rows = slice(i * dilation[0], i * dilation[0] + stride[0] * (oh - 1) + 1, stride[0])
-        for j in range(kw):
-            columns = slice(j * dilation[1], j * dilation[1] + stride[1] * (ow - 1) + 1, stride[1])
-            padded[:, :, rows, columns] += cols[:, :, i, j]
-    return padded[:, :, top:top + height, left:left + width]
+    """The adjoint of ``_windows``: (N, C, *K, *O) values summed onto the positions of the
+    spatial-``size`` volume they were taken from (what falls into the padding is dropped)."""
+    spatial = len(size)
+    n, c = cols.shape[:2]
+    kernel, out = cols.shape[2:2 + spatial], cols.shape[2 + spatial:]
+    before, after = padding[::2], padding[1::2]
+    padded = np.zeros((n, c, *(m + b + a for m, b, a in zip(size, before, after))),
+                      dtype=cols.dtype)
+    for offsets in itertools.product(*map(range, kernel)):
+        target = tuple(slice(i * d, i * d + s * (m - 1) + 1, s)
+                       for i, d, s, m in zip(offsets, dilation, stride, out))
+        padded[(Ellipsis, *target)] += cols[(slice(None), slice(None), *offsets)]
+    return padded[(Ellipsis, *(slice(b, b + m) for b, m in zip(before, size)))]
 
 
 @_convolution_input_grad.vjp
@@ -199,7 +245,6 @@ def _(ctx, upstream, input_shape, **geometry):
 
 @primitive("convolution_weight_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "x"))
-@_signals_too
 def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups):
     """The weight's gradient: ``grad.T @ cols``, per group."""
     cols, _ = _im2col(x, weight_shape[2:], stride, padding, dilation, groups)
@@ -216,129 +261,171 @@ def _(ctx, upstream, weight_shape, **geometry):
             if need_x else None)
 
 
+# ------------------------------------------------------------------------------ functions
+
 def _conv_padding(padding, kernel, dilation, stride):
+    """``padding`` as (before, after) per spatial dimension, flattened."""
     if padding == "valid":
-        return (0, 0, 0, 0)
+        return (0, 0) * len(kernel)
     if padding == "same":
-        if stride != (1, 1):
-            raise ValueError("padding='same' is not supported for strided convolutions")
-        total = [d * (k - 1) for k, d in zip(kernel, dilation)]
-        return (total[0] // 2, total[0] - total[0] // 2, total[1] // 2, total[1] - total[1] // 2)
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        if any(total % 2 for total in totals):
+            warn_at_caller("Using padding='same' with even kernel lengths and odd dilation may "
+                           "require a zero-padded copy of the input be created")
+        return tuple(p for total in totals for p in (total // 2, total - total // 2))
     if isinstance(padding, str):
-        raise ValueError(f"Invalid padding string '{padding}', should be one of {{'valid', 'same'}}")
-    ph, pw = _pair(padding, "padding")
-    return (ph, ph, pw, pw)
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    return tuple(p for p in padding for _ in range(2))
+
+
+def _conv_param(value, spatial, kernel_dims, name):
+    """A size argument as ATen's convolution takes it: conv{spatial}d's binding makes an int
+    ``spatial`` copies, then one value stands for every one of the weight's kernel dimensions."""
+    values = [value] * spatial if isinstance(value, (int, np.integer)) else list(value)
+    if len(values) == 1:
+        values *= kernel_dims
+    if len(values) != kernel_dims:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of "
+                           f"{kernel_dims} values to match the convolution dimensions, but got "
+                           f"{name}={values}")
+    return tuple(int(v) for v in values)
+
+
+def _check_input_rank(input, spatial, name):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) "
+                           f"input to {name}, but got input of size: {list(input.shape)}")
+
+
+def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
+    """conv{spatial}d: PyTorch's checks, in its order, then the primitive."""
+    _check_input_rank(input, spatial, f"conv{spatial}d")
+    if input.dim() == spatial + 1:
+        return _convolve(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
+                         spatial).squeeze(0)
+    kernel_dims = max(weight.dim() - 2, 1)
+    stride = _conv_param(stride, spatial, kernel_dims, "stride")
+    if not isinstance(padding, str):
+        padding = _conv_param(padding, spatial, kernel_dims, "padding")
+    dilation = _conv_param(dilation, spatial, kernel_dims, "dilation")
+    _check_conv(input, weight, bias, groups, spatial)
+    kernel = tuple(weight.shape[2:])
+    padding = _conv_padding(padding, kernel, dilation, stride)
+    _check_geometry(stride, padding, dilation, spatial)
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    padded = [n + before + after for n, before, after in zip(input.shape[2:], padding[::2],
+                                                            padding[1::2])]
+    if any(p < s for p, s in zip(padded, spans)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
+            "actual input size")
+    inputs = (input, weight) if bias is None else (input, weight, bias)
+    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D cross-correlation of (N, C, L) or (C, L) ``input`` with (O, C/groups, K)."""
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, spatial=1)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D cross-correlation of (N, C, H, W) or (C, H, W) ``input`` with (O, C/groups, KH, KW)."""
-    if input.dim() == 3:
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
-                      groups).squeeze(0)
-    return _convolve(input, weight, bias, _pair(stride, "stride"), padding,
-                     _pair(dilation, "dilation"), groups, spatial=2)
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, spatial=2)
 
 
-def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """1-D cross-correlation of (N, C, L) or (C, L) ``input`` with (O, C/groups, K): the same
-    primitive as conv2d, over a unit height."""
-    if input.dim() == 2:
-        return conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
-                      groups).squeeze(0)
-    padding = padding if isinstance(padding, str) else (0, _single(padding, "padding"))
-    return _convolve(input, weight, bias, (1, _single(stride, "stride")), padding,
-                     (1, _single(dilation, "dilation")), groups, spatial=1)
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D cross-correlation of (N, C, D, H, W) or (C, D, H, W) ``input`` with
+    (O, C/groups, KD, KH, KW)."""
+    return _convolve(input, weight, bias, stride, padding, dilation, groups, spatial=3)
 
 
-def _single(value, name):
-    """A 1-d layer's size argument: an int or a sequence of one."""
-    return _pair(value[0] if isinstance(value, (tuple, list)) and len(value) == 1 else value,
-                 name)[0]
+def _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                         spatial):
+    """conv_transpose{spatial}d: PyTorch's checks, in its order, then the primitive."""
+    name = f"conv_transpose{spatial}d"
+    if isinstance(padding, str):  # a transposed convolution has no "same" or "valid"
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    _check_input_rank(input, spatial, name)
+    if input.dim() == spatial + 1:
+        return _convolve_transposed(input.unsqueeze(0), weight, bias, stride, padding,
+                                    output_padding, groups, dilation, spatial).squeeze(0)
+    kernel_dims = max(weight.dim() - 2, 1)
+    stride, padding, dilation, output_padding = (
+        _conv_param(value, spatial, kernel_dims, key) for value, key in (
+            (stride, "stride"), (padding, "padding"), (dilation, "dilation"),
+            (output_padding, "output_padding")))
+    _check_conv(input, weight, bias, groups, spatial, transposed=True)
+    padding = _conv_padding(padding, weight.shape[2:], dilation, stride)
+    _check_geometry(stride, padding, dilation, spatial, transposed=True)
+    if min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if any(extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
+        shown = _as_shown(spatial, output_padding=output_padding, stride=stride,
+                          dilation=dilation)
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(f'{k}: {v}' for k, v in shown)}")
+    sizes = tuple(input.shape[2:])
+    out = _transposed_size(sizes, weight.shape[2:], stride, padding, dilation, output_padding)
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
+                           f"Calculated output size per channel: ({' x '.join(map(str, out))}). "
+                           "Output size is too small")
+    inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
+    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                        transposed=True, output_padding=output_padding)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv1d for (N, C, L) or (C, L) ``input`` and (C, O/groups, K)."""
+    return _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation, spatial=1)
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The transpose of conv2d for (N, C, H, W) or (C, H, W) ``input`` and (C, O/groups, KH, KW)
     ``weight``: each input pixel stamps the kernel, scaled, onto the output."""
-    if input.dim() == 3:
-        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
-                                groups, dilation).squeeze(0)
-    ph, pw = _pair(_not_a_string(padding, "conv_transpose2d"), "padding")
-    return _convolve_transposed(input, weight, bias, _pair(stride, "stride"), (ph, ph, pw, pw),
-                                _pair(output_padding, "output_padding"),
-                                _pair(dilation, "dilation"), groups, spatial=2)
+    return _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation, spatial=2)
 
 
-def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
-    """The transpose of conv1d for (N, C, L) or (C, L) ``input``: conv_transpose2d's primitive
-    over a unit height."""
-    if input.dim() == 2:
-        return conv_transpose1d(input.unsqueeze(0), weight, bias, stride, padding, output_padding,
-                                groups, dilation).squeeze(0)
-    pad = _single(_not_a_string(padding, "conv_transpose1d"), "padding")
-    return _convolve_transposed(input, weight, bias, (1, _single(stride, "stride")),
-                                (0, 0, pad, pad), (0, _single(output_padding, "output_padding")),
-                                (1, _single(dilation, "dilation")), groups, spatial=1)
+    """The transpose of conv3d for (N, C, D, H, W) or (C, D, H, W) ``input`` and
+    (C, O/groups, KD, KH, KW) ``weight``."""
+    return _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups,
+                                dilation, spatial=3)
 
 
-def _not_a_string(padding, name):
-    """A transposed convolution has no "same" or "valid" padding."""
-    if isinstance(padding, str):
-        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
-    return padding
+_DIMENSION_NAMES = ("depth", "height", "width")
 
 
-def _convolve_transposed(input, weight, bias, stride, padding, output_padding, dilation, groups,
-                         spatial):
-    _check_conv(input, weight, bias, groups, spatial, transposed=True)
-    _check_geometry(stride, padding, dilation)
-    if any(extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
-        raise RuntimeError(
-            "output padding must be smaller than either stride or dilation, but got "
-            f"output_padding_height: {output_padding[0]} output_padding_width: "
-            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
-            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
-    kernel = (1,) * (2 - spatial) + tuple(weight.shape[2:])
-    sizes = (1,) * (2 - spatial) + tuple(input.shape[2:])
-    out = _transposed_size(sizes, kernel, stride, padding, dilation, output_padding)
-    if min(out) < 1:
-        shown = 2 - spatial
-        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes[shown:]))})"
-                           f". Calculated output size per channel: "
-                           f"({' x '.join(map(str, out[shown:]))}). Output size is too small")
-    inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
-    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                        transposed=True, output_padding=output_padding)
+def _as_shown(spatial, **values):
+    """``name_depth: v`` pairs as ATen's messages list them: a 1-d convolution runs as a 2-d one
+    over a unit height (stride and dilation 1, no output padding), which they show."""
+    unit = {"stride": 1, "dilation": 1, "output_padding": 0}
+    dims = max(spatial, 2)
+    return [(f"{key}_{dim}", value)
+            for key, sizes in values.items()
+            for dim, value in zip(_DIMENSION_NAMES[-dims:],
+                                  (unit[key],) * (dims - spatial) + tuple(sizes))]
 
 
-def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
-    """Checks as PyTorch's conv{spatial}d, then the primitive (geometry as (h, w) pairs; a 1-d
-    signal has a unit height)."""
-    _check_conv(input, weight, bias, groups, spatial)
-    kernel = (1,) * (2 - spatial) + tuple(weight.shape[2:])
-    sizes = (1,) * (2 - spatial) + tuple(input.shape[2:])
-    padding = _conv_padding(padding, kernel, dilation, stride)
-    _check_geometry(stride, padding, dilation)
-    spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
-    padded = (sizes[0] + padding[0] + padding[1], sizes[1] + padding[2] + padding[3])
-    if padded[0] < spans[0] or padded[1] < spans[1]:
-        shown = 2 - spatial  # a 1-d signal's unit height is not shown
-        raise RuntimeError(
-            f"Calculated padded input size per channel: ({' x '.join(map(str, padded[shown:]))})."
-            f" Kernel size: ({' x '.join(map(str, spans[shown:]))}). Kernel size can't be "
-            "greater than actual input size")
-    inputs = (input, weight) if bias is None else (input, weight, bias)
-    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
-
-
-def _check_geometry(stride, padding, dilation):
+def _check_geometry(stride, padding, dilation, spatial, transposed=False):
     if min(stride) < 1:
         raise RuntimeError("non-positive stride is not supported")
     if min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if min(dilation) < 1:
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+        if transposed:
+            shown = ", ".join(f"{k}: {v}" for k, v in _as_shown(spatial, dilation=dilation))
+            raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+        shown = list(dilation) if spatial > 1 else [1, *dilation]
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
 
 
 # The element types as ATen's convolution messages name them (C++ type names).
@@ -347,7 +434,7 @@ _CPP_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Hal
                    "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
-def _check_dtypes(input, weight, bias, transposed):
+def _check_dtypes(input, weight, bias, transposed, spatial):
     """ATen's dtype checks, in its order: a convolution's bias must match the input (a
     transposed one's is cast); bool inputs (and, transposed, integers but int64) have no
     kernel; then the weight must match the input."""
@@ -356,8 +443,10 @@ def _check_dtypes(input, weight, bias, transposed):
                            f"({_CPP_TYPE_NAMES[bias.dtype.name]}) should be the same")
     kind = input._array.dtype
     if kind == np.bool_ or (transposed and kind.kind in "iu" and kind != np.int64):
-        require_floating(input, "slow_conv_transpose2d_out_cpu" if transposed
-                         else "slow_conv2d_cpu")
+        volume = spatial == 3
+        require_floating(input, ("slow_conv_transpose3d_out_cpu" if volume else
+                                 "slow_conv_transpose2d_out_cpu") if transposed else
+                         "compute_columns3d" if volume else "slow_conv2d_cpu")
     if weight.dtype != input.dtype:
         if kind == np.float16:
             raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) "
@@ -368,24 +457,23 @@ def _check_dtypes(input, weight, bias, transposed):
 
 
 def _check_conv(input, weight, bias, groups, spatial, transposed=False):
-    name = f"conv_transpose{spatial}d" if transposed else f"conv{spatial}d"
-    if input.dim() != spatial + 2:
-        raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input "
-                           f"to {name}, but got input of size: {list(input.shape)}")
-    if weight.dim() != spatial + 2:
+    if weight.dim() != input.dim():
         raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
                            f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
                            f"dimensional input of size {list(input.shape)} instead")
-    _check_dtypes(input, weight, bias, transposed)
+    _check_dtypes(input, weight, bias, transposed, spatial)
     if groups < 1:
         raise RuntimeError("non-positive groups is not supported")
     channels = input.shape[1]
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {list(weight.shape)} instead")
+    if weight.shape[0] % groups:  # (PyTorch's message has the doubled brackets)
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
+                           f"{groups} at dimension 0, but got weight of size "
+                           f"[{list(weight.shape)}] instead")
     if transposed:
         out_channels = weight.shape[1] * groups
-        if weight.shape[0] % groups:
-            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
-                               f"{groups} at dimension 0, but got weight of size "
-                               f"[{list(weight.shape)}] instead")
         if weight.shape[0] != channels:
             raise RuntimeError(
                 f"Given transposed=1, weight of size {list(weight.shape)}, expected input"
@@ -393,9 +481,6 @@ def _check_conv(input, weight, bias, groups, spatial, transposed=False):
                 "channels instead")
     else:
         out_channels = weight.shape[0]
-        if channels % groups or out_channels % groups:
-            raise RuntimeError(f"Given groups={groups}, expected input channels and output "
-                               "channels to be divisible by groups")
         if weight.shape[1] * groups != channels:
             raise RuntimeError(
                 f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
@@ -406,74 +491,3 @@ def _check_conv(input, weight, bias, groups, spatial, transposed=False):
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out_channels} elements, but got bias of size {list(bias.shape)} "
                            "instead")
-
-
-# ---------------------------------------------------------------------------- max pooling
-
-def _pool_indices(x, kernel, stride, padding, dilation):
-    """Each window's maximum, and its position as a flat index into the (H, W) plane."""
-    windows = _windows(_pad(x, padding, -np.inf), kernel, stride, dilation)
-    n, c, oh, ow, kh, kw = windows.shape
-    flat = windows.reshape(n, c, oh, ow, kh * kw)
-    best = flat.argmax(axis=-1)
-    values = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
-    row = np.arange(oh)[:, None] * stride[0] + (best // kw) * dilation[0] - padding[0]
-    col = np.arange(ow)[None, :] * stride[1] + (best % kw) * dilation[1] - padding[2]
-    return values, row * x.shape[3] + col
-
-
-@primitive("max_pool2d", node="MaxPool2DWithIndicesBackward0", group=OTHER, saves=("x",))
-def _max_pool2d(x, kernel, stride, padding, dilation):
-    return _pool_indices(x, kernel, stride, padding, dilation)[0]
-
-
-@_max_pool2d.vjp
-def _(ctx, grad, kernel, stride, padding, dilation):
-    # The gradient goes to each window's maximum; the positions are recomputed from the input.
-    (x,) = ctx.saved
-    n, c, h, w = ctx.input_shapes[0]
-    _, positions = _pool_indices(x._array, kernel, stride, padding, dilation)
-    key = (np.arange(n)[:, None, None, None], np.arange(c)[None, :, None, None], positions)
-    return _index_backward(grad, shape=(n, c, h * w), key=key).reshape(n, c, h, w)
-
-
-def _pool_output_size(size, kernel, stride, pad, dilation, ceil_mode):
-    span = dilation * (kernel - 1) + 1
-    numerator = size + 2 * pad - span
-    out = (-(-numerator // stride) if ceil_mode else numerator // stride) + 1
-    if ceil_mode and (out - 1) * stride >= size + pad:  # the last window must start inside
-        out -= 1
-    return out
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
-    """Maximum over each window of (N, C, H, W) or (C, H, W) ``input``; -inf pads the borders."""
-    if input.dim() == 3:
-        result = max_pool2d(input.unsqueeze(0), kernel_size, stride, padding, dilation, ceil_mode,
-                            return_indices)
-        return (result[0][0], result[1][0]) if return_indices else result[0]
-    if input.dim() != 4:
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    kernel = _pair(kernel_size, "kernel_size")
-    stride = kernel if stride is None or stride == [] else _pair(stride, "stride")
-    pad, dilation = _pair(padding, "padding"), _pair(dilation, "dilation")
-    if any(p > k // 2 for p, k in zip(pad, kernel)):
-        raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
-                           f"pad={pad[0]}, kernel_size={kernel[0]} and dilation={dilation[0]}")
-    out = [_pool_output_size(input.shape[2 + i], kernel[i], stride[i], pad[i], dilation[i],
-                             ceil_mode) for i in range(2)]
-    if min(out) < 1:
-        raise RuntimeError(f"Given input size: ({input.shape[1]}x{input.shape[2]}x"
-                           f"{input.shape[3]}). Calculated output size: ({input.shape[1]}x{out[0]}x"
-                           f"{out[1]}). Output size is too small")
-    # Extra bottom/right padding makes the last (ceil-mode) window fit; it is never the maximum.
-    extra = [max(0, (out[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1
-                 - (input.shape[2 + i] + 2 * pad[i])) for i in range(2)]
-    padding4 = (pad[0], pad[0] + extra[0], pad[1], pad[1] + extra[1])
-    geometry = dict(kernel=kernel, stride=stride, padding=padding4, dilation=dilation)
-    values = _max_pool2d(input, **geometry)
-    if not return_indices:
-        return values
-    _, positions = _pool_indices(input._array, **geometry)
-    return values, Tensor._make(positions.astype(dtypes.int64.numpy))

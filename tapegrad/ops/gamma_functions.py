@@ -1,93 +1,36 @@
-"""The gamma function family: lgamma, digamma, polygamma (and ``_standard_gamma`` sampling).
+"""The gamma function family: lgamma, digamma, polygamma, mvlgamma, the Hurwitz zeta function
+(and ``_standard_gamma`` sampling).
 
-Each derivative is the next member (lgamma' = digamma, digamma' = polygamma(1, ·), …), so the
-rules are one line and higher derivatives come for free. The numpy kernels are vectorized:
-Lanczos for lgamma, recurrence up to a large argument then the asymptotic series for the others,
-with the reflection formula for negative arguments.
+Each derivative is the next member (lgamma' = digamma, digamma' = polygamma(1, ·), …,
+d zeta(x, q) / dq = -x zeta(x + 1, q)), so the rules are one line and higher derivatives come for
+free. The kernels are PyTorch's algorithms, compiled by Numba (see ``special_kernels``).
 """
+import functools
 import math
 
 import numpy as np
 
 from .. import dtypes, random
 from ..tensor import Tensor
+from .broadcast import sum_to
+from .inplace import apply_inplace, _unary_inplace
+from .operands import broadcast_error, promote
 from .registry import ELEMENTWISE, OTHER, primitive
 
-__all__ = ["lgamma", "digamma", "polygamma", "mvlgamma"]
-
-_LANCZOS_G = 7.0
-_LANCZOS = np.array([0.99999999999980993, 676.5203681218851, -1259.1392167224028,
-                     771.32342877765313, -176.61502916214059, 12.507343278686905,
-                     -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7])
-# The Bernoulli numbers B2, B4, ..., B14 of the asymptotic series
-_BERNOULLI = np.array([1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6])
+__all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "lgamma_", "digamma_", "polygamma_",
+           "mvlgamma_"]  # and torch.special's zeta
 
 
-def _lgamma_positive(x):
-    """log|Gamma(x)| for x >= 0.5 (Lanczos, about 15 significant digits)."""
-    z = x - 1.0
-    series = _LANCZOS[0] + sum(c / (z + i) for i, c in enumerate(_LANCZOS[1:], 1))
-    t = z + _LANCZOS_G + 0.5
-    return 0.5 * math.log(2 * math.pi) + (z + 0.5) * np.log(t) - t + np.log(series)
-
-
-def _lgamma_array(a):
-    x = np.atleast_1d(a.astype(np.float64))  # 1-d at least: masked assignment below
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        reflected = x < 0.5
-        result = np.where(reflected, 0.0, _lgamma_positive(np.where(reflected, 1.0, x)))
-        if reflected.any():
-            small = x[reflected]
-            result[reflected] = (np.log(np.pi / np.abs(np.sin(np.pi * small)))
-                                 - _lgamma_positive(1.0 - small))
-        result[(x <= 0) & (x == np.floor(x))] = np.inf  # the poles
-        result[np.isinf(x)] = np.inf
-    return result.reshape(a.shape).astype(a.dtype)
-
-
-def _polygamma_array(n, a):
-    """psi^(n)(x): n = 0 is digamma. Shift x up past 20 with the recurrence, then sum the
-    asymptotic series; negative x by reflection (digamma) or the shift alone."""
-    x = np.atleast_1d(a.astype(np.float64))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        poles = (x <= 0) & (x == np.floor(x))
-        reflected = (x < 0) & ~poles & (n == 0)
-        x_used = np.where(reflected, 1.0 - x, x)
-        shift = np.zeros_like(x_used)
-        steps = np.clip(np.ceil(20.0 - x_used), 0, None)
-        steps[~np.isfinite(steps)] = 0
-        for k in range(int(steps.max()) if steps.size else 0):
-            active = k < steps
-            term = (x_used + k) ** -(n + 1)
-            shift += np.where(active, term, 0.0)
-        y = x_used + steps
-        if n == 0:
-            series = np.log(y) - 0.5 / y
-            power = y ** -2
-            for k, b in enumerate(_BERNOULLI, 1):
-                series -= b / (2 * k) * power
-                power = power / (y * y)
-            result = series - shift
-            result = np.where(reflected, result - np.pi / np.tan(np.pi * x), result)
-            result = np.where(poles, np.where(x == 0, -np.inf, np.nan), result)
-            result = np.where(x == np.inf, np.inf, np.where(x == -np.inf, np.nan, result))
-        else:
-            # psi^(n)(y) ~ (-1)^(n+1) [(n-1)!/y^n + n!/(2 y^(n+1))
-            #                           + sum_k B2k (2k+n-1)!/(2k)! / y^(2k+n)]
-            series = math.factorial(n - 1) / y ** n + math.factorial(n) / (2 * y ** (n + 1))
-            for k, b in enumerate(_BERNOULLI, 1):
-                weight = math.factorial(2 * k + n - 1) / math.factorial(2 * k)
-                series += b * weight / y ** (2 * k + n)
-            sign = (-1) ** (n + 1)
-            result = sign * (series + math.factorial(n) * shift)
-            result = np.where(poles, np.inf if n % 2 else -np.inf, result)
-            result = np.where(np.isinf(x), 0.0 if n % 2 else np.nan, result)
-    return result.reshape(a.shape).astype(a.dtype)
+def _kernel(name, a, *leading):
+    """The ufunc ``name`` of ``special_kernels`` (Numba, imported on first use) on ``a``, after
+    the ``leading`` numbers (polygamma's order)."""
+    from . import special_kernels
+    return special_kernels.apply(functools.partial(getattr(special_kernels, name), *leading), a)
 
 
 @primitive("lgamma", node="LgammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _lgamma(a):
-    return _lgamma_array(a)
+    return _kernel("lgamma", a)
 
 
 @_lgamma.vjp
@@ -98,7 +41,7 @@ def _(ctx, grad):
 
 @primitive("digamma", node="DigammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _digamma(a):
-    return _polygamma_array(0, a)
+    return _kernel("digamma", a)
 
 
 @_digamma.vjp
@@ -109,7 +52,7 @@ def _(ctx, grad):
 
 @primitive("polygamma", node="PolygammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _polygamma(a, *, n):
-    return _polygamma_array(n, a)
+    return _kernel("polygamma", a, float(n))
 
 
 @_polygamma.vjp
@@ -142,15 +85,116 @@ def polygamma(n, input):
     return _digamma(_floating(input)) if n == 0 else _polygamma(_floating(input), n=n)
 
 
+def polygamma_method(input, n):
+    """``Tensor.polygamma(n)``: the tensor comes first, unlike ``torch.polygamma(n, input)``."""
+    return polygamma(n, input)
+
+
+def _mvlgamma_offsets(p, dtype):
+    """-(p - 1) / 2, ..., -1/2, 0: the arguments' shifts, in PyTorch's order of summation."""
+    return np.arange(-p / 2 + 0.5, 0.5, 0.5, dtype=dtype)
+
+
+@primitive("mvlgamma", node="MvlgammaBackward0", group=ELEMENTWISE, saves=("a",))
+def _mvlgamma(a, p):
+    terms = _kernel("lgamma", a[..., None] + _mvlgamma_offsets(p, a.dtype))
+    return (terms.sum(-1) + a.dtype.type(p * (p - 1) * math.log(math.pi) / 4)).astype(a.dtype)
+
+
+@_mvlgamma.vjp
+def _(ctx, grad, p):
+    from .reduction import sum as _sum
+    (a,) = ctx.saved
+    offsets = Tensor._make(_mvlgamma_offsets(p, ctx.input_dtypes[0]))
+    return grad * _sum(_digamma(a.unsqueeze(-1) + offsets), -1)
+
+
+def _check_mvlgamma(p):
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+
+
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``."""
-    from .reduction import sum as _sum
-    offsets = Tensor._make(-np.arange(p, dtype=input._array.dtype) / 2)
-    constant = p * (p - 1) / 4 * math.log(math.pi)
-    return _sum(lgamma(input.unsqueeze(-1) + offsets), -1) + constant
+    _check_mvlgamma(p)
+    return _mvlgamma(_floating(input), p=p)
 
 
-@primitive("standard_gamma", node="StandardGammaBackward0", group=OTHER)
+lgamma_ = _unary_inplace(_lgamma)
+digamma_ = _unary_inplace(_digamma)
+
+
+def polygamma_(input, n):
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return digamma_(input) if n == 0 else apply_inplace(_polygamma, input, (), {"n": n})
+
+
+def mvlgamma_(input, p):
+    _check_mvlgamma(p)
+    return apply_inplace(_mvlgamma, input, (), {"p": p})
+
+
+# ------------------------------------------------------------------------- Hurwitz zeta
+
+_ZETA_NOT_DIFFERENTIABLE = "the derivative for 'zeta' is not implemented."
+
+
+def _zeta_values(x, q):
+    from . import special_kernels  # Numba, imported on first use
+    return special_kernels.apply(special_kernels.zeta, x, q)
+
+
+@primitive("special_zeta", node="SpecialZetaBackward0", group=ELEMENTWISE, saves=("a", "b"),
+           error=broadcast_error)
+def _zeta(a, b):
+    return _zeta_values(a, b)
+
+
+@_zeta.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    if need_a:
+        raise NotImplementedError(_ZETA_NOT_DIFFERENTIABLE)
+    return None, sum_to(grad * -a * _zeta(a + 1, b), ctx.input_shapes[1])
+
+
+@primitive("special_zeta_scalar_self", node="SpecialZetaBackward1", group=ELEMENTWISE,
+           saves=("b",))
+def _zeta_scalar_self(b, number):
+    return _zeta_values(np.asarray(number, b.dtype), b)
+
+
+@_zeta_scalar_self.vjp
+def _(ctx, grad, number):
+    (b,) = ctx.saved
+    return grad * -number * _zeta_scalar_self(b, number=number + 1)
+
+
+@primitive("special_zeta_scalar_other", node="SpecialZetaBackward2", group=ELEMENTWISE)
+def _zeta_scalar_other(a, other):
+    return _zeta_values(a, np.asarray(other, a.dtype))
+
+
+@_zeta_scalar_other.vjp
+def _(ctx, grad, other):
+    raise NotImplementedError(_ZETA_NOT_DIFFERENTIABLE)
+
+
+def zeta(input, other):
+    """The Hurwitz zeta function sum_k (k + other)^-input; differentiable in ``other`` only."""
+    a, b = promote(input, other)
+    a, b = _floating(a), _floating(b)
+    if not isinstance(other, Tensor):
+        return _zeta_scalar_other(a, other=b._array.item())
+    if not isinstance(input, Tensor):
+        return _zeta_scalar_self(b, number=a._array.item())
+    return _zeta(a, b)
+
+
+@primitive("standard_gamma", node="StandardGammaBackward0", group=OTHER,
+           saves=("concentration", "out"))
 def _standard_gamma_forward(concentration, *, seed):
     draws = np.random.Generator(np.random.PCG64(seed)).standard_gamma(concentration)
     return np.maximum(draws, np.finfo(concentration.dtype).tiny).astype(concentration.dtype)
@@ -158,8 +202,79 @@ def _standard_gamma_forward(concentration, *, seed):
 
 @_standard_gamma_forward.vjp
 def _(ctx, grad, seed):
-    raise RuntimeError("the derivative of a gamma sample with respect to its concentration "
-                       "(PyTorch's _standard_gamma_grad) is not implemented in tapegrad")
+    concentration, sample = ctx.saved
+    return grad * _standard_gamma_grad(sample, concentration)
+
+
+@primitive("standard_gamma_grad", node="StandardGammaGradBackward0", group=OTHER)
+def _standard_gamma_grad(x, alpha):
+    """d sample / d concentration of a Gamma(alpha, 1) sample ``x``, holding its quantile fixed
+    (implicit reparameterization: -(dF/d alpha) / (dF/dx), F the CDF), as PyTorch computes it:
+    a series for small x, Rice's saddle-point expansion for large alpha, and elsewhere Jankowiak
+    and Obermeyer's bivariate rational fit in log(x / alpha) and log(alpha)."""
+    dtype = np.result_type(x, alpha)
+    x, alpha = np.broadcast_arrays(x.astype(np.float64), alpha.astype(np.float64))
+    with np.errstate(all="ignore"):
+        result = np.where(x < 0.8, _gamma_grad_small_x(x, alpha),
+                          np.where(alpha > 8.0, _gamma_grad_large_alpha(x, alpha),
+                                   _gamma_grad_rational(x, alpha)))
+    return result.astype(dtype)
+
+
+def _gamma_grad_small_x(x, alpha):
+    """From the CDF's series ``x^alpha Σ (-x)^i / (i! (alpha + i))`` (six terms)."""
+    numer, denom = np.ones_like(x), alpha.copy()
+    series1, series2 = numer / denom, numer / (denom * denom)
+    for i in range(1, 6):
+        numer = numer * -x / i
+        denom = denom + 1
+        series1 = series1 + numer / denom
+        series2 = series2 + numer / (denom * denom)
+    pow_x_alpha = x ** alpha
+    pdf = x ** (alpha - 1) * np.exp(-x)
+    cdf_alpha = (np.log(x) - _kernel("digamma", alpha)) * pow_x_alpha * series1 \
+        - pow_x_alpha * series2
+    result = -cdf_alpha / pdf
+    return np.where(np.isnan(result), 0.0, result)
+
+
+def _gamma_grad_large_alpha(x, alpha):
+    near = (0.9 * alpha <= x) & (x <= 1.1 * alpha)
+    near_value = (1 + 24 * alpha * (1 + 12 * alpha)) * (
+        1440 * alpha * alpha + 6 * x * (53 - 120 * x) - 65 * x * x / alpha
+        + alpha * (107 + 3600 * x)) / (1244160 * alpha ** 4)
+    denom = np.sqrt(8 * alpha)
+    term2 = denom / (alpha - x)
+    term3 = (x - alpha - alpha * np.log(x / alpha)) ** -1.5
+    term23 = np.where(x < alpha, term2 - term3, term2 + term3)
+    term1 = np.log(x / alpha) * term23 - np.sqrt(2 / alpha) * (alpha + x) / (alpha - x) ** 2
+    stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha))
+    return np.where(near, near_value, -stirling * x * term1 / denom)
+
+
+# rows: the constant, linear and quadratic coefficients in u = log(x / alpha); columns: the
+# numerator's then the denominator's cubic coefficients in v = log(alpha)
+_GAMMA_GRAD_FIT = np.array([
+    [0.16009398, -0.094634809, 0.025146376, -0.0030648343,
+     1, 0.32668115, 0.10406089, 0.0014179084],
+    [0.53487893, 0.1298071, 0.065735949, -0.0015649758,
+     0.16639465, 0.020070113, -0.0035938915, -0.00058392623],
+    [0.040121004, -0.0065914022, -0.0026286047, -0.0013441777,
+     0.017050642, -0.0021309326, 0.00085092367, -1.5247877e-07]])
+
+
+def _gamma_grad_rational(x, alpha):
+    u, v = np.log(x / alpha), np.log(alpha)
+    c = [_GAMMA_GRAD_FIT[0, i] + u * (_GAMMA_GRAD_FIT[1, i] + u * _GAMMA_GRAD_FIT[2, i])
+         for i in range(8)]
+    p = c[0] + v * (c[1] + v * (c[2] + v * c[3]))
+    q = c[4] + v * (c[5] + v * (c[6] + v * c[7]))
+    return np.exp(p / q)
+
+
+@_standard_gamma_grad.vjp
+def _(ctx, grad):
+    raise RuntimeError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
 def standard_gamma(concentration, generator=None):

@@ -40,11 +40,38 @@ def _(ctx, grad, dims):
     return _flip(grad, dims=dims)
 
 
-def flip(input, *dims):
-    """``flip(x, (0, 1))``, ``x.flip(0, 1)`` or ``x.flip(0)``: reverse the order along ``dims``."""
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = dims[0]
+def _int_list(function, name, value, position=None, scalar_ok=False):
+    """``value`` as PyTorch's argument parser takes an ``int[]``: a tuple or list of ints (an
+    int alone too when ``scalar_ok``), else its TypeError."""
+    if scalar_ok and isinstance(value, (builtins.int, np.integer)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, (tuple, list)) and builtins.all(
+            isinstance(v, (builtins.int, np.integer)) for v in value):
+        return tuple(value)
+    where = "" if position is None else f" (position {position})"
+    raise TypeError(f"{function}(): argument '{name}'{where} must be tuple of ints, not "
+                    f"{type(value).__name__}")
+
+
+def _varargs(function, name, args, value):
+    """A method's ``int[]`` given as ``x.f(0, 1)``, ``x.f((0, 1))`` or ``x.f(name=(0, 1))``."""
+    if value is not None:
+        return _int_list(function, name, value)
+    if not args:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
+    return _int_list(function, name, args[0] if len(args) == 1 and isinstance(
+        args[0], (tuple, list)) else args, 1)
+
+
+def flip(input, dims):
+    """``flip(x, (0, 1))``: reverse the order along ``dims`` (a tuple or list, as PyTorch)."""
+    dims = _int_list("flip", "dims", dims, 2)
     return _flip(input, dims=_dims_of(dims, input._array.ndim))
+
+
+def flip_method(input, *args, dims=None):
+    """``x.flip(0, 1)``, ``x.flip((0, 1))`` or ``x.flip(dims=[0])``."""
+    return flip(input, _varargs("flip", "dims", args, dims))
 
 
 def fliplr(input):
@@ -74,6 +101,9 @@ def _(ctx, grad, shifts, dims):
 
 def roll(input, shifts, dims=None):
     """Elements shifted along ``dims`` (all of them, flattened, when None), wrapping around."""
+    shifts = _int_list("roll", "shifts", shifts, 2, scalar_ok=True)
+    if dims is not None:
+        dims = _int_list("roll", "dims", dims, 3, scalar_ok=True)
     if dims is None:
         return _roll(input, shifts=shifts if isinstance(shifts, int) else tuple(shifts), dims=None)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -120,10 +150,10 @@ def _(ctx, grad, repeats):
     return reshape(_reduce_sum(reshape(grad, folded), copies), shape)
 
 
-def repeat(input, *sizes):
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-        sizes = sizes[0]
-    sizes = tuple(builtins.int(s) for s in sizes)
+def repeat(input, *sizes, repeats=None):
+    """``x.repeat(2, 1)``, ``x.repeat((2, 1))`` or ``x.repeat(repeats=(2, 1))``: the tensor
+    tiled, each dimension ``sizes[i]`` times (leading new dimensions for extra sizes)."""
+    sizes = tuple(builtins.int(s) for s in _varargs("repeat", "repeats", sizes, repeats))
     if len(sizes) < input._array.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -133,13 +163,16 @@ def repeat(input, *sizes):
     return _repeat(input, repeats=sizes)
 
 
-def tile(input, *dims):
-    """``tile(x, (2, 1))`` or ``x.tile(2)``: ``repeat``, with the dims a tuple shorter than the
-    tensor leaves alone."""
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = dims[0]
-    dims = tuple(dims)
+def tile(input, dims):
+    """``tile(x, (2, 1))``: ``repeat``, with the dims a tuple shorter than the tensor leaves
+    alone."""
+    dims = _int_list("tile", "dims", dims, 2)
     return repeat(input, (1,) * (input._array.ndim - len(dims)) + dims)
+
+
+def tile_method(input, *args, dims=None):
+    """``x.tile(2, 1)``, ``x.tile((2, 1))`` or ``x.tile(dims=(2,))``."""
+    return tile(input, _varargs("tile", "dims", args, dims))
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

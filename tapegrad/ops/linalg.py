@@ -437,6 +437,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 
 def outer(input, vec2):
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t._array.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._array.ndim}-D")
     return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 

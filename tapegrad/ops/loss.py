@@ -24,7 +24,8 @@ from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import movedim
 
 __all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
-           "smooth_l1_loss", "huber_loss", "div_scalar", "soft_margin_loss", "multi_margin_loss"]
+           "smooth_l1_loss", "huber_loss", "div_scalar", "soft_margin_loss", "multi_margin_loss",
+           "multilabel_margin_loss"]
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -547,3 +548,62 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     weight_array = None if weight is None else weight._array.astype(input._array.dtype)
     return _multi_margin_loss(input, target, p=p, margin=margin, weight=weight_array,
                               reduction=reduction)
+
+
+def _multilabel_slopes(rows, labels):
+    """(B, C) rows and (B, C) label lists (each ended by its first -1): the hinges
+    ``1 - x[label] + x[i]`` for every label and every class i that is no label, and where each
+    is active (B, labels, C)."""
+    listed = np.cumprod(labels >= 0, axis=1).astype(bool)
+    batch, classes = rows.shape
+    is_label = np.zeros((batch, classes), dtype=bool)
+    is_label[np.nonzero(listed)[0], labels[listed]] = True
+    picked = np.take_along_axis(rows, np.where(listed, labels, 0), axis=1)
+    hinge = 1 - picked[:, :, None] + rows[:, None, :]
+    counted = listed[:, :, None] & ~is_label[:, None, :]
+    return hinge, counted & (hinge > 0), listed
+
+
+@primitive("multilabel_margin_loss", node="MultilabelMarginLossBackward0", group=OTHER,
+           saves=("x", "target"), nondifferentiable=("target",))
+def _multilabel_margin_loss(x, target, *, reduction):
+    """``x`` is (N, C) or (C,), ``target`` as large, each row's labels up to its first -1: per
+    row, the sum over labels j and non-label classes i of ``max(0, 1 - x[j] + x[i])``, over C."""
+    rows, labels = x.reshape(-1, x.shape[-1]), target.reshape(-1, x.shape[-1])
+    hinge, active, _ = _multilabel_slopes(rows, labels)
+    losses = ((hinge * active).sum((1, 2)) / rows.shape[1]).astype(x.dtype)
+    return _apply_reduction(losses.reshape(x.shape[:-1]), reduction)
+
+
+@_multilabel_margin_loss.vjp
+def _(ctx, grad, reduction):
+    """Each active hinge adds 1/C to its class i and takes 1/C from its label j (a piecewise
+    linear loss: the slopes are constants, read off the saved values)."""
+    x, target = ctx.saved
+    rows = x._array.reshape(-1, x.shape[-1])
+    labels = target._array.reshape(-1, x.shape[-1])
+    _, active, listed = _multilabel_slopes(rows, labels)
+    slopes = active.sum(1).astype(rows.dtype)
+    np.add.at(slopes, (np.nonzero(listed)[0], labels[listed]), -active.sum(2)[listed])
+    batch, classes = rows.shape
+    if reduction == "none":
+        grad = grad.reshape(-1, 1)
+    slopes = Tensor._make((slopes / classes).astype(rows.dtype))
+    return (slopes * _reduce_gradient(grad, reduction, batch)).reshape(x.shape), None
+
+
+def multilabel_margin_loss(input, target, reduction):
+    """ATen's checks, in its order, then the primitive."""
+    if input.dim() > 2 or input.numel() == 0 and input.dim() != 2:
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
+                           f"but got: {list(input.shape)}")
+    if target.shape != input.shape:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    if target.dtype != dtypes.int64:
+        raise RuntimeError("expected scalar type Long but found "
+                           f"{_LEGACY_TYPE_NAMES[target._array.dtype.name]}")
+    labels = target._array
+    if labels.size and (labels.min() < -1 or labels.max() >= max(input.shape[-1], 1)):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return _multilabel_margin_loss(input, target, reduction=reduction)

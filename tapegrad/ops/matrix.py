@@ -12,6 +12,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from . import lapack
+from .broadcast import sum_to
 from .creation import zeros, zeros_like
 from .elementwise import where
 from .layout import diag_embed, tril
@@ -20,7 +22,7 @@ from .reduction import named_result
 from .registry import OTHER, primitive
 from .shape import narrow, transpose, unsqueeze
 
-__all__ = ["det", "inv", "inverse", "solve", "eigvalsh", "qr", "cholesky", "svd", "linalg_svd",
+__all__ = ["det", "inv", "inverse", "solve", "eigvalsh", "eigh", "cholesky", "svd", "linalg_svd",
            "svdvals"]
 
 
@@ -59,15 +61,32 @@ def _singular(name, what):
 
 @primitive("det", node="LinalgDetBackward0", group=OTHER, saves=("a", "out"))
 def _det(a):
-    return np.linalg.det(a)
+    value = np.linalg.det(a)
+    zero = value == 0
+    return np.where(zero, lapack.lu_det(a), value) if zero.any() else value  # -0. as PyTorch
 
 
 @_det.vjp
 def _(ctx, grad):
-    """d det(A) / dA = det(A) A^-T (A must be invertible where the gradient is taken)."""
+    """d det(A) / dA = det(A) A^-T. For a singular A, PyTorch's first derivative is that
+    product's zero (its triangular solves skip zero right-hand sides); under ``create_graph``
+    it is the adjugate from the SVD, det(U) det(Vh) U diag(prod_{j != i} s_j) Vh, exact at any
+    rank and differentiable again."""
     a, det_value = ctx.saved
     scale = unsqueeze(unsqueeze(grad * det_value, -1), -1)
-    return scale * _mT(_inv(a))
+    singular = det_value._array == 0
+    if not singular.any():
+        return scale * _mT(_inv(a))
+    mask = Tensor._make(singular[..., None, None])
+    eye = Tensor._make(np.eye(a._array.shape[-1], dtype=bool))
+    nonsingular = scale * _mT(_inv(where(mask, eye.to(a.dtype), a)))
+    if not grad_mode.is_grad_enabled():
+        return where(mask, zeros_like(a), nonsingular)
+    u, s, vh = _svd(a, full_matrices=False)
+    others = where(eye, 1.0, unsqueeze(s, -2)).prod(-1)
+    alpha = _det(u) * _det(vh) * grad
+    adjugate = matmul(u * unsqueeze(others * unsqueeze(alpha, -1), -2), vh)
+    return where(mask, adjugate, nonsingular)
 
 
 @primitive("inv", node="LinalgInvExBackward0", group=OTHER, saves=("out",),
@@ -79,7 +98,9 @@ def _inv(a, singular_to_inf=False):
         return np.linalg.inv(a)
     except np.linalg.LinAlgError:
         if not singular_to_inf:
-            raise
+            lapack.raise_if_failed("linalg.inv", lapack.inverse_with_info(a)[1], lambda i: (
+                f"The diagonal element {i} is zero, the inversion could not be completed "
+                "because the input matrix is singular."))
     matrices = a.reshape((-1,) + a.shape[-2:])
     inverses = np.full_like(matrices, np.inf)
     for i, matrix in enumerate(matrices):
@@ -99,20 +120,35 @@ def _(ctx, grad, singular_to_inf=False):
 
 @primitive("solve", node="LinalgSolveExBackward0", group=OTHER, saves=("a", "out"),
            error=_singular("torch.linalg.solve", "solve"))
-def _solve(a, b, vector):
-    return np.linalg.solve(a, b[..., None])[..., 0] if vector else np.linalg.solve(a, b)
+def _solve(a, b, vector, left=True):
+    """A X = B, or X A = B (``left=False``: the transposed system)."""
+    if not left:
+        a, b = np.swapaxes(a, -1, -2), (b if vector else np.swapaxes(b, -1, -2))
+    try:
+        x = np.linalg.solve(a, b[..., None])[..., 0] if vector else np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        info = lapack.inverse_with_info(a)[1]
+        lapack.raise_if_failed("torch.linalg.solve", info, lambda i: (
+            "The solver failed because the input matrix is singular."))
+        raise
+    return x if left or vector else np.swapaxes(x, -1, -2)
 
 
 @_solve.vjp
-def _(ctx, grad, vector):
-    """X = A^-1 B: the gradient of B is A^-T G, and of A, minus that times X^T."""
+def _(ctx, grad, vector, left=True):
+    """X = A^-1 B: the gradient of B is A^-T G, and of A, minus that times X^T (X = B A^-1:
+    G A^-T, and minus X^T times that); both summed back over broadcast batch dimensions."""
     a, x = ctx.saved
-    grad_b = _solve(_mT(a), grad, vector=vector)
+    grad_b = _solve(_mT(a), grad, vector=vector, left=left)
     if not ctx.needs_input_grad[0]:
-        return None, grad_b
-    grad_a = (-unsqueeze(grad_b, -1) * unsqueeze(x, -2) if vector
-              else -matmul(grad_b, _mT(x)))
-    return grad_a, grad_b
+        return None, sum_to(grad_b, ctx.input_shapes[1])
+    if vector:
+        grad_a = -unsqueeze(grad_b, -1) * unsqueeze(x, -2)
+    else:
+        grad_a = -matmul(grad_b, _mT(x)) if left else -matmul(_mT(x), grad_b)
+    if not left and vector:
+        grad_a = _mT(grad_a)
+    return sum_to(grad_a, ctx.input_shapes[0]), sum_to(grad_b, ctx.input_shapes[1])
 
 
 @primitive("eigvalsh", node="LinalgEighBackward0", group=OTHER, saves=("a",))
@@ -139,6 +175,50 @@ def _(ctx, grad, UPLO):
                        "derivative uses the eigenvectors, whose own derivative is not implemented)")
 
 
+@primitive("eigh", node="LinalgEighBackward0", group=OTHER, n_outputs=None,
+           saves=("out0", "out1"))
+def _eigh(a, UPLO):
+    return tuple(np.linalg.eigh(a, UPLO=UPLO))
+
+
+@_eigh.vjp
+def _(ctx, grads, UPLO):
+    """PyTorch's ``linalg_eig_backward`` (symmetric case): with V^T gV projected on the skew
+    matrices, gA = V (skew(V^T gV) / E + diag(gL)) V^T, E_ij = L_j - L_i."""
+    values, vectors = ctx.saved
+    grad_values, grad_vectors = (grads[i] if i < len(grads) else None for i in range(2))
+    if grad_vectors is None:
+        return matmul(vectors * unsqueeze(grad_values, -2), _mT(vectors))
+    product = matmul(_mT(vectors), grad_vectors)
+    skew = (product - _mT(product)) * 0.5
+    gaps = unsqueeze(values, -2) - unsqueeze(values, -1)
+    n = values._array.shape[-1]
+    eye_mask = Tensor._make(np.eye(n, dtype=bool))
+    inner = skew / where(eye_mask, 1.0, gaps)
+    if grad_values is not None:
+        inner = where(eye_mask, diag_embed(grad_values), inner)
+    return matmul(vectors, matmul(inner, _mT(vectors)))
+
+
+_Eigh = named_result("linalg_eigh", "eigenvalues eigenvectors")
+
+
+def _check_eigh_input(A):
+    check_square_shape("linalg.eigh", A)
+    if A._array.dtype.kind != "f":
+        raise NotImplementedError('"linalg_eigh_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+
+
+def eigh(A, UPLO="L"):
+    """Eigenvalues (ascending) and orthonormal eigenvectors of symmetric matrices (only the
+    ``UPLO`` triangle is read). A loss must not depend on the eigenvectors' signs."""
+    _check_eigh_input(A)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return _Eigh(*_eigh(A, UPLO=UPLO))
+
+
 def _not_positive_definite(inputs, params):
     return ("linalg.cholesky: The factorization could not be completed because the input is not "
             "positive-definite.")
@@ -147,7 +227,13 @@ def _not_positive_definite(inputs, params):
 @primitive("cholesky", node="LinalgCholeskyExBackward0", group=OTHER, saves=("out",),
            error=_not_positive_definite)
 def _cholesky(a, upper):
-    return np.linalg.cholesky(a, upper=upper)
+    try:
+        return np.linalg.cholesky(a, upper=upper)
+    except np.linalg.LinAlgError:
+        lapack.raise_if_failed("linalg.cholesky", lapack.cholesky_with_info(a)[1], lambda i: (
+            "The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {i} is not positive-definite)."))
+        raise
 
 
 @_cholesky.vjp
@@ -183,49 +269,35 @@ def inverse_or_inf(A):
 
 
 def solve(A, B, *, left=True):
-    """``X`` with ``A X = B``; ``B`` may be a vector (or a batch of them)."""
-    if not left:
-        raise NotImplementedError("linalg.solve: left=False is not supported by tapegrad")
-    _check_square("torch.linalg.solve", A)
-    a_shape, b_shape = A._array.shape, B._array.shape
-    vector = len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1 and b_shape == a_shape[:-1])
-    if b_shape[-2 + vector] != a_shape[-1]:
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
-                           f"({a_shape[-2]}x{a_shape[-1]} and "
-                           f"{'x'.join(map(str, b_shape[-2 + vector:]))})")
+    """``X`` with ``A X = B`` (``X A = B`` unless ``left``); ``B`` may be a vector (or a batch
+    of them) when ``left``. Checked in PyTorch's order, with its messages."""
+    _check_matrices("linalg.solve", A)
+    check_floating("linalg.solve", A)
     if B._array.dtype != A._array.dtype:
-        B = B.to(A.dtype)
-    return _solve(A, B, vector=vector)
+        raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A of "
+                           f"type {_LEGACY_TYPE_NAMES[A._array.dtype.name]} and B of type "
+                           f"{_LEGACY_TYPE_NAMES[B._array.dtype.name]} instead")
+    check_square_shape("linalg.solve", A)
+    a_shape, b_shape = A._array.shape, B._array.shape
+    vector = left and (len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1
+                                             and b_shape == a_shape[:-1]))
+    b_matrix = b_shape[-1:] + (1,) if vector or len(b_shape) == 1 else b_shape[-2:]
+    if b_matrix[0 if left else 1] != a_shape[-1]:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX' if left else 'XA'} = B ({a_shape[-2]}x{a_shape[-1]} and "
+                           f"{b_matrix[0]}x{b_matrix[1]})")
+    return _solve(A, B, vector=vector, left=left)
 
 
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues of symmetric matrices, ascending (only the ``UPLO`` triangle is read)."""
-    _check_square("linalg.eigh", A)
+    _check_eigh_input(A)
     return _eigvalsh(A, UPLO=UPLO)
 
 
 def cholesky(A, *, upper=False):
     _check_square("linalg.cholesky", A)
     return _cholesky(A, upper=upper)
-
-
-_QR = named_result("linalg_qr", "Q R")
-
-
-def qr(A, mode="reduced"):
-    """Q with orthonormal columns and upper-triangular R, ``A = Q R``. Values only: QR's backward
-    needs one node with two differentiable outputs, which tapegrad's op table does not have."""
-    if A._requires_grad and grad_mode.is_grad_enabled():
-        raise NotImplementedError("tapegrad cannot differentiate linalg.qr (a node with two "
-                                  "differentiable outputs); call it on a detached tensor")
-    if mode not in ("reduced", "complete", "r"):
-        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
-                           "'reduced' (default), 'r', or 'complete'")
-    if mode == "r":
-        return _QR(Tensor._make(np.empty(0, A._array.dtype)),
-                   Tensor._make(np.linalg.qr(A._array, mode="r")))
-    q, r = np.linalg.qr(A._array, mode=mode)
-    return _QR(Tensor._make(q), Tensor._make(r))
 
 
 # ------------------------------------------------------------------ singular value decomposition

@@ -244,11 +244,15 @@ def _cdist(x1, x2, p):
 def _(ctx, grad, p):
     x1, x2, out = ctx.saved
     need_1, need_2 = ctx.needs_input_grad
+    """Each side's gradient from its own differences (x2's from x2 - x1, as PyTorch's kernel
+    runs on the transposed problem), so that a sum of cancelling terms is +0, not -0."""
     difference = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     last = difference._array.ndim - 1
-    g = _norm_gradient(grad.unsqueeze(-1), difference, out.unsqueeze(-1), p, (last,))
-    return (sum_to(_reduce_sum(g, -2), ctx.input_shapes[0]) if need_1 else None,
-            sum_to(-_reduce_sum(g, -3), ctx.input_shapes[1]) if need_2 else None)
+    grad, out = grad.unsqueeze(-1), out.unsqueeze(-1)
+    return (sum_to(_reduce_sum(_norm_gradient(grad, difference, out, p, (last,)), -2),
+                   ctx.input_shapes[0]) if need_1 else None,
+            sum_to(_reduce_sum(_norm_gradient(grad, -difference, out, p, (last,)), -3),
+                   ctx.input_shapes[1]) if need_2 else None)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):

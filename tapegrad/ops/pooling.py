@@ -1,33 +1,429 @@
-"""Adaptive average and max pooling, and max unpooling, as primitives.
+"""Pooling over 1, 2 or 3 spatial dimensions: max and average pooling, adaptive pooling, max
+unpooling and power-average (LP) pooling.
 
-Adaptive pooling splits each of the last two dimensions into ``output_size`` bins as PyTorch
-does (bin i spans [floor(i·n/m), ceil((i+1)·n/m)), neighbours may overlap):
+Every kernel here is written once for any number of spatial dimensions; PyTorch names its nodes
+by rank (``MaxPool2DWithIndicesBackward0``, ``AvgPool3DBackward0``), so each primitive is
+registered once per rank, 2 and 3, by a factory. The 1-d forms are the 2-d primitives over a unit
+height, as in PyTorch (``SqueezeBackward1`` on top).
 
-* the average is linear: ``R @ x @ Cᵀ`` with 0/1 bin-membership matrices, divided by the bin
-  areas; its gradient is the transpose, ``Rᵀ @ (grad / areas) @ C``, written with ``matmul``;
-* the maximum gathers every bin (padded to the widest by repeating its last position, which
-  never changes a maximum) and takes the argmax; the positions are an integer primitive's
-  output and the values a gather at them, whose gradient is a ``scatter_add`` back — so the
-  compiler traces it like any other op.
-
-The 1-d forms are the 2-d primitives over a unit height, as in PyTorch (``SqueezeBackward1`` on
-top). ``max_unpool2d`` scatters values to the flat positions ``max_pool2d`` returned; its gradient
-gathers from them.
+* Max pooling takes each window's argmax over the ``-inf``-padded input's strided windows; its
+  gradient goes back to those positions (recomputed from the saved input).
+* Average pooling sums each window and divides by the count PyTorch divides by; being linear, its
+  gradient is a second primitive (the col2im of the spread gradient) whose own gradient is the
+  first again.
+* Adaptive pooling splits each spatial dimension into ``output_size`` bins as PyTorch does (bin i
+  spans [floor(i·n/m), ceil((i+1)·n/m)), neighbours may overlap). The average is a contraction
+  with 0/1 bin-membership matrices along each dimension, divided by the bin volumes; its gradient
+  the transposed contractions, written with ``matmul``. The maximum gathers every bin (padded to
+  the widest by repeating its last position, which never changes a maximum) and takes the
+  argmax; the positions are an integer primitive's output and the values a gather at them, whose
+  gradient is a ``scatter_add`` back — so the compiler traces it like any other op.
+* ``max_unpool`` scatters values to the flat positions max pooling returned; its gradient gathers
+  from them.
 """
+import functools
+import math
+
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
-from .conv import _pair, _single
-from .creation import zeros
-from .linalg import matmul
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .conv import _col2im, _in_layout_of, _pad, _pair, _single, _windows
+from .creation import rand, zeros
 from .registry import OTHER, primitive
 from .scatter import scatter_add
-from .shape import gather
+from .shape import _index_backward, gather
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "max_unpool1d", "max_unpool2d"]
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
+           "max_pool2d_with_indices", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d",
+           "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+           "adaptive_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "lp_pool1d", "lp_pool2d", "lp_pool3d", "fractional_max_pool2d",
+           "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+           "fractional_max_pool3d_with_indices"]
 
+_RANKS = (2, 3)
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+# ------------------------------------------------------------------------------- geometry
+
+def _pool_output_size(size, kernel, stride, pad, dilation, ceil_mode):
+    span = dilation * (kernel - 1) + 1
+    numerator = size + 2 * pad - span
+    out = (-(-numerator // stride) if ceil_mode else numerator // stride) + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:  # the last window must start inside
+        out -= 1
+    return out
+
+
+def _pool_sizes(value, spatial, name, argument, must="must either be", omitted=False):
+    """A pooling's size argument as a ``spatial``-tuple: an int, or a sequence of one or
+    ``spatial`` ints (ATen's message for anything else)."""
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) not in (1, spatial):
+        either = must + " omitted," if omitted else must
+        raise RuntimeError(f"{name}: {argument} {either} a single int, or a tuple of "
+                           f"{_COUNT_WORDS[spatial]} ints")
+    return tuple(int(v) for v in values) * (spatial // len(values))
+
+
+def _padding_with_ceil_room(sizes, kernel, stride, pad, dilation, out):
+    """(before, after) per dimension, flattened: ``pad`` on both sides, and further after for
+    ceil mode's last windows (which never reach past where they start inside)."""
+    return tuple(p for n, k, s, q, d, o in zip(sizes, kernel, stride, pad, dilation, out)
+                 for p in (q, max(q, (o - 1) * s + d * (k - 1) + 1 - n - q)))
+
+
+def _check_half_kernel_padding(pad, kernel, dilation):
+    for p, k, d in zip(pad, kernel, dilation):
+        if p > k // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+
+
+def _lowest(dtype):
+    """What pads max pooling's input: below every value of ``dtype``."""
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _unit_height(value):
+    """A 1-d pooling's size argument as the 2-d pooling over a unit height takes it."""
+    return (1, _single(value, "size"))
+
+
+# ---------------------------------------------------------------------------- max pooling
+
+def _pool_indices(x, kernel, stride, padding, dilation):
+    """Each window's maximum over the last ``len(kernel)`` dimensions of ``x`` (any leading
+    ones), and its position as a flat index into the spatial volume."""
+    spatial = len(kernel)
+    lowest = _lowest(x.dtype)
+    windows = _windows(_pad(x, padding, lowest), kernel, stride, dilation)
+    out = windows.shape[-2 * spatial:-spatial]
+    flat = windows.reshape(*windows.shape[:-spatial], -1)
+    best = flat.argmax(axis=-1)
+    values = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
+    bottom = values == lowest
+    if bottom.any():  # a window of nothing but the lowest value: its first in-bound position
+        inside = _windows(_pad(np.ones(x.shape[-spatial:], bool), padding, False), kernel,
+                          stride, dilation)  # (*O, *K)
+        first = inside.reshape(*out, -1).argmax(-1)
+        best = np.where(bottom, first, best)
+    offsets = np.unravel_index(best, kernel)
+    sizes = x.shape[-spatial:]
+    position = 0
+    for axis, (o, s, d, before, size) in enumerate(zip(out, stride, dilation, padding[::2],
+                                                       sizes)):
+        start = (np.arange(o) * s - before).reshape((o,) + (1,) * (spatial - 1 - axis))
+        position = position * size + start + offsets[axis] * d
+    return values, position
+
+
+def _max_pool_primitive(spatial):
+    @primitive(f"max_pool{spatial}d", node=f"MaxPool{spatial}DWithIndicesBackward0", group=OTHER,
+               saves=("x",))
+    def forward(x, kernel, stride, padding, dilation):
+        return _in_layout_of(_pool_indices(x, kernel, stride, padding, dilation)[0], x)
+
+    @forward.vjp
+    def _(ctx, grad, kernel, stride, padding, dilation):
+        # The gradient goes to each window's maximum; the positions are recomputed from the input.
+        (x,) = ctx.saved
+        shape = ctx.input_shapes[0]
+        _, positions = _pool_indices(x._array, kernel, stride, padding, dilation)
+        planes = math.prod(shape[:-spatial])
+        key = (np.arange(planes).reshape(-1, *(1,) * spatial),
+               positions.reshape(planes, *positions.shape[-spatial:]))
+        return _index_backward(grad.reshape(planes, *grad.shape[-spatial:]),
+                               shape=(planes, math.prod(shape[-spatial:])), key=key).reshape(shape)
+
+    return forward
+
+
+_MAX_POOLS = {spatial: _max_pool_primitive(spatial) for spatial in _RANKS}
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, spatial,
+              with_indices=True):
+    """Values and indices (None unless ``with_indices``) of max_pool{spatial}d (2 or 3), with
+    ATen's checks in its order."""
+    name = f"max_pool{spatial}d"
+    kernel = _pool_sizes(kernel_size, spatial, name, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _pool_sizes(
+        stride, spatial, name, "stride", omitted=True)
+    pad = _pool_sizes(padding, spatial, name, "padding")
+    dilation = _pool_sizes(dilation, spatial, name, "dilation", must="must be either")
+    if input.dim() not in (spatial + 1, spatial + 2) or 0 in input.shape[-spatial - 1:]:
+        raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
+                           "expected for input")
+    if min(stride) == 0:
+        raise RuntimeError("stride should not be zero")
+    if min(dilation) < 1:
+        shown = " ".join(f"dilation{axis}: {d}" for axis, d in zip("THW"[-spatial:], dilation))
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+    _check_half_kernel_padding(pad, kernel, dilation)
+    sizes = input.shape[-spatial:]
+    out = [_pool_output_size(*geometry, ceil_mode)
+           for geometry in zip(sizes, kernel, stride, pad, dilation)]
+    if min(out) < 1:
+        channels = input.shape[-spatial - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, [channels, *sizes]))}). "
+                           f"Calculated output size: ({'x'.join(map(str, [channels, *out]))})"
+                           ". Output size is too small")
+    if input._array.dtype == np.bool_:
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    geometry = dict(kernel=kernel, stride=stride, dilation=dilation,
+                    padding=_padding_with_ceil_room(sizes, kernel, stride, pad, dilation, out))
+    values = _MAX_POOLS[spatial](input, **geometry)
+    if not with_indices:
+        return values, None
+    _, positions = _pool_indices(input._array, **geometry)
+    return values, Tensor._make(positions.astype(dtypes.int64.numpy))
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """Maximum over each window of (N, C, H, W) or (C, H, W) ``input`` (-inf pads the borders),
+    and its flat position in the (H, W) plane."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 2)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """max_pool2d_with_indices over (N, C, D, H, W) or (C, D, H, W) ``input``."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 3)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode=False, return_indices=False):
+    """max_pool2d_with_indices over a unit height, as PyTorch computes it."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    stride = kernel_size if stride is None or stride == [] else stride
+    values, indices = _max_pool(input.unsqueeze(-2), _unit_height(kernel_size),
+                                _unit_height(stride), (0, _single(padding, "padding")),
+                                _unit_height(dilation), ceil_mode, 2)
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def _values_or_both(with_indices):
+    """The plain form of a ``*_with_indices`` pooling: the values, or both for
+    ``return_indices=True``."""
+    @functools.wraps(with_indices)
+    def pool(*args, **kwargs):
+        values, indices = with_indices(*args, **kwargs)
+        return (values, indices) if _returns_indices(with_indices, args, kwargs) else values
+    pool.__name__ = pool.__qualname__ = with_indices.__name__[:-len("_with_indices")]
+    return pool
+
+
+def _returns_indices(function, args, kwargs):
+    position = function.__code__.co_varnames.index("return_indices")
+    return bool(args[position] if len(args) > position else kwargs.get("return_indices", False))
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Values only: ATen's own 1-d kernel's checks (no integers), then the 2-d one's path."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel = _single(kernel_size, "kernel_size")
+    step = kernel if stride is None or stride == [] else _single(stride, "stride")
+    pad, spacing = _single(padding, "padding"), _single(dilation, "dilation")
+    for what, value, smallest in (("kernel_size", kernel, 1), ("stride", step, 1),
+                                  ("padding", pad, 0), ("dilation", spacing, 1)):
+        if value < smallest:
+            condition = "be non-negative" if smallest == 0 else "be greater than zero"
+            raise RuntimeError(f"max_pool1d() {what} must {condition}, but got {value}")
+        if what == "padding" and pad > kernel // 2:
+            raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, "
+                               f"but got padding={pad} and kernel_size={kernel}")
+    out = _pool_output_size(input.shape[-1], kernel, step, pad, spacing, ceil_mode)
+    if out < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    if input._array.dtype.kind not in "f":
+        raise NotImplementedError(f'"max_pool1d_impl" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
+    return _max_pool(input.unsqueeze(-2), (1, kernel), (1, step), (0, pad), (1, spacing),
+                     ceil_mode, 2, with_indices=False)[0].squeeze(-2)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    values, indices = _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 2,
+                                return_indices)
+    return (values, indices) if return_indices else values
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    values, indices = _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, 3,
+                                return_indices)
+    return (values, indices) if return_indices else values
+
+
+# ------------------------------------------------------------------------ average pooling
+
+def _avg_pool_counts(size, kernel, stride, pad, out, count_include_pad):
+    """Along one dimension, what each window's sum is divided by: its extent clipped to the
+    padded input, or to the input itself when padding does not count."""
+    start = np.arange(out) * stride - pad
+    end = np.minimum(start + kernel, size + pad)
+    if count_include_pad:
+        return end - start
+    return np.minimum(end, size) - np.maximum(start, 0)
+
+
+def _avg_divisor(sizes, out, kernel, stride, padding, count_include_pad, divisor_override,
+                 dtype):
+    """What each output's window sum is divided by (an array over the output volume, or one
+    number)."""
+    if divisor_override:
+        return dtype.type(divisor_override)
+    counts = [_avg_pool_counts(*geometry, count_include_pad)
+              for geometry in zip(sizes, kernel, stride, padding[::2], out)]
+    return functools.reduce(np.multiply.outer, counts).astype(dtype)
+
+
+def _avg_pool_primitive(spatial):
+    name, node = f"avg_pool{spatial}d", f"AvgPool{spatial}DBackward"
+
+    @primitive(name, node=node + "0", group=OTHER, saves=("x",))
+    def forward(x, *, kernel, stride, padding, count_include_pad, divisor_override):
+        windows = _windows(_pad(x, padding), kernel, stride, (1,) * spatial)
+        sums = windows.sum(axis=tuple(range(-spatial, 0)))
+        if x.dtype.kind != "f":  # ATen's integer kernels divide with truncation
+            divisor = _avg_divisor(x.shape[-spatial:], sums.shape[-spatial:], kernel, stride,
+                                   padding, count_include_pad, divisor_override,
+                                   np.dtype(np.int64))
+            return np.trunc(sums / divisor).astype(x.dtype)
+        return sums / _avg_divisor(x.shape[-spatial:], sums.shape[-spatial:], kernel, stride,
+                                   padding, count_include_pad, divisor_override, x.dtype)
+
+    @primitive(name + "_backward", node=node + "Backward0", group=OTHER)
+    def backward(grad, x, *, kernel, stride, padding, count_include_pad, divisor_override):
+        """Each output's gradient spread evenly over its window (col2im of the spread). Takes
+        the input itself, not only its shape, so the node has PyTorch's two edges."""
+        input_shape = x.shape
+        sizes, out = input_shape[-spatial:], grad.shape[-spatial:]
+        spread = grad / _avg_divisor(sizes, out, kernel, stride, padding, count_include_pad,
+                                     divisor_override, grad.dtype)
+        planes = math.prod(grad.shape[:-spatial])
+        cols = np.broadcast_to(spread.reshape(1, planes, *(1,) * spatial, *out),
+                               (1, planes, *kernel, *out))
+        return _col2im(cols, sizes, stride, padding, (1,) * spatial).reshape(input_shape)
+
+    @forward.vjp
+    def _(ctx, grad, **geometry):
+        (x,) = ctx.saved
+        return backward(grad, x, **geometry)
+
+    @backward.vjp
+    def _(ctx, grad, **geometry):
+        need_x = ctx.needs_input_grad[1]
+        zeros = Tensor._make(np.zeros(ctx.input_shapes[1], ctx.input_dtypes[1])) if need_x else None
+        return forward(grad, **geometry), zeros
+
+    return forward
+
+
+_AVG_POOLS = {spatial: _avg_pool_primitive(spatial) for spatial in _RANKS}
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override, spatial):
+    """avg_pool{spatial}d (2 or 3), with ATen's checks in its order."""
+    name = f"avg_pool{spatial}d"
+    must = "must be" if spatial == 3 else "must either be"
+    kernel = _pool_sizes(kernel_size, spatial, name, "kernel_size", must)
+    stride = kernel if stride is None or stride == [] else _pool_sizes(
+        stride, spatial, name, "stride", must, omitted=True)
+    pad = _pool_sizes(padding, spatial, name, "padding", must)
+    if input.dim() not in (spatial + 1, spatial + 2) or 0 in input.shape[-spatial - 1:]:
+        raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
+                           "expected for input")
+    if divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    if min(stride) == 0:
+        raise RuntimeError("stride should not be zero")
+    _check_half_kernel_padding(pad, kernel, (1,) * spatial)
+    sizes = input.shape[-spatial:]
+    out = [_pool_output_size(n, k, s, p, 1, ceil_mode)
+           for n, k, s, p in zip(sizes, kernel, stride, pad)]
+    if min(out) < 1:
+        if spatial == 3:
+            raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller "
+                               f"than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: "
+                               f"{kernel[2]})")
+        channels = input.shape[-spatial - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, [channels, *sizes]))}). "
+                           f"Calculated output size: ({'x'.join(map(str, [channels, *out]))})"
+                           ". Output size is too small")
+    return _AVG_POOLS[spatial](
+        input, kernel=kernel, stride=stride,
+        padding=_padding_with_ceil_room(sizes, kernel, stride, pad, (1,) * spatial, out),
+        count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean of each window of (N, C, H, W) or (C, H, W) ``input``: its sum over the
+    zero-padded input divided by the count PyTorch divides each window by."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 2)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """avg_pool2d over (N, C, D, H, W) or (C, D, H, W) ``input``."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 3)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """avg_pool2d over a unit height, as PyTorch computes it."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
+                           "for argument #1 'self' (while checking arguments for avg_pool1d)")
+    stride = kernel_size if stride is None or stride == [] else stride
+    return avg_pool2d(input.unsqueeze(-2), _unit_height(kernel_size), _unit_height(stride),
+                      (0, _single(padding, "padding")), ceil_mode,
+                      count_include_pad).squeeze(-2)
+
+
+# ----------------------------------------------------------------------- power-average
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, spatial, average):
+    """``(sum of x**p over each window) ** (1/p)``, as PyTorch computes it: an average pool
+    of ``x**p`` times the window's volume (negative sums, from odd powers, clipped to 0)."""
+    kernel = (_single(kernel_size, "kernel_size"),) if spatial == 1 else _pool_sizes(
+        kernel_size, spatial, f"avg_pool{spatial}d", "kernel_size")
+    stride = kernel_size if stride is None else stride
+    out = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(math.prod(kernel)).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1, avg_pool1d)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2, avg_pool2d)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, avg_pool3d)
+
+
+# ------------------------------------------------------------------------ adaptive pooling
 
 def _bins(size, bins):
     """Where each adaptive bin starts and (exclusively) ends along a dimension of ``size``."""
@@ -42,26 +438,40 @@ def _membership(size, bins):
     return (positions >= start[:, None]) & (positions < end[:, None])
 
 
-def _bin_areas(shape, output_size, dtype):
-    rows, cols = (_membership(n, m).sum(1) for n, m in zip(shape[-2:], output_size))
-    return np.outer(rows, cols).astype(dtype)
+def _bin_volumes(shape, output_size, dtype):
+    counts = [_membership(n, m).sum(1) for n, m in zip(shape[-len(output_size):], output_size)]
+    return functools.reduce(np.multiply.outer, counts).astype(dtype)
 
 
-# ------------------------------------------------------------------------------- average
+def _contract(a, matrices):
+    """``a`` with each of its last ``len(matrices)`` dimensions multiplied by its matrix
+    ((new, old)); numpy arrays and tensors alike."""
+    spatial = len(matrices)
+    for axis, matrix in zip(range(-spatial, 0), matrices):
+        a = (a.swapaxes(axis, -1) @ matrix.T).swapaxes(axis, -1)
+    return a
 
-@primitive("adaptive_avg_pool2d", node="AdaptiveAvgPool2DBackward0", group=OTHER)
-def _adaptive_avg_pool2d(x, *, output_size):
-    rows, cols = (_membership(n, m).astype(x.dtype) for n, m in zip(x.shape[-2:], output_size))
-    return (rows @ x @ cols.T) / _bin_areas(x.shape, output_size, x.dtype)
+
+def _adaptive_avg_primitive(spatial):
+    @primitive(f"adaptive_avg_pool{spatial}d", node=f"AdaptiveAvgPool{spatial}DBackward0",
+               group=OTHER)
+    def forward(x, *, output_size):
+        matrices = [_membership(n, m).astype(x.dtype)
+                    for n, m in zip(x.shape[-spatial:], output_size)]
+        return _in_layout_of(_contract(x, matrices) / _bin_volumes(x.shape, output_size,
+                                                                  x.dtype), x)
+
+    @forward.vjp
+    def _(ctx, grad, output_size):
+        shape, dtype = ctx.input_shapes[0], ctx.input_dtypes[0]
+        transposed = [Tensor._make(np.ascontiguousarray(_membership(n, m).astype(dtype).T))
+                      for n, m in zip(shape[-spatial:], output_size)]
+        return _contract(grad / Tensor._make(_bin_volumes(shape, output_size, dtype)), transposed)
+
+    return forward
 
 
-@_adaptive_avg_pool2d.vjp
-def _(ctx, grad, output_size):
-    shape, dtype = ctx.input_shapes[0], ctx.input_dtypes[0]
-    rows, cols = (Tensor._make(_membership(n, m).astype(dtype))
-                  for n, m in zip(shape[-2:], output_size))
-    spread = grad / Tensor._make(_bin_areas(shape, output_size, dtype))
-    return matmul(matmul(rows.t(), spread), cols)
+_ADAPTIVE_AVG_POOLS = {spatial: _adaptive_avg_primitive(spatial) for spatial in _RANKS}
 
 
 def _output_size(output_size, shape, spatial, name):
@@ -75,21 +485,31 @@ def _output_size(output_size, shape, spatial, name):
         return tuple(output_size)
     if len(shape) <= len(output_size):
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    if len(output_size) != spatial:
+        if name.startswith("adaptive_max"):
+            raise RuntimeError(f"{name}(): internal error: output_size.size() must be {spatial}")
+        raise RuntimeError(f"{name}: output_size must be {spatial}")
     return tuple(size if wanted is None else wanted
                  for wanted, size in zip(output_size, shape[-len(output_size):]))
 
 
-def _check_output_size(input, output_size):
+def _check_output_size(input, output_size, name):
     if min(output_size) < 0:
-        shape = [*input.shape[:-2], *output_size]
+        if name.startswith("adaptive_avg"):  # ATen's separators, as they are
+            shown = ", ".join(map(str, output_size[:2])) + "".join(f",{n}"
+                                                                    for n in output_size[2:])
+            raise RuntimeError(f"{name}: elements of output_size must be greater than or equal "
+                               f"to 0 but received {{{shown}}}")
+        shape = [*input.shape[:-len(output_size)], *output_size]
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(output_size)}: "
                            f"{shape}")
 
 
-def _check_2d(input, name, got="got"):
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but {got} {list(input.shape)}")
-    for axis in range(input.dim() - 3, input.dim()):
+def _check_adaptive_input(input, spatial, name, got="got"):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
+                           f"{got} {list(input.shape)}")
+    for axis in range(input.dim() - spatial - 1, input.dim()):
         if input.shape[axis] == 0:
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {list(input.shape)} with "
@@ -102,15 +522,24 @@ def _check_1d(input, name):
                            f"for argument #1 'self' (while checking arguments for {name})")
 
 
+def _adaptive_avg_pool(input, output_size, spatial):
+    """Means over adaptive bins of the last ``spatial`` dimensions; an output of ones is a
+    plain mean (``MeanBackward1``), as in PyTorch."""
+    name = f"adaptive_avg_pool{spatial}d"
+    _check_adaptive_input(input, spatial, name)
+    output_size = _output_size(output_size, input.shape, spatial, name)
+    _check_output_size(input, output_size, name)
+    if output_size == (1,) * spatial:
+        return input.mean(tuple(range(-spatial, 0)), keepdim=True)
+    return _ADAPTIVE_AVG_POOLS[spatial](input, output_size=output_size)
+
+
 def adaptive_avg_pool2d(input, output_size):
-    """Means over adaptive bins of the last two dimensions of a 3-d or 4-d ``input``; a 1x1
-    output is a plain mean (``MeanBackward1``), as in PyTorch."""
-    _check_2d(input, "adaptive_avg_pool2d")
-    output_size = _output_size(output_size, input.shape, 2, "adaptive_avg_pool2d")
-    _check_output_size(input, output_size)
-    if output_size == (1, 1):
-        return input.mean((-2, -1), keepdim=True)
-    return _adaptive_avg_pool2d(input, output_size=output_size)
+    return _adaptive_avg_pool(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive_avg_pool(input, output_size, 3)
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -119,8 +548,6 @@ def adaptive_avg_pool1d(input, output_size):
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, length)).squeeze(-2)
 
 
-# ------------------------------------------------------------------------------- maximum
-
 def _bin_positions(size, bins):
     """(bins, widest bin): each bin's positions, the shorter ones repeating their last."""
     start, end = _bins(size, bins)
@@ -128,78 +555,218 @@ def _bin_positions(size, bins):
     return np.minimum(start[:, None] + np.arange(width), end[:, None] - 1)
 
 
-def _adaptive_max(x, output_size):
-    """Each bin's maximum and its flat position in the (H, W) plane (the first, on ties)."""
-    height, width = x.shape[-2:]
-    rows, cols = (_bin_positions(n, m) for n, m in zip((height, width), output_size))
-    flat = rows[:, None, :, None] * width + cols[None, :, None, :]  # (OH, OW, KH, KW)
-    flat = flat.reshape(len(rows), len(cols), rows.shape[1] * cols.shape[1])
-    windows = x.reshape(*x.shape[:-2], height * width)[..., flat]
+def _window_maxima(x, axis_positions):
+    """The flat position (into the last ``len(axis_positions)`` dimensions of ``x``) of each
+    window's maximum, the first on ties. A window takes, along spatial axis d, the positions
+    ``axis_positions[d][..., o, :]`` ((..., O_d, K_d), leading dimensions as ``x``'s or none)."""
+    spatial = len(axis_positions)
+    sizes = x.shape[-spatial:]
+    flat = np.zeros((1,) * (2 * spatial), dtype=np.int64)  # (..., *O, *K) as axes fill in
+    for axis, (n, positions) in enumerate(zip(sizes, axis_positions)):
+        shape = [1] * (2 * spatial)
+        shape[axis], shape[spatial + axis] = positions.shape[-2:]
+        flat = flat * n + positions.reshape(*positions.shape[:-2], *shape)
+    lead = x.shape[:-spatial]
+    flat = np.broadcast_to(flat, (*lead, *flat.shape[-2 * spatial:]))
+    flat = flat.reshape(*flat.shape[:-spatial], -1)
+    windows = np.take_along_axis(x.reshape(*lead, math.prod(sizes)),
+                                 flat.reshape(*lead, -1), -1).reshape(flat.shape)
     best = windows.argmax(-1)[..., None]
-    positions = np.take_along_axis(np.broadcast_to(flat, windows.shape), best, -1)[..., 0]
-    return np.take_along_axis(windows, best, -1)[..., 0], positions.astype(np.int64)
+    return np.take_along_axis(flat, best, -1)[..., 0].astype(np.int64)
 
 
-@primitive("adaptive_max_pool2d_indices", node="AdaptiveMaxPool2DBackward0", group=OTHER)
-def _adaptive_max_indices(x, *, output_size):
-    """Where each bin's maximum is (integers: recorded by no node, traced by the compiler)."""
-    return _adaptive_max(x, output_size)[1]
+def _values_at_primitive(name, node, spatial):
+    """A primitive taking ``x``'s values at flat ``indices`` into its last ``spatial``
+    dimensions: the positions travel as a tensor, so the gradient (added back at them; bins may
+    overlap and pick one position twice) is written with tapegrad ops."""
+    @primitive(name, node=node, group=OTHER, saves=("indices",), nondifferentiable=("indices",))
+    def values_at(x, indices):
+        batch = indices.shape[:-spatial]
+        picked = np.take_along_axis(x.reshape(*batch, -1), indices.reshape(*batch, -1), -1)
+        return picked.reshape(indices.shape)
+
+    @values_at.vjp
+    def _(ctx, grad):
+        (indices,) = ctx.saved
+        shape = ctx.input_shapes[0]
+        batch = shape[:-spatial]
+        volume = zeros(*batch, math.prod(shape[-spatial:]), dtype=grad.dtype)
+        return scatter_add(volume, -1, indices.flatten(-spatial),
+                           grad.flatten(-spatial)).reshape(shape), None
+
+    return values_at
 
 
-@primitive("adaptive_max_pool2d", node="AdaptiveMaxPool2DBackward0", group=OTHER,
-           saves=("indices",), nondifferentiable=("indices",))
-def _adaptive_max_pool2d(x, indices):
-    """The values at ``indices``: the positions travel as a tensor, so the gradient (added
-    back at them; overlapping bins may pick one position twice) is written with tapegrad ops."""
-    picked = np.take_along_axis(x.reshape(*x.shape[:-2], -1),
-                                indices.reshape(*indices.shape[:-2], -1), -1)
-    return picked.reshape(indices.shape)
+def _adaptive_max_primitives(spatial):
+    node = f"AdaptiveMaxPool{spatial}DBackward0"
+
+    @primitive(f"adaptive_max_pool{spatial}d_indices", node=node, group=OTHER)
+    def indices_of(x, *, output_size):
+        """Where each bin's maximum is (integers: recorded by no node, traced by the compiler)."""
+        return _window_maxima(x, [_bin_positions(n, m)
+                                  for n, m in zip(x.shape[-spatial:], output_size)])
+
+    return indices_of, _values_at_primitive(f"adaptive_max_pool{spatial}d", node, spatial)
 
 
-@_adaptive_max_pool2d.vjp
-def _(ctx, grad):
-    (indices,) = ctx.saved
-    shape = ctx.input_shapes[0]
-    plane = zeros(*shape[:-2], shape[-2] * shape[-1], dtype=grad.dtype)
-    return scatter_add(plane, -1, indices.flatten(-2), grad.flatten(-2)).reshape(shape), None
+_ADAPTIVE_MAX_POOLS = {spatial: _adaptive_max_primitives(spatial) for spatial in _RANKS}
 
 
-def adaptive_max_pool2d(input, output_size, return_indices=False):
-    """Maxima over adaptive bins of the last two dimensions, and (``return_indices``) their
-    flat positions in the (H, W) plane, as ``max_pool2d`` returns them."""
-    _check_2d(input, "adaptive_max_pool2d", got="got:")
-    output_size = _output_size(output_size, input.shape, 2, "adaptive_max_pool2d")
-    _check_output_size(input, output_size)
-    indices = _adaptive_max_indices(input, output_size=output_size)
-    values = _adaptive_max_pool2d(input, indices)
-    return (values, indices) if return_indices else values
+def _adaptive_max_pool(input, output_size, spatial):
+    """Maxima over adaptive bins of the last ``spatial`` dimensions, and their flat positions
+    in the spatial volume, as max pooling returns them."""
+    name = f"adaptive_max_pool{spatial}d"
+    _check_adaptive_input(input, spatial, name, got="got:")
+    output_size = _output_size(output_size, input.shape, spatial, name)
+    _check_output_size(input, output_size, name)
+    indices_of, values_at = _ADAPTIVE_MAX_POOLS[spatial]
+    indices = indices_of(input, output_size=output_size)
+    return values_at(input, indices), indices
 
 
-def adaptive_max_pool1d(input, output_size, return_indices=False):
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max_pool(input, output_size, 2)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max_pool(input, output_size, 3)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     _check_1d(input, "adaptive_max_pool1d")
     (length,) = _output_size(output_size, input.shape, 1, "adaptive_max_pool1d")
-    values, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, length), True)
-    values = values.squeeze(-2)
-    return (values, indices.squeeze(-2)) if return_indices else values
+    values, indices = _adaptive_max_pool(input.unsqueeze(-2), (1, length), 2)
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+adaptive_max_pool1d = _values_or_both(adaptive_max_pool1d_with_indices)
+adaptive_max_pool2d = _values_or_both(adaptive_max_pool2d_with_indices)
+adaptive_max_pool3d = _values_or_both(adaptive_max_pool3d_with_indices)
+
+
+# --------------------------------------------------------------------- fractional maxima
+
+def _fractional_starts(samples, size, out, pool):
+    """(..., out) window starts along one dimension of ``size`` for each plane's sample in
+    [0, 1), as ATen generates them (in the input's precision): ``int((i + u) * alpha) -
+    int(u * alpha)``, ``alpha = (size - pool) / (out - 1)``, the last window at the end."""
+    last = np.full((*samples.shape, 1), size - pool, dtype=np.int64)
+    if out == 1:
+        return last
+    kind = samples.dtype.type
+    alpha = kind(size - pool) / kind(out - 1)
+    u = samples[..., None]
+    steps = np.arange(out - 1).astype(samples.dtype)
+    starts = ((steps + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
+    return np.concatenate([starts, last], -1)
+
+
+def _fractional_primitives(spatial):
+    node = f"FractionalMaxPool{spatial}DBackward0"
+
+    @primitive(f"fractional_max_pool{spatial}d_indices", node=node, group=OTHER,
+               nondifferentiable=("samples",))
+    def indices_of(x, samples, *, kernel, output_size):
+        """Where each pseudo-random window's maximum is; ``samples`` (N, C, spatial) places
+        the windows of each plane (the first for the last dimension in 2-d, as in ATen)."""
+        order = (1, 0) if spatial == 2 else (0, 1, 2)
+        positions = [_fractional_starts(samples[..., k], n, m, pool)[..., None] + np.arange(pool)
+                     for k, n, m, pool in zip(order, x.shape[-spatial:], output_size, kernel)]
+        return _window_maxima(x, positions)
+
+    return indices_of, _values_at_primitive(f"fractional_max_pool{spatial}d", node, spatial)
+
+
+_FRACTIONAL_MAX_POOLS = {spatial: _fractional_primitives(spatial) for spatial in _RANKS}
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, samples, spatial):
+    """Maxima over windows of ``kernel_size`` placed pseudo-randomly so that the output has
+    ``output_size`` (or ``output_ratio`` of the input's size), and their flat positions."""
+    name = f"fractional_max_pool{spatial}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if len(output_ratio) > spatial:  # a bare number has no len(), as in PyTorch
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        output_size = [int(n * r) for n, r in zip(input.shape[-spatial:], output_ratio)]
+    sizes = _fractional_sizes(kernel_size, spatial, name, "kernel_size")
+    output_size = _fractional_sizes(output_size, spatial, name, "output_size")
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    batched = input if input.dim() == spatial + 2 else input.unsqueeze(0)
+    if samples is None:
+        samples = rand(batched.shape[0], batched.shape[1], spatial, dtype=input.dtype)
+    elif samples.requires_grad:
+        raise RuntimeError(f"The function '{name}' is not differentiable with respect to "
+                           "argument 'random_samples'. This input cannot have requires_grad "
+                           "True.")
+    if samples.shape[2:] != (spatial,):
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {spatial}; got "
+                           f"{samples.shape[2]}.")
+    if samples.shape[0] < batched.shape[0]:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    names = ("height", "width") if spatial == 2 else ("time", "height", "width")
+    for dimension, n, m, pool in zip(names, input.shape[-spatial:], output_size, sizes):
+        if m + pool - 1 > n:
+            where = f"{name}()" if spatial == 2 else f"{name}_out()"
+            raise RuntimeError(f"{where}: pool {dimension} {pool} too large relative to input "
+                               f"{dimension} {n}")
+    indices_of, values_at = _FRACTIONAL_MAX_POOLS[spatial]
+    indices = indices_of(batched, samples[:batched.shape[0]], kernel=sizes,
+                         output_size=output_size)
+    if batched is not input:
+        indices = indices.squeeze(0)
+    return values_at(input, indices), indices
+
+
+def _fractional_sizes(value, spatial, name, argument):
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if len(values) not in (1, spatial):
+        raise RuntimeError(f"{name}: {argument} must either be a single Int or tuple of Ints")
+    return tuple(int(v) for v in values) * (spatial // len(values))
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples,
+                                2)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, _random_samples,
+                                3)
+
+
+fractional_max_pool2d = _values_or_both(fractional_max_pool2d_with_indices)
+fractional_max_pool3d = _values_or_both(fractional_max_pool3d_with_indices)
 
 
 # ------------------------------------------------------------------------------ unpooling
 
-@primitive("max_unpool2d", node="MaxUnpool2DBackward0", group=OTHER, saves=("indices",),
-           nondifferentiable=("indices",))
-def _max_unpool2d(x, indices, *, output_size):
-    *batch, height, width = x.shape
-    plane = np.zeros((*batch, output_size[0] * output_size[1]), dtype=x.dtype)
-    np.put_along_axis(plane, indices.reshape(*batch, height * width),
-                      x.reshape(*batch, height * width), axis=-1)
-    return plane.reshape(*batch, *output_size)
+def _max_unpool_primitive(spatial):
+    @primitive(f"max_unpool{spatial}d", node=f"MaxUnpool{spatial}DBackward0", group=OTHER,
+               saves=("indices",), nondifferentiable=("indices",))
+    def forward(x, indices, *, output_size):
+        batch, volume = x.shape[:-spatial], math.prod(x.shape[-spatial:])
+        out = np.zeros((*batch, math.prod(output_size)), dtype=x.dtype)
+        np.put_along_axis(out, indices.reshape(*batch, volume), x.reshape(*batch, volume),
+                          axis=-1)
+        return out.reshape(*batch, *output_size)
+
+    @forward.vjp
+    def _(ctx, grad, output_size):
+        (indices,) = ctx.saved
+        shape = ctx.input_shapes[0]
+        return gather(grad.flatten(-spatial), -1, indices.flatten(-spatial)).reshape(shape), None
+
+    return forward
 
 
-@_max_unpool2d.vjp
-def _(ctx, grad, output_size):
-    (indices,) = ctx.saved
-    shape = ctx.input_shapes[0]
-    return gather(grad.flatten(-2), -1, indices.flatten(-2)).reshape(shape), None
+_MAX_UNPOOLS = {spatial: _max_unpool_primitive(spatial) for spatial in _RANKS}
 
 
 def _unpool_output_size(input, kernel, stride, padding, output_size):
@@ -229,37 +796,49 @@ def _unpool_output_size(input, kernel, stride, padding, output_size):
 
 
 def _as_tuple(value, spatial, name):
-    return (_single(value, name),) if spatial == 1 else _pair(value, name)
+    return (_single(value, name),) if spatial == 1 else _pair(value, name) if spatial == 2 else (
+        _pool_sizes(value, spatial, "max_unpool3d", name))
 
 
 def _unpool(input, indices, output_size):
-    """Checks as ATen's max_unpool2d, then the primitive over (H, W) = ``output_size``."""
-    if input.dim() not in (3, 4):
-        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor "
-                           f"with {input.dim()} dimensions.")
+    """Checks as ATen's max_unpool{2,3}d, then the primitive over the spatial ``output_size``."""
+    spatial = len(output_size)
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Input to max_unpooling{spatial}d should be a {spatial + 1}d or "
+                           f"{spatial + 2}d Tensor, but got a tensor with {input.dim()} "
+                           "dimensions.")
     if indices.dtype != dtypes.int64:
-        raise RuntimeError(f"elements in indices should be type int64 but got: "
-                           f"{indices.type()[6:-6]}")
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {indices.type()[6:-6]}" if spatial == 2 else ""))
     if indices.shape != input.shape:
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
                            f"({list(input.shape)}) but got indices tensor with shape: "
                            f"{list(indices.shape)}")
     positions = indices._array
-    outside = (positions < 0) | (positions >= output_size[0] * output_size[1])
+    outside = (positions < 0) | (positions >= math.prod(output_size))
     if outside.any():
         raise RuntimeError(f"Found an invalid max index: {positions[outside].flat[-1]} (output "
-                           f"volumes are of size {output_size[0]}x{output_size[1]})")
-    return _max_unpool2d(input, indices, output_size=output_size)
+                           f"volumes are of size {'x'.join(map(str, output_size))})")
+    return _MAX_UNPOOLS[spatial](input, indices, output_size=output_size)
+
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, spatial):
+    kernel = _as_tuple(kernel_size, spatial, "kernel_size")
+    stride = kernel if stride is None else _as_tuple(stride, spatial, "stride")
+    size = _unpool_output_size(input, kernel, stride, _as_tuple(padding, spatial, "padding"),
+                               output_size)
+    return _unpool(input, indices, size)
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The inverse of ``max_pool2d(return_indices=True)``: each value put back at its index,
     zeros elsewhere."""
-    kernel = _as_tuple(kernel_size, 2, "kernel_size")
-    stride = kernel if stride is None else _as_tuple(stride, 2, "stride")
-    size = _unpool_output_size(input, kernel, stride, _as_tuple(padding, 2, "padding"),
-                               output_size)
-    return _unpool(input, indices, size)
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of ``max_pool3d(return_indices=True)``."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from ..memory_format import laid_out_as
 from ..tensor import Tensor
 from .registry import OTHER, primitive
 
@@ -57,6 +58,8 @@ def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name):
         taps = np.minimum(src, in_size - 1)[:, None]
         return taps, np.ones((out_size, 1), dtype)
     step = _source_scale(in_size, out_size, scale, align_corners, dtype)
+    if mode in _AA_FILTERS:
+        return _antialias_taps(mode, in_size, out_size, step, dtype)
     real = step * dst if align_corners else step * (dst + dtype(0.5)) - dtype(0.5)
     if mode == "linear":
         real = np.maximum(real, dtype(0))
@@ -71,12 +74,46 @@ def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name):
                            _cubic_far(2 - t)], 1).astype(dtype)
 
 
-def _cubic_near(x):
-    return ((_CUBIC_A + 2) * x - (_CUBIC_A + 3)) * x * x + 1
+def _antialias_taps(mode, in_size, out_size, step, dtype):
+    """ATen's ``_compute_weights_aa``: when downsampling, the filter is stretched by the scale
+    (support ``taps/2 * scale``), each output averaging every input it covers; the weights are
+    normalised to sum to one. The float arithmetic follows ATen's, C++ promotions included."""
+    filter, width = _AA_FILTERS[mode]
+    support = dtype(width * 0.5 * float(step) if step >= 1 else width * 0.5)
+    invscale = dtype(1.0 / float(step)) if step >= 1 else dtype(1)
+    span = math.ceil(support) * 2 + 1
+    center = (float(step) * (np.arange(out_size) + 0.5)).astype(dtype)
+    first = np.maximum(((center - support).astype(np.float64) + 0.5).astype(np.int64), 0)
+    last = ((center + support).astype(np.float64) + 0.5).astype(np.int64)
+    count = np.clip(np.minimum(last, in_size) - first, 0, span)
+    offsets = np.arange(span)
+    taps = first[:, None] + offsets
+    distance = ((taps.astype(dtype) - center[:, None]).astype(np.float64) + 0.5) * float(invscale)
+    weights = np.where(offsets < count[:, None], filter(np.abs(distance.astype(dtype))), 0)
+    weights = weights.astype(dtype)
+    total = np.cumsum(weights, axis=1, dtype=dtype)[:, -1:]  # summed in order, as ATen
+    weights = np.where(total != 0, weights / np.where(total != 0, total, 1), weights)
+    return np.minimum(taps, in_size - 1), weights.astype(dtype)
 
 
-def _cubic_far(x):
-    return ((_CUBIC_A * x - 5 * _CUBIC_A) * x + 8 * _CUBIC_A) * x - 4 * _CUBIC_A
+def _linear_filter(x):
+    return np.where(x < 1, 1 - x, 0)
+
+
+def _cubic_filter(x):
+    """Keys' cubic with a = -0.5 (PIL's), ATen's antialiasing bicubic filter."""
+    return np.where(x < 1, _cubic_near(x, -0.5), np.where(x < 2, _cubic_far(x, -0.5), 0))
+
+
+_AA_FILTERS = {"linear_aa": (_linear_filter, 2), "bicubic_aa": (_cubic_filter, 4)}
+
+
+def _cubic_near(x, a=_CUBIC_A):
+    return ((a + 2) * x - (a + 3)) * x * x + 1
+
+
+def _cubic_far(x, a=_CUBIC_A):
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
 
 def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name):
@@ -89,32 +126,38 @@ def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name):
 
 def _resample_forward(x, *, mode, plan, align_corners):
     """Resample each spatial axis in turn; ``plan`` holds (in_size, out_size, scale) per axis."""
-    first_axis = x.ndim - len(plan)
-    for axis, (in_size, out_size, scale) in enumerate(plan, first_axis):
+    source = x
+    axes = list(enumerate(plan, x.ndim - len(plan)))
+    if mode in _AA_FILTERS:
+        axes.reverse()  # ATen's separable antialiasing kernel resamples the last axis first
+    for axis, (in_size, out_size, scale) in axes:
         taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, x.dtype.name)
         shape = [1] * x.ndim
         shape[axis] = out_size
         x = sum(np.take(x, taps[:, k], axis) * weights[:, k].reshape(shape)
                 for k in range(taps.shape[1]))
-    return x
+    return laid_out_as(x, source)  # channels_last in, channels_last out
 
 
 def _resample_transposed(grad, *, mode, plan, align_corners):
     """The transpose of ``_resample_forward``: each output's gradient back to its taps."""
-    first_axis = grad.ndim - len(plan)
-    for axis, (in_size, out_size, scale) in enumerate(plan, first_axis):
+    source = grad
+    for axis, (in_size, out_size, scale) in enumerate(plan, grad.ndim - len(plan)):
         matrix = _axis_matrix(mode, in_size, out_size, scale, align_corners, grad.dtype.name)
         grad = np.moveaxis(np.moveaxis(grad, axis, -1) @ matrix, -1, axis)
-    return grad
+    return laid_out_as(grad, source)
 
 
 def _resampling_pair(mode, spatial):
     """The forward primitive and its transpose, named and recorded as PyTorch's."""
-    kind = _LINEAR_NODES[spatial] if mode == "linear" else _MODE_NODES[mode]
+    base, antialias = mode.removesuffix("_aa"), mode.endswith("_aa")
+    kind = _LINEAR_NODES[spatial] if base == "linear" else _MODE_NODES[base]
     name = f"upsample_{kind.lower()}{spatial}d"
-    forward = primitive(name, node=f"Upsample{kind}{spatial}DBackward0",
-                        group=OTHER)(_resample_forward)
-    backward = primitive(name + "_backward", node=f"Upsample{kind}{spatial}DBackwardBackward0",
+    node = f"Upsample{kind}{spatial}D"
+    if antialias:
+        name, node = f"_{name}_aa", node + "Aa"
+    forward = primitive(name, node=f"{node}Backward0", group=OTHER)(_resample_forward)
+    backward = primitive(name + "_backward", node=f"{node}BackwardBackward0",
                          group=OTHER)(_resample_transposed)
     forward.vjp(lambda ctx, grad, **params: backward(grad, **params))
     backward.vjp(lambda ctx, grad, **params: forward(grad, **params))
@@ -123,7 +166,8 @@ def _resampling_pair(mode, spatial):
 
 _RESAMPLERS = {(mode, spatial): _resampling_pair(mode, spatial)
                for mode in ("nearest", "nearest-exact", "linear") for spatial in (1, 2, 3)}
-_RESAMPLERS["bicubic", 2] = _resampling_pair("bicubic", 2)
+_RESAMPLERS.update({(mode, 2): _resampling_pair(mode, 2)
+                    for mode in ("bicubic", "linear_aa", "bicubic_aa")})
 
 
 def upsample(input, mode, output_size, scales, align_corners):
@@ -143,31 +187,36 @@ def upsample(input, mode, output_size, scales, align_corners):
 
 # ------------------------------------------------------------------------------- affine grids
 
-def _base_grid(height, width, align_corners, dtype):
-    """(H*W, 3) rows ``(x, y, 1)`` of the normalised pixel centres (corners if aligned)."""
+def _base_grid(spatial, align_corners, dtype):
+    """(D*H*W, k+1) rows ``(x, y[, z], 1)`` of the normalised pixel centres (corners if
+    aligned) of a grid of ``spatial`` sizes, x varying fastest."""
     def axis(n):
-        points = np.linspace(-1, 1, n, dtype=np.float64) if n > 1 else np.full(n, -1.0)
+        if n <= 1:
+            return np.zeros(n)  # ATen's linspace_from_neg_one: a unit axis sits at the centre
+        points = np.linspace(-1, 1, n, dtype=np.float64)
         return points if align_corners else points * (n - 1) / n
-    ys, xs = np.meshgrid(axis(height), axis(width), indexing="ij")
-    return np.stack([xs.ravel(), ys.ravel(), np.ones(height * width)], 1).astype(dtype)
+    coords = np.meshgrid(*(axis(n) for n in spatial), indexing="ij")
+    columns = [c.ravel() for c in reversed(coords)] + [np.ones(math.prod(spatial))]
+    return np.stack(columns, 1).astype(dtype)
 
 
 @primitive("affine_grid_generator", node="AffineGridGeneratorBackward0", group=OTHER)
 def _affine_grid(theta, *, size, align_corners):
-    n, _, height, width = size
-    base = _base_grid(height, width, align_corners, theta.dtype)
-    return (base @ theta.transpose(0, 2, 1)).reshape(n, height, width, 2)
+    n, _, *spatial = size
+    base = _base_grid(spatial, align_corners, theta.dtype)
+    return (base @ theta.transpose(0, 2, 1)).reshape(n, *spatial, len(spatial))
 
 
 @_affine_grid.vjp
 def _(ctx, grad, size, align_corners):
-    n, _, height, width = size
-    base = Tensor._make(_base_grid(height, width, align_corners, ctx.input_dtypes[0]))
-    return grad.reshape(n, height * width, 2).transpose(1, 2).matmul(base)
+    n, _, *spatial = size
+    base = Tensor._make(_base_grid(spatial, align_corners, ctx.input_dtypes[0]))
+    return grad.reshape(n, math.prod(spatial), len(spatial)).transpose(1, 2).matmul(base)
 
 
 def affine_grid(theta, size, align_corners):
-    """(N, H, W, 2) sampling positions: the base grid of ``size`` moved by each 2x3 ``theta``."""
+    """(N, *spatial, k) sampling positions: the base grid of ``size`` moved by each k x (k+1)
+    ``theta`` (k = 2 or 3)."""
     return _affine_grid(theta, size=tuple(int(s) for s in size), align_corners=align_corners)
 
 

@@ -1,10 +1,12 @@
-"""Elementwise math beyond the core table: log1p, expm1, hyperbolic and inverse trigonometric
-functions, erf and erfinv, rsqrt, log2/log10/exp2, trunc/frac, atan2, hypot, lerp, logit,
+"""Elementwise math beyond the core table: log1p, expm1, hyperbolic, inverse trigonometric and
+inverse hyperbolic functions (with numpy's ``arc*`` names), erf, erfc and erfinv, sinc, entr,
+rsqrt, log2/log10/exp2, trunc/frac, atan2, hypot, lerp, logit,
 nan_to_num, and the pointwise helpers of optimizers and numerics code: addcmul/addcdiv, fmod,
 copysign, fmax/fmin, logaddexp, xlogy, float_power, deg2rad, heaviside, gcd/lcm.
 
 Each is a primitive with PyTorch's node name and a backward rule written with tapegrad ops;
-integer inputs compute in the default float dtype, as in PyTorch.
+integer inputs compute in the default float dtype, as in PyTorch. Their in-place forms
+(``asinh_`` …) keep the tensor's dtype, so an integer tensor refuses them, as in PyTorch.
 """
 import math
 
@@ -15,13 +17,13 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import _erf, _erfinv as _erfinv_values
 from .broadcast import sum_to
 from .elementwise import (
-    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _sign_values, div, exp,
-    isfinite, isnan, pow, reciprocal, sqrt, to_dtype, where,
+    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _sign_values, cos, div, exp,
+    isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
 )
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
 from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote
 from .reduction import return_types
-from .registry import ELEMENTWISE, primitive
+from .registry import ELEMENTWISE, Primitive, primitive
 
 __all__ = [
     "log1p", "expm1", "sinh", "cosh", "tan", "atan", "asin", "acos", "erf", "erfinv", "erfinv_",
@@ -31,6 +33,11 @@ __all__ = [
     "logaddexp2", "xlogy", "float_power", "positive", "deg2rad", "rad2deg", "heaviside",
     "gcd", "lcm", "trunc_", "fix_", "frac_", "sgn_", "fmod_", "copysign_", "xlogy_", "deg2rad_",
     "rad2deg_", "hypot_", "gcd_", "lcm_", "ldexp", "ldexp_", "frexp", "float_power_",
+    "asinh", "acosh", "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+    "erfc", "sinc",
+    "asinh_", "acosh_", "atanh_", "arcsin_", "arccos_", "arctan_", "arcsinh_", "arccosh_",
+    "arctanh_", "acos_", "asin_", "atan_", "cosh_", "sinh_", "tan_", "erf_", "erfc_", "exp2_",
+    "expm1_", "log10_", "log1p_", "log2_", "rsqrt_", "logit_", "sinc_", "atan2_", "arctan2_",
 ]
 
 
@@ -118,6 +125,42 @@ def _(ctx, grad):
     return slope if ctx.primitive is _asin else -slope
 
 
+@primitive("asinh", node="AsinhBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="(sign({0}) * log(abs({0}) + sqrt({0} * {0} + 1)))")
+def _asinh(a):
+    return np.arcsinh(a)
+
+
+@_asinh.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad * rsqrt(a * a + 1)
+
+
+@primitive("acosh", node="AcoshBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="log({0} + sqrt(({0} - 1) * ({0} + 1)))")
+def _acosh(a):
+    return np.arccosh(a)  # nan below 1
+
+
+@_acosh.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad * rsqrt(a * a - 1)
+
+
+@primitive("atanh", node="AtanhBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering="0.5 * log((1 + {0}) / (1 - {0}))")
+def _atanh(a):
+    return np.arctanh(a)  # ±inf at ±1, nan outside [-1, 1]
+
+
+@_atanh.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad / (1 - a * a)
+
+
 @primitive("erf", node="ErfBackward0", group=ELEMENTWISE, saves=("a",))
 def _erf_forward(a):
     return _erf(a)
@@ -127,6 +170,26 @@ def _erf_forward(a):
 def _(ctx, grad):
     (a,) = ctx.saved
     return grad * (2 / math.sqrt(math.pi)) * exp(-(a * a))
+
+
+def kernel_forward(name):
+    """A forward running the unary ufunc ``name`` of ``special_kernels`` (Numba, imported on
+    the first call: importing it is slow)."""
+    def forward(a):
+        from . import special_kernels
+        return special_kernels.apply(getattr(special_kernels, name), a)
+    forward.__name__ = name
+    return forward
+
+
+_erfc = primitive("erfc", node="ErfcBackward0", group=ELEMENTWISE, saves=("a",))(
+    kernel_forward("erfc"))
+
+
+@_erfc.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return -2 / math.sqrt(math.pi) * exp(-(a * a)) * grad
 
 
 @primitive("erfinv", node="ErfinvBackward0", group=ELEMENTWISE, saves=("a",))
@@ -139,6 +202,37 @@ def _(ctx, grad):
     (a,) = ctx.saved
     # PyTorch's formula, recomputing erfinv(a) so that double backward records the same graph
     return math.sqrt(math.pi) / 2 * exp(_erfinv(a) ** 2) * grad
+
+
+@primitive("sinc", node="SincBackward0", group=ELEMENTWISE, saves=("a",),
+           lowering=f"(1.0 if {{0}} == 0 else sin({{0}} * {math.pi!r}) / ({{0}} * {math.pi!r}))")
+def _sinc(a):
+    """sin(pi x) / (pi x), 1 at 0; pi x rounded in the input's dtype, as PyTorch computes it."""
+    product = a * a.dtype.type(math.pi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(a == 0, a.dtype.type(1), np.sin(product) / product)
+
+
+@_sinc.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    product = a * math.pi
+    squared = a * a * math.pi
+    return where(squared == 0, 0.0, grad * (product * cos(product) - sin(product)) / squared)
+
+
+@primitive("special_entr", node="SpecialEntrBackward0", group=ELEMENTWISE, saves=("a",))
+def _entr(a):
+    """-x log x: 0 at 0, -inf below (outside the domain), nan for nan."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(a > 0, -a * np.log(a), np.where(a == 0, 0, -np.inf))
+    return np.where(np.isnan(a), a, out).astype(a.dtype, copy=False)
+
+
+@_entr.vjp
+def _(ctx, grad):
+    (a,) = ctx.saved
+    return grad * -(log(a) + 1)
 
 
 @primitive("rsqrt", node="RsqrtBackward0", group=ELEMENTWISE, saves=("out",))
@@ -261,8 +355,8 @@ def _logit(a, eps):
 def _(ctx, grad, eps):
     (a,) = ctx.saved
     slope = grad / (a * (1 - a))
-    if eps is None:
-        return slope
+    if eps is None:  # nan outside [0, 1], where logit is nan
+        return where((a < 0) | (a > 1), math.nan, slope)
     return where((a < eps) | (a > 1 - eps), 0.0, slope)  # clamped away: no dependence
 
 
@@ -356,6 +450,13 @@ rsqrt = _float_function(_rsqrt, "rsqrt")
 log2 = _float_function(_log2, "log2")
 log10 = _float_function(_log10, "log10")
 exp2 = _float_function(_exp2, "exp2")
+asinh = arcsinh = _float_function(_asinh, "asinh")
+acosh = arccosh = _float_function(_acosh, "acosh")
+atanh = arctanh = _float_function(_atanh, "atanh")
+arcsin, arccos, arctan = asin, acos, atan
+erfc = _float_function(_erfc, "erfc")
+sinc = _float_function(_sinc, "sinc")
+entr = _float_function(_entr, "entr")  # torch.special.entr
 
 
 # Integers are already whole: trunc leaves them as they are (numpy would make them floats).
@@ -656,10 +757,17 @@ def _xlogy_scalar_other(a, other):
     return _xlogy_values(a, np.asarray(other, a.dtype))
 
 
+@primitive("special_xlog1py_scalar_other", node="SpecialXlog1PyBackward2", group=ELEMENTWISE,
+           saves=("a",))
+def _xlog1py_scalar_other(a, other):
+    return _xlog1py_values(a, np.asarray(other, a.dtype))
+
+
 @_xlogy_scalar_other.vjp
+@_xlog1py_scalar_other.vjp
 def _(ctx, grad, other):
     (a,) = ctx.saved
-    return grad * _xlogy_scalar_other(to_dtype(a != 0, a.dtype), other=other)
+    return grad * ctx.primitive(to_dtype(a != 0, a.dtype), other=other)
 
 
 @primitive("xlogy_scalar_self", node="XlogyBackward1", group=ELEMENTWISE, saves=("b",),
@@ -668,27 +776,40 @@ def _xlogy_scalar_self(b, number):
     return _xlogy_values(np.asarray(number, b.dtype), b)
 
 
+@primitive("special_xlog1py_scalar_self", node="SpecialXlog1PyBackward1", group=ELEMENTWISE,
+           saves=("b",))
+def _xlog1py_scalar_self(b, number):
+    return _xlog1py_values(np.asarray(number, b.dtype), b)
+
+
 @_xlogy_scalar_self.vjp
+@_xlog1py_scalar_self.vjp
 def _(ctx, grad, number):
     (b,) = ctx.saved
-    return grad * number / b
+    return grad * number / (b if ctx.primitive is _xlogy_scalar_self else b + 1)
 
 
-def xlogy(input, other):
-    """``input * log(other)``, 0 where ``input`` is 0 (entropy terms ``p log p`` at p = 0); a
-    number on either side records PyTorch's own node (XlogyBackward1, 2)."""
+def _x_times_logarithm(input, other, both, number_other, number_self):
+    """xlogy or xlog1py: a number on either side records PyTorch's own node for it."""
     a, b = promote(input, other)
     a, b = _floating(a), _floating(b)
     if not isinstance(other, Tensor):
-        return _xlogy_scalar_other(a, other=b._array.item())
+        return number_other(a, other=b._array.item())
     if not isinstance(input, Tensor):
-        return _xlogy_scalar_self(b, number=a._array.item())
-    return _xlogy(a, b)
+        return number_self(b, number=a._array.item())
+    return both(a, b)
+
+
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (entropy terms ``p log p`` at p = 0)."""
+    return _x_times_logarithm(input, other, _xlogy, _xlogy_scalar_other, _xlogy_scalar_self)
 
 
 def xlog1py(input, other):
-    a, b = promote(input, other)
-    return _xlog1py(_floating(a), _floating(b))
+    """``input * log1p(other)``, 0 where ``input`` is 0."""
+    return _x_times_logarithm(input, other, _xlog1py, _xlog1py_scalar_other,
+                              _xlog1py_scalar_self)
+
 
 
 # ------------------------------------------------------------------------------- and the rest
@@ -830,6 +951,47 @@ xlogy_ = _binary_inplace(_xlogy)
 ldexp_ = _binary_inplace(_ldexp)
 gcd_ = _binary_inplace(gcd.primitive)
 lcm_ = _binary_inplace(lcm.primitive)
+
+
+
+
+def _undifferentiable_inplace(prim):
+    """The in-place form of ``prim`` as PyTorch has it for the inverse hyperbolic functions: it
+    records ``<Name>Backward1``, whose backward refuses to run (no derivative is implemented)."""
+    name = prim.name
+    inplace = Primitive(name + "_inplace", prim.forward, node=prim.node_class.__name__[:-1] + "1",
+                        group=ELEMENTWISE, lowering=prim.lowering)
+
+    @inplace.vjp
+    def _(ctx, grad):
+        raise NotImplementedError(
+            f"the derivative for 'inplace version of {name}' is not implemented.")
+    return _unary_inplace(inplace)
+
+
+asinh_ = arcsinh_ = _undifferentiable_inplace(_asinh)
+acosh_ = arccosh_ = _undifferentiable_inplace(_acosh)
+atanh_ = arctanh_ = _undifferentiable_inplace(_atanh)
+asin_ = arcsin_ = _unary_inplace(_asin)
+acos_ = arccos_ = _unary_inplace(_acos)
+atan_ = arctan_ = _unary_inplace(_atan)
+sinh_ = _unary_inplace(_sinh)
+cosh_ = _unary_inplace(_cosh)
+tan_ = _unary_inplace(_tan)
+erf_ = _unary_inplace(_erf_forward)
+erfc_ = _unary_inplace(_erfc)
+exp2_ = _unary_inplace(_exp2)
+expm1_ = _unary_inplace(_expm1)
+log2_ = _unary_inplace(_log2)
+log10_ = _unary_inplace(_log10)
+log1p_ = _unary_inplace(_log1p)
+rsqrt_ = _unary_inplace(_rsqrt)
+sinc_ = _unary_inplace(_sinc)
+atan2_ = arctan2_ = _binary_inplace(_atan2)
+
+
+def logit_(input, eps=None):
+    return apply_inplace(_logit, input, (), {"eps": eps})
 
 
 def frac_(input):

@@ -2,6 +2,7 @@
 from .optimizer import Optimizer
 from .sgd import SGD
 from .adam import Adam, AdamW
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adadelta import Adadelta
 from .adamax import Adamax
@@ -11,7 +12,9 @@ from .rmsprop import RMSprop
 from .lbfgs import LBFGS
 from .rprop import Rprop
 from .asgd import ASGD
+from .muon import Muon
 from . import lr_scheduler, swa_utils
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
-           "RMSprop", "LBFGS", "Rprop", "ASGD", "lr_scheduler", "swa_utils"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adafactor", "Adagrad", "Adadelta", "Adamax",
+           "NAdam", "RAdam", "RMSprop", "LBFGS", "Rprop", "ASGD", "Muon", "lr_scheduler",
+           "swa_utils"]

@@ -99,7 +99,7 @@ class LBFGS(Optimizer):
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
         original_loss = self._evaluate(closure)
-        loss = float(original_loss)
+        loss = float(original_loss.detach())  # (PyTorch's step runs under no_grad: no warning)
         current_evals = 1
         state["func_evals"] += 1
         with grad_mode.no_grad():

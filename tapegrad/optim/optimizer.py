@@ -4,14 +4,18 @@ Subclasses write only ``_update(group, param, grad, state)``, the rule for one p
 class walks the groups under ``no_grad`` so that no update is ever recorded on the tape.
 """
 import copy
+import functools
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from itertools import chain
 
 from ..autograd import grad_mode
+from ..nn.modules.hooks import RemovableHandle
 from ..nn.parameter import reset_grad
 from ..tensor import Tensor
 
-__all__ = ["Optimizer", "required", "check_hyperparameters"]
+__all__ = ["Optimizer", "required", "check_hyperparameters", "register_optimizer_step_pre_hook",
+           "register_optimizer_step_post_hook"]
 
 
 class _Required:
@@ -27,12 +31,74 @@ required = _Required()
 # kept in the groups (and the repr, and state dicts) for compatibility and otherwise ignored.
 IMPLEMENTATION_OPTIONS = ("foreach", "fused", "capturable")
 
+# The hooks of every optimizer's step (``register_optimizer_step_pre_hook`` and kin).
+_global_optimizer_pre_hooks = OrderedDict()
+_global_optimizer_post_hooks = OrderedDict()
+
+# Each optimizer's own hook tables (ordered dicts: handles refer to them weakly).
+_HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def register_optimizer_step_pre_hook(hook):
+    """``hook(optimizer, args, kwargs)`` before every optimizer's step (before its own
+    pre-hooks); it may return new ``(args, kwargs)``."""
+    handle = RemovableHandle(_global_optimizer_pre_hooks)
+    _global_optimizer_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook):
+    """``hook(optimizer, args, kwargs)`` after every optimizer's step (after its own
+    post-hooks)."""
+    handle = RemovableHandle(_global_optimizer_post_hooks)
+    _global_optimizer_post_hooks[handle.id] = hook
+    return handle
+
+
+def _with_step_hooks(step):
+    """``step`` running the step pre- and post-hooks around it, as PyTorch's optimizers do; a
+    step called from inside another (``super().step()``) runs them only once."""
+    @functools.wraps(step)
+    def hooked_step(*args, **kwargs):
+        self = args[0]
+        if self.__dict__.get("_in_step"):
+            return step(*args, **kwargs)
+        for hook in chain(tuple(_global_optimizer_pre_hooks.values()),
+                          tuple(self._optimizer_step_pre_hooks.values())):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                       f"new_kwargs), but got {result}.")
+                args, kwargs = result
+        self._in_step = True
+        try:
+            out = step(*args, **kwargs)
+        finally:
+            self._in_step = False
+        for hook in chain(tuple(self._optimizer_step_post_hooks.values()),
+                          tuple(_global_optimizer_post_hooks.values())):
+            hook(self, args, kwargs)
+        return out
+    hooked_step._hooked = True
+    return hooked_step
+
 
 class Optimizer:
     """Base class: ``params`` is an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts
     (parameter groups, each with its own options)."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_hooked", False):
+            cls.step = _with_step_hooks(step)
+
     def __init__(self, params, defaults):
+        for table in _HOOK_TABLES:
+            setattr(self, table, OrderedDict())
         if defaults.get("differentiable"):
             raise NotImplementedError("differentiable=True is not supported: optimizer steps are "
                                       "never recorded on the tape")
@@ -112,6 +178,8 @@ class Optimizer:
                         del self.state[param]
         return loss
 
+    step = _with_step_hooks(step)
+
     def _update(self, group, param, grad, state):
         raise NotImplementedError
 
@@ -127,9 +195,47 @@ class Optimizer:
             return grad
         return grad.add(param, alpha=weight_decay)
 
+    # -- hooks ----------------------------------------------------------------------------------
+    def register_step_pre_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` before each ``step``; it may return new
+        ``(args, kwargs)``."""
+        return self._register_hook("_optimizer_step_pre_hooks", hook)
+
+    def register_step_post_hook(self, hook):
+        """``hook(optimizer, args, kwargs)`` after each ``step``."""
+        return self._register_hook("_optimizer_step_post_hooks", hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend=False):
+        """``hook(optimizer)`` before ``state_dict`` builds the dict."""
+        return self._register_hook("_optimizer_state_dict_pre_hooks", hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend=False):
+        """``hook(optimizer, state_dict)`` after ``state_dict``; what it returns (if not None)
+        replaces the state dict."""
+        return self._register_hook("_optimizer_state_dict_post_hooks", hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend=False):
+        """``hook(optimizer, state_dict)`` before ``load_state_dict``; what it returns (if not
+        None) is loaded instead."""
+        return self._register_hook("_optimizer_load_state_dict_pre_hooks", hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend=False):
+        """``hook(optimizer)`` after ``load_state_dict``."""
+        return self._register_hook("_optimizer_load_state_dict_post_hooks", hook, prepend)
+
+    def _register_hook(self, table_name, hook, prepend=False):
+        table = getattr(self, table_name)
+        handle = RemovableHandle(table)
+        table[handle.id] = hook
+        if prepend:
+            table.move_to_end(handle.id, last=False)
+        return handle
+
     # -- state dicts ------------------------------------------------------------------------------
     def state_dict(self):
         """``{"state": {index: state}, "param_groups": [...]}`` with parameters as indices."""
+        for hook in tuple(self._optimizer_state_dict_pre_hooks.values()):
+            hook(self)
         index_of = {}
         groups = []
         for group in self.param_groups:
@@ -140,10 +246,20 @@ class Optimizer:
             groups.append(packed)
         state = {index_of[id(param)]: value for param, value in self.state.items()
                  if id(param) in index_of}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in tuple(self._optimizer_state_dict_post_hooks.values()):
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
 
     def load_state_dict(self, state_dict):
         """Restore hyper-parameters and state; the groups must match in number and size."""
+        state_dict = state_dict.copy()
+        for hook in tuple(self._optimizer_load_state_dict_pre_hooks.values()):
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -165,12 +281,16 @@ class Optimizer:
             groups.append(group)
         self.state = state
         self.param_groups = groups
+        for hook in tuple(self._optimizer_load_state_dict_post_hooks.values()):
+            hook(self)
 
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for table in _HOOK_TABLES:  # hooks are not saved
+            self.__dict__.setdefault(table, OrderedDict())
 
     def __repr__(self):
         text = type(self).__name__ + " ("

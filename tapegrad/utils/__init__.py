@@ -1,5 +1,5 @@
-"""``tapegrad.utils``: data loading (``utils.data``) and gradient checkpointing
-(``utils.checkpoint``)."""
-from . import checkpoint, data
+"""``tapegrad.utils``: data loading (``utils.data``), gradient checkpointing
+(``utils.checkpoint``) and hook handles (``utils.hooks``)."""
+from . import checkpoint, data, hooks
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["checkpoint", "data", "hooks"]

@@ -5,21 +5,24 @@ from .linear import Bilinear, Identity, Linear, NonDynamicallyQuantizableLinear
 from .activation import (
     CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU,
     LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin,
-    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold,
+    Softplus, Softshrink, Softsign, Tanh, Tanhshrink, Threshold, Softmax2d,
 )
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
+from .dropout import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d,
+                      FeatureAlphaDropout)
 from .normalization import (
     BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
-    RMSNorm,
+    RMSNorm, BatchNorm3d, CrossMapLRN2d, LocalResponseNorm,
 )
 from .sparse import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
     AvgPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d,
+    AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, LPPool1d, LPPool2d, LPPool3d, MaxPool3d,
+    MaxUnpool3d, FractionalMaxPool2d, FractionalMaxPool3d,
 )
 from .pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .fold import Fold, Unfold
@@ -28,10 +31,12 @@ from .padding import (
     ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
     ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .lazy import (
     LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyConvTranspose1d,
     LazyConvTranspose2d, LazyLinear, LazyModuleMixin,
+    LazyBatchNorm3d, LazyConv3d, LazyConvTranspose3d, LazyInstanceNorm1d, LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
 )
 from .attention import MultiheadAttention
 from .transformer import (
@@ -42,8 +47,9 @@ from .loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
-    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,
+    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiLabelMarginLoss,
 )
+from . import batchnorm, utils  # PyTorch's module paths (nn.modules.batchnorm, .utils)
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
            "Identity", "Linear", "ReLU", "ReLU6", "GELU", "Tanh", "Sigmoid", "Softmax",
@@ -71,4 +77,10 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
            "GaussianNLLLoss", "PoissonNLLLoss", "LazyModuleMixin", "LazyLinear", "LazyConv1d",
            "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyBatchNorm1d",
-           "LazyBatchNorm2d", "ChannelShuffle"]
+           "LazyBatchNorm2d", "ChannelShuffle",
+           "Conv3d", "ConvTranspose3d", "LazyConv3d", "LazyConvTranspose3d", "MaxPool3d",
+           "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d", "LPPool1d",
+           "LPPool2d", "LPPool3d", "BatchNorm3d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d", "AlphaDropout", "FeatureAlphaDropout",
+           "LocalResponseNorm", "CrossMapLRN2d", "Softmax2d", "MultiLabelMarginLoss", "RNNBase",
+           "RNNCellBase", "FractionalMaxPool2d", "FractionalMaxPool3d"]

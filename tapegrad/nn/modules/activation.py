@@ -8,7 +8,7 @@ from .module import Module
 __all__ = ["ReLU", "GELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SELU",
            "SiLU", "Softplus", "Mish", "Hardtanh", "ReLU6", "LogSigmoid", "Softsign", "Hardswish",
            "Hardsigmoid", "PReLU", "GLU", "Softmin", "CELU", "Threshold", "Softshrink",
-           "Hardshrink", "Tanhshrink", "RReLU"]
+           "Hardshrink", "Tanhshrink", "RReLU", "Softmax2d"]
 
 
 class ReLU(Module):
@@ -55,6 +55,17 @@ class Softmax(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each spatial position: dim -3 of a (N, C, H, W) or
+    (C, H, W) input."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
+                             "instead")
+        return F.softmax(input, -3)
 
 
 class LogSoftmax(Module):

@@ -1,11 +1,13 @@
 """``MultiheadAttention``: scaled dot-product attention over several learned projections.
 
 A composite of recorded ops, with PyTorch's parameters (``in_proj_weight`` packing the query,
-key and value projections, or ``q/k/v_proj_weight`` when keys and values have their own sizes)
-and PyTorch's mask conventions: in a boolean ``attn_mask`` or ``key_padding_mask``, True marks a
-position that may *not* be attended to.
+key and value projections, or ``q/k/v_proj_weight`` when keys and values have their own sizes;
+``bias_k``/``bias_v`` with ``add_bias_kv``) and PyTorch's mask conventions: in a boolean
+``attn_mask`` or ``key_padding_mask``, True marks a position that may *not* be attended to.
+``multi_head_attention_forward`` is PyTorch's functional form, with its checks and messages in
+its order.
 """
-import math
+import warnings
 
 from ... import dtypes, ops
 from .. import functional as F
@@ -14,7 +16,7 @@ from ..parameter import Parameter
 from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
-__all__ = ["MultiheadAttention"]
+__all__ = ["MultiheadAttention", "multi_head_attention_forward"]
 
 
 class MultiheadAttention(Module):
@@ -27,9 +29,6 @@ class MultiheadAttention(Module):
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
         if embed_dim % num_heads:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("MultiheadAttention: add_bias_kv and add_zero_attn are "
-                                      "not supported")
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -53,7 +52,11 @@ class MultiheadAttention(Module):
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
                                                         dtype=dtype)
-        self.bias_k = self.bias_v = None
+        if add_bias_kv:
+            self.bias_k = Parameter(ops.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_v = Parameter(ops.empty(1, 1, embed_dim, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
@@ -66,77 +69,257 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.zeros_(self.in_proj_bias)
             init.zeros_(self.out_proj.bias)
-
-    def _projection_weights(self):
-        if self._qkv_same_embed_dim:
-            return self.in_proj_weight.chunk(3)
-        return self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
-        if is_causal and attn_mask is None:  # PyTorch takes is_causal as a hint, never as the mask
-            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
-                               "Transformer module method `generate_square_subsequent_mask` to "
-                               "create this mask.")
-        unbatched = query.dim() == 2
-        if unbatched:
-            query, key, value = (t.unsqueeze(1) for t in (query, key, value))
-            if key_padding_mask is not None:
-                key_padding_mask = key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
-            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
-        target_length, batch, _ = query.shape
-        source_length = key.shape[0]
-        biases = (self.in_proj_bias.chunk(3) if self.in_proj_bias is not None
-                  else (None, None, None))
-        q, k, v = (self._heads(F.linear(t, w, b), batch)
-                   for t, w, b in zip((query, key, value), self._projection_weights(), biases))
-        scores = ops.matmul(q, k.transpose(-2, -1)) * (1 / math.sqrt(self.head_dim))
-        mask = self._additive_mask(attn_mask, key_padding_mask, target_length, source_length,
-                                   batch, scores.dtype)
-        if mask is not None:
-            scores = scores + mask
+        """PyTorch's steps: both masks made additive floats (warning when their types
+        differ), batch_first inputs made sequence-first, then ``multi_head_attention_forward``."""
+        is_batched = query.dim() == 3
+        key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
+                                          _dtype_of(attn_mask), "attn_mask", query.dtype)
+        attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+        if self.batch_first and is_batched:
+            query, key, value = _transposed(query, key, value)
+        separate = not self._qkv_same_embed_dim
+        output, weights = multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+            self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
+            self.out_proj.weight, self.out_proj.bias, training=self.training,
+            key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
+            use_separate_proj_weight=separate, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, is_causal=is_causal)
+        if self.batch_first and is_batched:
+            output = output.transpose(1, 0)
+        return output, weights
+
+
+def _transposed(query, key, value):
+    """(N, L, E) inputs as (L, N, E), keeping self-attention's ``query is key is value``."""
+    if key is value:
+        if query is key:
+            query = key = value = query.transpose(1, 0)
+        else:
+            query, key = query.transpose(1, 0), key.transpose(1, 0)
+            value = key
+        return query, key, value
+    return query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
+
+
+def _dtype_of(mask):
+    return None if mask is None else mask.dtype
+
+
+def canonical_mask(mask, name, other_dtype, other_name, dtype):
+    """A boolean mask (True: not allowed) as 0 / -inf of ``dtype``, a float mask as it is;
+    with PyTorch's warning when ``other_dtype`` (the other mask's) differs."""
+    if mask is None:
+        return None
+    if mask.dtype != dtypes.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other_dtype is not None and mask.dtype != other_dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same "
+                      "type for both instead.", stacklevel=2)
+    if mask.is_floating_point():
+        return mask
+    return ops.zeros(mask.shape, dtype=dtype).masked_fill(mask, float("-inf"))
+
+
+def _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """PyTorch's ``_mha_shape_check``: the ranks of the inputs and masks; whether batched."""
+    if query.dim() == 3:
+        if key.dim() != 3 or value.dim() != 3:
+            raise AssertionError("For batched (3-D) `query`, expected `key` and `value` to be "
+                                 f"3-D but found {key.dim()}-D and {value.dim()}-D tensors "
+                                 "respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 2:
+            raise AssertionError("For batched (3-D) `query`, expected `key_padding_mask` to be "
+                                 f"`None` or 2-D but found {key_padding_mask.dim()}-D tensor "
+                                 "instead")
+        if attn_mask is not None and attn_mask.dim() not in (2, 3):
+            raise AssertionError("For batched (3-D) `query`, expected `attn_mask` to be `None`, "
+                                 f"2-D or 3-D but found {attn_mask.dim()}-D tensor instead")
+        return True
+    if query.dim() == 2:
+        if key.dim() != 2 or value.dim() != 2:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key` and `value` to be "
+                                 f"2-D but found {key.dim()}-D and {value.dim()}-D tensors "
+                                 "respectively")
+        if key_padding_mask is not None and key_padding_mask.dim() != 1:
+            raise AssertionError("For unbatched (2-D) `query`, expected `key_padding_mask` to be "
+                                 f"`None` or 1-D but found {key_padding_mask.dim()}-D tensor "
+                                 "instead")
+        if attn_mask is not None:
+            if attn_mask.dim() not in (2, 3):
+                raise AssertionError("For unbatched (2-D) `query`, expected `attn_mask` to be "
+                                     f"`None`, 2-D or 3-D but found {attn_mask.dim()}-D tensor "
+                                     "instead")
+            expected = (num_heads, query.shape[0], key.shape[0])
+            if attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
+                raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                     f"{attn_mask.shape}")
+        return False
+    raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                         f"{query.dim()}-D query tensor")
+
+
+def _in_projection(query, key, value, weights, biases):
+    """q, k, v projected; self-attention (one input) takes one product with all weights."""
+    if query is key and key is value and len(weights) == 1:
+        return F.linear(query, weights[0], biases).chunk(3, -1)
+    if len(weights) == 1:
+        weights = weights[0].chunk(3)
+    biases = biases.chunk(3) if biases is not None else (None, None, None)
+    return tuple(F.linear(t, w, b) for t, w, b in zip((query, key, value), weights, biases))
+
+
+def _check_attn_mask(attn_mask, expected_3d):
+    """``attn_mask`` as (1 or N·heads, L, S), after PyTorch's check of its shape."""
+    if attn_mask.dim() == 2:
+        if tuple(attn_mask.shape) != expected_3d[1:]:
+            raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should "
+                               f"be {expected_3d[1:]}.")
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        if tuple(attn_mask.shape) != expected_3d:
+            raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should "
+                               f"be {expected_3d}.")
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
+                                 in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
+                                 dropout_p, out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True, is_causal=False):
+    """PyTorch's ``F.multi_head_attention_forward`` over sequence-first (L, N, E) inputs — or
+    unbatched (L, E) — with its checks and messages in its order. ``bias_k``/``bias_v`` add one
+    learned key/value step, ``add_zero_attn`` one zero step; the masks grow to match."""
+    is_batched = _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    target_length, batch, embed_dim = query.shape
+    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
+                                      _dtype_of(attn_mask), "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # the hint alone says it: scaled_dot_product_attention masks
+    else:
+        attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but "
+                             f"got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+        weights = (q_proj_weight, k_proj_weight, v_proj_weight)
+    else:
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape "
+                                 f"{value.shape}")
+        weights = (in_proj_weight,)
+    q, k, v = _in_projection(query, key, value, weights, in_proj_bias)
+    if attn_mask is not None:
+        attn_mask = _check_attn_mask(attn_mask,
+                                     (batch * num_heads, target_length, key.shape[0]))
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError(f"{'bias_k' if bias_v is None else 'bias_v'} is set but "
+                             f"{'bias_v' if bias_v is None else 'bias_k'} is None")
+    if bias_k is not None:
+        if static_k is not None or static_v is not None:
+            raise AssertionError(f"bias cannot be added to static "
+                                 f"{'key' if static_k is not None else 'value'}.")
+        k = ops.cat([k, bias_k.repeat(1, batch, 1)])
+        v = ops.cat([v, bias_v.repeat(1, batch, 1)])
+        attn_mask, key_padding_mask = _one_more_step(attn_mask, key_padding_mask)
+    q = _heads(q, batch * num_heads, head_dim)
+    k = _heads(k, batch * num_heads, head_dim) if static_k is None else \
+        _static(static_k, "static_k", batch * num_heads, head_dim)
+    v = _heads(v, batch * num_heads, head_dim) if static_v is None else \
+        _static(static_v, "static_v", batch * num_heads, head_dim)
+    if add_zero_attn:
+        zeros = ops.zeros(batch * num_heads, 1, head_dim, dtype=k.dtype)
+        k, v = ops.cat([k, zeros], 1), ops.cat([v, zeros], 1)
+        attn_mask, key_padding_mask = _one_more_step(attn_mask, key_padding_mask)
+    source_length = k.shape[1]
+    if key_padding_mask is not None:
+        _check_key_padding_mask(key_padding_mask, source_length, batch)
+        padding = key_padding_mask.reshape(batch, 1, 1, source_length).expand(
+            -1, num_heads, -1, -1).reshape(batch * num_heads, 1, source_length)
+        attn_mask = padding if attn_mask is None else attn_mask + padding
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        scores = ops.bmm(q * (1.0 / head_dim) ** 0.5, k.transpose(-2, -1))
+        if attn_mask is not None:
+            scores = attn_mask + scores
         weights = ops.softmax(scores, -1)
-        if self.dropout > 0.0:
-            weights = F.dropout(weights, self.dropout, self.training)
-        attended = ops.matmul(weights, v)  # (N·heads, L, head_dim)
-        output = attended.transpose(0, 1).reshape(target_length, batch, self.embed_dim)
-        output = self.out_proj(output)
-        if unbatched:
-            output = output.squeeze(1)
-        elif self.batch_first:
-            output = output.transpose(0, 1)
-        if not need_weights:
-            return output, None
-        weights = weights.reshape(batch, self.num_heads, target_length, source_length)
+        if dropout_p > 0.0:
+            weights = F.dropout(weights, dropout_p)
+        attended = ops.bmm(weights, v).transpose(0, 1)
+    else:
+        weights = None
+        if attn_mask is not None:
+            attn_mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 else \
+                attn_mask.reshape(batch, num_heads, -1, source_length)
+        q, k, v = (t.reshape(batch, num_heads, -1, head_dim) for t in (q, k, v))
+        attended = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+        attended = attended.permute(2, 0, 1, 3)
+    output = F.linear(attended.reshape(target_length * batch, embed_dim), out_proj_weight,
+                      out_proj_bias).view(target_length, batch, -1)
+    if weights is not None:
+        weights = weights.view(batch, num_heads, target_length, source_length)
         if average_attn_weights:
             weights = weights.mean(1)
-        return output, weights.squeeze(0) if unbatched else weights
-
-    def _heads(self, projected, batch):
-        """(L, N, E) as (N·heads, L, head_dim): every head of every sample a separate batch."""
-        length = projected.shape[0]
-        return projected.reshape(length, batch * self.num_heads, self.head_dim).transpose(0, 1)
-
-    def _additive_mask(self, attn_mask, key_padding_mask, target_length, source_length, batch,
-                       dtype):
-        """attn_mask and key_padding_mask as one float mask to add to the (N·heads, L, S)
-        scores: -inf where attention is not allowed."""
-        mask = None
-        if attn_mask is not None:
-            mask = _as_additive(attn_mask, dtype)
-            if mask.dim() == 3:
-                mask = mask.reshape(batch * self.num_heads, target_length, source_length)
-        if key_padding_mask is not None:
-            padding = _as_additive(key_padding_mask, dtype).reshape(batch, 1, 1, source_length)
-            padding = padding.expand(batch, self.num_heads, 1, source_length).reshape(
-                batch * self.num_heads, 1, source_length)
-            mask = padding if mask is None else mask + padding
-        return mask
+    if not is_batched:
+        output = output.squeeze(1)
+        weights = weights.squeeze(0) if weights is not None else None
+    return output, weights
 
 
-def _as_additive(mask, dtype):
-    """A boolean mask (True: not allowed) as 0 / -inf; a float mask as it is."""
-    if mask.dtype == dtypes.bool:
-        return ops.zeros(mask.shape, dtype=dtype).masked_fill(mask, float("-inf"))
-    return mask.to(dtype)
+def _heads(projected, batch_heads, head_dim):
+    """(L, N, E) as (N·heads, L, head_dim): every head of every sample a separate batch."""
+    return projected.reshape(projected.shape[0], batch_heads, head_dim).transpose(0, 1)
+
+
+def _static(given, name, batch_heads, head_dim):
+    """Precomputed keys or values (N·heads, S, head_dim), checked."""
+    if given.shape[0] != batch_heads:
+        raise AssertionError(f"expecting {name}.size(0) of {batch_heads}, but got "
+                             f"{given.shape[0]}")
+    if given.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got "
+                             f"{given.shape[2]}")
+    return given
+
+
+def _one_more_step(attn_mask, key_padding_mask):
+    """Both masks with one more (allowed) source position, for an appended key/value step."""
+    return tuple(None if mask is None else F.pad(mask, (0, 1))
+                 for mask in (attn_mask, key_padding_mask))
+
+
+def _check_key_padding_mask(key_padding_mask, source_length, batch):
+    if key_padding_mask.shape[0] != batch:
+        raise AssertionError(f"Expected key_padded_mask.shape[0] to be {batch}, but got "
+                             f"{key_padding_mask.shape[0]}")
+    if key_padding_mask.shape[1] != source_length:
+        raise AssertionError(f"Expected key_padded_mask.shape[1] to be {source_length}, but "
+                             f"got {key_padding_mask.shape[1]}")

@@ -1,6 +1,6 @@
-"""``Conv1d``/``Conv2d`` (learned 1-D and 2-D cross-correlations) and ``ConvTranspose1d``/
-``ConvTranspose2d`` (their transposes, the usual learned upsampling), initialised as PyTorch
-initialises them."""
+"""``Conv1d``/``Conv2d``/``Conv3d`` (learned 1-D, 2-D and 3-D cross-correlations) and
+``ConvTranspose1d``/``2d``/``3d`` (their transposes, the usual learned upsampling), initialised as
+PyTorch initialises them."""
 import math
 
 from ... import ops
@@ -10,7 +10,8 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d"]
 
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
@@ -19,6 +20,11 @@ def _single(value, name):
     """A 1-d layer's size argument as the 1-tuple PyTorch keeps (and prints); ``name`` is there
     to take ``_pair``'s arguments."""
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def _triple(value, name):
+    """A 3-d layer's size argument as the 3-tuple PyTorch keeps (a sequence is kept as given)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * 3
 
 
 class _ConvNd(Module):
@@ -127,6 +133,11 @@ class Conv2d(_PlainConvNd):
     _conv = staticmethod(F.conv2d)
 
 
+class Conv3d(_PlainConvNd):
+    _sizes = staticmethod(_triple)
+    _conv = staticmethod(F.conv3d)
+
+
 class _ConvTransposeNd(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
@@ -175,3 +186,8 @@ class ConvTranspose1d(_ConvTransposeNd):
 class ConvTranspose2d(_ConvTransposeNd):
     _sizes = staticmethod(_pair)
     _conv = staticmethod(F.conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    _sizes = staticmethod(_triple)
+    _conv = staticmethod(F.conv_transpose3d)

@@ -1,9 +1,11 @@
-"""``Dropout`` (elements) and ``Dropout1d``/``2d``/``3d`` (whole channels): active in training
-mode, the identity in eval mode."""
+"""``Dropout`` (elements) and ``Dropout1d``/``2d``/``3d`` (whole channels), and their alpha forms
+for SELU networks (``AlphaDropout``, ``FeatureAlphaDropout``): active in training mode, the
+identity in eval mode."""
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -36,3 +38,13 @@ class Dropout2d(_DropoutNd):
 class Dropout3d(_DropoutNd):
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -11,12 +11,15 @@ from itertools import chain
 
 from ... import dtypes, ops
 from ..parameter import UninitializedBuffer, UninitializedParameter, is_lazy
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
-from .normalization import BatchNorm1d, BatchNorm2d
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d,
+                            InstanceNorm3d)
 
-__all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConvTranspose1d",
-           "LazyConvTranspose2d", "LazyBatchNorm1d", "LazyBatchNorm2d"]
+__all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+           "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyBatchNorm1d",
+           "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d"]
 
 
 class LazyModuleMixin:
@@ -151,12 +154,15 @@ def _lazy_conv_transpose(eager):
 
 LazyConv1d = _lazy_conv(Conv1d)
 LazyConv2d = _lazy_conv(Conv2d)
+LazyConv3d = _lazy_conv(Conv3d)
 LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d)
 LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d)
+LazyConvTranspose3d = _lazy_conv_transpose(ConvTranspose3d)
 
 
 class _LazyBatchNormMixin(LazyModuleMixin):
-    """``num_features`` from dim 1 of the first input."""
+    """``num_features`` from dim 1 of the first input (of an unbatched instance-norm input too,
+    as PyTorch reads it)."""
 
     def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None):
@@ -193,3 +199,9 @@ def _lazy_batch_norm(eager):
 
 LazyBatchNorm1d = _lazy_batch_norm(BatchNorm1d)
 LazyBatchNorm2d = _lazy_batch_norm(BatchNorm2d)
+LazyBatchNorm3d = _lazy_batch_norm(BatchNorm3d)
+# PyTorch's lazy instance norms default to an affine transform and tracked running statistics,
+# as the batch norms do (unlike the eager instance norms).
+LazyInstanceNorm1d = _lazy_batch_norm(InstanceNorm1d)
+LazyInstanceNorm2d = _lazy_batch_norm(InstanceNorm2d)
+LazyInstanceNorm3d = _lazy_batch_norm(InstanceNorm3d)

@@ -8,7 +8,7 @@ __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "Cosin
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MarginRankingLoss",
            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "GaussianNLLLoss",
-           "PoissonNLLLoss"]
+           "PoissonNLLLoss", "MultiLabelMarginLoss"]
 
 
 class _Loss(Module):
@@ -143,6 +143,11 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
                                              reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class MultiMarginLoss(_WeightedLoss):

@@ -3,15 +3,18 @@
 Everything a training loop asks of a model — its parameters, its state dict, train/eval mode —
 is answered by walking the tree of modules that attribute assignment builds.
 """
+import functools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 from itertools import chain
+
+import numpy as np
 
 from ... import dtypes
 from ...autograd import grad_mode
 from ...compile import compile as compile_function
 from ...tensor import Tensor, _check_device
-from ..parameter import Parameter, reset_grad
+from ..parameter import Buffer, Parameter, reset_grad
 from .hooks import BackwardHook, RemovableHandle
 
 __all__ = ["Module"]
@@ -176,7 +179,7 @@ class Module:
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
                 f"created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method.")
-        self._parameters[name] = param
+        self._parameters[name] = _registered(_PARAMETER_REGISTRATION_HOOKS, self, name, param)
         Module._changes += 1
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -184,7 +187,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = tensor
+        self._buffers[name] = _registered(_BUFFER_REGISTRATION_HOOKS, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -195,7 +198,7 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         self._check_registrable(name, "module", "_modules")
-        self._modules[name] = module
+        self._modules[name] = _registered(_MODULE_REGISTRATION_HOOKS, self, name, module)
         Module._changes += 1
 
     register_module = add_module
@@ -242,17 +245,22 @@ class Module:
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, keep=self._modules)
-            self._modules[name] = value
+            self._modules[name] = _registered(_MODULE_REGISTRATION_HOOKS, self, name, value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = None
+        elif isinstance(value, Buffer):
+            if params is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self._forget(name, keep=self._buffers)
+            self.register_buffer(name, value, value.persistent)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
                                 "(torch.Tensor or None expected)")
-            self._buffers[name] = value
+            self._buffers[name] = _registered(_BUFFER_REGISTRATION_HOOKS, self, name, value)
         else:
             object.__setattr__(self, name, value)
 
@@ -365,13 +373,30 @@ class Module:
         module_path, _, name = target.rpartition(".")
         return self.get_submodule(module_path), name
 
+    def set_submodule(self, target, module, strict=False):
+        """Put ``module`` at the dotted path ``target``, replacing the module there (``strict``:
+        only if there is one)."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent, name = self._owner_of(target)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
     # -- modes and bulk operations ----------------------------------------------------------------
     def train(self, mode=True):
+        """Set this module's mode, then each child's through its own ``train`` (so a subclass
+        that overrides ``train``, e.g. to keep its BatchNorm in eval mode, is obeyed)."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
-        for module in self.modules():
-            object.__setattr__(module, "training", mode)
+        object.__setattr__(self, "training", mode)
         Module._changes += 1
+        for module in self.children():
+            module.train(mode)
         return self
 
     def eval(self):
@@ -402,12 +427,21 @@ class Module:
                 target = arg
             else:
                 _check_device(arg)
-        if target is None:
-            return self
-        if not dtypes.as_dtype(target).is_floating_point:
+        if target is not None and not dtypes.as_dtype(target).is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={target}")
-        return self._cast_floating(target)
+        if kwargs.get("memory_format") is not None:
+            self._relayout(kwargs["memory_format"])
+        return self if target is None else self._cast_floating(target)
+
+    def _relayout(self, memory_format):
+        """``to(memory_format=...)``: 4-d and 5-d parameters, buffers and grads take the layout
+        (in place, keeping the Parameter objects), as PyTorch converts only those."""
+        for module in self.modules():
+            for tensor in (*module._parameters.values(), *module._buffers.values()):
+                for t in () if tensor is None else (tensor, tensor._grad):
+                    if t is not None and t._array.ndim in (4, 5):
+                        t._array = t.to(memory_format=memory_format)._array
 
     def float(self):
         return self._cast_floating(dtypes.float32)
@@ -419,6 +453,21 @@ class Module:
         return self._cast_floating(dtypes.float16)
 
     def cpu(self):
+        return self
+
+    def to_empty(self, *, device=None, recurse=True):
+        """Give every parameter and buffer new, uninitialized memory of its shape and dtype
+        (on the CPU, the only device), as after building a model on the meta device."""
+        _check_device("cpu" if device is None else device)
+        for module in self.modules() if recurse else (self,):
+            for tensor in (*module._parameters.values(), *module._buffers.values()):
+                if tensor is not None:
+                    tensor._array = np.empty_like(tensor._array)
+        return self
+
+    def share_memory(self):
+        """A no-op returning the module: tapegrad loads data in one process, so memory is
+        never shared with worker processes."""
         return self
 
     def cuda(self, device=None):
@@ -439,33 +488,111 @@ class Module:
 
     # -- state dict -------------------------------------------------------------------------------
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """Parameters and persistent buffers by dotted name; the tensors share the model's memory.
+        """Parameters, persistent buffers and extra state by dotted name; the tensors share the
+        model's memory.
 
         A new state dict carries ``_metadata``: each module's ``_version`` under its dotted name,
-        so loading can tell a checkpoint saved by an older layout.
+        so loading can tell a checkpoint saved by an older layout. Pre-hooks run before a
+        module saves its entries, post-hooks after its children saved theirs.
         """
         if args:
             destination = args[0]
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
-        for name, value in self._own_state().items():
-            destination[prefix + name] = value if keep_vars else value.detach()
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in tuple(self._state_dict_pre_hooks.values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
+        for hook in tuple(self._state_dict_hooks.values()):
+            result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, "_from_public_api", False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:  # the private hook may replace the state dict
+                destination = result
         return destination
 
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """Put this module's own entries (children excluded) in ``destination``; a subclass
+        overrides it to save more, as in PyTorch."""
+        for name, value in self._own_state().items():
+            destination[prefix + name] = value if keep_vars else value.detach()
+        if self._has_extra_state():
+            destination[prefix + _EXTRA_STATE_KEY] = self.get_extra_state()
+
+    def _has_extra_state(self):
+        return type(self).get_extra_state is not Module.get_extra_state
+
+    def get_extra_state(self):
+        """Whatever else a subclass saves in its state dict (under ``_extra_state``); a module
+        that overrides it also overrides ``set_extra_state``."""
+        raise RuntimeError(_NEVER_CALLED.format("get_extra_state"))
+
+    def set_extra_state(self, state):
+        """Restore what ``get_extra_state`` returned."""
+        raise RuntimeError(_NEVER_CALLED.format("set_extra_state"))
+
     def _own_state(self):
-        """This module's entries of its state dict, children excluded: parameters, then
+        """This module's tensors in its state dict, children excluded: parameters, then
         persistent buffers, leaving out those registered as None."""
         persistent_buffers = ((name, buffer) for name, buffer in self._buffers.items()
                               if name not in self._non_persistent_buffers_set)
         return {name: value for name, value in chain(self._parameters.items(), persistent_buffers)
                 if value is not None}
+
+    def register_state_dict_pre_hook(self, hook):
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves this module."""
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs once this module and its
+        children are saved; it may change ``state_dict`` in place (and must return None)."""
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_state_dict_hook(self, hook):
+        """The older, private post-hook: like the public one, but what it returns (if not None)
+        replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module checks its entries; it may
+        change ``state_dict`` in place (rename old keys)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """As ``register_load_state_dict_pre_hook``; without ``with_module`` the hook is called
+        without the module argument."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = \
+            functools.partial(hook, self) if with_module else hook
+        return handle
+
+    def register_load_state_dict_post_hook(self, hook):
+        """``hook(module, incompatible_keys)`` runs once this module and its children are
+        checked; it may change the missing and unexpected key lists in place (before ``strict``
+        judges them). tapegrad copies only once every check passed, so the copy comes after."""
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copy ``state_dict`` into the model; every problem is found before anything is copied."""
@@ -473,13 +600,30 @@ class Module:
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)  # a module may add what an older version did not save
-        modules = [(name + "." if name else "", module)
-                   for name, module in self.named_modules(remove_duplicate=False)]
+        if metadata is not None:
+            state_dict._metadata = metadata
         missing, unexpected, errors = [], [], []
-        for prefix, module in modules:
+        modules = []
+
+        def check(module, prefix):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
             module._load_from_state_dict(state_dict, prefix, local_metadata, True, missing,
                                          unexpected, errors)
+            modules.append((prefix, module))
+            for name, child in module._modules.items():
+                if child is not None:
+                    check(child, prefix + name + ".")
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in tuple(module._load_state_dict_post_hooks.values()):
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
+
+        check(self, "")
         if strict:
             errors[:0] = _key_errors("Missing", missing) + _key_errors("Unexpected", unexpected)
         if errors:
@@ -498,6 +642,9 @@ class Module:
         (``local_metadata.get("version")``, None for a plain dict) up to date in ``state_dict``
         before calling it. Nothing is copied here: ``load_state_dict`` copies once all passed.
         """
+        for hook in tuple(self._load_state_dict_pre_hooks.values()):
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
         own = self._own_state()
         for name, target in own.items():
             key = prefix + name
@@ -507,8 +654,12 @@ class Module:
                     error_msgs.append(error)
             elif strict:
                 missing_keys.append(key)
+        extra_key = prefix + _EXTRA_STATE_KEY
+        if self._has_extra_state() and extra_key not in state_dict and strict:
+            missing_keys.append(extra_key)
         if strict:
             unexpected_keys.extend(key for key in state_dict if key.startswith(prefix)
+                                   and key != extra_key
                                    and not self._expects(key[len(prefix):], own))
 
     def _expects(self, key, own):
@@ -530,6 +681,8 @@ class Module:
                 setattr(self, name, _assigned_parameter(source, target.requires_grad))
             else:
                 setattr(self, name, source)
+        if self._has_extra_state() and prefix + _EXTRA_STATE_KEY in state_dict:
+            self.set_extra_state(state_dict[prefix + _EXTRA_STATE_KEY])
 
     def compile(self, *args, **kwargs):
         """Compile this module's ``forward`` in place (``tapegrad.compile`` with these arguments):
@@ -566,7 +719,13 @@ class Module:
 
 _HOOK_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks",
                 "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
-                "_forward_hooks_always_called", "_legacy_backward_hooks")
+                "_forward_hooks_always_called", "_legacy_backward_hooks",
+                "_state_dict_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
+                "_load_state_dict_post_hooks")
+_EXTRA_STATE_KEY = "_extra_state"
+_NEVER_CALLED = ("Reached a code path in Module.{}() that should never be called. Please file an "
+                 "issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+                 "to report this bug.")
 
 
 def _run_legacy_hooks(module, hooks, grad_input, grad_output):
@@ -617,6 +776,44 @@ def register_module_full_backward_hook(hook):
     handle = RemovableHandle(_GLOBAL_HOOKS.backward)
     _GLOBAL_HOOKS.backward[handle.id] = hook
     return handle
+
+
+_PARAMETER_REGISTRATION_HOOKS = OrderedDict()
+_BUFFER_REGISTRATION_HOOKS = OrderedDict()
+_MODULE_REGISTRATION_HOOKS = OrderedDict()
+
+
+def register_module_parameter_registration_hook(hook):
+    """``hook(module, name, param)`` whenever any module registers a parameter; it may return
+    the parameter to register instead."""
+    return _add_global_hook(_PARAMETER_REGISTRATION_HOOKS, hook)
+
+
+def register_module_buffer_registration_hook(hook):
+    """``hook(module, name, buffer)`` whenever any module registers a buffer; it may return
+    the tensor to register instead."""
+    return _add_global_hook(_BUFFER_REGISTRATION_HOOKS, hook)
+
+
+def register_module_module_registration_hook(hook):
+    """``hook(module, name, submodule)`` whenever any module registers a submodule; it may
+    return the module to register instead."""
+    return _add_global_hook(_MODULE_REGISTRATION_HOOKS, hook)
+
+
+def _add_global_hook(hooks, hook):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+def _registered(hooks, module, name, value):
+    """``value`` as the registration hooks leave it."""
+    for hook in tuple(hooks.values()):
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
 
 
 def _insert(hooks, hook_id, hook, prepend):

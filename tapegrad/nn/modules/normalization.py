@@ -4,6 +4,8 @@ statistics for eval mode), ``InstanceNorm1d``/``2d``/``3d`` (per sample and chan
 learned scale and shift, and ``RMSNorm`` (a learned scale only)."""
 import warnings
 
+import numpy as np
+
 from ... import dtypes, ops
 from ...autograd import grad_mode
 from .. import functional as F
@@ -11,8 +13,9 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "InstanceNorm1d",
-           "InstanceNorm2d", "InstanceNorm3d", "RMSNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm", "LocalResponseNorm",
+           "CrossMapLRN2d"]
 
 
 def _register_scale_and_shift(module, shape, affine, bias, dtype):
@@ -164,6 +167,12 @@ class BatchNorm2d(_BatchNorm):
     _expected_dims = (4,)
 
 
+class BatchNorm3d(_BatchNorm):
+    """Over (N, C, D, H, W) inputs."""
+
+    _expected_dims = (5,)
+
+
 class _InstanceNorm(_BatchNorm):
     """Per-sample, per-channel statistics over the spatial dimensions; the running ones (when
     tracked) are used in eval mode. Unlike batch norm, no affine scale or running statistics
@@ -243,3 +252,46 @@ class RMSNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}")
+
+
+class LocalResponseNorm(Module):
+    """Each element over ``(k + alpha * mean of squares over ``size`` neighbouring channels)
+    ** beta`` (AlexNet's normalization)."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(LocalResponseNorm):
+    """Lua Torch's cross-channel normalization of (N, C, H, W) inputs: each element times
+    ``(k + alpha / size * sum of squares over its channel window) ** -beta``."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__(size, alpha, beta, k)
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D "
+                             "instead.")
+        window = ops.tensor(_cross_map_windows(input.shape[1], self.size), dtype=input.dtype)
+        sums = (input * input).movedim(1, -1).matmul(window.t()).movedim(-1, 1)
+        return input * sums.mul(self.alpha / self.size).add(self.k).pow(-self.beta)
+
+
+def _cross_map_windows(channels, size):
+    """(C, C): 1 where channel j is in channel i's window, as Lua Torch's running sum builds
+    it: ``[i - half, i + half]`` clipped to the channels, and channel 0 for every channel (the
+    running sum never subtracts it)."""
+    half = int((size - 1) / 2 + 1) - 1
+    i, j = np.arange(channels)[:, None], np.arange(channels)[None, :]
+    return ((abs(i - j) <= half) | (j == 0)).astype(np.float64)

@@ -1,14 +1,23 @@
-"""Pooling: ``MaxPool1d``/``MaxPool2d`` (the maximum of each window), ``AvgPool1d``/``AvgPool2d``
-(the mean), the adaptive poolings (means or maxima over bins that give a fixed output size) and
-``MaxUnpool1d``/``MaxUnpool2d`` (each maximum put back where max pooling found it)."""
+"""Pooling over 1, 2 or 3 spatial dimensions: ``MaxPool`` (the maximum of each window),
+``AvgPool`` (the mean), ``LPPool`` (the p-norm), the adaptive poolings (means or maxima over bins
+that give a fixed output size) and ``MaxUnpool`` (each maximum put back where max pooling found
+it)."""
 from ...ops.conv import _pair
 from .. import functional as F
-from .conv import _single
+from .conv import _single, _triple
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d",
-           "MaxUnpool2d"]
+
+def _pair_as_given(value, name):
+    """A 2-d layer's size argument as PyTorch's ``_pair`` keeps it: a sequence as given (a
+    ratio may be a float)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "LPPool1d", "LPPool2d", "LPPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d",
+           "FractionalMaxPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -41,6 +50,10 @@ class MaxPool2d(_MaxPoolNd):
     _pool = staticmethod(F.max_pool2d)
 
 
+class MaxPool3d(_MaxPoolNd):
+    _pool = staticmethod(F.max_pool3d)
+
+
 class AvgPool1d(Module):
     """Sizes kept as 1-tuples, as PyTorch keeps (and prints) them."""
 
@@ -61,7 +74,10 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(Module):
+class _AvgPoolNd(Module):
+    """Sizes kept as given, as PyTorch keeps (and prints) them; ``_pool`` is the functional
+    form."""
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):
         super().__init__()
@@ -73,11 +89,50 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    _pool = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    _pool = staticmethod(F.avg_pool3d)
+
+
+class _LPPoolNd(Module):
+    """The p-norm of each window (``sum(x ** p) ** (1 / p)``)."""
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def forward(self, input):
+        return self._pool(input, float(self.norm_type), self.kernel_size, self.stride,
+                          self.ceil_mode)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    _pool = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPoolNd):
+    _pool = staticmethod(F.lp_pool2d)
+
+
+class LPPool3d(_LPPoolNd):
+    _pool = staticmethod(F.lp_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -100,6 +155,10 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     _pool = staticmethod(F.adaptive_avg_pool2d)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    _pool = staticmethod(F.adaptive_avg_pool3d)
+
+
 class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size, return_indices=False):
         super().__init__()
@@ -119,6 +178,10 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     _pool = staticmethod(F.adaptive_max_pool2d)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    _pool = staticmethod(F.adaptive_max_pool3d)
 
 
 class _MaxUnpoolNd(Module):
@@ -147,3 +210,46 @@ class MaxUnpool1d(_MaxUnpoolNd):
 class MaxUnpool2d(_MaxUnpoolNd):
     _sizes = staticmethod(_pair)
     _unpool = staticmethod(F.max_unpool2d)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    _sizes = staticmethod(_triple)
+    _unpool = staticmethod(F.max_unpool3d)
+
+
+
+class _FractionalMaxPoolNd(Module):
+    """Max pooling over pseudo-random windows that give ``output_size`` (or ``output_ratio`` of
+    the input's size); ``_random_samples`` (a buffer when given) fixes where they fall."""
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        self.kernel_size = self._sizes(kernel_size, "kernel_size")
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = None if output_size is None else self._sizes(output_size,
+                                                                        "output_size")
+        self.output_ratio = None if output_ratio is None else self._sizes(output_ratio,
+                                                                         "output_ratio")
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, "
+                             "or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return self._pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                          self.return_indices, _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _sizes = staticmethod(_pair_as_given)
+    _pool = staticmethod(F.fractional_max_pool2d)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _sizes = staticmethod(_triple)
+    _pool = staticmethod(F.fractional_max_pool3d)

@@ -20,7 +20,7 @@ from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .module import Module
 
-__all__ = ["RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU"]
+__all__ = ["RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "RNNBase", "RNN", "LSTM", "GRU"]
 
 
 # ----------------------------------------------------------------------------- one time step
@@ -62,7 +62,7 @@ def _reset_uniform(module, hidden_size):
 
 # ------------------------------------------------------------------------------------ cells
 
-class _CellBase(Module):
+class RNNCellBase(Module):
     _mode = None
 
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
@@ -95,9 +95,16 @@ class _CellBase(Module):
     def _batched(self, input, state):
         """The input as (N, input_size) and a zero state if none was given; and whether the
         input had no batch dimension."""
+        name = type(self).__name__
         if input.dim() not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got "
-                             f"{input.dim()}D instead")
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        if state is not None:
+            parts = state if isinstance(state, tuple) else (state,)
+            for index, part in enumerate(parts):
+                if part.dim() not in (1, 2):
+                    what = f"hx[{index}]" if isinstance(state, tuple) else "hidden"
+                    raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got "
+                                     f"{part.dim()}D instead")
         unbatched = input.dim() == 1
         if unbatched:
             input = input.unsqueeze(0)
@@ -107,14 +114,28 @@ class _CellBase(Module):
         elif unbatched:
             state = tuple(s.unsqueeze(0) for s in state) if isinstance(state, tuple) else \
                 state.unsqueeze(0)
+        self._check_step_shapes(input, state)
+        return input, state, unbatched
+
+    def _check_step_shapes(self, input, state):
+        """ATen's checks of one cell step, in its order: the input's features, then each
+        state part's batch and features."""
+        if input.shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
+                               f"expected {self.input_size}")
         for index, part in enumerate(state if isinstance(state, tuple) else (state,)):
+            if part.dim() < 2:
+                raise IndexError("Dimension out of range (expected to be in range of [-1, 0], "
+                                 "but got 1)")
             if part.shape[0] != input.shape[0]:
                 raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match "
                                    f"hidden{index} batch size {part.shape[0]}")
-        return input, state, unbatched
+            if part.shape[1] != self.hidden_size:
+                raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got "
+                                   f"{part.shape[1]}, expected {self.hidden_size}")
 
 
-class RNNCell(_CellBase):
+class RNNCell(RNNCellBase):
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
                  dtype=None):
         if nonlinearity not in ("tanh", "relu"):
@@ -130,7 +151,7 @@ class RNNCell(_CellBase):
         return hidden.squeeze(0) if unbatched else hidden
 
 
-class LSTMCell(_CellBase):
+class LSTMCell(RNNCellBase):
     _mode = "LSTM"
 
     def forward(self, input, hx=None):
@@ -140,7 +161,7 @@ class LSTMCell(_CellBase):
         return (hidden.squeeze(0), cell.squeeze(0)) if unbatched else (hidden, cell)
 
 
-class GRUCell(_CellBase):
+class GRUCell(RNNCellBase):
     _mode = "GRU"
 
     def forward(self, input, hx=None):
@@ -152,12 +173,16 @@ class GRUCell(_CellBase):
 
 # --------------------------------------------------------------------------- sequence layers
 
-class _RNNBase(Module):
+class RNNBase(Module):
     """Stacked, optionally bidirectional recurrence over (L, N, H_in) — or (N, L, H_in) with
     ``batch_first`` — or unbatched (L, H_in) sequences, or a ``PackedSequence``. Subclasses
     give ``_step``, one time step of one direction of one layer."""
 
     _mode = None
+    # How PyTorch words a wrong input rank, and whether its kernel hands a batch_first output
+    # back through ``transpose_`` (TransposeBackward1) or ``transpose`` (TransposeBackward0).
+    _RANK_ERROR = "{}: Expected input to be 2D or 3D, got {}D instead"
+    _TRANSPOSES_OUTPUT_IN_PLACE = True
 
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
@@ -207,6 +232,23 @@ class _RNNBase(Module):
 
     def reset_parameters(self):
         _reset_uniform(self, self.hidden_size)
+
+    @property
+    def mode(self):
+        """PyTorch's name of the recurrence: 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU'."""
+        return self._mode
+
+    @property
+    def all_weights(self):
+        """The parameters of each (layer, direction), in PyTorch's order: weight_ih,
+        weight_hh, then bias_ih, bias_hh (with ``bias``), then weight_hr (with ``proj_size``)."""
+        directions = ("", "_reverse") if self.bidirectional else ("",)
+        return [[weight for weight in self._weights(layer, suffix) if weight is not None]
+                for layer in range(self.num_layers) for suffix in directions]
+
+    def flatten_parameters(self):
+        """A no-op: PyTorch compacts the weights into one buffer for cuDNN; here each
+        parameter is its own array already."""
 
     def extra_repr(self):
         text = f"{self.input_size}, {self.hidden_size}"
@@ -280,8 +322,7 @@ class _RNNBase(Module):
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got "
-                             f"{input.dim()}D instead")
+            raise ValueError(self._RANK_ERROR.format(type(self).__name__, input.dim()))
         self._check_input_dtype(input)
         self._check_input_size(input)
         unbatched = input.dim() == 2
@@ -291,17 +332,24 @@ class _RNNBase(Module):
             self._check_state(hx, sequence.shape[1], unbatched)
         states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
         sequence, finals = self._layers(sequence, states)
-        output = sequence.squeeze(1) if unbatched else (
-            sequence.transpose(0, 1) if self.batch_first else sequence)
+        if unbatched:
+            output = sequence.squeeze(1)
+        elif self.batch_first and self._TRANSPOSES_OUTPUT_IN_PLACE:
+            output = sequence.transpose_(0, 1)
+        else:
+            output = sequence.transpose(0, 1) if self.batch_first else sequence
         return output, self._join_state(finals, unbatched)
 
     def _forward_packed(self, packed, hx):
         """A PackedSequence in, a PackedSequence out; the given and the returned states are
         in the caller's batch order (the packed one is by decreasing length)."""
+        self._check_input_dtype(packed.data)
         self._check_input_size(packed.data)
         batch_sizes = [int(n) for n in packed.batch_sizes.numpy()]
         if hx is not None and packed.sorted_indices is not None:
             hx = _apply_permutation(hx, packed.sorted_indices)
+        if hx is not None:
+            self._check_packed_state(hx, batch_sizes[0])
         states = self._split_state(hx, batch_sizes[0], packed.data.dtype, False)
         data, finals = self._layers(packed.data, states, batch_sizes)
         state = self._join_state(finals, False)
@@ -331,6 +379,9 @@ class _RNNBase(Module):
                                f"{hx.dim()}-D tensor")
         _check_size(hx.unsqueeze(1) if unbatched else hx, self._expected_state_size(batch),
                     "Expected hidden size")
+
+    def _check_packed_state(self, hx, batch):
+        _check_size(hx, self._expected_state_size(batch), "Expected hidden size")
 
     def _check_input_size(self, input):
         if input.shape[-1] != self.input_size:
@@ -408,7 +459,9 @@ def _parameter_names(layer, suffix):
                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
 
-class RNN(_RNNBase):
+class RNN(RNNBase):
+    _RANK_ERROR = "{}: Expected input to be 2D or 3D, got {}D tensor instead"
+
     def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True,
                  batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None,
                  dtype=None):
@@ -424,20 +477,31 @@ class RNN(_RNNBase):
         return _rnn_step(projected, state, w_hh, b_hh, self.nonlinearity)
 
 
-class GRU(_RNNBase):
+class GRU(RNNBase):
     _mode = "GRU"
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _gru_step(projected, state, w_hh, b_hh)
 
 
-class LSTM(_RNNBase):
+class LSTM(RNNBase):
     """Its state is a pair ``(h, c)``, given and returned as such."""
 
     _mode = "LSTM"
+    _TRANSPOSES_OUTPUT_IN_PLACE = False
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _lstm_step(projected, state, w_hh, b_hh, w_hr)
+
+    def _check_packed_state(self, hx, batch):
+        """PyTorch checks no shapes here but its kernel's count of states per layer and
+        direction; the rest as for unpacked input."""
+        if any(part.dim() and part.shape[0] != self._expected_state_size(batch)[0]
+               for part in hx):
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
+        for index, part in enumerate(hx):
+            _check_size(part, self._expected_state_size(batch, projected=index == 0),
+                        f"Expected hidden[{index}] size")
 
     def _check_state(self, hx, batch, unbatched):
         rank = 2 if unbatched else 3

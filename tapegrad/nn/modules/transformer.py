@@ -9,17 +9,26 @@ copies of a layer; ``Transformer`` joins an encoder and a decoder.
 import copy
 
 from ... import ops
+from ..._warnings import warn_at_caller
+from ...autograd import grad_mode
+from ...backends import mha
 from .. import functional as F
 from .. import init
-from .attention import MultiheadAttention
+from .activation import GELU, ReLU
+from .attention import MultiheadAttention, canonical_mask
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
 
-__all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-           "TransformerDecoderLayer"]
+__all__ = [
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+]
 
 _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
@@ -77,6 +86,13 @@ class _TransformerLayer(Module):
         if cross_attention:
             self.dropout3 = Dropout(dropout)
         self.activation = _activation_function(activation)
+        # PyTorch's record of whether its fused kernels know the activation: 1 relu, 2 gelu
+        if self.activation is F.relu or isinstance(self.activation, ReLU):
+            self.activation_relu_or_gelu = 1
+        elif self.activation is F.gelu or isinstance(self.activation, GELU):
+            self.activation_relu_or_gelu = 2
+        else:
+            self.activation_relu_or_gelu = 0
 
     def _residual(self, x, norm, block, *args):
         """``x`` plus ``block(x, *args)``, with ``norm`` applied to the block's input
@@ -100,6 +116,9 @@ class TransformerEncoderLayer(_TransformerLayer):
                          batch_first, norm_first, bias, device, dtype, cross_attention=False)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                              _dtype_of(src_mask), "src_mask", src.dtype)
+        src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype)
         x = self._residual(src, self.norm1, self._self_attention_block, src_mask,
                            src_key_padding_mask, is_causal)
         return self._residual(x, self.norm2, self._feed_forward_block, self.dropout2)
@@ -126,7 +145,10 @@ class TransformerDecoderLayer(_TransformerLayer):
 
 
 class TransformerEncoder(Module):
-    """``num_layers`` independent copies of ``encoder_layer``, then an optional final norm."""
+    """``num_layers`` independent copies of ``encoder_layer``, then an optional final norm.
+
+    Where PyTorch runs inference on nested tensors (``use_nested_tensor``, see
+    ``_padded_positions``), its padded positions come out as zeros; so do they here."""
 
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
@@ -134,13 +156,76 @@ class TransformerEncoder(Module):
         self.layers = _get_clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why_not = _why_no_nested_tensor(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warn_at_caller("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                           f"because {why_not}")
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                              _dtype_of(mask), "mask", src.dtype)
+        mask = canonical_mask(mask, "mask", None, "", src.dtype)
+        padded = self._padded_positions(src, mask, src_key_padding_mask)
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
                            is_causal=bool(is_causal))
+        if padded is not None:
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
+
+    def _padded_positions(self, src, mask, key_padding_mask):
+        """The (N, S) padded positions when PyTorch would take its nested-tensor path —
+        inference (eval mode, no gradient wanted) over a batched input with a left-aligned
+        padding mask and no attention mask — else None."""
+        first = self.layers[0]
+        if not mha.get_fastpath_enabled() or not self.use_nested_tensor or first.training or src.dim() != 3 or \
+                key_padding_mask is None or mask is not None:
+            return None
+        padded = key_padding_mask != 0  # (canonical: -inf where padded)
+        if self.mask_check and (padded[:, 1:] < padded[:, :-1]).any():
+            return None  # not left-aligned
+        attention = first.self_attn
+        weights = (src, attention.in_proj_weight, attention.in_proj_bias,
+                   attention.out_proj.weight, attention.out_proj.bias, first.norm1.weight,
+                   first.norm1.bias, first.norm2.weight, first.norm2.bias, first.linear1.weight,
+                   first.linear1.bias, first.linear2.weight, first.linear2.bias)
+        if grad_mode.is_grad_enabled() and any(t is not None and t.requires_grad
+                                               for t in weights):
+            return None
+        return padded
+
+
+def _dtype_of(mask):
+    return None if mask is None else mask.dtype
+
+
+def _why_no_nested_tensor(layer):
+    """PyTorch's reason (in its words) why an encoder of copies of ``layer`` cannot run on
+    nested tensors; "" when it can."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return (f"{name}.self_attn.batch_first was not True(use batch_first for better "
+                "inference performance)")
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if not layer.activation_relu_or_gelu:
+        return f"{name}.activation_relu_or_gelu was not True"
+    if layer.norm1.eps != layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
 
 
 class TransformerDecoder(Module):

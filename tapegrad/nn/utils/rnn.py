@@ -152,8 +152,9 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     """Stack tensors of shape (L_i, *) into (max L, B, *) — (B, max L, *) with ``batch_first``
     — filling the missing steps with ``padding_value``, after each sequence (``"right"``) or
-    before it (``"left"``). Each sequence is copied in by index assignment, so gradients flow
-    back to it (``CopySlices``, as in PyTorch)."""
+    before it (``"left"``). Each sequence is copied in with ``copy_`` — broadcast to the first
+    one's trailing shape, with PyTorch's errors when it does not fit — so gradients flow back
+    to it (``CopySlices``, as in PyTorch)."""
     if padding_side not in ("left", "right"):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
                          f"{padding_side}.")
@@ -167,7 +168,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for i, sequence in enumerate(sequences):
         length = sequence.shape[0]
         steps = slice(0, length) if padding_side == "right" else slice(longest - length, longest)
-        out[(i, steps) if batch_first else (steps, i)] = sequence
+        out[(i, steps) if batch_first else (steps, i)].copy_(sequence)
     return out
 
 

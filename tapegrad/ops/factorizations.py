@@ -1,0 +1,277 @@
+"""Triangular solves and the LU factorization: linalg.solve_triangular, lu_factor(_ex), lu,
+lu_unpack, lu_solve, and what is built on them (cholesky_solve, cholesky_inverse, the
+deprecated triangular_solve / torch.lu / torch.lu_solve).
+
+Two primitives carry the gradients: the triangular solve (a solve's gradient is another solve,
+projected on the triangle that was read) and the LU factorization (PyTorch's
+``linalg_lu_backward``, square case). Everything else composes them with tril/triu and matmul,
+so gradients reach ``LU`` and ``B`` through lu_unpack and lu_solve as in PyTorch.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
+from .creation import eye
+from .decompositions import cholesky_solve
+from .layout import tril, triu
+from .linalg import matmul
+from .matrix import _check_matrices, _mT, check_floating
+from .reduction import named_result
+from .registry import OTHER, primitive
+
+# torch.lu and torch.lu_solve are the deprecated forms (``lu_legacy``, ``lu_solve_legacy``);
+# torch.linalg takes the others from here.
+__all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve"]
+
+
+def _triangle(a, upper, unitriangular):
+    """The matrix a triangular solve reads: one triangle of ``a``, its diagonal ones if
+    ``unitriangular``."""
+    part = np.triu(a, 1 if unitriangular else 0) if upper else np.tril(a, -1 if unitriangular
+                                                                         else 0)
+    if unitriangular:
+        part = part + np.eye(a.shape[-1], dtype=a.dtype)
+    return part
+
+
+@primitive("solve_triangular", node="LinalgSolveTriangularBackward0", group=OTHER,
+           saves=("a", "out"))
+def _solve_triangular(a, b, *, upper, left, unitriangular):
+    a = _triangle(a, upper, unitriangular)
+    if left:
+        return np.linalg.solve(a, b).astype(b.dtype, copy=False)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
+                       -1, -2).astype(b.dtype, copy=False)
+
+
+@_solve_triangular.vjp
+def _(ctx, grad, upper, left, unitriangular):
+    """X = A^-1 B: gB = A^-T G and gA = -gB X^T (X = B A^-1: gB = G A^-T, gA = -X^T gB),
+    both on the triangle of A that was read."""
+    a, x = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    grad_b = _solve_triangular(_mT(a), grad, upper=not upper, left=left,
+                               unitriangular=unitriangular)
+    grad_a = None
+    if need_a:
+        product = -matmul(grad_b, _mT(x)) if left else -matmul(_mT(x), grad_b)
+        offset = 1 if unitriangular else 0
+        grad_a = triu(product, offset) if upper else tril(product, -offset)
+    return grad_a, grad_b if need_b else None
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """``X`` with ``A X = B`` (``X A = B`` if not ``left``) for triangular ``A``: only its
+    ``upper`` or lower triangle is read (and not its diagonal if ``unitriangular``)."""
+    for name, t in (("A", A), ("B", B)):
+        _check_matrices("linalg.solve_triangular", t, name)
+    check_floating("linalg.solve_triangular", A)
+    rows, cols = A._array.shape[-2:]
+    b_rows, b_cols = B._array.shape[-2:]
+    if rows != cols or (b_rows if left else b_cols) != rows:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {equation} ({rows}x{cols} and {b_rows}x{b_cols})")
+    common = dtypes.result_type(A, B)
+    A, B = (t if t.dtype == common else t.to(common) for t in (A, B))
+    return _solve_triangular(A, B, upper=bool(upper), left=bool(left),
+                             unitriangular=bool(unitriangular))
+
+
+# ----------------------------------------------------------------------------------- LU
+
+def _getrf(a):
+    """LAPACK's getrf, vectorized over the batch: the packed factors (unit L below the
+    diagonal, U on and above it), the 1-based int32 pivots, and the 1-based index of the first
+    zero pivot (0 if none)."""
+    *batch, m, n = a.shape
+    lu = a.reshape(-1, m, n).copy()
+    k = min(m, n)
+    count = lu.shape[0]
+    rows = np.arange(count)
+    pivots = np.zeros((count, k), np.int32)
+    info = np.zeros(count, np.int32)
+    for j in range(k):
+        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        pivots[:, j] = p + 1
+        lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
+        pivot = lu[:, j, j]
+        zero = pivot == 0
+        info = np.where(zero & (info == 0), j + 1, info)
+        factors = lu[:, j + 1:, j] / np.where(zero, 1, pivot)[:, None]
+        lu[:, j + 1:, j] = factors
+        lu[:, j + 1:, j + 1:] -= factors[:, :, None] * lu[:, j, None, j + 1:]
+    return (lu.reshape(a.shape), pivots.reshape(*batch, k), info.reshape(batch))
+
+
+@primitive("lu_factor", node="LinalgLuFactorExBackward0", group=OTHER, n_outputs=3,
+           saves=("a", "out"))
+def _lu_factor(a):
+    return _getrf(a)
+
+
+@_lu_factor.vjp
+def _(ctx, grad):
+    """PyTorch's ``linalg_lu_backward`` for square A = P L U, with gL and gU the strictly lower
+    and upper parts of the packed gradient:
+    gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T."""
+    a, packed = ctx.saved
+    m, n = packed._array.shape[-2:]
+    if m != n:
+        raise NotImplementedError("tapegrad differentiates linalg.lu_factor of square matrices "
+                                  "only")
+    permutation, lower, upper = lu_unpack(packed, _lu_factor(a.detach())[1])
+    middle = tril(matmul(_mT(lower), tril(grad, -1)), -1) + triu(matmul(triu(grad), _mT(upper)))
+    left = _solve_triangular(_mT(lower), middle, upper=True, left=True, unitriangular=True)
+    return matmul(permutation, _solve_triangular(_mT(upper), left, upper=False, left=False,
+                                                 unitriangular=False))
+
+
+_LuFactor = named_result("linalg_lu_factor", "LU pivots")
+_LuFactorEx = named_result("linalg_lu_factor_ex", "LU pivots info")
+_LuWithInfo = named_result("_lu_with_info", "LU pivots info")
+_Lu = named_result("linalg_lu", "P L U")
+_LuUnpack = named_result("lu_unpack", "P L U")
+
+
+def _check_lu_input(name, A, pivot):
+    if A._array.ndim < 2:
+        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got "
+                           f"size: {list(A._array.shape)} instead")
+    if A._array.dtype.kind != "f":
+        raise NotImplementedError(f'"lu_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+    if not pivot:
+        raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """The packed LU factorization with partial pivoting, P A = L U: ``LU`` (unit L below the
+    diagonal, U on and above it), 1-based int32 ``pivots`` (row i was swapped with pivots[i]),
+    and ``info``, the 1-based position of the first zero on U's diagonal (0 if none)."""
+    _check_lu_input("linalg.lu_factor", A, pivot)
+    packed, pivots, info = _lu_factor(A)
+    if check_errors and info._array.any():
+        raise RuntimeError(f"linalg.lu_factor_ex: U[{int(info._array.max())}, "
+                           f"{int(info._array.max())}] is zero")
+    return _LuFactorEx(packed, pivots, info)
+
+
+def lu_factor(A, *, pivot=True):
+    """``lu_factor_ex`` refusing a singular factor, as PyTorch."""
+    packed, pivots, info = lu_factor_ex(A, pivot=pivot)
+    if info._array.any():
+        position = int(info._array.reshape(-1)[np.flatnonzero(info._array)[0]])
+        batch = "" if info._array.ndim == 0 else \
+            f"(Batch element {int(np.flatnonzero(info._array)[0])}): "
+        raise RuntimeError(f"torch.linalg.lu_factor: {batch}U[{position},{position}] is zero and "
+                           "using it on lu_solve would result in a division by zero. If you "
+                           "still want to perform the factorization, consider calling "
+                           "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return _LuFactor(packed, pivots)
+
+
+@primitive("lu_permutation", node="LuUnpackBackward0", group=OTHER)
+def _lu_permutation(pivots, *, m, dtype):
+    """P with A = P L U from getrf's 1-based pivots (row j swapped with row pivots[j], in
+    order); no gradient, as pivots are integers."""
+    *batch, k = pivots.shape
+    swaps = pivots.reshape(-1, k).astype(np.int64) - 1
+    order = np.tile(np.arange(m), (swaps.shape[0], 1))
+    rows = np.arange(swaps.shape[0])
+    for j in range(k):
+        p = swaps[:, j]
+        order[rows, j], order[rows, p] = order[rows, p], order[rows, j].copy()
+    permutation = np.zeros((swaps.shape[0], m, m), dtype)
+    permutation[rows[:, None], order, np.arange(m)] = 1
+    return permutation.reshape(*batch, m, m)
+
+
+@_lu_permutation.vjp
+def _(ctx, grad, m, dtype):
+    return None
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """P, L, U of a packed factorization (empty tensors for what was not asked for)."""
+    m, n = LU_data._array.shape[-2:]
+    k = min(m, n)
+    empty = Tensor._make(np.empty(0, LU_data._array.dtype))
+    permutation = (_lu_permutation(LU_pivots, m=m, dtype=LU_data._array.dtype.name)
+                   if unpack_pivots else empty)
+    if not unpack_data:
+        return _LuUnpack(permutation, empty, empty)
+    lower = tril(LU_data[..., :, :k], -1) + eye(m, k, dtype=LU_data.dtype)
+    return _LuUnpack(permutation, lower, triu(LU_data[..., :k, :]))
+
+
+def lu(A, *, pivot=True):
+    """``torch.linalg.lu``: P, L, U with A = P L U."""
+    _check_lu_input("linalg.lu", A, pivot)
+    packed, pivots, _ = _lu_factor(A)
+    permutation, lower, upper = lu_unpack(packed, pivots)
+    return _Lu(permutation, lower, upper)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """``X`` with ``A X = B`` (``A^T X = B`` with ``adjoint``; ``X A = B`` if not ``left``), A
+    given by its packed factorization: a permutation and two triangular solves."""
+    _check_matrices("linalg.lu_solve", B, "B")
+    if not left:  # X A = B  <=>  A^T X^T = B^T
+        return _mT(lu_solve(LU, pivots, _mT(B), adjoint=not adjoint))
+    permutation, lower, upper = lu_unpack(LU, pivots)
+    if adjoint:  # U^T L^T P^T X = B
+        y = solve_triangular(_mT(upper), B, upper=False)
+        return matmul(permutation, solve_triangular(_mT(lower), y, upper=True,
+                                                    unitriangular=True))
+    y = solve_triangular(lower, matmul(_mT(permutation), B), upper=False, unitriangular=True)
+    return solve_triangular(upper, y, upper=True)
+
+
+def cholesky_inverse(L, upper=False):
+    """A^-1 from A's Cholesky factor."""
+    n = L._array.shape[-1]
+    return cholesky_solve(eye(n, dtype=L.dtype).expand(L.shape), L, upper)
+
+
+_TriangularSolve = named_result("triangular_solve", "solution cloned_coefficient")
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """Deprecated ``torch.triangular_solve``: ``linalg.solve_triangular`` with its arguments
+    reversed, and a copy of ``A``."""
+    _warn_once(
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
+        "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
+        "arguments reversed and does not return a copy of one of the inputs.\nX = "
+        "torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
+        "torch.linalg.solve_triangular(A, B).")
+    matrix = _mT(A) if transpose else A
+    solution = solve_triangular(matrix, b, upper=bool(upper) != bool(transpose),
+                                unitriangular=unitriangular)
+    return _TriangularSolve(solution, A.clone())
+
+
+def lu_legacy(A, pivot=True, get_infos=False):
+    """Deprecated ``torch.lu``: ``lu_factor_ex``, refusing a singular factor unless the infos
+    are asked for."""
+    _warn_once(
+        "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
+        "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
+        "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+        "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
+        "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
+        "compute_pivots)")
+    if get_infos:
+        return _LuWithInfo(*lu_factor_ex(A, pivot=pivot))
+    return tuple(lu_factor(A, pivot=pivot))
+
+
+def lu_solve_legacy(b, LU_data, LU_pivots):
+    """Deprecated ``torch.lu_solve``: ``linalg.lu_solve`` with its arguments reversed."""
+    _warn_once(
+        "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+        "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+        "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = "
+        "torch.linalg.lu_solve(LU, pivots, B)")
+    return lu_solve(LU_data, LU_pivots, b)

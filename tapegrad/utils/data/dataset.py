@@ -1,0 +1,151 @@
+"""``utils.data.dataset``: map-style and iterable datasets, their combinations, and
+``random_split``."""
+import math
+
+import numpy as np
+
+from ... import random
+
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
+           "ChainDataset", "Subset", "random_split"]
+
+
+class Dataset:
+    """A map-style dataset: implement ``__getitem__`` (and ``__len__`` for samplers)."""
+
+    def __getitem__(self, index):
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other):
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A stream-style dataset: implement ``__iter__``; it is batched in iteration order."""
+
+    def __iter__(self):
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+
+class TensorDataset(Dataset):
+    """Item ``i`` is ``tuple(t[i] for t in tensors)``: the tensors share their first dimension."""
+
+    def __init__(self, *tensors):
+        if any(t.size(0) != tensors[0].size(0) for t in tensors):
+            raise AssertionError("Size mismatch between tensors")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self):
+        return self.tensors[0].shape[0]
+
+
+class Subset(Dataset):
+    def __init__(self, dataset, indices):
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, index):
+        if isinstance(index, list):
+            return self.dataset[[self.indices[i] for i in index]]
+        return self.dataset[self.indices[index]]
+
+    def __getitems__(self, indices):
+        """A batch at once, through the dataset's own ``__getitems__`` when it has one."""
+        if callable(getattr(self.dataset, "__getitems__", None)):
+            return self.dataset.__getitems__([self.indices[i] for i in indices])
+        return [self.dataset[self.indices[i]] for i in indices]
+
+    def __len__(self):
+        return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    def __init__(self, datasets):
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = [int(size) for size in np.cumsum([len(d) for d in self.datasets])]
+
+    def __len__(self):
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = int(np.searchsorted(self.cumulative_sizes, index, side="right"))
+        start = 0 if which == 0 else int(self.cumulative_sizes[which - 1])
+        return self.datasets[which][index - start]
+
+
+class StackDataset(Dataset):
+    """Item ``i`` is the tuple (datasets given as arguments) or the dict (given as keywords) of
+    item ``i`` of each dataset; the datasets have one length."""
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
+                             "``kwargs``) like input/output, but both types are given.")
+        datasets = args or list(kwargs.values())
+        if not datasets:
+            raise ValueError("At least one dataset should be passed")
+        self._length = len(datasets[0])
+        if any(len(d) != self._length for d in datasets):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets = args or kwargs
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {key: dataset[index] for key, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices):
+        return [self[i] for i in indices]
+
+    def __len__(self):
+        return self._length
+
+
+class ChainDataset(IterableDataset):
+    """The streams of several iterable datasets, one after the other."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from dataset
+
+    def __len__(self):
+        total = 0
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(dataset)
+        return total
+
+
+def random_split(dataset, lengths, generator=None):
+    """Split ``dataset`` into non-overlapping random ``Subset``s of the given lengths (or
+    fractions summing to 1)."""
+    total = len(dataset)
+    lengths = list(lengths)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        counts = [int(math.floor(total * fraction)) for fraction in lengths]
+        for i in range(total - sum(counts)):  # spread the remainder round-robin
+            counts[i % len(counts)] += 1
+        lengths = counts
+    if sum(lengths) != total:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = random.generator(generator).permutation(total).tolist()
+    subsets, offset = [], 0
+    for length in lengths:
+        subsets.append(Subset(dataset, order[offset:offset + length]))
+        offset += length
+    return subsets

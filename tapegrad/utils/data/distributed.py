@@ -1,0 +1,58 @@
+"""``DistributedSampler``: each of ``num_replicas`` processes reads its own share of a dataset.
+
+tapegrad has no process groups, so ``num_replicas`` and ``rank`` must be given (PyTorch takes
+them from the default process group otherwise).
+"""
+import math
+
+from ... import random
+from .sampler import Sampler
+
+__all__ = ["DistributedSampler"]
+
+
+class DistributedSampler(Sampler):
+    """Replica ``rank`` gets every ``num_replicas``-th index (of a per-epoch shuffle seeded
+    ``seed + epoch``), padded by repeating indices — or cut, with ``drop_last`` — so that every
+    replica gets as many."""
+
+    def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
+                 drop_last=False):
+        if num_replicas is None or rank is None:
+            raise RuntimeError("Requires distributed package to be available")
+        if rank >= num_replicas or rank < 0:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
+                             f"[0, {num_replicas - 1}]")
+        self.dataset = dataset
+        self.num_replicas = num_replicas
+        self.rank = rank
+        self.epoch = 0
+        self.drop_last = drop_last
+        if drop_last and len(dataset) % num_replicas != 0:
+            self.num_samples = math.ceil((len(dataset) - num_replicas) / num_replicas)
+        else:
+            self.num_samples = math.ceil(len(dataset) / num_replicas)
+        self.total_size = self.num_samples * num_replicas
+        self.shuffle = shuffle
+        self.seed = seed
+
+    def __iter__(self):
+        n = len(self.dataset)
+        if self.shuffle:
+            generator = random.Generator().manual_seed(self.seed + self.epoch)
+            indices = random.generator(generator).permutation(n).tolist()
+        else:
+            indices = list(range(n))
+        if self.drop_last:
+            indices = indices[:self.total_size]
+        else:
+            padding = self.total_size - len(indices)
+            indices += (indices * math.ceil(padding / len(indices)))[:padding]
+        return iter(indices[self.rank:self.total_size:self.num_replicas])
+
+    def __len__(self):
+        return self.num_samples
+
+    def set_epoch(self, epoch):
+        """Shuffle differently in the next pass (call it before each epoch)."""
+        self.epoch = epoch
