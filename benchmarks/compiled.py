@@ -487,6 +487,9 @@ def compile_latency():
     rows = []
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, TAPEGRAD_CACHE_DIR=cache)
+        # a user's Python caches bytecode: without it every run compiles tapegrad's sources anew
+        # (about 0.4 s), which is no part of compiling kernels
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         for label in ("cold", "warm"):
             started = time.perf_counter()
             done = subprocess.run([sys.executable, "-c", LATENCY_PROGRAM], env=env,
