@@ -6,7 +6,8 @@ compiled steps as one ``repeat(200, ...)`` launch), ``tapegrad-eager``, ``numpy`
 backward written by hand), ``numba-hand`` (the same, fused by hand into one ``@njit`` function: the
 target the compiler is held to; for the line fit, the whole 200-step loop), ``numba-hand-steps``
 (the line fit as 200 calls of a hand-fused one-step kernel: the peer of 200 compiled calls),
-``torch-eager`` and ``torch-compile`` when PyTorch is installed.
+``torch-eager`` and ``torch-compile`` when PyTorch is installed. ``mlp-small-dropout`` (the
+small MLP with dropout in training mode, random masks drawn every step) has no hand-written peers.
 Plus compile latency: seconds from a fresh process to the first compiled step of the small MLP,
 with a cold and with a warm on-disk kernel cache.
 
@@ -102,7 +103,9 @@ def _line_fit(lib, compiled, repeat=False):
     return step
 
 
-def _mlp(lib, compiled, widths, batch):
+def _mlp(lib, compiled, widths, batch, dropout=0.0):
+    """``dropout`` > 0: a Dropout after each hidden ReLU, in training mode (fresh random masks on
+    every step, which a compiled step draws as graph inputs)."""
     layers, x_data, y_data = _mlp_data(widths, batch)
     modules = []
     for weight, bias in layers:
@@ -110,8 +113,8 @@ def _mlp(lib, compiled, widths, batch):
         with lib.no_grad():
             linear.weight.copy_(lib.from_numpy(weight))
             linear.bias.copy_(lib.from_numpy(bias))
-        modules += [linear, lib.nn.ReLU()]
-    model = lib.nn.Sequential(*modules[:-1])
+        modules += [linear, lib.nn.ReLU()] + ([lib.nn.Dropout(dropout)] if dropout else [])
+    model = lib.nn.Sequential(*modules[:-2 if dropout else -1])
     loss_fn = lib.nn.CrossEntropyLoss()
     optimizer = lib.optim.SGD(model.parameters(), lr=LR)
     x, y = lib.from_numpy(x_data), lib.from_numpy(y_data)
@@ -366,6 +369,10 @@ WORKLOADS = {
     "mlp-small": ("MLP 64-128-128-10 SGD step, batch 64",
                   lambda lib, c: _mlp(lib, c, *MLP_SIZES["mlp-small"]),
                   lambda: _mlp_numpy(*MLP_SIZES["mlp-small"])),
+    # no hand-written peers: random masks make the step a different program in each library
+    "mlp-small-dropout": ("MLP 64-128-128-10 with Dropout(0.1) after each ReLU, SGD step",
+                          lambda lib, c: _mlp(lib, c, *MLP_SIZES["mlp-small"], dropout=0.1),
+                          None),
     "mlp-large": ("MLP 784-1024-1024-10 SGD step, batch 256",
                   lambda lib, c: _mlp(lib, c, *MLP_SIZES["mlp-large"]),
                   lambda: _mlp_numpy(*MLP_SIZES["mlp-large"])),
@@ -390,6 +397,8 @@ def _builders(workload, impls):
             elif impl == "tapegrad-eager":
                 import tapegrad
                 builders[impl] = framework(tapegrad, False)
+            elif numpy_step is None and impl in ("numpy", "numba-hand"):
+                continue  # (no hand-written version of this workload)
             elif impl == "numpy":
                 builders[impl] = numpy_step()
             elif impl == "numba-hand":
