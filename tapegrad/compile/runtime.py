@@ -190,7 +190,7 @@ class CompiledFunction:
                                    "this call, such as optimizer buffers); tracing again next call")
         else:
             entry = self._compile(recorded, reason, traced_in)
-            if isinstance(entry, Specialization) and entry.repeatable_first_call(recorded):
+            if isinstance(entry, Specialization) and entry.changes_nothing():
                 return entry.run(args, kwargs)  # what later calls return (and their grad_fn)
         return recorded.result
 
@@ -376,12 +376,11 @@ class Specialization:
             leaves.append(next(it) if not _is_python_value(leaf) else leaf)
         return pytree.unflatten(self.output_spec, leaves)
 
-    def repeatable_first_call(self, recorded):
-        """Whether the traced (eager) call can be run again compiled, for its result: it changed
-        nothing (no writes, no ``.grad``, no backward) and drew no random numbers."""
+    def changes_nothing(self):
+        """Whether a call writes nothing (no tensors, no ``.grad``, no backward) and draws no
+        random numbers: the traced call can then be run again compiled, for its result."""
         p = self.program
-        return not (p.mutations or p.grad_sets or self._draws or any(p.freed_outputs)
-                    or recorded.mutations or recorded.grad_sets)
+        return not (p.mutations or p.grad_sets or self._draws or any(p.freed_outputs))
 
     def _run_separately(self, args, kwargs, times):
         for _ in range(times - 1):

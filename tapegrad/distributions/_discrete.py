@@ -1,13 +1,28 @@
 """The shared parameterisation of discrete distributions: given ``probs`` or ``logits``, the
 other is computed on first use (and stays differentiable)."""
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+import numbers
 
-__all__ = ["ProbsOrLogits", "check_one_of"]
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+__all__ = ["ProbsOrLogits", "check_one_of", "store_probs_or_logits"]
 
 
 def check_one_of(probs, logits):
     if (probs is None) == (logits is None):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+def store_probs_or_logits(distribution, probs, logits):
+    """Keep the one parameter given (broadcast to a tensor) as ``probs`` or ``logits`` of an
+    elementwise distribution, and return its batch shape (none for a number)."""
+    check_one_of(probs, logits)
+    given = probs if probs is not None else logits
+    (distribution._param,) = broadcast_all(given)
+    if probs is not None:
+        distribution.probs = distribution._param
+    else:
+        distribution.logits = distribution._param
+    return () if isinstance(given, numbers.Number) else distribution._param.size()
 
 
 class ProbsOrLogits:

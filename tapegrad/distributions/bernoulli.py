@@ -1,10 +1,8 @@
 """The Bernoulli distribution: 1 with probability ``probs``, else 0."""
-import numbers
-
 from .. import ops
 from ..nn.functional import binary_cross_entropy_with_logits
 from . import constraints
-from ._discrete import ProbsOrLogits, check_one_of
+from ._discrete import ProbsOrLogits, store_probs_or_logits
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
@@ -19,15 +17,7 @@ class Bernoulli(ProbsOrLogits, ExponentialFamily):
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        check_one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (self._param,) = broadcast_all(given)
-        if probs is not None:
-            self.probs = self._param
-        else:
-            self.logits = self._param
-        batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(store_probs_or_logits(self, probs, logits), validate_args=validate_args)
 
     @property
     def mean(self):

@@ -9,7 +9,7 @@ from ..autograd import grad_mode
 from ..nn.functional import binary_cross_entropy_with_logits, logsigmoid
 from ..ops.gamma_functions import lgamma
 from . import constraints
-from ._discrete import ProbsOrLogits, check_one_of
+from ._discrete import ProbsOrLogits, check_one_of, store_probs_or_logits
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .gamma import Gamma
@@ -183,15 +183,7 @@ class Geometric(ProbsOrLogits, Distribution):
     _is_binary = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        check_one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (self._param,) = broadcast_all(given)
-        if probs is not None:
-            self.probs = self._param
-        else:
-            self.logits = self._param
-        batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(store_probs_or_logits(self, probs, logits), validate_args=validate_args)
         if self._validate_args and probs is not None:
             valid = self.probs > 0
             if not bool(valid.all()):

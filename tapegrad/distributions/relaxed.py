@@ -1,11 +1,9 @@
 """Continuous relaxations of the Bernoulli and one-hot categorical distributions (the
 Concrete / Gumbel-softmax distributions): reparameterizable, sharper as the temperature falls."""
-import numbers
-
 from .. import ops
 from ..ops.gamma_functions import lgamma
 from . import constraints
-from ._discrete import ProbsOrLogits, check_one_of
+from ._discrete import ProbsOrLogits, store_probs_or_logits
 from .categorical import Categorical
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
@@ -24,15 +22,7 @@ class LogitRelaxedBernoulli(ProbsOrLogits, Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         self.temperature = temperature
-        check_one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (self._param,) = broadcast_all(given)
-        if probs is not None:
-            self.probs = self._param
-        else:
-            self.logits = self._param
-        batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(store_probs_or_logits(self, probs, logits), validate_args=validate_args)
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
