@@ -620,6 +620,48 @@ def test_repeat_draws_anew_for_every_call():
     assert tapegrad.equal(repeated, expected)
 
 
+def test_distribution_samples_compile_as_eager():
+    """rsample's noise is a graph input drawn on every call: a compiled reparameterized sample
+    equals eager's numbers and gradients for one seed. (Checking the parameters reads their
+    values, a graph break, as in PyTorch: models that compile turn it off.)"""
+    D = tapegrad.distributions
+    checks = {"validate_args": False}
+
+    def sample(loc, scale):
+        return (D.Normal(loc, scale, **checks).rsample((2,)) + D.Laplace(loc, scale, **checks)
+                .rsample() + D.Gumbel(loc, scale, **checks).rsample()
+                + D.Exponential(scale, **checks).rsample()
+                + D.Geometric(scale.sigmoid(), **checks).sample()).sum()
+
+    compiled = tapegrad.compile(sample)
+    for seed in (0, 0, 3):  # traced, then compiled
+        grads = []
+        for fn in (sample, compiled):
+            loc = tapegrad.linspace(-1, 1, 3, requires_grad=True)
+            scale = tapegrad.tensor([0.5, 1.0, 2.0], requires_grad=True)
+            tapegrad.manual_seed(seed)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", CompileWarning)
+                out = fn(loc, scale)
+            out.backward()
+            grads.append((out, loc.grad, scale.grad))
+        assert _equal_pairs(grads[0], grads[1])
+    assert "kernel source:" in str(compiled.explain())
+
+
+def test_a_distribution_sample_shaped_by_tensor_values_breaks_the_graph():
+    @tapegrad.compile
+    def counts(rate):
+        return tapegrad.distributions.Poisson(rate, validate_args=False).sample() + 1
+
+    rate = tapegrad.tensor([1.0, 2.0])
+    with pytest.warns(CompileWarning, match="graph break in .*counts.py"):
+        tapegrad.manual_seed(0)
+        first = counts(rate)
+    tapegrad.manual_seed(0)
+    assert tapegrad.equal(first, counts._fn(rate))  # run eagerly: eager's draws
+
+
 @pytest.mark.parametrize("body", [
     lambda t: (tapegrad.manual_seed(0), t + tapegrad.rand(4))[1],
     lambda t: t + tapegrad.multinomial(t.abs() + 1, 4, replacement=True),

@@ -13,14 +13,14 @@ from ._discrete import ProbsOrLogits, check_one_of, store_probs_or_logits
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .gamma import Gamma
-from .utils import broadcast_all, draw, finfo, lazy_property
+from .utils import broadcast_all, draw, draw_given_values, finfo, lazy_property
 
 __all__ = ["Poisson", "Binomial", "Geometric", "NegativeBinomial"]
 
 
 def _poisson(rate):
     """One Poisson draw per element of the tensor ``rate``, in its dtype."""
-    return draw(lambda rng, size: rng.poisson(rate.detach().numpy()), rate.shape, rate.dtype)
+    return draw_given_values(lambda rng: rng.poisson(rate.detach().numpy()), rate.dtype)
 
 
 class Poisson(ExponentialFamily):
@@ -106,7 +106,7 @@ class Binomial(_CountOfTrials):
         shape = self._extended_shape(sample_shape)
         counts = self.total_count.detach().expand(shape).numpy().astype(np.int64)
         probs = self.probs.detach().expand(shape).numpy()
-        return draw(lambda rng, size: rng.binomial(counts, probs), shape, self._param.dtype)
+        return draw_given_values(lambda rng: rng.binomial(counts, probs), self._param.dtype)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -10,7 +10,7 @@ from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
            "format_value", "sum_rightmost", "finfo", "clipped_sigmoid", "draw",
-           "nan_where"]
+           "draw_given_values", "nan_where"]
 
 
 def format_value(value):
@@ -84,8 +84,22 @@ def clipped_sigmoid(x):
 
 
 def draw(sampler, shape, dtype):
-    """``sampler(numpy_generator, shape)`` from tapegrad's default generator, as a tensor."""
-    return Tensor._make(np.asarray(sampler(random.generator(), tuple(shape))).astype(dtype.numpy))
+    """``sampler(numpy_generator, shape)`` from tapegrad's default generator, as a tensor.
+
+    The sampler must depend on the shape alone (standard noise a distribution then moves and
+    scales with tensor operations): a compiled function then draws it anew on every call
+    (``random.drawn``), so ``rsample`` compiles. Draws shaped by tensor values use
+    ``draw_given_values``."""
+    shape = tuple(shape)
+    return Tensor._make(random.drawn(
+        lambda: np.asarray(sampler(random.generator(), shape)).astype(dtype.numpy)))
+
+
+def draw_given_values(sampler, dtype):
+    """``sampler(numpy_generator)`` as a tensor, for draws whose law depends on tensor values
+    (Poisson rates, binomial counts): a compiled function cannot repeat these, so it breaks its
+    graph here and runs them eagerly."""
+    return Tensor._make(np.asarray(sampler(random.generator())).astype(dtype.numpy))
 
 
 def nan_where(mask, value):
