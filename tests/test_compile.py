@@ -451,6 +451,7 @@ def test_module_compiles_and_shares_parameters(composite_run):
     compiled(x)
     out = compiled(x)
     assert out.grad_fn.name() == "CompiledFunctionBackward"
+    assert "Sequential.forward() specialization 0" in str(compiled.explain())
     assert_close(out, model(x), rtol=1e-5, atol=1e-6)
     out.sum().backward()
     expected = [p.grad.clone() for p in model.parameters()]

@@ -850,6 +850,11 @@ class OptimizedModule(Module):
                 raise
             return getattr(modules["_orig_mod"], name)
 
+    def explain(self):
+        """What compiling the model did (tapegrad's addition, as ``fn.explain()`` of a compiled
+        function): each specialization's guards, IR, fused groups and kernel source."""
+        return self.forward.explain()
+
 
 def _indent(text, spaces):
     """Indent every line but the first (a child's repr inside its parent's)."""
