@@ -34,6 +34,9 @@ BAD_CALLS = {
     "div-broadcast": lambda T: T.ones(3) / T.ones(4),
     "pow-broadcast": lambda T: T.ones(3) ** T.ones(4),
     "maximum-broadcast": lambda T: T.maximum(T.ones(3), T.ones(4)),
+    "maximum-number": lambda T: T.maximum(T.ones(3), 2.0),  # two tensors, unlike max()
+    "minimum-number": lambda T: T.minimum(2, T.ones(3)),
+    "fmax-number": lambda T: T.fmax(T.ones(3), 0),
     "where-broadcast": lambda T: T.where(T.ones(3) > 0, T.ones(4), T.ones(3)),
     "lt-broadcast": lambda T: T.ones(3) < T.ones(4),
     "eq-broadcast": lambda T: T.ones(3) == T.ones(2),

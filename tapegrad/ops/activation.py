@@ -5,23 +5,28 @@ second derivative are written out here. ``gelu`` records ``GeluBackward0``; its 
 ``gelu_backward`` (``GeluBackwardBackward0``), whose own rule is written with tapegrad ops, so
 higher derivatives work as for any primitive.
 
-The pointwise activations below it (``leaky_relu``, ``elu``, ``celu``, ``softplus``, ``silu``,
-``mish``, ``hardtanh``, ``log_sigmoid``, ``hardswish``, ``hardsigmoid``, ``threshold``,
-``softshrink``, ``hardshrink``) share one shape: a numpy forward and a derivative written with
-tapegrad ops, the rule being ``grad * derivative(input)``.
+The pointwise activations below it (``leaky_relu``, ``elu``, ``celu``, ``softplus``,
+``hardtanh``, ``log_sigmoid``, ``hardswish``, ``hardsigmoid``, ``threshold``, ``softshrink``,
+``hardshrink``) follow the same shape: a numpy forward whose rule calls PyTorch's
+``xxx_backward`` as a primitive of its own (``grad * slope(input)``, node
+``XxxBackwardBackward0``) that takes the input itself. Under create_graph the gradient thus stays
+connected to the input even where the slope is piecewise constant (second derivative zero, not
+missing), as gradient penalties and Hessians need. ``silu`` and ``mish``, composite in PyTorch,
+have a rule written with tapegrad ops.
 
 ``prelu`` (a learned slope, ``PreluKernelBackward0``), ``glu`` (``GluBackward0``) and RReLU's
 ``rrelu_with_noise`` (``RreluWithNoiseBackward0``) take a second input or split their input, so
-they are primitives of their own.
+they are primitives of their own, with backward primitives for the same reason.
 """
-import functools
 import math
 
 import numpy as np
 
 from ..tensor import _LEGACY_TYPE_NAMES
-from .broadcast import sum_to
-from .elementwise import where
+from .broadcast import _sum_to, sum_to
+from .creation import zeros_like
+from .elementwise import _threshold_backward, where
+from .erf import erf as _erf
 from .inplace import apply_inplace
 from .registry import OTHER, primitive
 from .shape import cat, narrow
@@ -35,80 +40,6 @@ _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _CUBIC = 0.044715
-
-
-@functools.cache
-def _erf_ufunc():
-    """``math.erf`` as a numpy ufunc, compiled by Numba on first use (exact to the last ulp)."""
-    import numba
-
-    @numba.vectorize(["float32(float32)", "float64(float64)"], cache=True)
-    def erf(x):
-        return math.erf(x)
-
-    return erf
-
-
-def _erf(a):
-    return _apply_ufunc(_erf_ufunc(), a)
-
-
-@functools.cache
-def _erfinv_ufunc():
-    """The inverse of erf as a numpy ufunc compiled by Numba on first use, to the last ulp or so.
-
-    A rough start (Giles' single-precision approximation, "Approximating the erfinv function",
-    2010) and Newton steps on erf — on log(erfc) in the tails, where ``1 - |y|`` is exact and
-    erf's own rounding would swamp the step. Computed in float64 for every input type.
-    """
-    import numba
-
-    @numba.vectorize(["float32(float32)", "float64(float64)"], cache=True)
-    def erfinv(y):
-        if not -1.0 <= y <= 1.0:
-            return math.nan
-        a = abs(float(y))
-        if a == 1.0:
-            return math.copysign(math.inf, y)
-        w = -math.log((1.0 - a) * (1.0 + a))
-        if w < 5.0:
-            w -= 2.5
-            p = 2.81022636e-08
-            for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-                      -0.00125372503, -0.00417768164, 0.246640727, 1.50140941):
-                p = c + p * w
-        else:
-            w = math.sqrt(w) - 3.0
-            p = -0.000200214257
-            for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-                      -0.0076224613, 0.00943887047, 1.00167406, 2.83297682):
-                p = c + p * w
-        x = p * a
-        tail = 1.0 - a
-        for _ in range(8):  # each step squares the relative error: 1e-7 -> 1e-14 -> exact
-            slope = 1.1283791670955126 * math.exp(-x * x)  # erf'(x) = 2/sqrt(pi) exp(-x^2)
-            if a < 0.5:
-                step = (math.erf(x) - a) / slope
-            else:  # on log(erfc): nearly linear in the far tail, where plain Newton crawls
-                complement = math.erfc(x)
-                step = (math.log(tail) - math.log(complement)) * complement / slope
-            x -= step
-            if abs(step) <= 1e-17 * x:
-                break
-        return math.copysign(x, y)
-
-    return erfinv
-
-
-def _erfinv(a):
-    return _apply_ufunc(_erfinv_ufunc(), a)
-
-
-def _apply_ufunc(ufunc, a):
-    """A float32/float64 ufunc on ``a``; half precision goes through float32 and back."""
-    if a.dtype == np.float16:
-        return ufunc(a.astype(np.float32)).astype(np.float16)
-    return ufunc(a)
 
 
 def require_floating(input, kernel):
@@ -176,21 +107,76 @@ def gelu(input, approximate="none"):
 
 # ---------------------------------------------------------------------- pointwise activations
 
-def _pointwise(name, node, forward, derivative, saves="a"):
-    """A primitive ``forward(a, **params)`` whose rule is ``grad * derivative(v, **params)``, v
-    being the saved input ``a`` or (``saves="out"``) the saved result."""
+def _backward_primitive(name, node, slope, curvature=None):
+    """PyTorch's ``xxx_backward``: ``grad * slope(value)``, ``value`` being the saved input (or,
+    with ``result=True``, the result of an in-place forward).
+
+    A primitive of its own so that under ``create_graph`` the gradient stays connected to the
+    value (``LeakyReluBackwardBackward0`` ...) even where the slope is piecewise constant: its
+    own gradient is then zero, not missing. ``slope`` works on numpy arrays (a boolean mask: the
+    gradient passes where it is True), ``curvature`` (the slope's derivative; None: zero) on
+    tensors.
+    """
+    saves_for = None if curvature is None else {"grad": ("value",)}
+
+    def forward(grad, value, *, result, **params):
+        factor = slope(value, result, **params)
+        if factor.dtype == np.bool_:  # a mask: 0, not grad * 0 (-0 or nan), where it is False
+            return np.where(factor, grad, 0).astype(np.result_type(grad, value), copy=False)
+        return (grad * factor).astype(np.result_type(grad, value), copy=False)
+
+    prim = primitive(name, node=node, group=OTHER, saves=("grad", "value"),
+                     saves_for=saves_for)(forward)
+
+    @prim.vjp
+    def _(ctx, upstream, result, **params):
+        grad, value = ctx.saved
+        need_grad, need_value = ctx.needs_input_grad
+        if not need_value:
+            second = None
+        elif curvature is None:
+            second = zeros_like(value)
+        else:
+            second = upstream * grad * curvature(value, result, **params)
+        return (prim(upstream, value, result=result, **params) if need_grad else None), second
+
+    return prim
+
+
+def _pointwise(name, node, forward, backward, saves="a"):
+    """A primitive ``forward(a, **params)`` whose rule is ``backward(grad, v, **params)``, v being
+    the saved input ``a`` or (``saves="out"``, the in-place forms) the saved result."""
     prim = primitive(name, node=node, group=OTHER, saves=(saves,))(forward)
+    result = saves == "out"
 
     @prim.vjp
     def _(ctx, grad, **params):
         (value,) = ctx.saved
-        return grad * derivative(value, **params)
+        return backward(grad, value, result=result, **params)
+
+    return prim
+
+
+def _composite(name, node, forward, derivative):
+    """A primitive whose rule is ``grad * derivative(a)`` written with tapegrad ops (PyTorch's
+    ``MulBackward0`` under ``create_graph``)."""
+    prim = primitive(name, node=node, group=OTHER, saves=("a",))(forward)
+
+    @prim.vjp
+    def _(ctx, grad):
+        (a,) = ctx.saved
+        return grad * derivative(a)
 
     return prim
 
 
 def _mask(condition, like):
     return condition.to(like.dtype)
+
+
+def _sigmoid_array(a):
+    with np.errstate(over="ignore"):
+        return 1 / (1 + np.exp(-a))
 
 
 def _softplus_array(a, beta, threshold):
@@ -209,97 +195,141 @@ def _leaky_relu_forward(a, negative_slope):
     return np.where(a > 0, a, a * a.dtype.type(negative_slope))
 
 
-def _leaky_relu_slope(value, negative_slope):
-    """From the input or the result alike: both are positive exactly where the slope is 1."""
-    return _mask(value > 0, value) * (1 - negative_slope) + negative_slope
-
-
+# From the input or the result alike: both are positive exactly where the slope is 1.
+_leaky_relu_backward = _backward_primitive(
+    "leaky_relu_backward", "LeakyReluBackwardBackward0",
+    lambda v, result, negative_slope: np.where(v > 0, 1, v.dtype.type(negative_slope)))
 _leaky_relu = _pointwise("leaky_relu", "LeakyReluBackward0", _leaky_relu_forward,
-                         _leaky_relu_slope)
+                         _leaky_relu_backward)
 # In place, PyTorch saves the result instead of the overwritten input: another node name.
 _leaky_relu_ = _pointwise("leaky_relu_", "LeakyReluBackward1", _leaky_relu_forward,
-                          _leaky_relu_slope, saves="out")
+                          _leaky_relu_backward, saves="out")
+
 
 def _elu_forward(a, alpha, scale, input_scale):
     negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
     return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
 
 
-def _elu_slope(a, alpha, scale, input_scale):
-    return scale * where(
-        a > 0, 1.0, alpha * input_scale * (a.clamp_max(0) * input_scale).exp()).to(a.dtype)
+def _elu_slope(v, result, alpha, scale, input_scale):
+    """From the input, or from the result (in place), whose negative part is
+    scale·alpha·(exp(x·input_scale) - 1)."""
+    if result:
+        return np.where(v > 0, scale, (v + alpha * scale) * input_scale)
+    return np.where(v > 0, scale, scale * alpha * input_scale *
+                    np.exp(np.minimum(v, 0) * input_scale))
 
 
-def _elu_slope_from_result(out, alpha, scale, input_scale):
-    """In place: from the result, whose negative part is scale·alpha·(exp(x·input_scale) - 1)."""
-    return where(out > 0, scale, (out + alpha * scale) * input_scale).to(out.dtype)
+def _elu_curvature(v, result, alpha, scale, input_scale):
+    if result:
+        return _mask(v <= 0, v) * input_scale
+    return _mask(v <= 0, v) * (scale * alpha * input_scale * input_scale) * (
+        v.clamp_max(0) * input_scale).exp()
 
 
-_elu = _pointwise("elu", "EluBackward0", _elu_forward, _elu_slope)
-_elu_ = _pointwise("elu_", "EluBackward1", _elu_forward, _elu_slope_from_result, saves="out")
-# CELU is ELU with input_scale = 1 / alpha, recorded under its own node.
-_celu = _pointwise("celu", "CeluBackward0", _elu_forward, _elu_slope)
-_celu_ = _pointwise("celu_", "CeluBackward1", _elu_forward, _elu_slope_from_result, saves="out")
+# CELU is ELU with input_scale = 1 / alpha, recorded under its own node; its gradient is ELU's.
+_elu_backward = _backward_primitive("elu_backward", "EluBackwardBackward0", _elu_slope,
+                                    _elu_curvature)
+_elu = _pointwise("elu", "EluBackward0", _elu_forward, _elu_backward)
+_elu_ = _pointwise("elu_", "EluBackward1", _elu_forward, _elu_backward, saves="out")
+_celu = _pointwise("celu", "CeluBackward0", _elu_forward, _elu_backward)
+_celu_ = _pointwise("celu_", "CeluBackward1", _elu_forward, _elu_backward, saves="out")
 
-_softplus = _pointwise(
-    "softplus", "SoftplusBackward0", _softplus_array,
-    lambda a, beta, threshold: where(a * beta > threshold, 1.0, (a * beta).sigmoid()).to(a.dtype))
 
-_silu = _pointwise(
+def _softplus_curvature(a, result, beta, threshold):
+    s = (a * beta).sigmoid()
+    return _mask(a * beta <= threshold, a) * beta * s * (1 - s)
+
+
+_softplus_backward = _backward_primitive(
+    "softplus_backward", "SoftplusBackwardBackward0",
+    lambda a, result, beta, threshold: np.where(a * beta > threshold, 1, _sigmoid_array(a * beta)),
+    _softplus_curvature)
+_softplus = _pointwise("softplus", "SoftplusBackward0", _softplus_array, _softplus_backward)
+
+_silu = _composite(
     "silu", "SiluBackward0",
     lambda a: a / (1 + np.exp(-a)),
     lambda a: a.sigmoid() * (1 + a * (1 - a.sigmoid())))
 
-_mish = _pointwise(
+_mish = _composite(
     "mish", "MishBackward0",
     lambda a: a * np.tanh(_softplus_array(a, 1.0, 20.0)),
     lambda a: _softplus_tensor(a).tanh() + a * a.sigmoid() * (1 - _softplus_tensor(a).tanh() ** 2))
 
+_hardtanh_backward = _backward_primitive(
+    "hardtanh_backward", "HardtanhBackwardBackward0",
+    lambda a, result, min_val, max_val: (a > min_val) & (a < max_val))
 _hardtanh = _pointwise(
     "hardtanh", "HardtanhBackward0",
-    lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype),
-    lambda a, min_val, max_val: _mask((a > min_val) & (a < max_val), a))
+    lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype), _hardtanh_backward)
 
+
+def _log_sigmoid_curvature(a, result):
+    s = (-a).sigmoid()
+    return s * (s - 1)
+
+
+_log_sigmoid_backward = _backward_primitive(
+    "log_sigmoid_backward", "LogSigmoidBackwardBackward0",
+    lambda a, result: _sigmoid_array(-a), _log_sigmoid_curvature)
 _log_sigmoid = _pointwise(
     "log_sigmoid", "LogSigmoidBackward0",
-    lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))),
-    lambda a: (-a).sigmoid())
+    lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), _log_sigmoid_backward)
 
+# 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on: PyTorch's values at the kinks
+_hardswish_backward = _backward_primitive(
+    "hardswish_backward", "HardswishBackwardBackward0",
+    lambda a, result: np.where(a > -3, np.where(a < 3, a / 3 + 0.5, 1), 0),
+    lambda a, result: _mask((a > -3) & (a < 3), a) / 3)
 _hardswish = _pointwise(
     "hardswish", "HardswishBackward0",
-    lambda a: a * np.clip(a + 3, 0, 6) / 6,
-    # 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on: PyTorch's values at the kinks
-    lambda a: where(a > -3, where(a < 3, a / 3 + 0.5, _mask(a > 0, a)), _mask(a > 0, a)))
+    lambda a: a * np.clip(a + 3, 0, 6) / 6, _hardswish_backward)
 
+# (PyTorch has no derivative for hardsigmoid_backward; it is zero.)
+_hardsigmoid_backward = _backward_primitive(
+    "hardsigmoid_backward", "HardsigmoidBackwardBackward0",
+    lambda a, result: ((a > -3) & (a < 3)) / a.dtype.type(6))
 _hardsigmoid = _pointwise(
     "hardsigmoid", "HardsigmoidBackward0",
-    lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype),
-    lambda a: _mask((a > -3) & (a < 3), a) / 6)
+    lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype), _hardsigmoid_backward)
 
 
 def _threshold_forward(a, threshold, value):
     return np.where(a > threshold, a, a.dtype.type(value))
 
 
-_threshold = _pointwise("threshold", "ThresholdBackward0", _threshold_forward,
-                        lambda a, threshold, value: _mask(a > threshold, a))
-# In place, the input is gone; the result tells where it was above ``threshold``, except where an
-# input exactly equal to a ``value`` above ``threshold`` was kept (PyTorch: passes gradient).
-_threshold_ = _pointwise(
-    "threshold_", "ThresholdBackward1", _threshold_forward,
-    lambda out, threshold, value: _mask((out > threshold) & ((out != value) | (value <= threshold)),
-                                        out), saves="out")
+def _threshold_backward_of(grad, v, result, threshold, value):
+    """ReLU's ``threshold_backward``. In place, the input is gone; the result tells where it was
+    above ``threshold``, except where an input exactly equal to a ``value`` above ``threshold``
+    was kept (PyTorch: passes gradient)."""
+    kept = _threshold_backward(grad, v, threshold=threshold)
+    if result and value > threshold:
+        kept = kept * _mask(v != value, v)
+    return kept
 
+
+_threshold = _pointwise("threshold", "ThresholdBackward0", _threshold_forward,
+                        _threshold_backward_of)
+_threshold_ = _pointwise("threshold_", "ThresholdBackward1", _threshold_forward,
+                         _threshold_backward_of, saves="out")
+
+_softshrink_backward = _backward_primitive(
+    "softshrink_backward", "SoftshrinkBackwardBackward0",
+    lambda a, result, lambd: np.abs(a) > lambd)
 _softshrink = _pointwise(
     "softshrink", "SoftshrinkBackward0",
     lambda a, lambd: np.where(a > lambd, a - a.dtype.type(lambd),
                               np.where(a < -lambd, a + a.dtype.type(lambd), 0)).astype(a.dtype),
-    lambda a, lambd: _mask(a.abs() > lambd, a))
+    _softshrink_backward)
 
+_hardshrink_backward = _backward_primitive(
+    "hardshrink_backward", "HardshrinkBackwardBackward0",
+    lambda a, result, lambd: np.abs(a) > lambd)
 _hardshrink = _pointwise(
     "hardshrink", "HardshrinkBackward0",
     lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0).astype(a.dtype),
-    lambda a, lambd: _mask(a.abs() > lambd, a))
+    _hardshrink_backward)
 
 
 @primitive("prelu", node="PreluKernelBackward0", group=OTHER, saves=("a", "weight"))
@@ -310,10 +340,43 @@ def _prelu(a, weight):
 @_prelu.vjp
 def _(ctx, grad):
     a, weight = ctx.saved
+    return _prelu_backward(grad, a, weight)
+
+
+@primitive("prelu_backward", node="PreluKernelBackwardBackward0", group=OTHER, n_outputs=None,
+           saves=("grad", "a", "weight"))
+def _prelu_backward(grad, a, weight):
+    """PReLU's gradients for the input and the slopes, as one node (PyTorch's
+    ``_prelu_kernel_backward``): both stay connected to all three inputs under create_graph."""
     positive = a > 0
-    need_a, need_weight = ctx.needs_input_grad
-    return (where(positive, grad, weight * grad) if need_a else None,
-            sum_to(where(positive, 0.0, a * grad), weight.shape) if need_weight else None)
+    return (np.where(positive, grad, weight * grad),
+            _sum_to.forward(np.where(positive, 0, a * grad), shape=weight.shape))
+
+
+@_prelu_backward.vjp
+def _(ctx, grads):
+    """The input gradient ``where(a > 0, g, w g)`` is linear in ``g`` and ``w``, the slopes'
+    ``sum_to(where(a > 0, 0, a g))`` in ``g`` and ``a``."""
+    grad, a, weight = ctx.saved
+    positive = a > 0
+    up_a, up_weight = (grads[i] if i < len(grads) else None for i in range(2))
+    grad_grad = grad_a = grad_weight = None
+    if up_a is not None:
+        grad_grad = where(positive, up_a, weight * up_a)
+        grad_weight = sum_to(where(positive, 0.0, grad * up_a), weight.shape)
+    if up_weight is not None:
+        up_weight = up_weight.expand(a.shape)
+        masked = where(positive, 0.0, up_weight)
+        grad_grad = masked * a if grad_grad is None else grad_grad + masked * a
+        grad_a = masked * grad
+    need_grad, need_a, need_weight = ctx.needs_input_grad
+    return (_zero_if_none(grad_grad, grad) if need_grad else None,
+            _zero_if_none(grad_a, a) if need_a else None,
+            _zero_if_none(grad_weight, weight) if need_weight else None)
+
+
+def _zero_if_none(gradient, like):
+    return zeros_like(like) if gradient is None else gradient
 
 
 @primitive("glu", node="GluBackward0", group=OTHER, saves=("a",))
@@ -338,16 +401,32 @@ def _times_noise(a, noise):
 
 
 _rrelu = primitive("rrelu_with_noise", node="RreluWithNoiseBackward0", group=OTHER,
-                   saves=("noise",), nondifferentiable=("noise",))(_times_noise)
+                   saves=("a", "noise"), nondifferentiable=("noise",))(_times_noise)
 _rrelu_ = primitive("rrelu_with_noise_", node="RreluWithNoiseBackward1", group=OTHER,
-                    saves=("noise",), nondifferentiable=("noise",))(_times_noise)
+                    saves=("out", "noise"), nondifferentiable=("noise",))(_times_noise)
+
+
+@primitive("rrelu_with_noise_backward", node="RreluWithNoiseBackwardBackward0", group=OTHER,
+           saves=("value", "noise"), nondifferentiable=("noise",))
+def _rrelu_backward(grad, value, noise):
+    """``grad * noise``; ``value`` (the input, or the result in place) only connects the gradient
+    to it under ``create_graph``, with a zero second derivative, as in PyTorch."""
+    return grad * noise
+
+
+@_rrelu_backward.vjp
+def _(ctx, upstream):
+    value, noise = ctx.saved
+    need_grad, need_value, _ = ctx.needs_input_grad
+    return (_rrelu_backward(upstream, value, noise) if need_grad else None,
+            zeros_like(value) if need_value else None, None)
 
 
 @_rrelu.vjp
 @_rrelu_.vjp
 def _(ctx, grad):
-    (noise,) = ctx.saved
-    return grad * noise, None
+    value, noise = ctx.saved
+    return _rrelu_backward(grad, value, noise), None
 
 
 def _apply(prim, input, inplace, inplace_prim=None, **params):

@@ -11,7 +11,8 @@ import numpy as np
 from .. import dtypes
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .operands import _number_array, broadcast_error, cast_operand, checked_number, promote
+from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
+                       tensor_operands)
 from .registry import ELEMENTWISE, Primitive, primitive
 from .broadcast import sum_to
 
@@ -696,11 +697,11 @@ def pow(input, exponent):
 
 
 def maximum(input, other):
-    return _maximum(*promote(input, other))
+    return _maximum(*tensor_operands("maximum", input, other))
 
 
 def minimum(input, other):
-    return _minimum(*promote(input, other))
+    return _minimum(*tensor_operands("minimum", input, other))
 
 
 def where(condition, input=None, other=None):

@@ -18,6 +18,7 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import require_floating
+from .broadcast import sum_to
 from .creation import arange, zeros_like
 from .operands import broadcast_error
 from .registry import ELEMENTWISE, OTHER, primitive
@@ -306,25 +307,33 @@ def _bce_with_logits(x, target, weight, pos_weight, reduction):
 
 @_bce_with_logits.vjp
 def _(ctx, grad, weight, pos_weight, reduction):
+    """PyTorch's order: the derivative times the gradient, times the weight, over the count for
+    a mean (``DivBackward1`` on top under create_graph)."""
     x, target = ctx.saved
-    grad = _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
-    if weight is not None:
-        grad = grad * Tensor._make(weight)
     need_x, need_target = ctx.needs_input_grad
     grad_x = grad_target = None
     if pos_weight is None:
         if need_x:
-            grad_x = grad * (x.sigmoid() - target)
+            grad_x = (x.sigmoid() - target) * grad
         if need_target:
-            grad_target = -grad * x
-        return grad_x, grad_target
-    pos_weight = Tensor._make(pos_weight)
-    if need_x:
-        grad_x = grad * ((1 - target) - ((pos_weight - 1) * target + 1) * (-x).sigmoid())
-    if need_target:
-        softplus_of_negative = (-x).clamp_min(0) + (1 + (-x.abs()).exp()).log()
-        grad_target = grad * ((pos_weight - 1) * softplus_of_negative - x)
-    return grad_x, grad_target
+            grad_target = -x * grad
+    else:
+        pos_weight = Tensor._make(pos_weight)
+        if need_x:
+            grad_x = ((1 - target) - ((pos_weight - 1) * target + 1) * (-x).sigmoid()) * grad
+        if need_target:
+            softplus_of_negative = (-x).clamp_min(0) + (1 + (-x.abs()).exp()).log()
+            grad_target = ((pos_weight - 1) * softplus_of_negative - x) * grad
+    return tuple(None if g is None else _weighted_and_reduced(g, weight, reduction)
+                 for g in (grad_x, grad_target))
+
+
+def _weighted_and_reduced(grad, weight, reduction):
+    if weight is not None:
+        grad = grad * Tensor._make(weight)
+    if reduction == "mean":
+        grad = _div_scalar(grad, divisor=_numel(grad.shape))
+    return grad
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
@@ -366,12 +375,47 @@ def _mse_loss(a, b, reduction):
     return _apply_reduction(difference * difference, reduction)
 
 
-@_mse_loss.vjp
-def _(ctx, grad, reduction):
-    a, b = ctx.saved
-    grad_a = 2 * (a - b) * _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
-    need_a, need_b = ctx.needs_input_grad
-    return grad_a if need_a else None, -grad_a if need_b else None
+def _pointwise_loss_backward(name, node, slope, curvature):
+    """The gradient of a loss ``sum/mean of f(a - b)`` for ``a``, ``slope(a - b) * grad``
+    (divided by the count for a mean), as a primitive of its own: under create_graph it records
+    PyTorch's ``XxxLossBackwardBackward0``, whose rule gives the loss's second derivatives from
+    ``curvature`` (f'' written with tapegrad ops). ``slope`` works on numpy arrays."""
+    def forward(grad, a, b, *, reduction, **params):
+        grad = _reduce_gradient(grad, reduction, a.size)
+        return (slope(a - b, **params) * grad).astype(np.result_type(a, b), copy=False)
+
+    prim = primitive(name, node=node, group=OTHER, saves=("grad", "a", "b"))(forward)
+
+    @prim.vjp
+    def _(ctx, upstream, reduction, **params):
+        grad, a, b = ctx.saved
+        need_grad, need_a, need_b = ctx.needs_input_grad
+        grad_grad = grad_a = None
+        if need_grad:  # linear in the gradient: the rule itself, summed back to its shape
+            grad_grad = sum_to(prim(upstream, a, b, reduction=reduction, **params), grad.shape)
+        if need_a or need_b:
+            grad_a = upstream * curvature(a - b, **params) * _reduce_gradient(
+                grad, reduction, _numel(ctx.input_shapes[1]))
+        return grad_grad, grad_a if need_a else None, -grad_a if need_b else None
+
+    return prim
+
+
+def _loss_rule(backward):
+    """The rule of a loss of ``a - b`` whose gradient for ``a`` is ``backward``: ``b``'s is
+    its negation."""
+    def rule(ctx, grad, **params):
+        a, b = ctx.saved
+        grad_a = backward(grad, a, b, **params)
+        need_a, need_b = ctx.needs_input_grad
+        return grad_a if need_a else None, -grad_a if need_b else None
+
+    return rule
+
+
+_mse_loss_backward = _pointwise_loss_backward(
+    "mse_loss_backward", "MseLossBackwardBackward0", lambda d: 2 * d, lambda d: 2)
+_mse_loss.vjp(_loss_rule(_mse_loss_backward))
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -389,18 +433,21 @@ def _numel(shape):
 
 # ------------------------------------------------------------------ smooth L1 and Huber losses
 
-def _robust_loss(name, node, forward, slope):
-    """A primitive of ``difference = a - b`` whose rule is ``grad * slope(difference)``."""
+def _robust_loss(name, node, forward, width):
+    """The loss primitive ``forward`` of ``a - b``, quadratic up to a distance, linear beyond,
+    and its gradient's (``<name>_backward``). ``width(**params)`` gives that distance and the
+    linear part's slope: the gradient is ``clamp(d, -distance, distance) * scale``."""
+    def slope(difference, **params):
+        distance, scale = width(**params)
+        return np.clip(difference, -distance, distance) * scale
+
+    def curvature(difference, **params):
+        distance, scale = width(**params)
+        return (difference.abs() < distance).to(difference.dtype) * scale
+
     prim = primitive(name, node=node, group=OTHER, saves=("a", "b"))(forward)
-
-    @prim.vjp
-    def _(ctx, grad, reduction, **params):
-        a, b = ctx.saved
-        grad_a = slope(a - b, **params) * _reduce_gradient(grad, reduction,
-                                                           _numel(ctx.input_shapes[0]))
-        need_a, need_b = ctx.needs_input_grad
-        return grad_a if need_a else None, -grad_a if need_b else None
-
+    prim.vjp(_loss_rule(_pointwise_loss_backward(
+        name + "_backward", node[:-1] + "Backward0", slope, curvature)))
     return prim
 
 
@@ -417,9 +464,9 @@ def _huber_forward(a, b, reduction, delta):
 
 
 _smooth_l1 = _robust_loss("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1_forward,
-                          lambda d, beta: (d / beta).clamp(-1, 1))
+                          lambda beta: (beta, 1 / beta))
 _huber = _robust_loss("huber_loss", "HuberLossBackward0", _huber_forward,
-                      lambda d, delta: d.clamp(-delta, delta))
+                      lambda delta: (delta, 1))
 
 
 def smooth_l1_loss(input, target, reduction="mean", beta=1.0):

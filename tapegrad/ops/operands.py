@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "promote", "cast_operand", "scalar_tensor", "broadcast_error",
+__all__ = ["as_tensor_operand", "promote", "tensor_operands", "cast_operand", "scalar_tensor", "broadcast_error",
            "CPP_TYPE_NAMES", "checked_number"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
@@ -105,6 +105,16 @@ def as_tensor_operand(value):
     if isinstance(value, np.ndarray):
         return Tensor._make(value)
     raise TypeError(f"expected a Tensor or a number, got {type(value).__name__}")
+
+
+def tensor_operands(name, input, other):
+    """``(input, other)`` promoted, for the binary functions PyTorch defines for two tensors
+    only (``maximum``, ``fmax``): a Python number is PyTorch's TypeError there."""
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
+                            f"Tensor, not {type(value).__name__}")
+    return promote(input, other)
 
 
 def promote(a, b):

@@ -17,7 +17,9 @@ height, as in PyTorch (``SqueezeBackward1`` on top).
   the transposed contractions, written with ``matmul``. The maximum gathers every bin (padded to
   the widest by repeating its last position, which never changes a maximum) and takes the
   argmax; the positions are an integer primitive's output and the values a gather at them, whose
-  gradient is a ``scatter_add`` back — so the compiler traces it like any other op.
+  gradient is a scatter-add back — so the compiler traces it like any other op.
+* Every gradient is a primitive of its own that takes the input as well (PyTorch's
+  ``XxxBackwardBackward0``), so under create_graph it stays connected to the input.
 * ``max_unpool`` scatters values to the flat positions max pooling returned; its gradient gathers
   from them.
 """
@@ -29,10 +31,9 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .conv import _col2im, _in_layout_of, _pad, _pair, _single, _windows
-from .creation import rand, zeros
+from .creation import rand, zeros, zeros_like
 from .registry import OTHER, primitive
-from .scatter import scatter_add
-from .shape import _index_backward, gather
+from .shape import _index, _index_backward, gather
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices",
            "max_pool2d_with_indices", "max_pool3d_with_indices", "avg_pool1d", "avg_pool2d",
@@ -123,22 +124,43 @@ def _pool_indices(x, kernel, stride, padding, dilation):
 
 
 def _max_pool_primitive(spatial):
-    @primitive(f"max_pool{spatial}d", node=f"MaxPool{spatial}DWithIndicesBackward0", group=OTHER,
-               saves=("x",))
+    name, node = f"max_pool{spatial}d", f"MaxPool{spatial}DWithIndicesBackward"
+
+    @primitive(name, node=node + "0", group=OTHER, saves=("x",))
     def forward(x, kernel, stride, padding, dilation):
         return _in_layout_of(_pool_indices(x, kernel, stride, padding, dilation)[0], x)
 
+    def maxima(x, kernel, stride, padding, dilation):
+        """Each window maximum's place in ``x`` viewed as (planes, volume), as an index key."""
+        _, positions = _pool_indices(x, kernel, stride, padding, dilation)
+        planes = math.prod(x.shape[:-spatial])
+        return (planes, math.prod(x.shape[-spatial:])), (
+            np.arange(planes).reshape(-1, *(1,) * spatial),
+            positions.reshape(planes, *positions.shape[-spatial:]))
+
+    @primitive(name + "_backward", node=node + "Backward0", group=OTHER, saves=("x",))
+    def backward(grad, x, *, kernel, stride, padding, dilation):
+        """The gradient goes to each window's maximum, the positions recomputed from the input.
+        Takes the input itself, so the node has PyTorch's two edges."""
+        flat, key = maxima(x, kernel, stride, padding, dilation)
+        planes = grad.reshape(flat[0], *grad.shape[-spatial:])
+        return _in_layout_of(_index_backward.forward(planes, shape=flat, key=key).reshape(x.shape),
+                             x)
+
     @forward.vjp
-    def _(ctx, grad, kernel, stride, padding, dilation):
-        # The gradient goes to each window's maximum; the positions are recomputed from the input.
+    def _(ctx, grad, **geometry):
         (x,) = ctx.saved
-        shape = ctx.input_shapes[0]
-        _, positions = _pool_indices(x._array, kernel, stride, padding, dilation)
-        planes = math.prod(shape[:-spatial])
-        key = (np.arange(planes).reshape(-1, *(1,) * spatial),
-               positions.reshape(planes, *positions.shape[-spatial:]))
-        return _index_backward(grad.reshape(planes, *grad.shape[-spatial:]),
-                               shape=(planes, math.prod(shape[-spatial:])), key=key).reshape(shape)
+        return backward(grad, x, **geometry)
+
+    @backward.vjp
+    def _(ctx, upstream, **geometry):
+        """Linear in the gradient: the upstream values at the maxima; zero for the input."""
+        (x,) = ctx.saved
+        need_grad, need_x = ctx.needs_input_grad
+        flat, key = maxima(x._array, **geometry)
+        picked = _index(upstream.reshape(flat), key=key) if need_grad else None
+        return (None if picked is None else picked.reshape(ctx.input_shapes[0]),
+                zeros_like(x) if need_x else None)
 
     return forward
 
@@ -454,19 +476,35 @@ def _contract(a, matrices):
 
 def _adaptive_avg_primitive(spatial):
     @primitive(f"adaptive_avg_pool{spatial}d", node=f"AdaptiveAvgPool{spatial}DBackward0",
-               group=OTHER)
+               group=OTHER, saves=("x",))
     def forward(x, *, output_size):
         matrices = [_membership(n, m).astype(x.dtype)
                     for n, m in zip(x.shape[-spatial:], output_size)]
         return _in_layout_of(_contract(x, matrices) / _bin_volumes(x.shape, output_size,
                                                                   x.dtype), x)
 
+    @primitive(f"adaptive_avg_pool{spatial}d_backward",
+               node=f"AdaptiveAvgPool{spatial}DBackwardBackward0", group=OTHER)
+    def backward(grad, x):
+        """The transposed contractions of the gradient over the bin volumes. Takes the input
+        itself, not only its shape, so the node has PyTorch's two edges."""
+        output_size = grad.shape[-spatial:]
+        transposed = [_membership(n, m).astype(grad.dtype).T
+                      for n, m in zip(x.shape[-spatial:], output_size)]
+        return _in_layout_of(
+            _contract(grad / _bin_volumes(x.shape, output_size, grad.dtype), transposed), x)
+
     @forward.vjp
     def _(ctx, grad, output_size):
-        shape, dtype = ctx.input_shapes[0], ctx.input_dtypes[0]
-        transposed = [Tensor._make(np.ascontiguousarray(_membership(n, m).astype(dtype).T))
-                      for n, m in zip(shape[-spatial:], output_size)]
-        return _contract(grad / Tensor._make(_bin_volumes(shape, output_size, dtype)), transposed)
+        (x,) = ctx.saved
+        return backward(grad, x)
+
+    @backward.vjp
+    def _(ctx, upstream):
+        need_grad, need_x = ctx.needs_input_grad
+        return (forward(upstream, output_size=ctx.input_shapes[0][-spatial:]) if need_grad
+                else None,
+                zeros(ctx.input_shapes[1], dtype=ctx.input_dtypes[1]) if need_x else None)
 
     return forward
 
@@ -579,20 +617,36 @@ def _values_at_primitive(name, node, spatial):
     """A primitive taking ``x``'s values at flat ``indices`` into its last ``spatial``
     dimensions: the positions travel as a tensor, so the gradient (added back at them; bins may
     overlap and pick one position twice) is written with tapegrad ops."""
-    @primitive(name, node=node, group=OTHER, saves=("indices",), nondifferentiable=("indices",))
+    @primitive(name, node=node, group=OTHER, saves=("x", "indices"),
+               nondifferentiable=("indices",))
     def values_at(x, indices):
         batch = indices.shape[:-spatial]
         picked = np.take_along_axis(x.reshape(*batch, -1), indices.reshape(*batch, -1), -1)
         return picked.reshape(indices.shape)
 
+    @primitive(name + "_backward", node=node[:-1] + "Backward0", group=OTHER,
+               saves=("x", "indices"), nondifferentiable=("indices",))
+    def backward(grad, x, indices):
+        """``grad`` added back at the positions. Takes the input itself, so that under
+        create_graph the gradient stays connected to it (with a zero derivative), as in PyTorch."""
+        batch = x.shape[:-spatial]
+        volume = np.zeros((*batch, math.prod(x.shape[-spatial:])), grad.dtype)
+        flat = (*batch, -1)
+        np.add.at(volume, (*np.indices(indices.reshape(flat).shape, sparse=True)[:-1],
+                           indices.reshape(flat)), grad.reshape(flat))
+        return volume.reshape(x.shape)
+
     @values_at.vjp
     def _(ctx, grad):
-        (indices,) = ctx.saved
-        shape = ctx.input_shapes[0]
-        batch = shape[:-spatial]
-        volume = zeros(*batch, math.prod(shape[-spatial:]), dtype=grad.dtype)
-        return scatter_add(volume, -1, indices.flatten(-spatial),
-                           grad.flatten(-spatial)).reshape(shape), None
+        x, indices = ctx.saved
+        return backward(grad, x, indices), None
+
+    @backward.vjp
+    def _(ctx, upstream):
+        x, indices = ctx.saved
+        need_grad, need_x, _ = ctx.needs_input_grad
+        return (values_at(upstream, indices) if need_grad else None,
+                zeros_like(x) if need_x else None, None)
 
     return values_at
 

@@ -14,14 +14,14 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .activation import _erf, _erfinv as _erfinv_values
 from .broadcast import sum_to
 from .elementwise import (
     _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _sign_values, cos, div, exp,
     isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
 )
+from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
-from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote
+from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote, tensor_operands
 from .reduction import return_types
 from .registry import ELEMENTWISE, Primitive, primitive
 
@@ -163,7 +163,7 @@ def _(ctx, grad):
 
 @primitive("erf", node="ErfBackward0", group=ELEMENTWISE, saves=("a",))
 def _erf_forward(a):
-    return _erf(a)
+    return _erf_values(a)
 
 
 @_erf_forward.vjp
@@ -182,8 +182,9 @@ def kernel_forward(name):
     return forward
 
 
-_erfc = primitive("erfc", node="ErfcBackward0", group=ELEMENTWISE, saves=("a",))(
-    kernel_forward("erfc"))
+@primitive("erfc", node="ErfcBackward0", group=ELEMENTWISE, saves=("a",))
+def _erfc(a):
+    return _erfc_values(a)
 
 
 @_erfc.vjp
@@ -509,11 +510,11 @@ def _(ctx, grad):
 
 def fmax(input, other):
     """The larger of each pair, ignoring a NaN unless both are NaN (``maximum`` propagates it)."""
-    return _fmax(*promote(input, other))
+    return _fmax(*tensor_operands("fmax", input, other))
 
 
 def fmin(input, other):
-    return _fmin(*promote(input, other))
+    return _fmin(*tensor_operands("fmin", input, other))
 
 
 # ------------------------------------------------------------------------- copysign and fmod

@@ -4,7 +4,8 @@ Imported on first use (importing Numba is slow). Each kernel computes in float64
 input dtype and is a ufunc, so no Python loop runs over elements. The algorithms and
 coefficients are those PyTorch's CPU kernels use (ATen's Math.h): Cephes' Chebyshev expansions
 for the modified Bessel functions, Cephes' ndtri, Hurwitz zeta and digamma, polygamma through
-zeta, the C library's erfc and lgamma, and log_ndtr through erfcx,
+zeta, the C library's lgamma, and log_ndtr through erfcx (erf, erfc and erfinv, which common
+models reach, are plain numpy: see ``erf``),
 so values agree with PyTorch's to float64 rounding, edge values (inf, nan) included.
 
 Cephes Math Library, Copyright 1984, 1987, 1992, 2000 by Stephen L. Moshier (3-clause BSD).
@@ -46,11 +47,6 @@ def _polevl(x, coefficients):
     for c in coefficients:
         result = result * x + c
     return result
-
-
-@numba.vectorize(_UNARY, **_JIT)
-def erfc(x):
-    return math.erfc(x)  # the C library's, accurate where 1 - erf(x) would cancel
 
 
 # ------------------------------------------------------------------ modified Bessel functions
