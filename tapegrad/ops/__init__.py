@@ -106,7 +106,7 @@ TENSOR_METHODS = (
     # cumulative, sorting
     "cumsum", "cumprod", "diff", "prod", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
     "cummax", "unique", "bincount", "histc", "cummin", "logcumsumexp", "mode", "quantile",
-    "nanquantile", "nanmedian", "nansum", "nanmean", "histogram",
+    "nanquantile", "nanmedian", "nansum", "nanmean", "histogram", "histogramdd",
     # scatter
     "masked_select", "nonzero", "argwhere", "index_fill", "index_fill_", "masked_scatter",
     "masked_scatter_", "scatter", "scatter_", "scatter_add", "scatter_add_",

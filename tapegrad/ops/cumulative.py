@@ -63,6 +63,8 @@ def _(ctx, grad, dim):
     taken as one; after it, nothing reaches (every path multiplies by that zero)."""
     a, out = ctx.saved
     is_zero = a == 0
+    if not is_zero._array.any():  # PyTorch's shortcut (its DivBackward0 under create_graph)
+        return _reverse_cumsum(grad * out, dim) / a
     zeros_so_far = _cumsum(is_zero, dim=dim)
     first_zero = is_zero & (zeros_so_far == 1)
     before_zeros = _reverse_cumsum(grad * out, dim) / where(is_zero, 1.0, a)

@@ -6,13 +6,13 @@ import numpy as np
 
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
-from .creation import zeros_like
+from .creation import eye, zeros, zeros_like
 from .layout import tril
 from .linalg import matmul
 from .matrix import _check_matrices, _mT, check_floating
 from .reduction import named_result
 from .registry import OTHER, primitive
-from .shape import cat, narrow
+from .shape import cat, narrow, stack
 
 __all__ = ["cholesky_solve", "lstsq_solution", "pinv", "qr"]
 
@@ -182,25 +182,103 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
 
 # ------------------------------------------------------------------ lstsq
 
-@primitive("lstsq", node="LinalgLstsqBackward0", group=OTHER, saves=("a", "b"),
-           saves_for={"b": ("a",)})
-def _lstsq(a, b, rtol):
+@primitive("lstsq", node="LinalgLstsqBackward0", group=OTHER, n_outputs=None,
+           saves=("a", "b", "out0"))
+def _lstsq(a, b, rtol, vector, residuals):
     """The minimum-norm least-squares solution pinv(A) B (singular values at most rtol times
-    the largest count as zero)."""
-    return _pinv.forward(a, 0.0, rtol, False) @ b
+    the largest count as zero) and, if ``residuals``, the squared residuals ||A x - b||^2 of
+    each column (else an empty tensor, still an output of the node as in PyTorch)."""
+    columns = b[..., None] if vector else b
+    solution = _pinv.forward(a, 0.0, rtol, False) @ columns
+    squared = (((a @ solution - columns) ** 2).sum(-2) if residuals
+               else np.empty(0, a.dtype))
+    return solution[..., 0] if vector else solution, squared
 
 
 @_lstsq.vjp
-def _(ctx, grad, rtol):
+def _(ctx, grads, rtol, vector, residuals):
     """PyTorch's ``linalg_lstsq_backward``: gA through pinv's rule with gP = G B^T, and
-    gB = pinv(A)^T G."""
-    a, b = ctx.saved
+    gB = pinv(A)^T G; a residual r = ||A x - b||^2 adds 2 (A x - b) g_r x^T to gA and
+    -2 (A x - b) g_r to gB (x's own change does not move r at the optimum)."""
+    a, b, x = ctx.saved
+    grad, grad_residuals = (grads[i] if i < len(grads) else None for i in range(2))
+    if vector:
+        b, x = b.unsqueeze(-1), x.unsqueeze(-1)
+        grad = None if grad is None else grad.unsqueeze(-1)
     need_a, need_b = ctx.needs_input_grad
-    p = _pinv(a, atol=0.0, rtol=rtol, hermitian=False)
-    grad_a = _pinv_backward(matmul(grad, _mT(b)), p, a) if need_a else None
-    return grad_a, (matmul(_mT(p), grad) if need_b else None)
+    grad_a = grad_b = None
+    if grad is not None:
+        p = _pinv(a, atol=0.0, rtol=rtol, hermitian=False)
+        grad_a = _pinv_backward(matmul(grad, _mT(b)), p, a) if need_a else None
+        grad_b = matmul(_mT(p), grad) if need_b else None
+    if grad_residuals is not None and residuals:
+        weighted = (matmul(a, x) - b) * (grad_residuals.unsqueeze(-2) * 2)
+        if need_a:
+            grad_a = _plus(grad_a, matmul(weighted, _mT(x)))
+        if need_b:
+            grad_b = _plus(grad_b, -weighted)
+    if vector and grad_b is not None:
+        grad_b = grad_b.squeeze(-1)
+    return (None if grad_a is None else sum_to(grad_a, ctx.input_shapes[0]),
+            None if grad_b is None else sum_to(grad_b, ctx.input_shapes[1]))
 
 
-def lstsq_solution(A, B, rtol):
-    """``linalg.lstsq``'s solution of A X = B (B a matrix), recorded as LinalgLstsqBackward0."""
-    return _lstsq(A, B, rtol=rtol)
+def _plus(total, term):
+    return term if total is None else total + term
+
+
+def lstsq_solution(A, B, rtol, residuals):
+    """``linalg.lstsq``'s solution of A X = B (B a matrix or, one dimension fewer than A, a
+    vector) and the squared residuals if asked for: two outputs of one LinalgLstsqBackward0."""
+    vector = B._array.ndim == A._array.ndim - 1
+    return _lstsq(A, B, rtol=rtol, vector=vector, residuals=residuals)
+
+
+# ------------------------------------------------------------------ householder_product
+
+def _reflected(q, v, tau):
+    """H q with H = I - tau v v^T (tau shaped to broadcast over q's matrices)."""
+    return q - tau * (v @ (np.swapaxes(v, -1, -2) @ q))
+
+
+@primitive("householder_product", node="LinalgHouseholderProductBackward0", group=OTHER,
+           saves=("a", "tau"))
+def _householder_product(a, tau):
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T, v_i column i of ``a``
+    below the diagonal with a 1 on it (how QR factorizations store Q)."""
+    m, n = a.shape[-2:]
+    reflectors = np.tril(a, -1) + np.eye(m, n, dtype=a.dtype)
+    q = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape).copy()
+    for i in reversed(range(tau.shape[-1])):  # Q = H_1 (H_2 (... (H_k I)))
+        q = _reflected(q, reflectors[..., i:i + 1], tau[..., i, None, None])
+    return q
+
+
+@_householder_product.vjp
+def _(ctx, grad):
+    """Back through the product one reflector at a time: with q' = H_i q and w = v_i^T q,
+    g tau_i = -<G, v_i w>, g v_i = -tau_i (G w^T + q G^T v_i), and G becomes H_i^T G; only
+    the reflectors' entries below the diagonal are A's."""
+    a, tau = ctx.saved
+    m, n = a._array.shape[-2:]
+    k = tau._array.shape[-1]
+    reflectors = tril(a, -1) + eye(m, n, dtype=a.dtype)
+    columns = [reflectors[..., i:i + 1] for i in range(k)]
+    scales = [tau[..., i:i + 1].unsqueeze(-1) for i in range(k)]
+    partial = [eye(m, n, dtype=a.dtype).expand(a._array.shape)]  # H_{i+1} ... H_k I, i = k..1
+    for v, t in zip(reversed(columns), reversed(scales)):
+        partial.append(partial[-1] - t * matmul(v, matmul(_mT(v), partial[-1])))
+    grad_taus, grad_columns = [], []
+    for i, (v, t) in enumerate(zip(columns, scales)):
+        q = partial[k - 1 - i]
+        w = matmul(_mT(v), q)
+        v_grad = matmul(_mT(v), grad)
+        grad_taus.append(-(v_grad * w).sum((-2, -1)))
+        grad_columns.append(-t * (matmul(grad, _mT(w)) + matmul(q, _mT(v_grad))))
+        grad = grad - t * matmul(v, v_grad)
+    grad_a = cat(grad_columns + [zeros(a._array.shape[:-1] + (n - k,), dtype=a.dtype)], -1)
+    return tril(grad_a, -1), stack(grad_taus, -1) if k else zeros_like(tau)
+
+
+def householder_product(A, tau):
+    return _householder_product(A, tau)

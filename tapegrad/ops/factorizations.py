@@ -14,8 +14,9 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .creation import eye
 from .decompositions import cholesky_solve
 from .layout import tril, triu
+from .broadcast import sum_to
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_floating
+from .matrix import _check_matrices, _mT, check_floating, check_square_shape
 from .reduction import named_result
 from .registry import OTHER, primitive
 
@@ -213,19 +214,71 @@ def lu(A, *, pivot=True):
     return _Lu(permutation, lower, upper)
 
 
+def _unpacked(lu, pivots):
+    """P, L, U of a square packed factorization, as numpy arrays."""
+    n = lu.shape[-1]
+    lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
+    return _lu_permutation.forward(pivots, m=n, dtype=lu.dtype.name), lower, np.triu(lu)
+
+
+@primitive("lu_solve", node="LinalgLuSolveBackward0", group=OTHER, saves=("lu", "pivots", "out"),
+           nondifferentiable=("pivots",))
+def _lu_solve(lu, pivots, b, *, left, adjoint):
+    """A X = B with A = P L U given packed (A^T X = B if ``adjoint``; X A = B if not ``left``,
+    which is A^T X^T = B^T)."""
+    if not left:
+        return np.swapaxes(_lu_solve.forward(lu, pivots, np.swapaxes(b, -1, -2), left=True,
+                                             adjoint=not adjoint), -1, -2)
+    permutation, lower, upper = _unpacked(lu, pivots)
+    if adjoint:  # U^T L^T P^T X = B
+        y = np.linalg.solve(np.swapaxes(upper, -1, -2), b)
+        return (permutation @ np.linalg.solve(np.swapaxes(lower, -1, -2), y)).astype(b.dtype)
+    y = np.linalg.solve(lower, np.swapaxes(permutation, -1, -2) @ b)
+    return np.linalg.solve(upper, y).astype(b.dtype, copy=False)
+
+
+@_lu_solve.vjp
+def _(ctx, grad, left, adjoint):
+    """With op(A) X = B (op(A) = A^T if ``adjoint``; the right-hand form transposed to this one):
+    gB = op(A)^-T G, a solve with the same factors, and gA = -gB X^T (-X gB^T for A^T), carried
+    to the packed factors through A = P L U: gL = tril(P^T gA U^T, -1), gU = triu(L^T P^T gA)."""
+    packed, pivots, x = ctx.saved
+    if not left:
+        grad, x, adjoint = _mT(grad), _mT(x), not adjoint
+    grad_b = _lu_solve(packed, pivots, grad, left=True, adjoint=not adjoint)
+    grad_packed = None
+    if ctx.needs_input_grad[0]:
+        grad_a = -matmul(x, _mT(grad_b)) if adjoint else -matmul(grad_b, _mT(x))
+        permutation, lower, upper = lu_unpack(packed, pivots)
+        rotated = matmul(_mT(permutation), grad_a)
+        grad_packed = sum_to(tril(matmul(rotated, _mT(upper)), -1)
+                             + triu(matmul(_mT(lower), rotated)), ctx.input_shapes[0])
+    if not left:
+        grad_b = _mT(grad_b)
+    return grad_packed, None, sum_to(grad_b, ctx.input_shapes[2])
+
+
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """``X`` with ``A X = B`` (``A^T X = B`` with ``adjoint``; ``X A = B`` if not ``left``), A
-    given by its packed factorization: a permutation and two triangular solves."""
+    given by its packed factorization, checked in PyTorch's words."""
+    _check_matrices("linalg.lu_solve", LU, "LU")
+    check_square_shape("torch.linalg.lu_solve", LU)
     _check_matrices("linalg.lu_solve", B, "B")
-    if not left:  # X A = B  <=>  A^T X^T = B^T
-        return _mT(lu_solve(LU, pivots, _mT(B), adjoint=not adjoint))
-    permutation, lower, upper = lu_unpack(LU, pivots)
-    if adjoint:  # U^T L^T P^T X = B
-        y = solve_triangular(_mT(upper), B, upper=False)
-        return matmul(permutation, solve_triangular(_mT(lower), y, upper=True,
-                                                    unitriangular=True))
-    y = solve_triangular(lower, matmul(_mT(permutation), B), upper=False, unitriangular=True)
-    return solve_triangular(upper, y, upper=True)
+    if B._array.dtype != LU._array.dtype:
+        raise RuntimeError("linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                           f"LU of type {_LEGACY_TYPE_NAMES[LU._array.dtype.name]} and B of type "
+                           f"{_LEGACY_TYPE_NAMES[B._array.dtype.name]} instead")
+    n = LU._array.shape[-1]
+    b_rows, b_columns = B._array.shape[-2:]
+    if (b_rows if left else b_columns) != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX' if left else 'XA'} = B ({n}x{n} and {b_rows}x{b_columns})")
+    if pivots._array.shape[-1:] != (n,):
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
+                           "dimension of the matrix")
+    if pivots._array.dtype != np.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    return _lu_solve(LU, pivots, B, left=bool(left), adjoint=bool(adjoint))
 
 
 def cholesky_inverse(L, upper=False):

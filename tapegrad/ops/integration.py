@@ -6,10 +6,33 @@ import numbers
 from ..tensor import Tensor, _wrap_dim
 from .creation import zeros
 from .cumulative import cumsum
+from .loss import div_scalar
+from .registry import ELEMENTWISE, primitive
 from .reduction import sum
 from .shape import cat, getitem, reshape, select, view
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient"]
+
+
+@primitive("mul_scalar", node="MulBackward1", group=ELEMENTWISE, lowering="{0} * {factor}")
+def _mul_scalar(a, factor):
+    return a * a.dtype.type(factor)
+
+
+@_mul_scalar.vjp
+def _(ctx, grad, factor):
+    return _mul_scalar(grad, factor=factor)
+
+
+def _times(t, factor):
+    """``t * factor`` for a Python number as ATen's ``mul.Scalar`` (``MulBackward1``), the
+    step PyTorch's C++ integration code takes; an integer tensor promotes as ``*`` does."""
+    return _mul_scalar(t, factor=factor) if t._array.dtype.kind == "f" else t * factor
+
+
+def _halved(t):
+    """``t / 2.`` as ATen's ``div.Scalar`` (``DivBackward1``)."""
+    return div_scalar(t, 2.0) if t._array.dtype.kind == "f" else t / 2.0
 
 
 def _slice(t, dim, start=None, stop=None):
@@ -55,12 +78,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         if y._array.shape[dim] == 0:
             return _zeros_without(y, dim)
         steps = _spacings("trapezoid", y, x, dim)
-        return sum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim) / 2.0
+        return _halved(sum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
     dx = 1 if dx is None and x is None else x if dx is None else dx
     if y._array.shape[dim] == 0:
         return _zeros_without(y, dim)
     _check_scalar("trapezoid", y, dx)
-    return (sum(y, dim) - (select(y, dim, 0) + select(y, dim, -1)) * 0.5) * dx
+    return _times(sum(y, dim) - _times(select(y, dim, 0) + select(y, dim, -1), 0.5), dx)
 
 
 def trapz(y, x=None, *, dx=None, dim=-1):
@@ -73,10 +96,10 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     dim = _wrap_dim(dim, y._array.ndim)
     if isinstance(x, Tensor):
         steps = _spacings("cumulative_trapezoid", y, x, dim)
-        return cumsum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim) / 2.0
+        return _halved(cumsum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
     dx = 1 if dx is None and x is None else x if dx is None else dx
     _check_scalar("cumulative_trapezoid", y, dx)
-    return cumsum(dx / 2.0 * (_slice(y, dim, None, -1) + _slice(y, dim, 1)), dim)
+    return cumsum(_times(_slice(y, dim, None, -1) + _slice(y, dim, 1), dx / 2.0), dim)
 
 
 def gradient(input, *, spacing=1, dim=None, edge_order=1):

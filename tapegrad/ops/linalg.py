@@ -173,15 +173,16 @@ def _(ctx, grad, beta, alpha, transposed=False):
 
 
 @primitive("squeeze_", node="SqueezeBackward4", group=VIEW)
-def _squeeze_first(a):
-    """matmul's 1-D @ 2-D result: PyTorch squeezes the mm output in place (SqueezeBackward4).
-    That output is never seen, so an out-of-place squeeze records the same graph."""
-    return a.reshape(a.shape[1:])
+def _squeeze_in_place(a, dim=0):
+    """PyTorch's in-place ``squeeze_(dim)`` of a size-1 dimension of an intermediate result
+    nobody else sees (SqueezeBackward4): matmul's 1-D @ 2-D, quantile's last step. As that
+    tensor is never seen, an out-of-place squeeze records the same graph."""
+    return np.squeeze(a, dim)
 
 
-@_squeeze_first.vjp
-def _(ctx, grad):
-    return grad.unsqueeze(0)
+@_squeeze_in_place.vjp
+def _(ctx, grad, dim=0):
+    return grad.unsqueeze(dim)
 
 
 def matmul(input, other):
@@ -201,7 +202,7 @@ def matmul(input, other):
         _refuse_bool("mv", a)
         return _mv(a, b)
     if ranks == (1, 2):
-        return _squeeze_first(mm(a.unsqueeze(0), b))
+        return _squeeze_in_place(mm(a.unsqueeze(0), b))
     if ranks == (2, 2):
         _refuse_bool("mm", a)
         return _mm(a, b)

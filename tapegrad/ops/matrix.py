@@ -156,23 +156,13 @@ def _eigvalsh(a, UPLO):
     return np.linalg.eigvalsh(a, UPLO=UPLO)
 
 
-@primitive("eigh_vectors", node="LinalgEighBackward0", group=OTHER)
-def _eigh_vectors(a, UPLO):
-    return np.linalg.eigh(a, UPLO=UPLO)[1]
-
-
 @_eigvalsh.vjp
 def _(ctx, grad, UPLO):
-    """d lambda_i = v_i^T dA v_i, so the gradient is V diag(G) V^T."""
+    """d lambda_i = v_i^T dA v_i, so the gradient is V diag(G) V^T; the eigenvectors come from
+    ``eigh``, whose own rule differentiates them again (``hessian`` of an eigenvalue)."""
     (a,) = ctx.saved
-    vectors = _eigh_vectors(a, UPLO=UPLO)
-    return matmul(matmul(vectors, diag_embed(grad)), _mT(vectors))
-
-
-@_eigh_vectors.vjp
-def _(ctx, grad, UPLO):
-    raise RuntimeError("tapegrad does not differentiate linalg.eigvalsh twice (its first "
-                       "derivative uses the eigenvectors, whose own derivative is not implemented)")
+    vectors = _eigh(a, UPLO=UPLO)[1]
+    return matmul(vectors * unsqueeze(grad, -2), _mT(vectors))
 
 
 @primitive("eigh", node="LinalgEighBackward0", group=OTHER, n_outputs=None,

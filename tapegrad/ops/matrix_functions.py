@@ -10,6 +10,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import lapack
 from .creation import eye, zeros_like
+from .decompositions import householder_product as _householder_product
 from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
@@ -255,12 +256,7 @@ def householder_product(A, tau):
     if n < k:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater "
                            "than or equal to tau.shape[-1]")
-    reflectors = tril(A, -1) + eye(m, n, dtype=A.dtype)
-    q = eye(m, n, dtype=A.dtype).expand(A._array.shape[:-2] + (m, n))
-    for i in reversed(range(k)):  # Q = H_1 (H_2 (... (H_k I)))
-        v = reflectors[..., i:i + 1]
-        q = q - unsqueeze(unsqueeze(tau[..., i], -1), -1) * matmul(v, matmul(_mT(v), q))
-    return q
+    return _householder_product(A, tau)
 
 
 _Lstsq = named_result("linalg_lstsq", "solution residuals rank singular_values")
@@ -277,21 +273,18 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            "(gels, gelsy, gelsd, gelss)")
     _check_matrices("torch.linalg.lstsq", A, "input")
     vector = B._array.ndim == A._array.ndim - 1
-    if vector:
-        B = unsqueeze(B, -1)
     m, n = A._array.shape[-2:]
-    if B._array.shape[-2] != m:
+    if B._array.shape[-1 if vector else -2] != m:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     rtol = np.finfo(A._array.dtype).eps * max(m, n) if rcond is None or rcond < 0 else rcond
-    solution = lstsq_solution(A, B, rtol)
     empty = Tensor._make(np.empty(0, A._array.dtype))
     rank = Tensor._make(np.empty(0, np.int64))
     if driver != "gels":
         from .matrix import matrix_rank
         rank = matrix_rank(A.detach(), rtol=rtol)
-    residuals = empty
-    if m > n and driver != "gelsy" and (driver == "gels" or bool((rank._array == n).all())):
-        residuals = _sum((matmul(A, solution) - B) ** 2, -2)  # a vector's: one element
+    residuals = m > n and driver != "gelsy" and (driver == "gels" or
+                                                  bool((rank._array == n).all()))
+    solution, residuals = lstsq_solution(A, B, rtol, residuals)  # a vector's: one residual
     singular_values = (linalg_svd(A.detach(), full_matrices=False)[1] if driver in
                        ("gelsd", "gelss") else empty)
-    return _Lstsq(solution[..., 0] if vector else solution, residuals, rank, singular_values)
+    return _Lstsq(solution, residuals, rank, singular_values)

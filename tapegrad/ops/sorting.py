@@ -14,16 +14,16 @@ from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .creation import zeros
 from .layout import _dims_of
-from .reduction import return_types
+from .reduction import named_result, return_types
 from .registry import OTHER, Primitive, primitive
 from .scatter import _scatter_add
 from .broadcast import expand
-from .linalg import _squeeze_first
-from .shape import gather, narrow, reshape, squeeze
+from .linalg import _squeeze_in_place
+from .shape import gather, narrow, reshape, squeeze, transpose, unsqueeze
 
 __all__ = [
     "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile",
-    "nanquantile", "cummax", "cummin", "unique", "bincount", "histc", "histogram", "searchsorted",
+    "nanquantile", "cummax", "cummin", "unique", "bincount", "histc", "histogram", "histogramdd", "searchsorted",
     "bucketize", "msort", "isin", "unique_consecutive",
 ]
 
@@ -311,42 +311,47 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     """The ``q``-quantiles along ``dim`` (of all entries by default), interpolated between the
     two sorted values around ``q * (n - 1)``; nan for a slice holding nan. Differentiable
     through the sort."""
-    return _quantile("quantile", input, q, dim, keepdim, interpolation, False)
+    return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     """``quantile`` of the values that are not nan (nan for a slice of nans only)."""
-    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, True)
+    return _quantile(input, q, dim, keepdim, interpolation, True)
 
 
-def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     from .elementwise import where
     if input._array.dtype not in (np.float32, np.float64):
-        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
     scalar_q = not isinstance(q, Tensor)
     q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=np.float64))
     if not scalar_q and q._array.ndim > 1:
-        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
     if not scalar_q and q._array.dtype != input._array.dtype:
-        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     if ((q_values < 0) | (q_values > 1)).any():
         shown = q if scalar_q else None
-        raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {shown}" if scalar_q
-                           else f"{name}() q values must be in the range [0, 1]")
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {shown}" if scalar_q
+                           else "quantile() q values must be in the range [0, 1]")
     if interpolation not in _INTERPOLATIONS:
-        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, "
-                           f"midpoint or nearest. Got {interpolation}")
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
+                           f"midpoint or nearest, but got {interpolation}")
     if input._array.size == 0:
-        raise RuntimeError(f"{name}() input tensor must be non-empty")
+        raise RuntimeError("quantile() input tensor must be non-empty")
     ndim = input._array.ndim
-    if dim is None:
-        flat, axis = reshape(input, (-1,)), 0
-    else:
+    if dim is not None:
         axis = _dims_of(dim, builtins.max(ndim, 1))[0]
-        flat = input if ndim else reshape(input, (1,))
-    values = sort(flat, dim=axis).values  # nan last
-    length = values._array.shape[axis]
-    valid = (~np.isnan(flat._array)).sum(axis=axis, keepdims=True)
+    # As PyTorch: the values of each quantile along a last dimension, which the last step
+    # squeezes in place (SqueezeBackward4)
+    if dim is None or ndim == 0:
+        flat = reshape(input, (1,) * ndim + (-1,) if keepdim else (-1,))
+    else:
+        flat = transpose(unsqueeze(input, -1), axis, -1)
+        if not keepdim:
+            flat = squeeze(flat, axis)
+    values = sort(flat, dim=-1).values  # nan last
+    length = values._array.shape[-1]
+    valid = (~np.isnan(flat._array)).sum(axis=-1, keepdims=True)
     counted = valid if ignore_nan else np.full_like(valid, length)
     ranks = q_values.reshape((-1,) + (1,) * flat._array.ndim) * np.maximum(counted - 1, 0)
     if interpolation == "nearest":
@@ -355,19 +360,16 @@ def _quantile(name, input, q, dim, keepdim, interpolation, ignore_nan):
     above = np.ceil(ranks).astype(np.int64)
     weight = {"lower": 0.0, "higher": 1.0, "midpoint": 0.5}.get(interpolation, ranks - below)
     stacked = expand(values.unsqueeze(0), (len(q_values),) + values._array.shape)
-    low = gather(stacked, axis + 1, _index(below, stacked, axis + 1))
-    high = gather(stacked, axis + 1, _index(above, stacked, axis + 1))
+    low = gather(stacked, -1, _index(below, stacked, -1))
+    high = gather(stacked, -1, _index(above, stacked, -1))
     result = low + (high - low) * Tensor._make(np.broadcast_to(
         np.asarray(weight, dtype=input._array.dtype), low._array.shape).copy())
     undefined = (valid == 0) if ignore_nan else (valid < length)
     if undefined.any():
         result = where(Tensor._make(np.broadcast_to(undefined, low._array.shape).copy()),
                        float("nan"), result)
-    if dim is None:
-        result = reshape(result, (len(q_values),) + ((1,) * ndim if keepdim else ()))
-    elif not keepdim:
-        result = squeeze(result, axis + 1)
-    return _squeeze_first(result) if scalar_q else result  # squeeze_(0): SqueezeBackward4
+    result = _squeeze_in_place(result, dim=-1)
+    return _squeeze_in_place(result) if scalar_q else result
 
 
 def _index(positions, values, dim):
@@ -455,6 +457,24 @@ def bincount(input, weights=None, minlength=0):
                                       else np.float64))
 
 
+def _cpp_number(value):
+    """A double as C++'s ``ostream`` prints it in PyTorch's messages (``1``, ``0.123457``,
+    ``1e+10``, ``inf``)."""
+    return ("-" if np.isnan(value) and np.signbit(value) else "") + f"{value:g}"
+
+
+def _cpp_dtype(array):
+    """A dtype as PyTorch's C++ messages name it (``float``, ``double``)."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(
+        array.dtype.name, array.dtype.name)
+
+
+def _check_histogram_input(values):
+    if values.dtype.kind != "f":
+        raise NotImplementedError(f'"histogramdd" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+
+
 def histc(input, bins=100, min=0, max=0):
     """Counts in ``bins`` equal bins over [min, max] (the data's range when both are 0); values
     outside are ignored; the counts have the input's dtype."""
@@ -462,9 +482,16 @@ def histc(input, bins=100, min=0, max=0):
     if values.dtype.kind != "f":
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     low, high = builtins.float(min), builtins.float(max)
     if low == high and values.size:
-        low, high = builtins.float(values.min()), builtins.float(values.max())
+        # x86's min/max reductions give its default nan, the negative one (PyTorch's "-nan")
+        low, high = (np.copysign(v, -1.0) if np.isnan(v) else v for v in (
+            builtins.float(values.min()), builtins.float(values.max())))
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{_cpp_number(low)}, {_cpp_number(high)}] is "
+                           "not finite")
     if low == high:
         low, high = low - 1, high + 1
     if low > high:
@@ -476,26 +503,120 @@ def histc(input, bins=100, min=0, max=0):
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """Counts (or summed ``weight``, or a density) in ``bins`` equal bins over ``range`` (the
     data's by default), or between the edges of a ``bins`` tensor; the histogram and its edges."""
+    _check_histogram_input(input._array)
+    hist, (edges,) = _histogramdd(reshape(input, (-1, 1)), bins if isinstance(bins, Tensor)
+                                  else [bins], range, weight, density)
+    return return_types.histogram(hist, edges)
+
+
+_HistogramDD = named_result("histogramdd", "hist bin_edges")
+
+
+def histogramdd(input, bins, range=None, weight=None, density=False):
+    """The N-dimensional histogram of the points in the rows of ``input`` (..., N): ``bins`` an
+    int (for every dimension), N ints, or N tensors of edges; ``range`` the flat
+    [min_0, max_0, ..., min_N-1, max_N-1] of equal bins (the data's by default)."""
+    _check_histogram_input(input._array)
+    if input._array.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    hist, edges = _histogramdd(input, bins, range, weight, density)
+    return _HistogramDD(hist, edges)
+
+
+def _histogramdd(input, bins, range, weight, density):
+    """PyTorch's histogramdd, its checks in its order, counted by numpy: the histogram and a
+    tuple of each dimension's edges."""
     values = input._array
-    if values.dtype.kind != "f":
-        raise NotImplementedError(f'"histogramdd" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
-    weights = None if weight is None else weight._array
+    dims = values.shape[-1]
+    points = values.reshape(-1, dims)
     if isinstance(bins, Tensor):
-        edges = bins._array
-        counts, _ = np.histogram(values, bins=edges, weights=weights, density=density)
+        bins = [bins]
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
+        if range is not None:
+            raise TypeError("histogramdd(): a range may only be given with the number of bins")
+        edges = _checked_edges(values, bins)
     else:
-        low, high = range if range is not None else (
-            (builtins.float(values.min()), builtins.float(values.max())) if values.size
-            else (0.0, 0.0))
+        counts = [builtins.int(bins)] * dims if isinstance(bins, (builtins.int, np.integer)) \
+            else [builtins.int(b) for b in bins]
+        edges = _equal_bin_edges(points, counts, range)
+    _check_histogram_weight(input, weight)
+    hist, _ = np.histogramdd(points, bins=[_increasing(e) for e in edges],
+                             weights=None if weight is None else weight._array.reshape(-1),
+                             density=density)
+    return (Tensor._make(hist.astype(values.dtype)),
+            tuple(Tensor._make(e.astype(values.dtype)) for e in edges))
+
+
+def _checked_edges(values, bins):
+    if len(bins) != values.shape[-1]:
+        raise RuntimeError(f"torch.histogramdd: expected {values.shape[-1]} sequences of bin "
+                           f"edges for a {values.shape[-1]}-dimensional histogram but got "
+                           f"{len(bins)}")
+    for dim, edges in enumerate(bins):
+        array = edges._array
+        if array.dtype != values.dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the "
+                               f"same dtype, but got input with dtype {_cpp_dtype(values)} and "
+                               f"bins for dimension {dim} with dtype {_cpp_dtype(array)}")
+        if array.ndim != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                               f"{array.ndim} dimensions in the bins tensor for dimension {dim}")
+        if not array.size:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                               f"but got 0 elements in the bins tensor for dimension {dim}")
+    return [e._array for e in bins]
+
+
+def _increasing(edges):
+    """Edges as numpy counts with them: PyTorch counts nothing between decreasing edges, numpy
+    refuses them, so a decreasing run is flattened to an empty bin."""
+    return edges if (np.diff(edges) >= 0).all() else np.maximum.accumulate(edges)
+
+
+def _equal_bin_edges(points, counts, range):
+    dims = points.shape[1]
+    if len(counts) != dims:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    for dim, count in enumerate(counts):
+        if count <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
+                               f"dimension {dim}")
+    if range is not None:
+        if len(range) != 2 * dims:
+            raise RuntimeError(f"torch.histogramdd: for a {dims}-dimensional histogram range "
+                               f"should have {2 * dims} elements, but got {len(range)}")
+        lows, highs = np.asarray(range[0::2], float), np.asarray(range[1::2], float)
+    elif points.size:
+        lows, highs = points.min(0).astype(float), points.max(0).astype(float)
+    else:
+        lows, highs = np.zeros(dims), np.ones(dims)
+    edges = []
+    for dim, (low, high, count) in enumerate(zip(lows, highs, counts)):
+        if not (np.isfinite(low) and np.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_cpp_number(low)}, "
+                               f"{_cpp_number(high)}] is not finite")
         if low > high:
-            raise RuntimeError("torch.histogram(): max must be larger than min")
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{_cpp_number(low)} max {_cpp_number(high)} for dimension {dim}")
         if low == high:
             low, high = low - 0.5, high + 0.5  # numpy's widening of an empty range, as PyTorch's
-        counts, edges = np.histogram(values, bins=bins, range=(low, high), weights=weights,
-                                     density=density)
-    return return_types.histogram(Tensor._make(counts.astype(values.dtype)),
-                                  Tensor._make(np.asarray(edges, dtype=values.dtype)))
+        edges.append(np.linspace(low, high, count + 1).astype(points.dtype))
+    return edges
+
+
+def _check_histogram_weight(input, weight):
+    if weight is None:
+        return
+    if weight._array.dtype != input._array.dtype:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and "
+                           f"weight tensor should have the same dtype, but got input("
+                           f"{_cpp_dtype(input._array)}), and weight({_cpp_dtype(weight._array)})")
+    if (weight._array.shape or (1,)) != input._array.shape[:-1]:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape {list(input._array.shape)} and weight with "
+                           f"shape {list(weight._array.shape)}")
 
 
 # ------------------------------------------------------------------------ searchsorted, bucketize

@@ -4,6 +4,7 @@ Composed of differentiable operations, in PyTorch's order, so the gradients and 
 (``SqueezeBackward0``, ``ClampBackward1``) are PyTorch's.
 """
 from .. import dtypes
+from ..tensor import _LEGACY_TYPE_NAMES
 from .._warnings import warn_at_caller
 from .elementwise import clamp, sqrt
 from .linalg import mm
@@ -18,17 +19,22 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     if input.ndim > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {input.ndim} dimensions")
+    if input.dtype == dtypes.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input if input.ndim == 2 else input.reshape(1, -1)
+    observations = x.shape[1]
+    _check_weights("fweights", fweights, observations, "iu", "integral")
+    _check_weights("aweights", aweights, observations, "f", "floating point")
     if not x.is_floating_point():
         x = x.to(dtypes.get_default_dtype())
     weights = fweights
     if aweights is not None:
         weights = aweights if weights is None else weights * aweights
+    if weights is not None and not _sum(weights)._array.any():
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     total = x.shape[1] if weights is None else _sum(weights)
     mean = _sum(x if weights is None else x * weights, 1) / total
-    if weights is None or correction == 0:
-        norm_factor = total - correction
-    elif aweights is None:
+    if weights is None or correction == 0 or aweights is None:
         norm_factor = total - correction
     else:
         norm_factor = total - correction * _sum(weights * aweights) / total
@@ -39,6 +45,24 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     centered = x - mean.unsqueeze(1)
     product = mm(centered, (centered if weights is None else centered * weights).t())
     return (product / norm_factor).squeeze()
+
+
+def _check_weights(name, weights, observations, kinds, kind_name):
+    """PyTorch's checks of ``fweights``/``aweights``, in its order."""
+    if weights is None:
+        return
+    array = weights._array
+    if array.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {array.ndim} dimensions")
+    if array.dtype.kind not in kinds:
+        raise RuntimeError(f"cov(): expected {name} to have {kind_name} dtype but got {name} "
+                           f"with {_LEGACY_TYPE_NAMES[array.dtype.name]} dtype")
+    if array.size != observations:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {array.size} != {observations}")
+    if observations and array.min() < 0:
+        raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
 def corrcoef(input):
