@@ -32,29 +32,32 @@ def _outputs(func, inputs):
 
 
 def _numerical_jacobians(func, inputs, eps):
-    """d(output)/d(input) for every (input, output) pair, by central differences."""
+    """d(output)/d(input) for every (input, output) pair, by central differences computed in
+    the inputs' and outputs' own dtypes, as PyTorch does (hence coarse in float32)."""
     wrt = _differentiable(inputs)
     outputs = _outputs(func, inputs)
-    jacobians = [[np.zeros((t._array.size, o._array.size)) for o in outputs] for t in wrt]
+    jacobians = [[np.zeros((t._array.size, o._array.size), o._array.dtype) for o in outputs]
+                 for t in wrt]
     for i, t in enumerate(wrt):
         array = t._array  # perturbed in place, element by element, whatever its memory layout
         for k in range(array.size):
             index = np.unravel_index(k, array.shape)
             original = array[index]
             array[index] = original + eps
-            plus = [o._array.astype(np.float64).ravel() for o in _outputs(func, inputs)]
+            plus = [o._array.flatten() for o in _outputs(func, inputs)]
             array[index] = original - eps
-            minus = [o._array.astype(np.float64).ravel() for o in _outputs(func, inputs)]
+            minus = [o._array.flatten() for o in _outputs(func, inputs)]
             array[index] = original
             for j in range(len(outputs)):
-                jacobians[i][j][k] = (plus[j] - minus[j]) / (2 * eps)
+                jacobians[i][j][k] = (plus[j] - minus[j]) / plus[j].dtype.type(2 * eps)
     return jacobians
 
 
 def _analytical_jacobians(func, inputs):
     wrt = _differentiable(inputs)
     outputs = _outputs(func, inputs)
-    jacobians = [[np.zeros((t._array.size, o._array.size)) for o in outputs] for t in wrt]
+    jacobians = [[np.zeros((t._array.size, o._array.size), t._array.dtype) for o in outputs]
+                 for t in wrt]
     for j, out in enumerate(outputs):
         if not out._requires_grad:
             continue
@@ -78,6 +81,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{index} requires gradient and is not a double precision "
                           "floating point or complex. This check will likely fail if all the inputs "
                           "are not of double precision floating point or complex. ", UserWarning)
+    if not _differentiable(inputs):
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
     numerical = _numerical_jacobians(func, inputs, eps)
     analytical = _analytical_jacobians(func, inputs)
     for i, (num_row, ana_row) in enumerate(zip(numerical, analytical)):

@@ -324,3 +324,258 @@ def _kl_uniform_normal(p, q):
     t2 = width.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+# -- pairs of different families (PyTorch's registry) ------------------------------------------
+
+def _x_log_x(x):
+    return ops.xlogy(x, x)  # 0 at x = 0
+
+
+def _register_infinite(type_p, types_q, parameter):
+    """KL(p ‖ q) is infinite when q's support leaves out part of p's: infs shaped like
+    ``p.<parameter>``."""
+    def kl(p, q):
+        return ops.full_like(getattr(p, parameter), math.inf)
+    for type_q in types_q:
+        register_kl(type_p, type_q)(kl)
+
+
+_register_infinite(Exponential, (Beta, ContinuousBernoulli, Pareto, Uniform), "rate")
+_register_infinite(Gamma, (Beta, ContinuousBernoulli, Pareto, Uniform), "concentration")
+_register_infinite(Gumbel, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform),
+                   "loc")
+_register_infinite(Laplace, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform),
+                   "loc")
+_register_infinite(Normal, (Beta, ContinuousBernoulli, Exponential, Gamma, Pareto, Uniform),
+                   "loc")
+_register_infinite(Pareto, (Beta, ContinuousBernoulli, Uniform), "scale")
+_register_infinite(Poisson, (Bernoulli, Binomial), "rate")
+_register_infinite(Beta, (Pareto,), "concentration1")
+_register_infinite(ContinuousBernoulli, (Pareto,), "probs")
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p, q):
+    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p, q):
+    return -p.entropy() - p.mean * q.logits - (-q.probs).log1p() - q._cont_bern_log_norm()
+
+
+@register_kl(Beta, Exponential)
+def _kl_beta_exponential(p, q):
+    return (-p.entropy() - q.rate.log()
+            + q.rate * (p.concentration1 / (p.concentration1 + p.concentration0)))
+
+
+@register_kl(Beta, Gamma)
+def _kl_beta_gamma(p, q):
+    total = p.concentration1 + p.concentration0
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (q.concentration - 1) * (digamma(p.concentration1) - digamma(total))
+    return -p.entropy() + t2 - t3 + q.rate * p.concentration1 / total
+
+
+@register_kl(Beta, Normal)
+def _kl_beta_normal(p, q):
+    total = p.concentration1 + p.concentration0
+    mean = p.concentration1 / total
+    var_normal = q.scale.pow(2)
+    t2 = 0.5 * (var_normal * 2 * math.pi).log()
+    t3 = (mean * (1 - mean) / (total + 1) + mean.pow(2)) * 0.5
+    return -p.entropy() + t2 + (t3 - q.loc * mean + q.loc.pow(2) * 0.5) / var_normal
+
+
+@register_kl(Beta, Uniform)
+def _kl_beta_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    outside = (q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)
+    return _replace_where(outside, math.inf, result)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - q.rate.log() + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p, q):
+    t2 = 0.5 * (math.log(2.0 * math.pi) + (q.loc / q.scale).square()) + q.scale.log()
+    t3 = (p.variance + p.mean.square() - 2.0 * q.loc * p.mean) / (2.0 * q.scale.square())
+    return -p.entropy() + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    outside = (q.low >= p.support.lower_bound) | (q.high <= p.support.upper_bound)
+    return _replace_where(outside, math.inf, result)
+
+
+@register_kl(Exponential, Gumbel)
+def _kl_exponential_gumbel(p, q):
+    scale_rate_prod = p.rate * q.scale
+    loc_scale_ratio = q.loc / q.scale
+    t1 = scale_rate_prod.log() - 1
+    t2 = loc_scale_ratio.exp() * scale_rate_prod / (scale_rate_prod + 1)
+    return t1 - loc_scale_ratio + t2 + scale_rate_prod.reciprocal()
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p, q):
+    beta_scale_prod = p.rate * q.scale
+    loc_scale_ratio = q.loc / q.scale
+    t1 = ((p.concentration - 1) * digamma(p.concentration) - lgamma(p.concentration)
+          - p.concentration)
+    t2 = beta_scale_prod.log() + p.concentration / beta_scale_prod
+    t3 = (loc_scale_ratio.exp() * (1 + beta_scale_prod.reciprocal()).pow(-p.concentration)
+          - loc_scale_ratio)
+    return t1 + t2 + t3
+
+
+@register_kl(Gamma, Normal)
+def _kl_gamma_normal(p, q):
+    var_normal = q.scale.pow(2)
+    beta_sqr = p.rate.pow(2)
+    t1 = (0.5 * (beta_sqr * var_normal * 2 * math.pi).log() - p.concentration
+          - lgamma(p.concentration))
+    t2 = 0.5 * (p.concentration.pow(2) + p.concentration) / beta_sqr
+    t3 = q.loc * p.concentration / p.rate
+    t4 = 0.5 * q.loc.pow(2)
+    return t1 + (p.concentration - 1) * digamma(p.concentration) + (t2 - t3 + t4) / var_normal
+
+
+@register_kl(Gumbel, Normal)
+def _kl_gumbel_normal(p, q):
+    param_ratio = p.scale / q.scale
+    t1 = (param_ratio / math.sqrt(2 * math.pi)).log()
+    t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
+    t3 = ((p.loc + p.scale * EULER_CONSTANT - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (EULER_CONSTANT + 1)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p, q):
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    return _replace_where(p.alpha <= 1, math.inf, t1 - p.alpha.reciprocal() + t3 - 1)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p, q):
+    common_term = p.scale.log() + p.alpha.reciprocal()
+    t1 = p.alpha.log() - common_term
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * common_term
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    return _replace_where(p.alpha <= 1, math.inf, t1 + t2 + t3 + t4 - 1)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p, q):
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    result = t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1
+    return _replace_where(p.alpha <= 2, math.inf, result)
+
+
+@register_kl(Uniform, Beta)
+def _kl_uniform_beta(p, q):
+    width = p.high - p.low
+    t2 = (q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t3 = (q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width) / width
+    t4 = (lgamma(q.concentration1) + lgamma(q.concentration0)
+          - lgamma(q.concentration1 + q.concentration0))
+    outside = (p.high > q.support.upper_bound) | (p.low < q.support.lower_bound)
+    return _replace_where(outside, math.inf, t3 + t4 - width.log() - t2)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p, q):
+    result = -p.entropy() - p.mean * q.logits - (-q.probs).log1p() - q._cont_bern_log_norm()
+    outside = (p.high >= q.support.upper_bound) | (p.low <= q.support.lower_bound)
+    return _replace_where(outside, math.inf, result)
+
+
+@register_kl(Uniform, Exponential)
+def _kl_uniform_exponential(p, q):
+    result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
+    return _replace_where(p.low < q.support.lower_bound, math.inf, result)
+
+
+@register_kl(Uniform, Gamma)
+def _kl_uniform_gamma(p, q):
+    width = p.high - p.low
+    t2 = lgamma(q.concentration) - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t4 = q.rate * (p.high + p.low) / 2
+    return _replace_where(p.low < q.support.lower_bound, math.inf, -width.log() + t2 + t3 + t4)
+
+
+@register_kl(Uniform, Gumbel)
+def _kl_uniform_gumbel(p, q):
+    common_term = q.scale / (p.high - p.low)
+    high_loc_diff = (p.high - q.loc) / q.scale
+    low_loc_diff = (p.low - q.loc) / q.scale
+    t1 = common_term.log() + 0.5 * (high_loc_diff + low_loc_diff)
+    return t1 - common_term * ((-high_loc_diff).exp() - (-low_loc_diff).exp())
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p, q):
+    width = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    return _replace_where(p.low < q.support.lower_bound, math.inf, t2 * (q.alpha + 1) - t1)
+
+
+# PyTorch's text, with the indentation its line continuation carries into the message
+_LOWRANK_EVENT_SHAPE_ERROR = ("KL-divergence between two (Low Rank) Multivariate Normals with"
+                              + " " * 26 + "different event shapes cannot be computed")
+
+
+def _trace_xxt(matrices):
+    """tr(X Xᵀ) of each matrix in a batch."""
+    return matrices.pow(2).sum((-2, -1))
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_multivariate_normal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_LOWRANK_EVENT_SHAPE_ERROR)
+    n = p.event_shape[0]
+    log_det_ratio = 2 * q.half_log_det() - _lowrank_logdet(p._unbroadcasted_cov_diag,
+                                                           p._capacitance_tril)
+    batch = tuple(ops.broadcast_shapes(q._unbroadcasted_scale_tril.shape[:-2],
+                                       p._unbroadcasted_cov_factor.shape[:-2]))
+    q_factor = q._unbroadcasted_scale_tril.expand(batch + (n, n))
+    p_cov_factor = p._unbroadcasted_cov_factor.expand(batch + (n, p.cov_factor.shape[-1]))
+    p_cov_diag = p._unbroadcasted_cov_diag.sqrt().diag_embed().expand(batch + (n, n))
+    trace = _trace_xxt(solve(q_factor, p_cov_factor)) + _trace_xxt(solve(q_factor, p_cov_diag))
+    mahalanobis = q.mahalanobis(q.loc - p.loc)
+    return 0.5 * (log_det_ratio + trace + mahalanobis - n)
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_multivariate_normal_lowrank(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(_LOWRANK_EVENT_SHAPE_ERROR)
+    log_det_ratio = (_lowrank_logdet(q._unbroadcasted_cov_diag, q._capacitance_tril)
+                     - 2 * p.half_log_det())
+    mahalanobis = _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag,
+                                       q.loc - p.loc, q._capacitance_tril)
+    # tr(Σq⁻¹ Σp) through Woodbury: Σq⁻¹ = Dq⁻¹ − Aᵀ A with A = Lc⁻¹ Wqᵀ Dq⁻¹
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    A = solve(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
+                                         + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
+    p_factor = p._unbroadcasted_scale_tril
+    trace = (_trace_xxt(p_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+             - _trace_xxt(A.matmul(p_factor)))
+    return 0.5 * (log_det_ratio + trace + mahalanobis - p.event_shape[0])

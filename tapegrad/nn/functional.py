@@ -35,6 +35,7 @@ from ..ops.pooling import (
     fractional_max_pool3d_with_indices,
 )
 from ..ops.operands import broadcast_error
+from ..ops.broadcast import expand_shape
 from ..ops import loss as _loss
 from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
@@ -90,12 +91,22 @@ def linear(input, weight, bias=None):
                            f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return ops.mm(input, weight.t()) if input.dim() == 2 else ops.matmul(input, weight.t())
-    if input.dim() == 2:
-        return ops.addmm(bias, input, weight.t())
-    if not input.is_contiguous():  # ATen folds contiguous inputs only; else matmul, then add
-        return ops.matmul(input, weight.t()) + bias
-    rows = input.reshape(-1, input.shape[-1])
-    return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.shape[0])
+    if input.dim() != 2 and not input.is_contiguous():
+        # ATen folds contiguous inputs only; else matmul, then ``add_(bias)``
+        out = ops.matmul(input, weight.t())
+        _check_in_place_broadcast(out.shape, _broadcast_shape(out, bias))
+        return out + bias
+    rows = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
+    expand_shape(bias, (rows.shape[0], weight.shape[0]))  # addmm's check, with its message
+    out = ops.addmm(bias, rows, weight.t())
+    return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
+
+
+def _check_in_place_broadcast(shape, broadcast_shape):
+    """PyTorch's message when an in-place op's result would need a larger shape."""
+    if tuple(broadcast_shape) != tuple(shape):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shape)}")
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -645,12 +656,13 @@ def one_hot(tensor, num_classes=-1):
     if tensor.numel() == 0:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
-    # .item() (not the raw array) so that a compiled caller sees the data dependence.
-    elif int(tensor.min().item()) < 0:
+    # The checks read the array, recording nothing (a compiled caller keeps its graph); the
+    # class count inferred from the data is .item(), a data dependence a compiled caller sees.
+    elif tensor._array.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     elif num_classes == -1:
         num_classes = int(tensor.max().item()) + 1
-    elif int(tensor.max().item()) >= num_classes:
+    elif tensor._array.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == ops.arange(num_classes)).long()
 
@@ -730,20 +742,36 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         key = key.repeat_interleave(groups, -3)
         value = value.repeat_interleave(groups, -3)
     scores = ops.matmul(query, key.transpose(-2, -1)) * scale
-    if is_causal:
-        if attn_mask is not None:
+    if attn_mask is not None:
+        # Only CPU flash attention (4-D inputs, no dropout, a mask that expands to the scores)
+        # takes both masks; the math fallback refuses them.
+        if is_causal and not (query.dim() == 4 and dropout_p == 0.0
+                              and _expands_to(attn_mask, scores.shape)):
             raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                                "set when is_causal=True")
-        attn_mask = ops.ones(length, source_length, dtype=dtypes.bool).tril()
-    if attn_mask is not None:
-        if attn_mask.dtype == dtypes.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
-        else:
-            scores = scores + attn_mask
-    weights = ops.softmax(scores, -1) if attn_mask is None else _safe_softmax(scores)
+        _broadcast_shape(scores, attn_mask)  # PyTorch's message names the scores first
+        scores = _masked_scores(scores, attn_mask)
+    if is_causal:
+        scores = _masked_scores(scores, ops.ones(length, source_length, dtype=dtypes.bool).tril())
+    masked = attn_mask is not None or is_causal
+    weights = _safe_softmax(scores) if masked else ops.softmax(scores, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p)
     return ops.matmul(weights, value)
+
+
+def _expands_to(tensor, shape):
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(tensor.shape)) == tuple(shape)
+    except ValueError:
+        return False
+
+
+def _masked_scores(scores, mask):
+    """A boolean mask marks the positions that take part; a float mask is added."""
+    if mask.dtype == dtypes.bool:
+        return scores.masked_fill(mask.logical_not(), float("-inf"))
+    return scores + mask
 
 
 def _check_attention_dtypes(query, key, value, attn_mask):
@@ -1090,6 +1118,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    _refuse_grad("multi_margin_loss", weight=weight)
     return _loss.multi_margin_loss(input, target, p, margin, weight, reduction)
 
 
@@ -1176,10 +1205,12 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
     """PyTorch's ``nll_loss_nd``: rows go to nll_loss, (N, C, H, W) to nll_loss2d, and any other
     spatial shape to nll_loss2d as an (N, C, 1, -1) view (viewed back for "none")."""
     if log_probs.dim() <= 2:
+        _refuse_grad("nll_loss_forward", weight=weight)
         return _loss.nll_loss(log_probs, target, weight, ignore_index, reduction)
     if log_probs.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    _refuse_grad("nll_loss2d_forward", weight=weight)
     if log_probs.dim() == 4:
         return _loss.nll_loss2d(log_probs, target, weight, ignore_index, reduction)
     batch, classes = log_probs.shape[:2]
@@ -1190,6 +1221,17 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
                                   target.contiguous().view(batch, 1, -1), weight, ignore_index,
                                   reduction)
     return loss.view(target.shape) if reduction == "none" else loss
+
+
+def _refuse_grad(function, **arguments):
+    """PyTorch's autograd refuses, while grad mode is on, an argument requiring grad that
+    ``function`` has no derivative for (class weights, for one)."""
+    if not grad_mode.is_grad_enabled():
+        return
+    for name, value in arguments.items():
+        if value is not None and value.requires_grad:
+            raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
+                               f"argument '{name}'. This input cannot have requires_grad True.")
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -1272,6 +1314,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          reduction="mean"):
     """Mean of ``-(t log x + (1 - t) log(1 - x))``, logs clamped at -100 as PyTorch does."""
     reduction = _reduction_of(size_average, reduce, reduction)
+    if target.shape == input.shape:  # else the size message comes first
+        if weight is not None:
+            _loss._check_expandable(weight, input.shape)
+        _refuse_grad("binary_cross_entropy", weight=weight)
+        for name, values in (("input", input), ("target", target)):
+            array = values._array  # checked as the kernel does, recording nothing (NaN fails)
+            if values.is_floating_point() and not ((array >= 0) & (array <= 1)).all():
+                raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     return _loss.binary_cross_entropy(input, target, weight, reduction)
 
 
@@ -1280,7 +1330,19 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """BCE on logits, one ``BinaryCrossEntropyWithLogitsBackward0``."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if target.shape == input.shape:  # else the size message comes first
+        _check_logits_weights(input, target, weight, pos_weight)
     return _loss.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
+
+
+def _check_logits_weights(input, target, weight, pos_weight):
+    """ATen's messages: ``(pos_weight - 1) * target`` is multiplied into the loss in place,
+    then ``loss.mul_(weight)``; neither may broadcast the loss to a larger shape."""
+    shapes = [_broadcast_shape(pos_weight, target)] if pos_weight is not None else []
+    if weight is not None:
+        shapes.append(_broadcast_shape(input, weight))
+    for shape in shapes:
+        _check_in_place_broadcast(input.shape, shape)
 
 
 def _as_shape(shape):

@@ -249,10 +249,15 @@ def _(ctx, grad, p):
     difference = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     last = difference._array.ndim - 1
     grad, out = grad.unsqueeze(-1), out.unsqueeze(-1)
-    return (sum_to(_reduce_sum(_norm_gradient(grad, difference, out, p, (last,)), -2),
-                   ctx.input_shapes[0]) if need_1 else None,
-            sum_to(_reduce_sum(_norm_gradient(grad, -difference, out, p, (last,)), -3),
-                   ctx.input_shapes[1]) if need_2 else None)
+
+    def gradient(difference):
+        if p == _INF:  # unlike the inf-norm's, every tied maximum gets the whole gradient
+            return grad * sign(difference) * (abs(difference) == out).to(grad.dtype)
+        return _norm_gradient(grad, difference, out, p, (last,))
+    return (sum_to(_reduce_sum(gradient(difference), -2), ctx.input_shapes[0]) if need_1
+            else None,
+            sum_to(_reduce_sum(gradient(-difference), -3), ctx.input_shapes[1]) if need_2
+            else None)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):

@@ -22,6 +22,13 @@ __all__ = [
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """Draw category indices with probabilities proportional to each row of ``input``."""
+    if input._array.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
     weights = input._array.astype(np.float64)
     rows = weights.reshape(-1, weights.shape[-1])
     if (rows < 0).any() or not np.isfinite(rows).all():

@@ -6,6 +6,8 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
+    _capturable_xla = (False, False)
+
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
         check_hyperparameters(lr, eps, weight_decay)

@@ -99,9 +99,6 @@ class Optimizer:
     def __init__(self, params, defaults):
         for table in _HOOK_TABLES:
             setattr(self, table, OrderedDict())
-        if defaults.get("differentiable"):
-            raise NotImplementedError("differentiable=True is not supported: optimizer steps are "
-                                      "never recorded on the tape")
         self.defaults = defaults
         self.state = defaultdict(dict)
         self.param_groups = []
@@ -115,6 +112,14 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if defaults.get("fused"):  # PyTorch checks these once the groups are in
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        if defaults.get("differentiable"):
+            raise NotImplementedError("differentiable=True is not supported: optimizer steps are "
+                                      "never recorded on the tape")
 
     def add_param_group(self, param_group):
         if not isinstance(param_group, dict):
@@ -172,6 +177,8 @@ class Optimizer:
                     grad = param._grad
                     if group.get("maximize"):
                         grad = -grad
+                    if group.get("capturable") and not group.get("fused"):
+                        raise AssertionError(self._capturable_error(group))
                     state = self.state[param]
                     self._update(group, param, grad, state)
                     if not state:  # a rule that keeps nothing (SGD without momentum): no entry
@@ -182,6 +189,20 @@ class Optimizer:
 
     def _update(self, group, param, grad, state):
         raise NotImplementedError
+
+    # What PyTorch's capturable (CUDA-graph) implementations name in their device check, and
+    # whether they accept XLA: (single-tensor, foreach).
+    _capturable_tensors = ("params and state_steps", "params and state_steps")
+    _capturable_xla = (True, False)
+
+    def _capturable_error(self, group):
+        """PyTorch's message for ``capturable=True`` with parameters on the CPU."""
+        implementation = 1 if group.get("foreach") else 0
+        devices = ["cuda", "xpu", "hpu", "privateuseone"]
+        if self._capturable_xla[implementation]:
+            devices.append("xla")
+        return (f"If capturable=True, {self._capturable_tensors[implementation]} must be on "
+                f"supported devices: {devices}.")
 
     @staticmethod
     def _apply_weight_decay(group, param, grad):

@@ -6,6 +6,8 @@ __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
+    _capturable_xla = (True, True)
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):

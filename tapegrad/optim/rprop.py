@@ -7,6 +7,8 @@ __all__ = ["Rprop"]
 
 
 class Rprop(Optimizer):
+    _capturable_xla = (True, True)
+
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         if not 0.0 <= lr:

@@ -1,7 +1,8 @@
 """``nn.utils``: gradient clipping; parameters as one vector; padding and packing sequences;
 pruning; parametrizations (and the older, hook-based weight and spectral norms); folding
-BatchNorm into the layer before it."""
-from . import clip_grad, convert_parameters, fusion, parametrizations, parametrize, prune, rnn
+BatchNorm into the layer before it; calling a module with other parameters (``stateless``)."""
+from . import (clip_grad, convert_parameters, fusion, parametrizations, parametrize, prune, rnn,
+               stateless)
 from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_,
                         get_total_norm)
 from .convert_parameters import parameters_to_vector, vector_to_parameters
@@ -11,7 +12,7 @@ from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = ["clip_grad", "convert_parameters", "fusion", "parametrizations", "parametrize",
-           "prune", "rnn", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
+           "prune", "rnn", "stateless", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
            "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters", "remove_spectral_norm", "spectral_norm", "remove_weight_norm",
            "weight_norm", "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",

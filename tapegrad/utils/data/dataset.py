@@ -1,6 +1,7 @@
 """``utils.data.dataset``: map-style and iterable datasets, their combinations, and
 ``random_split``."""
 import math
+import warnings
 
 import numpy as np
 
@@ -137,10 +138,17 @@ def random_split(dataset, lengths, generator=None):
     total = len(dataset)
     lengths = list(lengths)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        for i, fraction in enumerate(lengths):
+            if not 0 <= fraction <= 1:
+                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
         counts = [int(math.floor(total * fraction)) for fraction in lengths]
         for i in range(total - sum(counts)):  # spread the remainder round-robin
             counts[i % len(counts)] += 1
         lengths = counts
+        for i, length in enumerate(lengths):
+            if length == 0:
+                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
+                              "empty dataset.")
     if sum(lengths) != total:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     order = random.generator(generator).permutation(total).tolist()

@@ -1,6 +1,4 @@
 """``utils.data.sampler``: the orders in which a ``DataLoader`` visits a dataset's indices."""
-import numpy as np
-
 from ... import dtypes, ops, random
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
@@ -28,6 +26,9 @@ class SequentialSampler(Sampler):
         return len(self.data_source)
 
 
+_CHUNK = 32  # indices drawn at a time with replacement
+
+
 class RandomSampler(Sampler):
     """A fresh random order every epoch, drawn from ``generator`` (or from a seed taken from the
     default generator, so ``manual_seed`` makes it reproducible, as in PyTorch)."""
@@ -46,16 +47,20 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
+        """Draws lazily, as PyTorch does (the seed at the first index, then 32 indices or one
+        permutation at a time), so a huge ``num_samples`` costs nothing up front."""
         generator = self.generator
         if generator is None:
             seed = int(random.generator().integers(0, 2 ** 63 - 1))
             generator = random.Generator().manual_seed(seed)
         rng = random.generator(generator)
         n = len(self.data_source)
-        if self.replacement:
-            return iter(rng.integers(0, n, size=self.num_samples).tolist())
-        repeats = [rng.permutation(n) for _ in range(-(-self.num_samples // n))]
-        return iter(np.concatenate(repeats)[:self.num_samples].tolist())
+        step = _CHUNK if self.replacement else n
+        for start in range(0, self.num_samples, step):
+            count = min(step, self.num_samples - start)
+            draws = rng.integers(0, n, size=count) if self.replacement else \
+                rng.permutation(n)[:count]
+            yield from draws.tolist()
 
     def __len__(self):
         return self.num_samples
