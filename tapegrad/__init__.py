@@ -6,7 +6,8 @@ does. ``tapegrad.compile`` traces a function into a static graph and compiles it
 from . import dtypes
 from .dtypes import (bool, can_cast, double, dtype, finfo, float, float16, float32, float64,
                      get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long,
-                     promote_types, result_type, set_default_dtype, short, uint8)
+                     promote_types, result_type, set_default_dtype, short, uint8, uint16, uint32,
+                     uint64, bfloat16)
 from .tensor import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
                      IntTensor, LongTensor, ShortTensor, Size, Tensor, device)
 from ._printing import set_printoptions
@@ -22,6 +23,8 @@ from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled
                        set_grad_enabled)
 from . import nn, optim, utils
 from .serialization import load, save
+from ._buffer import frombuffer
+from ._default_type import set_default_tensor_type
 from ._foreach import *  # noqa: F401,F403  torch._foreach_add_ …
 from .nn.functional import cosine_similarity, pairwise_distance
 from ._functional_aliases import *  # noqa: F401,F403  torch.conv2d, torch.layer_norm, …
@@ -30,8 +33,10 @@ from ._layout import layout, strided
 from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
+from . import amp, distributed, version  # noqa: E402
+from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402
 
 # PyTorch's constants (``torch.pi`` …); ``newaxis`` is None, for indexing as in numpy.
 from math import e, inf, nan, pi  # noqa: E402

@@ -9,7 +9,8 @@ import numpy as np
 
 __all__ = [
     "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
-    "int32", "int", "int64", "long", "uint8", "bool", "get_default_dtype", "set_default_dtype",
+    "int32", "int", "int64", "long", "uint8", "uint16", "uint32", "uint64", "bool", "bfloat16",
+    "get_default_dtype", "set_default_dtype",
     "as_dtype", "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
@@ -45,12 +46,42 @@ int16 = short = dtype("int16", np.int16)
 int32 = int = dtype("int32", np.int32)
 int64 = long = dtype("int64", np.int64)
 uint8 = dtype("uint8", np.uint8)
+uint16 = dtype("uint16", np.uint16)
+uint32 = dtype("uint32", np.uint32)
+uint64 = dtype("uint64", np.uint64)
 bool = dtype("bool", np.bool_)
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+
+class _StorageOnlyDtype(dtype):
+    """A dtype PyTorch has and numpy has not (bfloat16): it exists, so that code naming it
+    (``{'bfloat16': torch.bfloat16, ...}[name]``) runs, but no tensor can hold it."""
+
+    __slots__ = ()
+
+    def __init__(self, name, itemsize):
+        for slot, value in (("name", name), ("is_floating_point", True), ("is_signed", True),
+                            ("itemsize", itemsize), ("_category", _FLOAT)):
+            object.__setattr__(self, slot, value)
+
+    @property
+    def numpy(self):
+        raise TypeError(f"tapegrad cannot compute in {self!r}: numpy has no such type "
+                        "(use torch.float32)")
+
+
+bfloat16 = _StorageOnlyDtype("bfloat16", 2)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)
+# PyTorch's ScalarType names, as its messages spell dtypes.
+_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+                      "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte",
+                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bool": "Bool"}
+# The unsigned types beyond uint8, which PyTorch 2 stores but does not promote with other integers.
+_BARELY_SUPPORTED = (uint16, uint32, uint64)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
-_BY_NAME.update(half=float16, float=float32, double=float64, short=int16, int=int32, long=int64)
+_BY_NAME.update(half=float16, float=float32, double=float64, short=int16, int=int32, long=int64,
+                bfloat16=bfloat16)
 
 _default_float = float32
 
@@ -69,7 +100,7 @@ def set_default_dtype(d):
 
 def as_dtype(spec):
     """Accept a tapegrad dtype, a numpy dtype or type, a Python type, or a name."""
-    if type(spec) is dtype:
+    if isinstance(spec, dtype):
         return spec
     if spec is builtins.float:
         return _default_float
@@ -104,6 +135,10 @@ def promote_types(a, b):
         return a
     if a._category != b._category:
         return a if a._category > b._category else b
+    if a in _BARELY_SUPPORTED or b in _BARELY_SUPPORTED:
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {_SCALAR_TYPE_NAMES[a.name]} and "
+                           f"{_SCALAR_TYPE_NAMES[b.name]}")
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 

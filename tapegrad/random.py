@@ -15,12 +15,24 @@ class Generator:
     """A source of random numbers, as ``torch.Generator``: ``Generator().manual_seed(0)``."""
 
     def __init__(self, device="cpu"):
+        from .tensor import device as _device
+        self.device = _device(device)
+        if self.device.type != "cpu":
+            raise RuntimeError(f"tapegrad has no {self.device.type} generator: it runs on the "
+                               "CPU only")
         self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
         self.rng = np.random.Generator(np.random.PCG64(self._seed))
 
     def manual_seed(self, seed):
+        """Seed with an integer in [-2**63, 2**64); a negative seed is read as its unsigned
+        64-bit pattern, as PyTorch reads it (-1 is 2**64 - 1)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if not -2 ** 63 <= seed < 2 ** 64:
+            raise ValueError("Overflow when unpacking long long")
         _note_state_change()
-        self._seed = int(seed)
+        self._seed = seed & _MASK
         self.rng = np.random.Generator(np.random.PCG64(self._seed))
         return self
 
@@ -102,7 +114,9 @@ def _note_state_change():
 
 
 def manual_seed(seed):
-    return default_generator.manual_seed(seed)
+    """Seed the default generator; ``seed`` goes through ``int()`` first, as in PyTorch (so
+    1.5 seeds 1)."""
+    return default_generator.manual_seed(int(seed))
 
 
 def seed():

@@ -43,6 +43,14 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
          **pickle_load_args):
     """Read what ``save`` wrote. Tensors come back as new tensors (Parameters as Parameters),
     sharing memory where the saved ones did; pickled objects only with ``weights_only=False``."""
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as handle:
+            return load(handle, map_location, pickle_module, weights_only=weights_only)
+    start = f.tell()
+    head = f.read(4)
+    f.seek(start)
+    if head != b"PK\x03\x04":  # not a zip archive: PyTorch's legacy format, a bare pickle
+        return _load_pickle(f, weights_only)
     try:
         with np.load(f, allow_pickle=False) as archive:
             if _STRUCTURE not in archive.files:
@@ -59,6 +67,32 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
                            f"{structure.get('format')}; this version reads format "
                            f"{_FORMAT_VERSION}")
     return _Decoder(arrays, weights_only).decode(structure["root"])
+
+
+_LEGACY_MAGIC_NUMBER = 0x1950a86a20f9469cfc6c  # the first pickle of PyTorch's legacy format
+
+
+def _load_pickle(f, weights_only):
+    """A file that is not tapegrad's archive, read as PyTorch reads a legacy one: unpickled, and
+    only with ``weights_only=False`` (a weights-only load refuses its first opcode)."""
+    if not weights_only:
+        if pickle.load(f) != _LEGACY_MAGIC_NUMBER:
+            raise RuntimeError("Invalid magic number; corrupt file?")
+        raise RuntimeError("this is a file of PyTorch's legacy format (torch.save with "
+                           "_use_new_zipfile_serialization=False), which tapegrad cannot read")
+    data = f.read()
+    if not data:
+        raise EOFError
+    opcode = data[2] if data[:1] == b"\x80" and len(data) > 2 else data[0]  # after PROTO
+    raise pickle.UnpicklingError(
+        "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+        "`weights_only` argument in `torch.load` from `False` to `True`. Re-running `torch.load` "
+        "with `weights_only` set to `False` will likely succeed, but it can result in arbitrary "
+        "code execution. Do it only if you got the file from a trusted source.\nPlease file an "
+        "issue with the following so that we can make `weights_only=True` compatible with your "
+        f"use case: WeightsUnpickler error: \n\nUnsupported operand {opcode}\n\nCheck the "
+        "documentation of torch.load to learn more about types accepted by default with "
+        "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
 def _describe(f):
@@ -91,10 +125,16 @@ class _Encoder:
             return self._encode_tensor(obj)
         if obj is None or isinstance(obj, (bool, int, float, str)):
             return {"value": obj}
-        if isinstance(obj, dict) and all(isinstance(k, (str, int)) and not isinstance(k, bool)
-                                         for k in obj):
-            node = {"dict": [[key, self.encode(value)] for key, value in obj.items()],
-                    "ordered": isinstance(obj, OrderedDict)}
+        safe = self._encode_safe(obj)
+        if safe is not None:
+            return safe
+        if isinstance(obj, dict):
+            if all(type(k) in (str, int) for k in obj):
+                node = {"dict": [[key, self.encode(value)] for key, value in obj.items()]}
+            else:  # keys a JSON object cannot hold (tuples, floats, None, …)
+                node = {"dict": [], "items": [[self.encode(key), self.encode(value)]
+                                              for key, value in obj.items()]}
+            node["ordered"] = isinstance(obj, OrderedDict)
             if isinstance(getattr(obj, "_metadata", None), dict):  # a state dict's versions
                 node["metadata"] = self.encode(obj._metadata)
             return node
@@ -109,6 +149,26 @@ class _Encoder:
         key = f"pickle_{len(self.arrays)}"
         self.arrays[key] = np.frombuffer(data, np.uint8)
         return {"pickle": key}
+
+    def _encode_safe(self, obj):
+        """The non-container values PyTorch's weights-only unpickler accepts: dtypes, sizes,
+        devices, sets, bytes, complex numbers (None for anything else)."""
+        from . import dtypes
+        from .tensor import Size, device
+        kind = type(obj)
+        if kind is Size:
+            return {"size": list(obj)}
+        if isinstance(obj, dtypes.dtype):
+            return {"dtype": obj.name}
+        if kind is device:
+            return {"device": str(obj)}
+        if kind is set:
+            return {"set": [self.encode(item) for item in obj]}
+        if kind is bytes:
+            return {"bytes": obj.hex()}
+        if kind is complex:
+            return {"complex": [obj.real, obj.imag]}
+        return None
 
     def _encode_tensor(self, tensor):
         from .nn.parameter import Parameter
@@ -161,6 +221,8 @@ class _Decoder:
             self._remember(node, result)
             for key, value in node["dict"]:
                 result[key] = self.decode(value)
+            for key, value in node.get("items", ()):
+                result[self.decode(key)] = self.decode(value)
             if "metadata" in node:
                 result._metadata = self.decode(node["metadata"])
             return result
@@ -170,6 +232,9 @@ class _Decoder:
             return result
         if "tuple" in node:
             return tuple(self.decode(v) for v in node["tuple"])
+        if len(node) == 1 and next(iter(node)) in _SAFE_DECODERS:
+            ((kind, value),) = node.items()
+            return _SAFE_DECODERS[kind](self, value)
         return self._unpickle(self.arrays[node["pickle"]].tobytes())
 
     def _remember(self, node, obj):
@@ -195,6 +260,29 @@ class _Decoder:
         if self.weights_only:
             raise pickle.UnpicklingError(_weights_only_message(_first_global(data)))
         return pickle.loads(data)
+
+
+def _decode_size(decoder, value):
+    from .tensor import Size
+    return Size(value)
+
+
+def _decode_dtype(decoder, value):
+    from . import dtypes
+    return dtypes.as_dtype(value)
+
+
+def _decode_device(decoder, value):
+    from .tensor import device
+    return device(value)
+
+
+_SAFE_DECODERS = {
+    "size": _decode_size, "dtype": _decode_dtype, "device": _decode_device,
+    "set": lambda decoder, items: {decoder.decode(item) for item in items},
+    "bytes": lambda decoder, text: bytes.fromhex(text),
+    "complex": lambda decoder, parts: complex(*parts),
+}
 
 
 def _first_global(data):

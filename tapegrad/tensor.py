@@ -181,6 +181,26 @@ class Tensor:
     def untyped_storage(self):
         return UntypedStorage(self._storage_array())
 
+    def storage(self):
+        from ._storage import typed_storage
+        return typed_storage(self)
+
+    def is_shared(self):
+        """Always False: no tensor lives in shared memory (see ``share_memory_``)."""
+        return False
+
+    def share_memory_(self):
+        """Nothing to move: tapegrad has no multiprocessing shared memory; returns ``self``."""
+        return self
+
+    def is_pinned(self, device=None):
+        return False
+
+    def pin_memory(self, device=None):
+        return self
+
+    is_meta = is_quantized = is_sparse = is_mkldnn = property(lambda self: False)
+
     def _storage_array(self):
         if self._base is not None:
             return self._base._array
@@ -738,6 +758,10 @@ class UntypedStorage:
 
     def __len__(self):
         return self._array.nbytes
+
+    def tolist(self):
+        """The bytes, as ints."""
+        return np.ascontiguousarray(self._array).reshape(-1).view(np.uint8).tolist()
 
 
 def _address(array):

@@ -240,6 +240,8 @@ def as_tensor(data, dtype=None, device=None):
     array = _infer_array(data, dtype)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype), copy=False)
+    if array is data and not array.flags.writeable:
+        _warn_not_writable()
     return Tensor._make(array)
 
 
@@ -251,7 +253,20 @@ def from_numpy(ndarray):
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     _check_numpy(ndarray)
+    if not ndarray.flags.writeable:
+        _warn_not_writable()
     return Tensor._make(ndarray)
+
+
+@functools.cache
+def _warn_not_writable():
+    """Once per process, as PyTorch warns. tapegrad keeps numpy's read-only flag, so a write
+    through the tensor fails where PyTorch's would write."""
+    warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                  "non-writable tensors. This means writing to this tensor will result in "
+                  "undefined behavior. You may want to copy the array to protect its data or make "
+                  "it writable before converting it to a tensor. This type of warning will be "
+                  "suppressed for the rest of this program.", UserWarning, stacklevel=3)
 
 
 def scalar_tensor(value, *, dtype=None, device=None, requires_grad=False):
