@@ -2,19 +2,74 @@
 ``graph_break``, ``explain``, ``set_stance``, the ``exc`` exceptions)."""
 import types
 
+from .compile import runtime
 from .compile.runtime import BACKENDS, CompiledFunction, InvalidBackend, reset
 from .compile.trace import Unsupported, break_graph_here
-from .compiler import set_stance
+from .compile.runtime import compile
+from .compiler import (allow_in_graph, disable, is_compiling, list_backends,  # noqa: F401
+                       set_stance)
 
-__all__ = ["reset", "list_backends", "exc", "graph_break", "explain", "set_stance"]
+__all__ = ["reset", "list_backends", "exc", "graph_break", "explain", "set_stance", "config",
+           "disable", "is_compiling", "allow_in_graph", "mark_dynamic", "mark_static",
+           "maybe_mark_dynamic", "optimize"]
 
 exc = types.SimpleNamespace(InvalidBackend=InvalidBackend, Unsupported=Unsupported)
 
 
-def list_backends(exclude_tags=("debug", "experimental")):
-    """The backend names ``compile`` accepts (the debugging ones only when not excluded)."""
-    debug = {"eager", "aot_eager"}
-    return sorted(name for name in BACKENDS if not (exclude_tags and name in debug))
+class _Config:
+    """``torch._dynamo.config``: the settings programs write, with PyTorch's defaults. The
+    recompile limit (``cache_size_limit``) is the compiler's; the others are recorded, not acted
+    on. An unknown name is an error, as in PyTorch."""
+
+    _ALIASES = {"cache_size_limit": "recompile_limit",
+                "accumulated_cache_size_limit": "accumulated_recompile_limit"}
+
+    def __init__(self):
+        object.__setattr__(self, "_values", {
+            "accumulated_recompile_limit": 256, "suppress_errors": False,
+            "verbose": False, "capture_scalar_outputs": False,
+            "capture_dynamic_output_shape_ops": False, "optimize_ddp": True,
+            "automatic_dynamic_shapes": True, "assume_static_by_default": True,
+            "dynamic_shapes": True, "guard_nn_modules": True, "specialize_int": False,
+            "specialize_float": False, "inline_inbuilt_nn_modules": True,
+            "force_parameter_static_shapes": True, "error_on_recompile": False})
+
+    def _key(self, name):
+        name = self._ALIASES.get(name, name)
+        if name not in self._values and name != "recompile_limit":
+            raise AttributeError(f"torch._dynamo.config.{name} does not exist")
+        return name
+
+    def __getattr__(self, name):
+        key = self._key(name)
+        return runtime.recompile_limit if key == "recompile_limit" else self._values[key]
+
+    def __setattr__(self, name, value):
+        key = self._key(name)
+        if key == "recompile_limit":
+            runtime.recompile_limit = value
+        else:
+            self._values[key] = value
+
+
+config = _Config()
+
+
+def mark_dynamic(t, index, *, hint_override=None, min=None, max=None, specialize_on=None):
+    """Accepted and ignored: tapegrad specializes every shape (a new size compiles once, within
+    the recompile limit)."""
+
+
+def mark_static(t, index=None):
+    """Accepted and ignored: every shape is static to tapegrad."""
+
+
+maybe_mark_dynamic = mark_dynamic
+
+
+def optimize(backend="inductor", *, nopython=False, **_):
+    """The old spelling of ``torch.compile``: ``torch._dynamo.optimize("inductor")(fn)``."""
+    return lambda fn: compile(fn, backend=backend, fullgraph=nopython)
 
 
 def graph_break():

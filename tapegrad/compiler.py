@@ -3,14 +3,37 @@ import functools
 
 from .compile import runtime
 from .compile.runtime import reset
-from .compile.trace import break_graph_here, tracing_here
+from .compile.trace import break_graph_here, graph_broken_here, tracing_here
 
-__all__ = ["reset", "disable", "is_compiling", "set_stance"]
+__all__ = ["reset", "disable", "is_compiling", "is_dynamo_compiling", "set_stance",
+           "allow_in_graph", "assume_constant_result", "list_backends"]
 
 
 def is_compiling():
-    """Whether the caller runs inside a compiled function being traced."""
-    return tracing_here()
+    """Whether the caller runs inside a compiled function being traced (not in a part that runs
+    eagerly after a graph break, such as a ``disable``d function)."""
+    return tracing_here() and not graph_broken_here()
+
+
+is_dynamo_compiling = is_compiling
+
+
+def allow_in_graph(fn):
+    """``fn`` as it is: tapegrad's tracer records what any Python function does with tensors, so
+    there is nothing to allow."""
+    return fn
+
+
+def assume_constant_result(fn):
+    """``fn`` as it is: a trace calls it once and keeps what it returned (guarded as any Python
+    value the function reads)."""
+    return fn
+
+
+def list_backends(exclude_tags=("debug", "experimental")):
+    """The backend names ``compile`` accepts (the debugging ones only when not excluded)."""
+    debug = {"eager", "aot_eager"}
+    return sorted(name for name in runtime.BACKENDS if not (exclude_tags and name in debug))
 
 
 def disable(fn=None, recursive=True, *, reason=None):

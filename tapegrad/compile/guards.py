@@ -160,6 +160,9 @@ def build_guards(trace, function):
               f"{owner.name}.grad is {'None' if was_none else 'a tensor'}")
 
     _reach_guards(g, function, trace.discovered)
+    for read in trace.python_reads:
+        g.add(f"{g.bind(read)}.holds()", lambda args, kwargs, read=read: read.describe(),
+              read.guard_text())
     return GuardSet(g.steps, g.descriptions, g.texts, g.bindings,
                     n_args if simple else None)
 
@@ -284,6 +287,8 @@ def _optimizer_state(optimizer):
                 state.append(tuple(id(p) for p in value))
             elif isinstance(value, numbers.Number) or isinstance(value, tuple):
                 state.append((key, value))
+            elif isinstance(value, Tensor):  # a tensor learning rate: its identity
+                state.append((key, id(value)))
     return tuple(state)
 
 

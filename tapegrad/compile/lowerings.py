@@ -87,6 +87,16 @@ def _holds(key, marker):
     return any(part is marker for part in key)
 
 
+def _spelled_out(key, ndim):
+    """``key`` with its Ellipsis written as the full slices it stands for (``x[0, ...]`` of a 3-d
+    ``x`` is ``x[0, :, :]``), so that basic keys with one lower as plain indexing."""
+    if not _holds(key, Ellipsis):
+        return key
+    at = next(i for i, part in enumerate(key) if part is Ellipsis)
+    consumed = sum(1 for part in key if part is not None and part is not Ellipsis)
+    return key[:at] + (slice(None),) * (ndim - consumed) + key[at + 1:]
+
+
 def _basic_key(key):
     """Source text for a basic index key (ints and slices), or None if it has anything else."""
     parts = []
@@ -103,13 +113,13 @@ def _basic_key(key):
 
 @template("select", "slice")
 def _select(b, node):
-    key = node.params["key"]
+    (x,), (out,) = node.inputs, node.outputs
+    key = _spelled_out(node.params["key"], len(x.shape))
     plain = tuple(p for p in key if p is not None)
     if _holds(plain, Ellipsis) or _basic_key(plain) is None:
         return False
     if b is None:
         return None
-    (x,), (out,) = node.inputs, node.outputs
     picked = f"{b.array(x)}[{_basic_key(plain)}]"
     if _holds(key, None):
         b.define(out, f"np.ascontiguousarray({picked}).reshape({_shape(out.shape)})")
@@ -632,7 +642,7 @@ def _index(b, node):
 def _index_backward(b, node):
     grad, out = node.inputs[0], node.outputs[0]
     shape = node.params["shape"]
-    key = node.params["key"]
+    key = _spelled_out(node.params["key"], len(shape))
     plain = tuple(p for p in key if p is not None)
     if not _holds(plain, Ellipsis) and _basic_key(plain) is not None and not _holds(key, None):
         if b is None:
@@ -659,15 +669,34 @@ def _index_backward(b, node):
 
 @template("index_put", "copy_slices")
 def _index_put(b, node):
+    """``x[key] = value`` through a chain of basic views (``steps``: what ``x[1:, ..., 0]``
+    parses to); keys with index tensors or strided regions run through numpy."""
     (x, value), out = node.inputs[:2], node.outputs[0]
-    key = node.params["key"]
-    plain = tuple(p for p in key if p is not None)
-    if _holds(plain, Ellipsis) or _holds(key, None) or _basic_key(plain) is None:
+    steps, advanced = node.params["key"]
+    keys, shape = [], x.shape
+    for kind, key, _ in steps:
+        key = _spelled_out(key, len(shape)) if kind in ("select", "slice") else None
+        if key is None or _holds(key, None) or _basic_key(key) is None:
+            return False
+        keys.append(_basic_key(key))
+        shape = np.broadcast_to(np.empty((), bool), shape)[key].shape
+    if advanced is not None or not keys or value.shape not in (shape, ()):
         return False
     if b is None:
         return None
     b.define(out, f"{b.array(x)}.copy()")
-    b.emit(f"{b.name(out)}[{_basic_key(plain)}] = {b.array(value)}")
+    target = b.name(out)
+    for key in keys[:-1]:
+        view = b.fresh("view")
+        b.emit(f"{view} = {target}[{key}]")
+        target = view
+    written = b.array(value) + ("[()]" if not value.shape else "")
+    if shape:  # the view, filled or overwritten
+        view = b.fresh("view")
+        b.emit(f"{view} = {target}[{keys[-1]}]")
+        b.emit(f"{view}[...] = {written}")
+    else:      # one element
+        b.emit(f"{target}[{keys[-1]}] = {written}")
 
 
 # ------------------------------------------------------------------------------------- fallback

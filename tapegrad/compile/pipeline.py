@@ -154,8 +154,10 @@ def _plan_differentiation(trace, program, grad_enabled):
     it differentiates them with respect to."""
     inputs = set(trace.graph.inputs)
     differentiable = []
-    for leaf, freed in zip(_tensor_outputs(trace), trace.output_freed):
-        if grad_enabled and leaf in trace.differentiable and not freed and leaf not in inputs:
+    for leaf, freed, requires_grad in zip(_tensor_outputs(trace), trace.output_freed,
+                                          trace.output_requires_grad):
+        if grad_enabled and requires_grad and leaf in trace.differentiable and not freed \
+                and leaf not in inputs:
             if leaf not in differentiable:
                 differentiable.append(leaf)
             program.differentiable_outputs.append(differentiable.index(leaf))

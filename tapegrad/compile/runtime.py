@@ -43,16 +43,19 @@ MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "ma
 # but runs eagerly instead of compiling again; "fail_on_recompile" raises instead of compiling.
 STANCES = ("default", "force_eager", "eager_on_recompile", "fail_on_recompile")
 stance = "default"
+recompile_limit = 8  # specializations per function before it stays eager, unless compile() says
+                     # (torch._dynamo.config.recompile_limit, alias cache_size_limit)
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False, recompile_limit=8):
+            options=None, disable=False, recompile_limit=None):
     """Compile a function or an ``nn.Module`` into Numba kernels (see DESIGN.md, compiled mode).
 
     Usable as ``@tapegrad.compile``, ``@tapegrad.compile(fullgraph=True)``, ``tapegrad.compile(fn)``
     and ``tapegrad.compile(model)``. ``fullgraph=True`` raises ``GraphBreakError`` where the
     function depends on tensor data; otherwise such calls run eagerly with one warning.
-    ``recompile_limit`` bounds the specializations (default 8) before the function stays eager.
+    ``recompile_limit`` bounds the specializations (default: ``torch._dynamo.config``'s, 8) before
+    the function stays eager.
 
     PyTorch's other arguments are accepted with their meaning here: ``backend`` "inductor" (the
     default) or "numba" compile, "eager" and "aot_eager" run the function as it is; every
@@ -92,7 +95,7 @@ def _compile_module(module, settings):
 class CompiledFunction:
     """The callable ``tapegrad.compile`` returns for a function."""
 
-    def __init__(self, fn, *, fullgraph=False, recompile_limit=8, disable=False):
+    def __init__(self, fn, *, fullgraph=False, recompile_limit=None, disable=False):
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
@@ -169,10 +172,11 @@ class CompiledFunction:
                                              f"'{self._name}', line number: {code.co_firstlineno}")
             raise RuntimeError("Detected recompile when torch.compile stance is "
                                f"'fail_on_recompile'.{where}\n    triggered by: {reason}")
-        if self._attempts >= self._limit:
+        limit = recompile_limit if self._limit is None else self._limit
+        if self._attempts >= limit:
             self._warned_limit = True
             warnings.warn(f"tapegrad.compile: {self._name}() reached the recompile limit "
-                          f"({self._limit}); running it eagerly from now on. Last reason: "
+                          f"({limit}); running it eagerly from now on. Last reason: "
                           f"{reason}", CompileWarning, stacklevel=3)
             return self._fn(*args, **kwargs)
         self._attempts += 1
@@ -366,6 +370,10 @@ class Specialization:
                 outputs.append(tensors[payload])
             else:
                 outputs.append(Tensor._make(payload.copy()))
+        if grad_mode._state.inference:  # made under inference_mode, as eager marks them
+            for output, (kind, _) in zip(outputs, p.user_outputs):
+                if kind != "source":
+                    output._inference = True
         if self._needs_node:
             self._attach_backward(outputs, tensors, results)
         if self._returns_one_tensor:
@@ -476,9 +484,25 @@ class CompiledFunctionBackward(Node):
             else:
                 arguments.append(_kernel_argument(kind, payload))
         results = p.backward(*arguments)
-        return tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
+        grads = tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
+        if grad_mode.is_grad_enabled():  # create_graph=True: the kernel has no derivative
+            node = CompiledFunctionBackwardBackward(())
+            for grad in grads:
+                if grad is not None:
+                    grad._grad_fn, grad._requires_grad = node, True
+        return grads
 
     def release(self):
         self.residuals = None
         self.saved_sources = None
 
+
+class CompiledFunctionBackwardBackward(Node):
+    """The grad_fn of gradients a compiled backward made under ``create_graph=True``: as in
+    PyTorch, differentiating them again is an error, not a silent zero."""
+
+    __slots__ = ()
+
+    def apply(self, grads):
+        raise RuntimeError("torch.compile with aot_autograd does not currently support double "
+                           "backward")

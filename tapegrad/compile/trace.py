@@ -36,6 +36,7 @@ from ..ops import registry
 from ..tensor import Tensor
 from . import pytree
 from .ir import Graph, Node, Operand, Value
+from .reads import changed, python_reads, python_writes
 
 __all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource",
            "GradSource", "RandomSource", "fetcher"]
@@ -171,6 +172,7 @@ class Trace:
         self.output_spec = None
         self.output_leaves = []       # Value for tensor leaves, the object itself otherwise
         self.output_freed = []        # per tensor output: its tape was freed by backward inside
+        self.output_requires_grad = []  # per tensor output: as returned (``.detach()`` is False)
         self.mutations = []
         self.grad_sets = []
         self.grad_assumptions = []    # (owner source, entry grad was None) the graph depends on
@@ -181,6 +183,7 @@ class Trace:
         self.arg_spec = None
         self.arg_names = []
         self.discovered = None
+        self.python_reads = []        # places in Python the function read (reads.Read)
         self.result = None
 
 
@@ -622,8 +625,8 @@ def _tensor_contents_readers():
 # Op-table functions that compute from tensor values outside the primitives (``input._array``):
 # what they make looks like a constant to the trace, so calling them on traced tensors is a
 # graph break. Keep in step with tapegrad.ops (making them primitives would let them compile).
-_DATA_READING_FUNCTIONS = ("argmax", "argmin", "all", "any", "count_nonzero", "isclose", "equal",
-                           "allclose", "nonzero", "unique", "bincount", "histc", "masked_select")
+_DATA_READING_FUNCTIONS = ("isclose", "equal", "allclose", "nonzero", "unique", "bincount", "histc",
+                           "masked_select")
 
 
 def _reader(name, original):
@@ -751,6 +754,11 @@ def tracing_here():
     return _active is not None and _active.thread == threading.get_ident()
 
 
+def graph_broken_here():
+    """Whether the recording this thread is inside has hit a graph break (the rest runs eagerly)."""
+    return tracing_here() and getattr(_active, "broken", False)
+
+
 class recording:
     """While active, ``recorder`` intercepts every primitive call and in-place write, and the
     patched Tensor methods report data reads and tensor creation to it (one at a time)."""
@@ -792,6 +800,7 @@ def trace(fn, args, kwargs, *, fullgraph, function_name, arg_names):
         if isinstance(arg, Tensor) and id(arg._array) not in tracer.values:
             tracer.add_source(arg, ArgSource(index, name))
     draws = tapegrad_random.draws
+    result_trace.python_reads = python_reads(fn, [m for _, m in discovered.modules])
     try:
         with recording(tracer):
             result = fn(*args, **kwargs)
@@ -806,8 +815,21 @@ def trace(fn, args, kwargs, *, fullgraph, function_name, arg_names):
                            "numbers", "seed outside the compiled function; draw such random "
                            "tensors outside and pass them in")
     if not tracer.broken:
+        _check_python_effects(tracer, fn, result_trace.python_reads)
+    if not tracer.broken:
         _finish(tracer, result)
     return result_trace
+
+
+def _check_python_effects(tracer, fn, reads):
+    """A compiled call runs no Python: a function that changes Python state cannot compile."""
+    writes = python_writes(fn)
+    moved = changed(reads)
+    if writes or moved is not None:
+        what = f"assigns the {writes[0]}" if writes else f"changes {moved.text}, which it reads"
+        tracer.graph_break(f"it {what}: a compiled call runs no Python, so it would not",
+                           "return new values from the function and update Python state outside "
+                           "it")
 
 
 def _finish(tracer, result):
@@ -818,6 +840,7 @@ def _finish(tracer, result):
         if isinstance(leaf, Tensor):
             t.output_leaves.append(tracer.value_of(leaf))
             t.output_freed.append(_tape_freed(leaf._grad_fn))
+            t.output_requires_grad.append(leaf._requires_grad)
         else:
             t.output_leaves.append(leaf)
     _collect_effects(tracer)

@@ -328,27 +328,41 @@ def amin(input, dim=(), keepdim=False):
 
 
 def argmax(input, dim=None, keepdim=False):
-    return _arg_extremum(np.argmax, "argmax", input, dim, keepdim)
+    return _arg_extremum(_argmax, input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
-    return _arg_extremum(np.argmin, "argmin", input, dim, keepdim)
+    return _arg_extremum(_argmin, input, dim, keepdim)
 
 
-def _arg_extremum(find, name, input, dim, keepdim):
-    a = input._array
+def _arg_extremum(prim, input, dim, keepdim):
+    a, name = input._array, prim.name
     if a.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                              "input.numel() == 0.")
-        out = find(a.reshape(-1))
-        return Tensor._make(np.asarray(out, dtype=np.int64).reshape((1,) * a.ndim if keepdim else ()))
+        return prim(input, axis=None, keepdim=keepdim)
     (axis,) = normalize_dims(dim, a.ndim) or (0,)
     if a.ndim:
         _check_reducible(input, (axis,), name)
-    return Tensor._make(find(a, axis=axis, keepdims=keepdim).astype(np.int64))
+    return prim(input, axis=axis, keepdim=keepdim)
+
+
+def _index_primitive(name, find):
+    """argmax/argmin as primitives with int64 results (never differentiated): a compiled
+    function computes them in its graph (``model(x).argmax(1) == y``) instead of breaking it."""
+    def forward(a, axis, keepdim):
+        if axis is None:
+            found = np.asarray(find(a.reshape(-1)), dtype=np.int64)
+            return found.reshape((1,) * a.ndim if keepdim else ())
+        return find(a, axis=axis, keepdims=keepdim).astype(np.int64)
+    return Primitive(name, forward, node=f"{name.capitalize()}Backward0", group=REDUCTION)
+
+
+_argmax = _index_primitive("argmax", np.argmax)
+_argmin = _index_primitive("argmin", np.argmin)
 
 
 def _check_reducible(input, dims, name, spelled=None):
@@ -627,22 +641,33 @@ def _float(input, dtype=None):
 # ------------------------------------------------------------------------- truth and counts
 
 def all(input, dim=None, keepdim=False):
-    return _truth(np.all, input, dim, keepdim)
+    return _all(input, axis=normalize_dims(dim, input.ndim), keepdim=keepdim)
 
 
 def any(input, dim=None, keepdim=False):
-    return _truth(np.any, input, dim, keepdim)
+    return _any(input, axis=normalize_dims(dim, input.ndim), keepdim=keepdim)
 
 
-def _truth(test, input, dim, keepdim):
-    """all/any: bool, except uint8 for a uint8 input, as PyTorch keeps it."""
-    out = np.asarray(test(input._array, axis=normalize_dims(dim, input.ndim), keepdims=keepdim))
-    return Tensor._make(out.astype(np.uint8) if input._array.dtype == np.uint8 else out)
+def _truth_primitive(name, test):
+    """all/any: bool, except uint8 for a uint8 input, as PyTorch keeps it (primitives, like
+    argmax, so that compiled functions keep them in the graph)."""
+    def forward(a, axis, keepdim):
+        out = np.asarray(test(a, axis=axis, keepdims=keepdim))
+        return out.astype(np.uint8) if a.dtype == np.uint8 else out
+    return Primitive(name, forward, node=f"{name.capitalize()}Backward0", group=REDUCTION)
+
+
+_all = _truth_primitive("all", np.all)
+_any = _truth_primitive("any", np.any)
 
 
 def count_nonzero(input, dim=None):
-    return Tensor._make(np.asarray(np.count_nonzero(input._array, axis=normalize_dims(
-        dim, input.ndim)), dtype=np.int64))
+    return _count_nonzero(input, axis=normalize_dims(dim, input.ndim))
+
+
+@primitive("count_nonzero", node="CountNonzeroBackward0", group=REDUCTION)
+def _count_nonzero(a, axis):
+    return np.asarray(np.count_nonzero(a, axis=axis), dtype=np.int64)
 
 
 from .creation import arange  # noqa: E402

@@ -133,7 +133,7 @@ class _SavedOutput:
 def _modified_message(saved, expected, node):
     kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
             "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
-    producer = node if type(saved) is _SavedOutput else saved._grad_fn
+    producer = node if type(saved) is _SavedOutput else saved.grad_fn  # a stale view: AsStrided
     source = ("" if producer is None else f", which is output {saved._output_nr} of "
               f"{producer.name().rsplit('Backward', 1)[0]},")
     shape = ", ".join(map(str, saved._array.shape))
