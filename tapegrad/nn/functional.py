@@ -1306,8 +1306,8 @@ def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_s
     total = -products.sum()
     if reduction == "sum":
         return total
-    return _loss.div_scalar(total, log_probs.numel() / classes if log_probs.numel() else
-                            float("nan"))
+    return ops.elementwise.div_scalar(
+        total, log_probs.numel() / classes if log_probs.numel() else float("nan"))
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,

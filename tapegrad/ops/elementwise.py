@@ -684,6 +684,41 @@ def div(input, other, *, rounding_mode=None):
 divide = true_divide = div
 
 
+# ATen's Scalar overloads (``mul.Scalar``, ``div.Scalar``): what PyTorch's C++ code calls with a
+# Python number, recorded as MulBackward1/DivBackward1 (a tensor times a wrapped number is
+# MulBackward0). Library code that follows such C++ uses them, so its node names match.
+
+@primitive("mul_scalar", node="MulBackward1", group=ELEMENTWISE, lowering="{0} * {factor}")
+def _mul_scalar(a, factor):
+    return a * a.dtype.type(factor)
+
+
+@_mul_scalar.vjp
+def _(ctx, grad, factor):
+    return _mul_scalar(grad, factor=factor)
+
+
+@primitive("div_scalar", node="DivBackward1", group=ELEMENTWISE, lowering="{0} / {divisor}")
+def _div_scalar(a, divisor):
+    return a / a.dtype.type(divisor)
+
+
+@_div_scalar.vjp
+def _(ctx, grad, divisor):
+    return _div_scalar(grad, divisor=divisor)
+
+
+def mul_scalar(input, factor):
+    """``input * factor`` for a Python number, as ATen's ``mul.Scalar``."""
+    return _mul_scalar(input, factor=factor)
+
+
+def div_scalar(input, divisor):
+    """``input / divisor`` for a Python number, as ATen's ``div.Scalar`` (the last step of the
+    losses PyTorch averages by a count in C++)."""
+    return _div_scalar(input, divisor=divisor)
+
+
 def pow(input, exponent):
     if not isinstance(exponent, Tensor):
         if not isinstance(input, Tensor):

@@ -6,28 +6,17 @@ import numbers
 from ..tensor import Tensor, _wrap_dim
 from .creation import zeros
 from .cumulative import cumsum
-from .loss import div_scalar
-from .registry import ELEMENTWISE, primitive
+from .elementwise import div_scalar, mul_scalar
 from .reduction import sum
 from .shape import cat, getitem, reshape, select, view
 
 __all__ = ["trapezoid", "trapz", "cumulative_trapezoid", "gradient"]
 
 
-@primitive("mul_scalar", node="MulBackward1", group=ELEMENTWISE, lowering="{0} * {factor}")
-def _mul_scalar(a, factor):
-    return a * a.dtype.type(factor)
-
-
-@_mul_scalar.vjp
-def _(ctx, grad, factor):
-    return _mul_scalar(grad, factor=factor)
-
-
 def _times(t, factor):
     """``t * factor`` for a Python number as ATen's ``mul.Scalar`` (``MulBackward1``), the
     step PyTorch's C++ integration code takes; an integer tensor promotes as ``*`` does."""
-    return _mul_scalar(t, factor=factor) if t._array.dtype.kind == "f" else t * factor
+    return mul_scalar(t, factor) if t._array.dtype.kind == "f" else t * factor
 
 
 def _halved(t):

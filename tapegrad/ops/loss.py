@@ -19,13 +19,14 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import require_floating
 from .broadcast import sum_to
+from .elementwise import _div_scalar
 from .creation import arange, zeros_like
 from .operands import broadcast_error
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import movedim
 
 __all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
-           "smooth_l1_loss", "huber_loss", "div_scalar", "soft_margin_loss", "multi_margin_loss",
+           "smooth_l1_loss", "huber_loss", "soft_margin_loss", "multi_margin_loss",
            "multilabel_margin_loss"]
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -487,22 +488,6 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _huber(input, target, reduction=reduction, delta=delta)
 
 
-# ------------------------------------------------------------------------------ scalar division
-
-@primitive("div_scalar", node="DivBackward1", group=ELEMENTWISE, lowering="{0} / {divisor}")
-def _div_scalar(a, divisor):
-    return a / a.dtype.type(divisor)
-
-
-@_div_scalar.vjp
-def _(ctx, grad, divisor):
-    return _div_scalar(grad, divisor=divisor)
-
-
-def div_scalar(input, divisor):
-    """``input / divisor`` for a Python number, as ATen's ``div.Scalar``: the last step of the
-    losses PyTorch averages by a count in C++ (cross-entropy over class probabilities)."""
-    return _div_scalar(input, divisor=divisor)
 
 
 # ------------------------------------------------------------------ soft margin and multi-margin
