@@ -73,7 +73,7 @@ bfloat16 = _StorageOnlyDtype("bfloat16", 2)
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)
 # PyTorch's ScalarType names, as its messages spell dtypes.
-_SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
                       "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte",
                       "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bool": "Bool"}
 # The unsigned types beyond uint8, which PyTorch 2 stores but does not promote with other integers.
@@ -137,8 +137,8 @@ def promote_types(a, b):
         return a if a._category > b._category else b
     if a in _BARELY_SUPPORTED or b in _BARELY_SUPPORTED:
         raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                           f"attempted to promote {_SCALAR_TYPE_NAMES[a.name]} and "
-                           f"{_SCALAR_TYPE_NAMES[b.name]}")
+                           f"attempted to promote {SCALAR_TYPE_NAMES[a.name]} and "
+                           f"{SCALAR_TYPE_NAMES[b.name]}")
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 

@@ -931,9 +931,7 @@ ByteTensor = _legacy_type("ByteTensor", dtypes.uint8)
 ShortTensor = _legacy_type("ShortTensor", dtypes.int16)
 CharTensor = _legacy_type("CharTensor", dtypes.int8)
 
-_LEGACY_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-                      "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-                      "bool": "Bool"}
+_LEGACY_TYPE_NAMES = dtypes.SCALAR_TYPE_NAMES  # torch.FloatTensor, ..., as messages name types
 
 from . import ops  # noqa: E402  (the op table needs Tensor defined first)
 from .autograd import engine as _engine  # noqa: E402

@@ -110,10 +110,11 @@ def as_tensor_operand(value):
 def tensor_operands(name, input, other):
     """``(input, other)`` promoted, for the binary functions PyTorch defines for two tensors
     only (``maximum``, ``fmax``): a Python number is PyTorch's TypeError there."""
-    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
-                            f"Tensor, not {type(value).__name__}")
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        position, argument, value = (1, "input", input) if not isinstance(input, Tensor) else \
+            (2, "other", other)
+        raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
     return promote(input, other)
 
 

@@ -16,6 +16,7 @@ import inspect
 import numpy as np
 
 from ..autograd import grad_mode
+from ..dtypes import SCALAR_TYPE_NAMES
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
 
 __all__ = ["Primitive", "primitive", "ELEMENTWISE", "REDUCTION", "VIEW", "OTHER", "PRIMITIVES"]
@@ -131,8 +132,7 @@ class _SavedOutput:
 
 
 def _modified_message(saved, expected, node):
-    kind = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-            "int32": "Int", "bool": "Bool"}.get(str(saved._array.dtype), "")
+    kind = SCALAR_TYPE_NAMES.get(str(saved._array.dtype), "")
     producer = node if type(saved) is _SavedOutput else saved.grad_fn  # a stale view: AsStrided
     source = ("" if producer is None else f", which is output {saved._output_nr} of "
               f"{producer.name().rsplit('Backward', 1)[0]},")
