@@ -258,3 +258,25 @@ def test_lambda_scheduler_saves_callable_objects_but_not_functions():
     assert scheduler.state_dict()["lr_lambdas"] == [{"rate": 0.5}]
     with pytest.raises(ValueError, match="Expected 1 lr_lambdas, but got 2"):
         lr_scheduler.LambdaLR(optimizer, [_warmup, _warmup])
+
+
+@pytest.mark.parametrize("name", [n for n in SCHEDULES if not n.startswith("one-cycle")
+                                  and n != "lambda-per-group"])
+def test_a_tensor_lr_is_filled_in_place_with_the_float_schedule(name):
+    """A tensor lr (what a compiled optimizer step reads) keeps its identity: schedulers fill it,
+    as PyTorch's do, and the values follow the same schedule as a float lr."""
+    def lrs(lr):
+        optimizer = optim.SGD([nn.Parameter(tapegrad.zeros(1))], lr=lr, momentum=0.9)
+        tensor = optimizer.param_groups[0]["lr"]
+        scheduler = SCHEDULES[name](lr_scheduler, optimizer)
+        values = []
+        for _ in range(EPOCHS):
+            optimizer.step()
+            scheduler.step()
+            assert not isinstance(lr, tapegrad.Tensor) or optimizer.param_groups[0]["lr"] is tensor
+            values.append(float(optimizer.param_groups[0]["lr"]))
+        assert scheduler.get_last_lr()[0] is not tensor  # a copy, as PyTorch's get_last_lr() gives
+        return values
+
+    expected = lrs(0.1)
+    assert lrs(tapegrad.tensor(0.1, dtype=tapegrad.float64)) == pytest.approx(expected, rel=1e-12)

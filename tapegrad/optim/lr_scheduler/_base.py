@@ -10,10 +10,11 @@ import warnings
 import weakref
 
 from ..._warnings import warn_at_caller
+from ...tensor import Tensor
 from ..optimizer import Optimizer
 
-__all__ = ["LRScheduler", "check_optimizer", "per_group", "EPOCH_DEPRECATION_WARNING",
-           "warn_get_lr_outside_step", "within_step"]
+__all__ = ["LRScheduler", "check_optimizer", "per_group", "set_group_value", "group_values",
+           "EPOCH_DEPRECATION_WARNING", "warn_get_lr_outside_step", "within_step"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
@@ -27,6 +28,23 @@ def check_optimizer(optimizer):
     if not isinstance(optimizer, Optimizer):
         raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
     return optimizer
+
+
+def set_group_value(group, key, value):
+    """``group[key] = value``, except that a tensor learning rate (or momentum) is filled in
+    place, as PyTorch does: whoever holds the tensor — a compiled step, the scheduler's
+    ``get_last_lr()`` — sees the new value."""
+    current = group[key]
+    if isinstance(current, Tensor):
+        current.fill_(value.item() if isinstance(value, Tensor) else value)
+    else:
+        group[key] = value
+
+
+def group_values(optimizer, key):
+    """``group[key]`` of every group, tensors cloned (the list must not alias the groups)."""
+    return [group[key].clone() if isinstance(group[key], Tensor) else group[key]
+            for group in optimizer.param_groups]
 
 
 def per_group(name, optimizer, value):
@@ -86,7 +104,10 @@ class LRScheduler:
         self.optimizer = check_optimizer(optimizer)
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
+                initial_lr = group["lr"]
+                if isinstance(initial_lr, Tensor):
+                    initial_lr = initial_lr.clone()
+                group.setdefault("initial_lr", initial_lr)
         else:
             for index, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
@@ -98,7 +119,7 @@ class LRScheduler:
                         "properly loaded the optimizer state\n"
                         "2. You're using last_epoch >= 0 for a fresh training run (not "
                         "recommended)")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
+        self.base_lrs = group_values(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         _track_step_called(optimizer)
         self._initial_step()
@@ -152,11 +173,11 @@ class LRScheduler:
                 lrs = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                        else self.get_lr())
         for group, lr in zip(self.optimizer.param_groups, lrs):
-            group["lr"] = lr
+            set_group_value(group, "lr", lr)
         self._last_lr = self._current_lrs()
 
     def _current_lrs(self):
-        return [group["lr"] for group in self.optimizer.param_groups]
+        return group_values(self.optimizer, "lr")
 
     def state_dict(self):
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}

@@ -2,7 +2,7 @@
 (``ChainedScheduler``)."""
 from bisect import bisect_right
 
-from ._base import LRScheduler
+from ._base import LRScheduler, set_group_value
 from ._plateau import ReduceLROnPlateau
 
 __all__ = ["SequentialLR", "ChainedScheduler"]
@@ -59,7 +59,7 @@ class SequentialLR(_SchedulerGroup):
         self.optimizer = optimizer
         # Undo the steps the members took when they were built, then start the first one afresh.
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            set_group_value(group, "lr", group["initial_lr"])
         self._undo_initial_steps(self)
         first = self._schedulers[bisect_right(self._milestones, 0)]
         first._initial_step()

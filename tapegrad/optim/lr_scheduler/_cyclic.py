@@ -3,8 +3,8 @@ cyclical (triangular) lrs."""
 import math
 import types
 
-from ._base import (LRScheduler, check_optimizer, per_group, warn_get_lr_outside_step,
-                    within_step)
+from ._base import (LRScheduler, check_optimizer, per_group, set_group_value,
+                    warn_get_lr_outside_step, within_step)
 
 __all__ = ["CosineAnnealingLR", "CosineAnnealingWarmRestarts", "OneCycleLR", "CyclicLR"]
 
@@ -21,7 +21,7 @@ def _set_momentum(group, momentum, use_beta1):
     if use_beta1:
         group["betas"] = (momentum, *group["betas"][1:])
     else:
-        group["momentum"] = momentum
+        set_group_value(group, "momentum", momentum)
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -92,7 +92,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         with within_step(self):
             lrs = self.get_lr()
         for group, lr in zip(self.optimizer.param_groups, lrs):
-            group["lr"] = lr
+            set_group_value(group, "lr", lr)
         self._last_lr = self._current_lrs()
 
     def _move_to(self, epoch):
@@ -225,7 +225,7 @@ class CyclicLR(LRScheduler):
         base_lrs = per_group("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for group, lr in zip(optimizer.param_groups, base_lrs):
-                group["lr"] = lr
+                set_group_value(group, "lr", lr)
         self.max_lrs = per_group("max_lr", optimizer, max_lr)
         step_size_up = float(step_size_up)
         step_size_down = float(step_size_down) if step_size_down is not None else step_size_up

@@ -2,7 +2,7 @@
 import math
 import warnings
 
-from ._base import EPOCH_DEPRECATION_WARNING, LRScheduler, check_optimizer
+from ._base import EPOCH_DEPRECATION_WARNING, LRScheduler, check_optimizer, set_group_value
 
 __all__ = ["ReduceLROnPlateau"]
 
@@ -97,7 +97,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, min_lr)
             if old_lr - new_lr > self.eps:
-                group["lr"] = new_lr
+                set_group_value(group, "lr", new_lr)
 
     def load_state_dict(self, state_dict):
         self.__dict__.update(state_dict)
