@@ -123,6 +123,31 @@ def test_adam_training_steps_compile_and_match_eager(optimizer):
     assert results["compiled"][2] == results["eager"][2] == 5.0
 
 
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
+def test_a_tensor_lr_changed_by_a_scheduler_is_read_by_the_compiled_step(optimizer):
+    """The torch.compile idiom: a tensor lr, filled in place by the scheduler, is an input of
+    the whole-step kernel (no recompile per lr, no value read, no graph break)."""
+    tapegrad.manual_seed(2)
+    x, y = tapegrad.randn(8, 12), tapegrad.randint(0, 4, (8,))
+    results = {}
+    for mode in ("eager", "compiled"):
+        model = _mlp(0)
+        opt = getattr(tapegrad.optim, optimizer)(model.parameters(), lr=tapegrad.tensor(0.05))
+        schedule = tapegrad.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        step = _mlp_step_function(model, opt)
+        if mode == "compiled":
+            step = tapegrad.compile(step, fullgraph=True)
+        for _ in range(4):
+            step(x, y)
+            schedule.step()
+        results[mode] = [p.detach().clone() for p in model.parameters()]
+        if mode == "compiled":
+            assert len(step.explain().specializations) == 1
+    for got, want in zip(results["compiled"], results["eager"]):
+        assert_close(got, want, rtol=1e-5, atol=1e-6, what="parameter")
+
+
 def _update_reading_old_and_new_values(w, x):
     loss = (w * x).sum()
     loss.backward()

@@ -150,6 +150,9 @@ BAD_CALLS = {
     "mul_-mismatch": lambda T: T.ones(2, 3).mul_(T.ones(2)),
     "add_-alpha-larger-broadcast": lambda T: T.ones(3).add_(T.ones(2, 3), alpha=0.5),
     "sub_-alpha-mismatch": lambda T: T.ones(50_000).sub_(T.ones(4), alpha=2),
+    "add-alpha-1d-tensor": lambda T: T.add(T.ones(2), T.ones(2), alpha=T.tensor([2.0])),
+    "sub_-alpha-tensor-requiring-grad": lambda T: T.ones(2).sub_(
+        T.ones(2), alpha=T.tensor(2.0, requires_grad=True)),
     "add_-alpha-int-float": lambda T: T.ones(50_000, dtype=T.int64).add_(T.ones(50_000),
                                                                           alpha=2),
     "masked_fill_-larger-broadcast": lambda T: T.ones(3).masked_fill_(
@@ -447,3 +450,15 @@ def test_failed_backward_leaves_grads_and_graph_usable():
     assert x.grad is None
     y.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_a_zero_dim_tensor_alpha_is_a_number():
+    """PyTorch reads a 0-d tensor ``alpha`` as its value (the tensor-lr optimizer idiom)."""
+    a, b = tapegrad.tensor([1.0, 2.0]), tapegrad.tensor([3.0, -1.0])
+    alpha = tapegrad.tensor(0.5)
+    assert tapegrad.add(a, b, alpha=alpha).tolist() == [2.5, 1.5]
+    assert tapegrad.sub(a, b, alpha=alpha).tolist() == [-0.5, 2.5]
+    a.add_(b, alpha=alpha)
+    assert a.tolist() == [2.5, 1.5]
+    a.sub_(b, alpha=alpha)
+    assert a.tolist() == [1.0, 2.0]

@@ -632,9 +632,20 @@ def _(ctx, grad):
 # ------------------------------------------------------------------- public functions
 
 
+def scaled_by_tensor_alpha(name, other, alpha):
+    """``alpha * other`` for a 0-d tensor ``alpha``, which PyTorch reads as a number: multiplying
+    instead keeps it a tensor operation, so that a compiled optimizer step with a tensor lr (set
+    by a scheduler) reads no value. Other tensors are refused as PyTorch refuses them."""
+    if alpha._array.ndim or alpha._requires_grad:
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not Tensor")
+    return other * alpha
+
+
 def add(input, other, *, alpha=1):
     if not isinstance(input, Tensor):  # number + tensor: the tensor is PyTorch's ``self``
         input, other = other, input
+    if isinstance(alpha, Tensor):
+        other, alpha = scaled_by_tensor_alpha("add", other, alpha), 1
     if alpha != 1:
         return _add_alpha(*promote(input, other), alpha=alpha)
     return _add(*promote(input, other))
@@ -642,6 +653,8 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     check_bool_subtraction(input, other)
+    if isinstance(alpha, Tensor):
+        other, alpha = scaled_by_tensor_alpha("sub", other, alpha), 1
     if alpha != 1:
         return _sub_alpha(*promote(input, other), alpha=alpha)
     return _sub(*promote(input, other))

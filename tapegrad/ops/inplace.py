@@ -272,6 +272,8 @@ def _check_inplace_allowed(target):
 def _binary_inplace(prim, scaled=None):
     """The in-place form of a binary primitive; ``scaled`` takes ``alpha`` (add_, sub_)."""
     def op(input, other, *, alpha=1):
+        if isinstance(alpha, Tensor) and scaled is not None:
+            other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         other = _operand_into(input, other)
         if alpha != 1:
             if scaled is None:
