@@ -256,6 +256,21 @@ def test_no_grad_records_nothing(compiled_chain):
     assert_close(out, chain(x, w.detach(), b.detach()), rtol=1e-5)
 
 
+
+def test_enable_grad_inside_a_call_under_no_grad_gives_a_differentiable_output():
+    def doubled_with_grad(x):
+        with tapegrad.enable_grad():
+            return x * 2
+    compiled = tapegrad.compile(doubled_with_grad)
+    x = leaf(5)
+    with tapegrad.no_grad():
+        outs = [compiled(x), compiled(x)]  # traced, then compiled
+    for out in outs:
+        assert out.requires_grad and out.grad_fn is not None
+        out.sum().backward()
+    assert_close(x.grad, tapegrad.full((5,), 4.0), rtol=0)
+
+
 def test_compiled_and_eager_mix_in_one_graph(compiled_chain):
     x, w0, b = leaf(1000, grad=False), leaf(1000), leaf(1000)
     scale = leaf(1)

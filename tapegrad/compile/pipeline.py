@@ -51,7 +51,7 @@ class Program:
         self.traced_ops = set()       # primitives in the traced and differentiated graph
 
 
-def build(trace, function_name, grad_enabled):
+def build(trace, function_name):
     """The ``Program`` of a (complete, unbroken) trace; stages are timed into its ``timings``."""
     program = Program()
     graph = trace.graph
@@ -60,7 +60,7 @@ def build(trace, function_name, grad_enabled):
 
     started = time.perf_counter()
     computed, writebacks = _plan_forward_results(trace, program)
-    differentiable, wrt = _plan_differentiation(trace, program, grad_enabled)
+    differentiable, wrt = _plan_differentiation(trace, program)
     if differentiable and wrt:
         cotangents, grads = differentiate(graph, trace.concrete, trace.differentiable,
                                           differentiable, wrt)
@@ -149,14 +149,15 @@ def _plan_forward_results(trace, program):
     return computed, writebacks
 
 
-def _plan_differentiation(trace, program, grad_enabled):
+def _plan_differentiation(trace, program):
     """The outputs a backward kernel differentiates (those whose tape is alive) and the sources
-    it differentiates them with respect to."""
+    it differentiates them with respect to. An output made with grad mode on requires grad as
+    traced, whatever the mode at the call (``enable_grad()`` inside a call under ``no_grad``)."""
     inputs = set(trace.graph.inputs)
     differentiable = []
     for leaf, freed, requires_grad in zip(_tensor_outputs(trace), trace.output_freed,
                                           trace.output_requires_grad):
-        if grad_enabled and requires_grad and leaf in trace.differentiable and not freed \
+        if requires_grad and leaf in trace.differentiable and not freed \
                 and leaf not in inputs:
             if leaf not in differentiable:
                 differentiable.append(leaf)

@@ -215,7 +215,7 @@ class CompiledFunction:
         from .pipeline import CompileError, build  # imports Numba: only once something compiles
         guards = build_guards(recorded, self._fn)
         try:
-            program = build(recorded, self._name, grad_mode._state.grad_enabled)
+            program = build(recorded, self._name)
         except (CompileError, NotImplementedError) as error:
             warnings.warn(f"tapegrad.compile: could not compile {self._name}(): {error}. It runs "
                           "eagerly for these inputs.", CompileWarning, stacklevel=4)
