@@ -1,8 +1,9 @@
-"""Running and whole-dimension products and sums: cumsum, cumprod, prod, aminmax, and diff,
-the differences that undo a running sum."""
+"""Running and whole-dimension products and sums: cumsum, cumprod, logcumsumexp, prod, aminmax,
+and diff, the differences that undo a running sum."""
 
 import numpy as np
 
+from ..tensor import _LEGACY_TYPE_NAMES
 from .elementwise import clone, logical_xor, sub, where
 from .inplace import apply_inplace, copy_
 from .layout import _dims_of, _flip
@@ -16,18 +17,50 @@ __all__ = [
 ]
 
 
+NO_DIM = object()  # the default of a ``dim`` PyTorch requires: its own message when left out
+
+
+def required_dim(function, dim):
+    """``dim`` checked as PyTorch's argument parser checks a required int."""
+    if dim is NO_DIM:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "dim"')
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{function}(): argument 'dim' (position 2) must be int, not "
+                        f"{type(dim).__name__}")
+    return dim
+
+
 @primitive("cumsum", node="CumsumBackward0", group=OTHER)
 def _cumsum(a, dim):
-    # the ufunc, not np.cumsum: see the warning filter in elementwise.py
-    return np.add.accumulate(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+    return _scan(np.add, a, dim)
+
+
+def _scan(ufunc, a, dim):
+    """``ufunc``'s running reduction along ``dim``, integers in int64, floats accumulated as
+    PyTorch's CPU kernels accumulate them (float32 in float64, float16 in float32: its
+    ``acc_type``), then rounded back; a 0-d array is one element. The ufunc, not np.cumsum: see
+    the warning filter in elementwise.py."""
+    if a.ndim == 0:
+        return _scan(ufunc, a.reshape(1), 0).reshape(())
+    if a.dtype.kind in "biu":
+        return ufunc.accumulate(a, axis=dim, dtype=np.int64)
+    accumulator = _ACCUMULATORS.get(a.dtype.name)
+    if accumulator is None:
+        return ufunc.accumulate(a, axis=dim)
+    return ufunc.accumulate(a, axis=dim, dtype=accumulator).astype(a.dtype)
+
+
+_ACCUMULATORS = {"float32": np.float64, "float16": np.float32}
 
 
 @_cumsum.vjp
 def _(ctx, grad, dim):
+    if grad._array.ndim == 0:
+        return grad
     return _reverse_cumsum(grad, dim)  # input i reaches every output from i on
 
 
-def cumsum(input, dim, *, dtype=None):
+def cumsum(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumsum, input, dim)
     return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
@@ -45,15 +78,14 @@ def _running_inplace(prim, function):
 
 def _running(prim, input, dim):
     """A running reduction along ``dim`` (a 0-d tensor counts as one element)."""
-    if input._array.ndim == 0:
-        _dims_of(dim, 0)  # still refuses a dimension out of range
-        return reshape(prim(reshape(input, (1,)), dim=0), ())
-    return prim(input, dim=_dims_of(dim, input._array.ndim)[0])
+    dim = required_dim(prim.name, dim)
+    return prim(input, dim=(_dims_of(dim, input._array.ndim) or (0,))[0])
+
 
 
 @primitive("cumprod", node="CumprodBackward0", group=OTHER, saves=("a", "out"))
 def _cumprod(a, dim):
-    return np.multiply.accumulate(a, axis=dim, dtype=np.int64 if a.dtype.kind in "biu" else None)
+    return _scan(np.multiply, a, dim)
 
 
 @_cumprod.vjp
@@ -61,6 +93,8 @@ def _(ctx, grad, dim):
     """Input i reaches output k >= i as the product of the others up to k. Before the first zero
     of a slice that is ``out_k / a_i``; at the first zero, the running product with that zero
     taken as one; after it, nothing reaches (every path multiplies by that zero)."""
+    if grad._array.ndim == 0:
+        return grad
     a, out = ctx.saved
     is_zero = a == 0
     if not is_zero._array.any():  # PyTorch's shortcut (its DivBackward0 under create_graph)
@@ -78,7 +112,7 @@ def _reverse_cumsum(t, dim):
     return _flip(_cumsum(_flip(t, dims=(dim,)), dim=dim), dims=(dim,))
 
 
-def cumprod(input, dim, *, dtype=None):
+def cumprod(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumprod, input, dim)
     return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
@@ -91,27 +125,33 @@ cumprod_ = _running_inplace(_cumprod, cumprod)
 @primitive("logcumsumexp", node="LogcumsumexpBackward0", group=OTHER, saves=("a", "out"))
 def _logcumsumexp(a, dim):
     """``log(cumsum(exp(a)))`` as running ``logaddexp``: stable whatever the values' range."""
-    return np.logaddexp.accumulate(a, axis=dim)
+    return _scan(np.logaddexp, a, dim)
 
 
 @_logcumsumexp.vjp
 def _(ctx, grad, dim):
     """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: the positive and the
-    negative parts of ``grad`` are summed in log space by a reversed logcumsumexp (PyTorch's
-    stable rule), which no large ``out`` overflows."""
+    negative parts of ``grad`` are summed in log space by a reversed logcumsumexp, which no large
+    ``out`` overflows (PyTorch's rule: the log of a part's zero entries is the dtype's lowest
+    finite number, not -inf, which would make ``-inf - -inf`` a nan in the second derivative)."""
+    if grad._array.ndim == 0:
+        return grad
     a, out = ctx.saved
-    total = None
-    for sign in (1.0, -1.0):
-        part = grad * sign
-        positive = part > 0
-        log_part = where(positive, where(positive, part, 1.0).log(), float("-inf"))
+    lowest = float(np.finfo(a._array.dtype).min)
+
+    def part(chosen, magnitude):
+        log_part = where(chosen, where(chosen, magnitude, 1.0).log(), lowest)
         reached = _flip(_logcumsumexp(_flip(log_part - out, dims=(dim,)), dim=dim), dims=(dim,))
-        contribution = (reached + a).exp() * sign
-        total = contribution if total is None else total + contribution
-    return total
+        return (reached + a).exp()
+
+    return sub(part(grad > 0, grad), part(grad < 0, -grad))
 
 
-def logcumsumexp(input, dim):
+def logcumsumexp(input, dim=NO_DIM):
+    required_dim("logcumsumexp", dim)
+    if input._array.dtype.kind != "f":
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
     return _running(_logcumsumexp, input, dim)
 
 
@@ -172,6 +212,13 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     ends = [t for t in (prepend, append) if t is not None]
     if any(t._array.ndim != ndim for t in ends):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for t in ends:
+        for d, (expected, got) in enumerate(zip(input._array.shape, t._array.shape)):
+            if d != dim and expected != got:
+                raise RuntimeError(
+                    "diff expects the shape of tensor to prepend or append to match that of "
+                    f"input except along the differencing dimension; input.size({d}) = "
+                    f"{expected}, but got tensor.size({d}) = {got}")
     if ends:
         input = cat([t for t in (prepend, input, append) if t is not None], dim)
     if n == 0:

@@ -14,9 +14,11 @@ import warnings
 
 import numpy as np
 
+from .. import return_types
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .. import ops
+from .operands import CPP_TYPE_NAMES
 
 OUT_FUNCTIONS = (
     # elementwise
@@ -39,6 +41,8 @@ OUT_FUNCTIONS = (
     "cat", "concat", "concatenate", "hstack", "stack", "vstack", "gather", "index_select",
     "masked_select", "nonzero", "scatter", "scatter_add", "index_add", "diag", "tril", "triu",
     "cholesky", "inverse", "histc",
+    # running reductions, differences, membership, buckets, products
+    "logcumsumexp", "diff", "isin", "bucketize", "take", "kron", "nansum", "nanmean",
 )
 
 # The name PyTorch's autograd error gives: that of the op the function runs, where not its own.
@@ -64,8 +68,34 @@ def with_out(name):
             return getattr(ops, name)(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        return write_out(op_name, getattr(ops, name)(*args, **kwargs), out)
+        result = getattr(ops, name)(*args, **kwargs)
+        if name in _EXACT_DTYPE_MESSAGES and result._array.dtype != out._array.dtype:
+            raise RuntimeError(_dtype_message(_EXACT_DTYPE_MESSAGES[name], result, out,
+                                              out_int32=kwargs.get("out_int32", False)))
+        return write_out(op_name, result, out)
     return call
+
+
+# Functions whose ``out`` must have the result's dtype exactly (no casting), with PyTorch's
+# message; fields as in ``_dtype_message``.
+_EXACT_DTYPE_MESSAGES = {
+    "logcumsumexp": "expected scalar_type {expected} but found {found}",
+    "isin": "Expected out tensor to have dtype {expected_cpp}, but got {found_cpp} instead",
+    "bucketize": "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+                 "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+                 "tensor's dtype {found} and out_int32 flag is {out_int32}",
+    "take": "take(): self and out expected to have the same dtype, but got self.dtype = "
+            "{expected} and out.dtype = {found}",
+}
+
+
+def _dtype_message(template, result, out, **fields):
+    """``template`` filled with the result's and the out tensor's dtypes: {expected}/{found} as
+    PyTorch's scalar types (Float), {expected_cpp}/{found_cpp} as C++ spells them (float)."""
+    expected, found = result._array.dtype.name, out._array.dtype.name
+    return template.format(expected=_LEGACY_TYPE_NAMES[expected], found=_LEGACY_TYPE_NAMES[found],
+                           expected_cpp=CPP_TYPE_NAMES[expected], found_cpp=CPP_TYPE_NAMES[found],
+                           **fields)
 
 
 def write_out(op_name, result, out):
@@ -104,5 +134,53 @@ def _resize(out, shape):
         out._array = np.empty(shape, array.dtype)
 
 
-__all__ = list(OUT_FUNCTIONS)
+# Functions whose ``out`` is a tuple (values, indices), answered with the result type's
+# ``<name>_out`` twin: the argument position PyTorch's messages give ``out``, and its messages
+# for an indices and a values output of the wrong dtype (checked in that order; fields as in
+# ``_dtype_message``).
+_SCALAR_TYPE_CHECK = "expected scalar_type {expected} but found {found}"
+_CPP_TYPE_CHECK = "Expected out tensor to have dtype {expected_cpp}, but got {found_cpp} instead"
+TUPLE_OUT_FUNCTIONS = {
+    "cummax": (2, _SCALAR_TYPE_CHECK, _SCALAR_TYPE_CHECK),
+    "cummin": (2, _SCALAR_TYPE_CHECK, _SCALAR_TYPE_CHECK),
+    "sort": (3, _CPP_TYPE_CHECK, _CPP_TYPE_CHECK),
+    "topk": (5, _CPP_TYPE_CHECK, _CPP_TYPE_CHECK),
+    "kthvalue": (4, "output indices must be of scalar type Long",
+                 "output values must be of same type as input"),
+    "mode": (3, "expected scalar type '{expected}' but got '{found}' for indices output",
+             "expected scalar type '{expected}' but got '{found}' for values output"),
+}
+
+
+def with_tuple_out(name):
+    """``ops.<name>`` with an ``out=(values, indices)`` keyword, each written as ``out=`` writes
+    one tensor, but of exactly the result's dtype."""
+    function = getattr(ops, name)
+    position, *dtype_messages = TUPLE_OUT_FUNCTIONS[name]
+
+    @functools.wraps(function)
+    def call(*args, out=None, **kwargs):
+        if out is None:
+            return getattr(ops, name)(*args, **kwargs)
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                            f"{type(out).__name__}")
+        if len(out) != 2:
+            raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+        for element, tensor in enumerate(out):
+            if not isinstance(tensor, Tensor):
+                raise TypeError(f"expected Tensor as element {element} in argument {position}, "
+                                f"but got {type(tensor).__name__}")
+        result = getattr(ops, name)(*args, **kwargs)
+        for index in (1, 0):
+            if result[index]._array.dtype != out[index]._array.dtype:
+                raise RuntimeError(_dtype_message(dtype_messages[1 - index], result[index],
+                                                  out[index]))
+        written = [write_out(name, value, target) for value, target in zip(result, out)]
+        return return_types.out_type(type(result))(*written)
+    return call
+
+
+__all__ = list(OUT_FUNCTIONS) + list(TUPLE_OUT_FUNCTIONS)
 globals().update({name: with_out(name) for name in OUT_FUNCTIONS})
+globals().update({name: with_tuple_out(name) for name in TUPLE_OUT_FUNCTIONS})

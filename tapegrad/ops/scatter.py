@@ -13,7 +13,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
-from .layout import _dims_of, broadcast_tensors
+from .layout import _dims_of
 from .operands import CPP_TYPE_NAMES, broadcast_error, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
@@ -92,12 +92,30 @@ def masked_fill_(input, mask, value):
     return _masked_fill_call(input, mask, value, apply_inplace)
 
 
+@primitive("masked_select", node="MaskedSelectBackward0", group=OTHER, saves=("mask",),
+           nondifferentiable=("mask",))
+def _masked_select(a, mask):
+    shape = np.broadcast_shapes(a.shape, mask.shape)
+    return np.broadcast_to(a, shape)[np.broadcast_to(mask, shape)]
+
+
+@_masked_select.vjp
+def _(ctx, grad):
+    (mask,) = ctx.saved
+    shape = np.broadcast_shapes(ctx.input_shapes[0], mask._array.shape)
+    zeros = Tensor._make(np.zeros(shape, grad._array.dtype))
+    return sum_to(_masked_scatter(zeros, mask, grad), ctx.input_shapes[0]), None
+
+
 def masked_select(input, mask):
+    """The elements of ``input`` where ``mask`` (broadcast together) is True, as a vector."""
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
     try:
-        input, mask = broadcast_tensors(input, mask)
-    except RuntimeError:
+        np.broadcast_shapes(input._array.shape, mask._array.shape)
+    except ValueError:
         raise RuntimeError(broadcast_error((mask, input), {})) from None  # PyTorch: a is the mask
-    return getitem(input, mask)
+    return _masked_select(input, mask)
 
 
 def nonzero(input, *, as_tuple=False):
@@ -418,10 +436,17 @@ def _(ctx, grad, dim, alpha):
 
 
 def _check_index_add(input, dim, index, source):
+    """PyTorch's checks of index_add, in its order; returns ``dim`` made non-negative and the
+    index as a vector (a 0-d one is one index)."""
     dim = _dims_of(dim, input._array.ndim)[0]
     positions, shape, source_shape = index._array, input._array.shape, source._array.shape
-    if positions.ndim > 1 or positions.dtype.kind not in "iu":
-        raise RuntimeError("index_add_(): Index is supposed to be a vector of integers")
+    if positions.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{positions.ndim} with type: {_type_name(index)} and size: "
+                         f"{list(positions.shape)}")
+    if positions.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_type_name(index)}")
     if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"index_add_(): self ({_type_name(input)}) and source "
                            f"({_type_name(source)}) must have the same scalar type")
@@ -433,19 +458,22 @@ def _check_index_add(input, dim, index, source):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(shape)} source.shape = "
                            f"{list(source_shape)}")
-    if positions.size and (positions.min() < -input._array.shape[dim] or
-                           positions.max() >= input._array.shape[dim]):
-        raise IndexError("index out of range in self")
-    return dim
+    outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
+    if outside.any():
+        if len(shape) == 1:
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
+                           f"{dim} with size {shape[dim]}")
+    return dim, index.reshape(1) if positions.ndim == 0 else index
 
 
 def index_add(input, dim, index, source, *, alpha=1):
-    dim = _check_index_add(input, dim, index, source)
+    dim, index = _check_index_add(input, dim, index, source)
     return _index_add(input, index, source, dim=dim, alpha=alpha)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
-    dim = _check_index_add(input, dim, index, source)
+    dim, index = _check_index_add(input, dim, index, source)
     return apply_inplace(_index_add, input, (index, source), {"dim": dim, "alpha": alpha})
 
 
@@ -454,6 +482,9 @@ def _index_put_accumulate(a, values, *, key):
     out = a.copy()
     np.add.at(out, key, values)
     return out
+
+
+_index_put_accumulate.inplace = lambda out, values, *, key: np.add.at(out, key, values)
 
 
 @_index_put_accumulate.vjp
@@ -663,8 +694,10 @@ def _check_index_source(op, input, dim, index, source):
                          f"Destination slice shape: {list(shape[:dim] + shape[dim + 1:])} at "
                          f"dimension {dim} and source slice shape: "
                          f"{list(source_shape[:dim] + source_shape[dim + 1:])} at dimension 0.")
-    outside = (positions < -shape[dim]) | (positions >= shape[dim])
+    outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
     if outside.any():
+        if op != "index_copy_":
+            raise IndexError("index out of range in self")
         raise IndexError(f"{op}(): index {positions[outside].flat[0]} is out of bounds for "
                          f"dimension {dim} with size {shape[dim]}")
     return dim
@@ -732,6 +765,8 @@ def _index_copy_call(input, dim, index, source, apply):
                            f"got (self) {_type_name(input)} and (source) "
                            f"{_type_name(source)}")
     dim = _check_index_source("index_copy_", input, dim, index, source)
+    if not index._array.ndim:
+        index = index.reshape(1)
     if not input._array.ndim:
         return apply(_index_copy, input.reshape(1), (index, source.reshape(1)),
                      {"dim": 0}).reshape(())
@@ -778,23 +813,29 @@ def take(input, index):
 
 
 def take_along_dim(input, indices, dim=None):
-    """``gather`` along ``dim`` with ``input`` and ``indices`` broadcast against each other
-    (no ``dim``: on the flattened input)."""
-    if dim is None:
-        return gather(input.reshape(-1), 0, indices.reshape(-1))
-    if input._array.ndim != indices._array.ndim:
+    """``gather`` along ``dim`` with ``input`` and ``indices`` broadcast against each other;
+    along a ``dim`` the indices count modulo its size (``-1`` is the last), as PyTorch's
+    implementation wraps them. No ``dim``: on the flattened input, indices as ``gather``'s."""
+    if dim is not None and input._array.ndim != indices._array.ndim:
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {input._array.ndim} dimensions for "
                            f"input, and {indices._array.ndim} dimensions for indices")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    if indices._array.dtype != np.int64:
+        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_type_name(indices)}")
     dim = _dims_of(dim, input._array.ndim)[0]
-    if indices._array.dtype.kind not in "iu":
-        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     outside_dim = [[1 if d == dim else n for d, n in enumerate(t._array.shape)]
                    for t in (input, indices)]
     try:
         shape = np.broadcast_shapes(*outside_dim)
     except ValueError:
         raise RuntimeError(broadcast_error((input, indices), {})) from None
+    size = input._array.shape[dim]
+    if size == 0 and indices._array.size:
+        raise RuntimeError("ZeroDivisionError")  # PyTorch's wrapping divides by the size
+    wrapped = Tensor._make(np.remainder(indices._array, max(size, 1)))
     input_shape, index_shape = list(shape), list(shape)
-    input_shape[dim], index_shape[dim] = input._array.shape[dim], indices._array.shape[dim]
-    return gather(input.expand(input_shape), dim, indices.expand(index_shape))
+    input_shape[dim], index_shape[dim] = size, indices._array.shape[dim]
+    return gather(input.expand(input_shape), dim, wrapped.expand(index_shape))

@@ -7,19 +7,25 @@ indices.
 """
 import builtins
 import math
+import numbers
 
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
+from ..autograd.graph import Node
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from . import selection
 from .creation import zeros
+from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of
-from .reduction import named_result, return_types
-from .registry import OTHER, Primitive, primitive
+from .reduction import evenly_distribute, named_result, return_types
+from .registry import OTHER, Primitive, _edge, primitive
 from .scatter import _scatter_add
 from .broadcast import expand
 from .linalg import _squeeze_in_place
-from .shape import gather, narrow, reshape, squeeze, transpose, unsqueeze
+from .signatures import invalid_combination
+from .shape import gather, reshape, squeeze, transpose, unsqueeze
 
 __all__ = [
     "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile",
@@ -85,11 +91,8 @@ _nanmedian_all = Primitive("nanmedian_all", lambda a: _lower_median(a, True),
 @_median_all.vjp
 @_nanmedian_all.vjp
 def _(ctx, grad):
-    """Shared evenly among the entries equal to the median (the nans, when it is nan), as
-    PyTorch's evenly_distribute_backward."""
     a, out = ctx.saved
-    hits = ((a == out) | (a.isnan() & out.isnan())).to(grad.dtype)
-    return grad * hits / hits.sum()
+    return evenly_distribute(grad, a, out)
 
 
 @primitive("sort_indices", node="SortIndicesBackward0", group=OTHER)
@@ -101,6 +104,29 @@ def _sort_indices(a, dim, descending):
         return np.argsort(a, axis=dim, kind="stable")
     reversed_order = np.argsort(np.flip(a, axis=dim), axis=dim, kind="stable")
     return a.shape[dim] - 1 - np.flip(reversed_order, axis=dim)
+
+
+@primitive("topk_indices", node="TopkIndicesBackward0", group=OTHER)
+def _topk_indices(a, k, dim, largest, sorted):
+    """The positions of the ``k`` largest (smallest) along ``dim``, in PyTorch's order also among
+    equal values. Without ties, when the result is sorted, that is a stable argsort's; ties, or
+    an unsorted result PyTorch leaves in nth_element's order, need PyTorch's algorithm itself
+    (in Python: beyond ``selection.EXACT_TIES_BUDGET`` elements, the stable order instead)."""
+    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    n = rows.shape[1]
+    if rows.size > selection.EXACT_TIES_BUDGET or (sorted or 64 * k <= n) and not _has_ties(rows):
+        found = _sort_indices.forward(rows, 1, largest)[:, :k]
+    else:
+        found = selection.topk_positions(rows, k, largest, sorted)
+    shape = np.moveaxis(a, dim, -1).shape[:-1] + (k,)
+    return np.moveaxis(found.reshape(shape), -1, dim).astype(np.int64, copy=False)
+
+
+def _has_ties(rows):
+    """Whether a row holds a value twice (two nans count: PyTorch's comparator ties them)."""
+    ordered = np.sort(rows, axis=1)  # nans last
+    return bool((ordered[:, 1:] == ordered[:, :-1]).any()
+                or (rows.dtype.kind == "f" and (np.isnan(ordered[:, -2:]).sum(1) == 2).any()))
 
 
 @primitive("median_indices", node="MedianIndicesBackward0", group=OTHER)
@@ -189,16 +215,17 @@ def _mode_indices(a, dim):
 
 
 def _running_extremum_indices(a, dim, largest):
-    """Where each running maximum (minimum) along ``dim`` was found (the latest position on
-    ties; a nan stays the extremum from where it appears)."""
-    a = np.moveaxis(a, dim, -1)
-    best = np.zeros(a.shape, dtype=np.int64)
-    better = np.greater_equal if largest else np.less_equal
-    for i in range(1, a.shape[-1]):
-        previous = np.take_along_axis(a, best[..., i - 1:i], axis=-1)[..., 0]
-        replaces = (better(a[..., i], previous) | np.isnan(a[..., i])) & ~np.isnan(previous)
-        best[..., i] = np.where(replaces, i, best[..., i - 1])
-    return np.moveaxis(best, -1, dim)
+    """Where each running maximum (minimum) along ``dim`` was found, by PyTorch's rule: a value
+    takes over when it is a nan or, while the extremum is not a nan, when it ties or beats it; so
+    the latest position on ties, and each new nan's own position once one was seen. The position
+    is the last one up to here whose value equals the running extremum (or is a nan)."""
+    if a.ndim == 0:
+        return np.zeros((), np.int64)
+    running = (np.maximum if largest else np.minimum).accumulate(a, axis=dim)
+    takes_over = (a == running) | (a != a)
+    positions = np.arange(a.shape[dim], dtype=np.int64).reshape(
+        [-1 if d == dim else 1 for d in range(a.ndim)])
+    return np.maximum.accumulate(np.where(takes_over, positions, 0), axis=dim)
 
 
 _cummax_indices = Primitive("cummax_indices", lambda a, dim: _running_extremum_indices(
@@ -245,7 +272,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         raise RuntimeError("selected index k out of range")
     if dim is None:
         return return_types.topk(input.clone(), zeros((), dtype=dtypes.int64))
-    first_k = narrow(_sort_indices(input, dim=dim, descending=largest), dim, 0, k)
+    first_k = _topk_indices(input, k=k, dim=dim, largest=largest, sorted=sorted)
     return return_types.topk(*_with_values(_topk_values, input, first_k, dim))
 
 
@@ -379,30 +406,69 @@ def _index(positions, values, dim):
     return Tensor._make(np.broadcast_to(positions, shape).copy())
 
 
-def cummax(input, dim):
+def cummax(input, dim=NO_DIM):
     """Running maxima along ``dim`` and where each was found (the latest position on ties)."""
-    dim = _dims_of(dim, input._array.ndim)[0]
-    indices = _cummax_indices(input, dim=dim)
-    return return_types.cummax(*_with_values(_cummax_values, input, indices, dim))
+    return _running_extremum(_cummax_indices, _cummax_values, return_types.cummax, input, dim)
 
 
-def cummin(input, dim):
+def cummin(input, dim=NO_DIM):
     """Running minima along ``dim`` and where each was found (the latest position on ties)."""
-    dim = _dims_of(dim, input._array.ndim)[0]
-    indices = _cummin_indices(input, dim=dim)
-    return return_types.cummin(*_with_values(_cummin_values, input, indices, dim))
+    return _running_extremum(_cummin_indices, _cummin_values, return_types.cummin, input, dim)
+
+
+def _running_extremum(find, take, result_type, input, dim):
+    """A 0-d input is one element: its value, at index 0."""
+    dim = required_dim(result_type.__name__, dim)
+    if input._array.ndim == 0:
+        if dim not in (0, -1):
+            raise IndexError(f"{result_type.__name__}(): Expected reduction dim -1 or 0 for "
+                             f"scalar but got {dim}")
+        dim = None
+    else:
+        dim = _dims_of(dim, input._array.ndim)[0]
+    indices = find(input, dim=dim)
+    return result_type(*_with_values(take, input, indices, dim))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (slices along ``dim``), sorted; NaNs are never equal, so each stays."""
+    if dim is not None:
+        if input._array.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        dim = _dims_of(dim, input._array.ndim)[0]
     options = {"equal_nan": False} if dim is None else {"axis": dim}
     values, inverse, counts = np.unique(input._array, return_inverse=True, return_counts=True,
                                         **options)
-    return _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts)
+    node = _Unique2Backward0 if dim is None else _UniqueDimBackward0
+    return _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts,
+                          node)
 
 
-def _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts):
+class _NotDifferentiable(Node):
+    """The node of an operation PyTorch has no derivative for: recorded so that its result
+    has PyTorch's ``grad_fn``; a backward pass through it raises PyTorch's error."""
+
+    __slots__ = ()
+    op_name = None
+
+    def apply(self, grads):
+        raise NotImplementedError(f"the derivative for '{self.op_name}' is not implemented.")
+
+
+def _not_differentiable(node_name, op_name):
+    return type(node_name, (_NotDifferentiable,), {"__slots__": (), "op_name": op_name})
+
+
+_Unique2Backward0 = _not_differentiable("Unique2Backward0", "_unique2")
+_UniqueDimBackward0 = _not_differentiable("UniqueDimBackward0", "unique_dim")
+_UniqueConsecutiveBackward0 = _not_differentiable("UniqueConsecutiveBackward0",
+                                                  "unique_consecutive")
+
+
+def _unique_result(input, dim, values, inverse, counts, return_inverse, return_counts, node):
     result = [Tensor._make(values)]
+    if input._requires_grad and values.dtype.kind == "f" and grad_mode.is_grad_enabled():
+        result[0]._grad_fn, result[0]._requires_grad = node((_edge(input),)), True
     if return_inverse:
         result.append(Tensor._make(inverse.reshape(input._array.shape if dim is None else -1)
                                    .astype(np.int64)))
@@ -426,7 +492,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     inverse = np.cumsum(starts) - 1
     counts = np.diff(np.append(np.flatnonzero(starts), len(starts)))
     return _unique_result(input, dim, np.ascontiguousarray(values), inverse, counts,
-                          return_inverse, return_counts)
+                          return_inverse, return_counts, _UniqueConsecutiveBackward0)
 
 
 def msort(input):
@@ -434,8 +500,21 @@ def msort(input):
     return sort(input, dim=0).values
 
 
+_ISIN_OVERLOADS = [
+    f"{operands}, *, bool assume_unique = False, bool invert = False, Tensor out = None"
+    for operands in ("Tensor elements, Tensor test_elements", "Number element, Tensor test_elements",
+                     "Tensor elements, Number test_element")]
+
+
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
-    """Whether each element equals one of ``test_elements`` (a NaN equals nothing)."""
+    """Whether each element equals one of ``test_elements`` (a NaN equals nothing). One of the
+    two may be a number; booleans are refused, as PyTorch's kernel refuses them."""
+    if not (isinstance(elements, Tensor) and isinstance(test_elements, (Tensor, numbers.Number))
+            or isinstance(elements, numbers.Number) and isinstance(test_elements, Tensor)):
+        raise invalid_combination("isin", (elements, test_elements), {}, _ISIN_OVERLOADS)
+    for operand in (elements, test_elements):
+        if dtypes.result_type(operand, operand) is dtypes.bool:
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     tested = [e._array if isinstance(e, Tensor) else np.asarray(e)
               for e in (elements, test_elements)]
     common = dtypes.result_type(elements, test_elements).numpy
@@ -443,18 +522,46 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     return Tensor._make(np.asarray(found))
 
 
+class _BincountBackward(Node):
+    """PyTorch's node for bincount's weights: it has no derivative (``NotImplemented``)."""
+
+    __slots__ = ()
+    qualified_name = "torch::autograd::NotImplemented"
+
+    def apply(self, grads):
+        raise RuntimeError("derivative for aten::bincount is not implemented")
+
+
+_BincountBackward.__name__ = "NotImplemented"
+
+
 def bincount(input, weights=None, minlength=0):
+    """Counts (or summed ``weights``) of each non-negative integer, with PyTorch's checks in its
+    order and its dtypes: int64 counts, float32 or float64 sums, int64 for an empty input."""
+    if type(minlength) is bool or not isinstance(minlength, (int, Tensor)):
+        raise TypeError(f"bincount(): argument 'minlength' must be int, not "
+                        f"{type(minlength).__name__}")
+    minlength = minlength.__index__()
     values = input._array
     if values.dtype.kind not in "iu":
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
-    if values.ndim != 1 or (values.size and values.min() < 0):
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if values.ndim == 1 and values.size == 0:
+        return Tensor._make(np.zeros(minlength, np.int64))
+    if values.ndim != 1 or values.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
         return Tensor._make(np.bincount(values, minlength=minlength).astype(np.int64))
+    if weights._array.shape != values.shape:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
     counts = np.bincount(values, weights=weights._array, minlength=minlength)
-    return Tensor._make(counts.astype(weights._array.dtype if weights._array.dtype.kind == "f"
-                                      else np.float64))
+    result = Tensor._make(counts.astype(np.float32 if weights._array.dtype == np.float32
+                                        else np.float64))
+    if weights._requires_grad and grad_mode.is_grad_enabled():
+        result._grad_fn, result._requires_grad = _BincountBackward((_edge(weights),)), True
+    return result
 
 
 def _cpp_number(value):
@@ -478,6 +585,12 @@ def _check_histogram_input(values):
 def histc(input, bins=100, min=0, max=0):
     """Counts in ``bins`` equal bins over [min, max] (the data's range when both are 0); values
     outside are ignored; the counts have the input's dtype."""
+    if not isinstance(bins, (builtins.int, np.integer)) or isinstance(bins, builtins.bool):
+        raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
+    for name, bound in (("min", min), ("max", max)):
+        if not isinstance(bound, numbers.Number):
+            raise TypeError(f"histc(): argument '{name}' must be Number, not "
+                            f"{type(bound).__name__}")
     values = input._array
     if values.dtype.kind != "f":
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
