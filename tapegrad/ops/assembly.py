@@ -9,9 +9,12 @@ from . import layout  # noqa: F401  (registers the tril/triu primitives the in-p
 from .creation import ones
 from .cumulative import cumprod
 from .inplace import apply_inplace
-from .layout import _dims_of, diag_embed, flip, hstack, vstack
+from .layout import diag_embed, flip, hstack, vstack
 from .registry import OTHER, PRIMITIVES, primitive
-from .shape import _same_dtype, cat, getitem, reshape, tensor_split, unsqueeze
+from .creation import _index as _as_int
+from .operands import type_name
+from .shape import _axis, _same_dtype, cat, getitem, reshape, setitem, tensor_split, unsqueeze
+from .signatures import invalid_combination
 
 __all__ = ["block_diag", "rot90", "atleast_1d", "atleast_2d", "atleast_3d", "tril_", "triu_",
            "vander", "diagflat", "column_stack", "row_stack", "dstack", "hsplit", "vsplit",
@@ -75,23 +78,31 @@ def rot90(input, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if input._array.ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {input._array.ndim}")
-    first, second = (d % input._array.ndim for d in dims)
+    first, second = (_axis(d, input._array.ndim) for d in dims)
     if first == second:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {first} and "
-                           f"dim1 = {second}")
-    _dims_of(dims, input._array.ndim)  # PyTorch's range check
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and "
+                           f"dim1 = {dims[1]}")
     return _rot90(input, k=k % 4, dims=(first, second))
 
 
 def _atleast(tensors, ndim, grow):
     """One tensor or a sequence (given as arguments or as one list) of them, each with at least
     ``ndim`` dimensions (a 0-d one viewed as all ones, the others grown by ``grow``); those that
-    have them come back as they are."""
+    have them come back as they are: one tensor alone, more (or one in a sequence) as a tuple."""
+    name = f"atleast_{ndim}d"
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tuple(tensors[0])
+        tensors, single = tuple(tensors[0]), False
+    elif len(tensors) == 1 and not isinstance(tensors[0], Tensor):
+        raise invalid_combination(name, tensors, {}, ("Tensor input", "tuple of Tensors tensors"))
+    else:
+        single = len(tensors) == 1
+    for position, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {position} in argument 0, but got "
+                            f"{type_name(type(t))}")
     grown = tuple(t if t._array.ndim >= ndim else reshape(t, (1,) * ndim) if not t._array.ndim
                   else grow(t) for t in tensors)
-    return grown[0] if len(grown) == 1 else grown
+    return grown[0] if single else grown
 
 
 def atleast_1d(*tensors):
@@ -137,11 +148,20 @@ def increasing_powers(x, n):
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix of the vector ``x``: columns x^(N-1) .. x^0 (the other way round
     with ``increasing``), ``N`` defaulting to ``len(x)``."""
+    if N is not None and _as_int(N) is None:
+        raise TypeError(f"vander(): argument 'N' must be int, not {type(N).__name__}")
     if x._array.ndim != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     if N is not None and N < 0:
         raise RuntimeError("N must be non-negative.")
-    powers = increasing_powers(x, x._array.shape[0] if N is None else N)
+    if x._array.dtype.kind in "biu":
+        x = x.to(dtypes.int64)
+    size = x._array.shape[0]
+    n = size if N is None else _as_int(N)
+    powers = ones((size, n), dtype=x.dtype)
+    if n > 1:  # written into the ones as PyTorch does (its grad_fn is CopySlices)
+        setitem(powers, (slice(None), slice(1, None)),
+                cumprod(unsqueeze(x, 1).expand((size, n - 1)), 1))
     return powers if increasing else flip(powers, (1,))
 
 

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from ..tensor import Tensor, _check_device
 from .creation import _numpy_dtype
 from .shape import getitem, stack
 
@@ -23,15 +23,34 @@ def _triangle_indices(pick, row, col, offset, dtype):
     return Tensor._make(np.stack([rows, cols]).astype(_numpy_dtype(dtype, dtypes.int64)))
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+_MISSING = object()  # a required argument left out: PyTorch's own message, not Python's
+
+
+def tril_indices(row=_MISSING, col=_MISSING, offset=0, *, dtype=None, device=None, layout=None):
     """The coordinates (a 2 x N tensor, row-major order) of the lower triangle of a
     ``row`` x ``col`` matrix, the diagonal moved by ``offset``."""
+    _check_arguments("tril_indices", row, col, offset, device)
     return _triangle_indices(np.tril_indices, row, col, offset, dtype)
 
 
-def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+def triu_indices(row=_MISSING, col=_MISSING, offset=0, *, dtype=None, device=None, layout=None):
     """The coordinates of the upper triangle, as ``tril_indices``."""
+    _check_arguments("triu_indices", row, col, offset, device)
     return _triangle_indices(np.triu_indices, row, col, offset, dtype)
+
+
+def _check_arguments(function, row, col, offset, device):
+    """PyTorch's argument parser's checks, in its words (and its grammar)."""
+    missing = [name for name, value in (("row", row), ("col", col)) if value is _MISSING]
+    if missing:
+        names = ", ".join(f'"{name}"' for name in missing)
+        raise TypeError(f"{function}() missing {len(missing)} required positional argument"
+                        f"{'s' if len(missing) == 1 else ''}: {names}")
+    for position, (name, value) in enumerate((("row", row), ("col", col), ("offset", offset)), 1):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be int, "
+                            f"not {type(value).__name__}")
+    _check_device(device)
 
 
 def _check_vector(tensor):

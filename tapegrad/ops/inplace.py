@@ -7,6 +7,7 @@ involved, re-points the tensor's ``grad_fn`` at the new node, as PyTorch's ``reb
 import numpy as np
 
 from .. import dtypes
+from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
@@ -122,7 +123,10 @@ def _apply_on_view(prim, view, others, params):
     if result._array.shape != view._array.shape:
         raise RuntimeError(f"output with shape {list(view._array.shape)} doesn't match the "
                            f"broadcast shape {list(result._array.shape)}")
-    _write(shape_ops._copy_slices, view, [result._array], {"key": ((), None)})
+    if 0 in view._array.strides and has_internal_overlap(view._array):
+        _write(prim, view, [o._array for o in others], params)  # expanded: only what it writes
+    else:
+        _write(shape_ops._copy_slices, view, [result._array], {"key": ((), None)})
     view._version_counter.value += 1
     if registry._interceptor is not None:
         registry._interceptor.record_inplace(prim, view, others, params)
@@ -143,6 +147,9 @@ def regenerate_view_history(view):
     """Give a view whose base was written to in place since its history was recorded the
     history of its region of the base as it is now (AsStridedBackward0), as PyTorch does when a
     stale view's grad_fn is read: its gradient must reach what the base holds now."""
+    if _is_multi_view_output(view):  # PyTorch cannot regenerate these: their use is an error
+        raise RuntimeError(_multi_view_error(
+            view, "its base or another view of its base has been modified inplace"))
     base = view._base
     geometry = _view_geometry(view._array, base._array)
     if geometry is None or not base._requires_grad:
@@ -174,6 +181,9 @@ class CopySlices(Node):
 
     def apply(self, grads):
         (grad,) = grads
+        shape, strides, _ = self.geometry
+        if any(stride == 0 and size > 1 for stride, size in zip(strides, shape)):
+            raise RuntimeError(OVERLAP_ERROR)  # PyTorch copies into the expanded region too
         key = shape_ops.strided_key(self.geometry)
         region_grads = self.fn.apply((shape_ops._strided_region(grad, geometry=self.geometry),))
         inner = region_grads[0]
@@ -199,8 +209,70 @@ def _view_geometry(view, base):
     return view.shape, tuple(stride // itemsize for stride in view.strides), offset // itemsize
 
 
+OVERLAP_ERROR = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation.")
+
+# Ops PyTorch lets write into an expanded tensor: a scalar fill writes one value wherever it
+# writes; these index/mask writes do it with a deprecation warning (named after the op).
+_OVERLAP_EXEMPT = frozenset(("fill", "zero"))
+_OVERLAP_DEPRECATED = {"masked_fill": "masked_fill_", "masked_fill_tensor": "masked_fill_",
+                       "index_fill": "index_fill_", "index_fill_tensor": "index_fill_",
+                       "index_put_accumulate": "index_put_"}
+_OVERLAP_EXAMPLES = {"index_put_": "tensor[indices] = tensor"}
+
+
+def has_internal_overlap(array):
+    """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0."""
+    return 0 in array.strides and any(stride == 0 and size > 1
+                                      for stride, size in zip(array.strides, array.shape))
+
+
+def check_no_internal_overlap(array):
+    if has_internal_overlap(array):
+        raise RuntimeError(OVERLAP_ERROR)
+
+
+def _check_overlap(prim, out, params):
+    """PyTorch's rule for writes into tensors whose elements share memory (``expand``): refused,
+    except for scalar fills and (deprecated) index and mask writes."""
+    name = prim.name
+    if name in _OVERLAP_EXEMPT:
+        return
+    if getattr(prim, "inplace", None) is shape_ops._put_inplace:  # x[key] = v writes a region
+        steps, advanced = params["key"]
+        out = shape_ops._view_of(out, steps)
+        name = None if advanced is None else "index_put_"
+    else:
+        name = _OVERLAP_DEPRECATED.get(name)
+    if not has_internal_overlap(out):
+        return
+    if name is None:
+        raise RuntimeError(OVERLAP_ERROR)
+    warn_at_caller(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor "
+                   "before performing this operation. This also applies to advanced indexing "
+                   f"e.g. {_OVERLAP_EXAMPLES.get(name, 'tensor[mask] = scalar')}")
+
+
+def _writable(out):
+    """``out``, or a writable alias of it when it is read-only only because it is expanded
+    (numpy's broadcast views); a truly read-only array stays as it is."""
+    if out.flags.writeable:
+        return out
+    alias = out.view()
+    try:
+        alias.flags.writeable = True
+    except ValueError:
+        return out
+    return alias
+
+
 def _write(prim, target, arrays, params):
     out = target._array
+    if 0 in out.strides:
+        _check_overlap(prim, out, params)
+    if not out.flags.writeable:
+        out = _writable(out)
     try:
         if prim.ufunc is not None and not params:
             prim.ufunc(out, *arrays, out=out, casting="same_kind")
@@ -213,10 +285,7 @@ def _write(prim, target, arrays, params):
             np.copyto(out, result, casting="same_kind")
     except ValueError as exc:
         if "read-only" in str(exc):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to "
-                "a single memory location. Please clone() the tensor before performing the "
-                "operation.") from None
+            raise RuntimeError(OVERLAP_ERROR) from None
         if not arrays and prim.error is None:
             raise
         raise RuntimeError(_shape_message(prim, target, arrays, params)) from None
@@ -245,6 +314,19 @@ def _cast_message(target, arrays):
             f"{_LEGACY_TYPE_NAMES[target._array.dtype.name]}")
 
 
+def _is_multi_view_output(view):
+    """Is ``view`` one of the views a single op returned (split, chunk, unbind)?"""
+    primitive = getattr(view._grad_fn, "primitive", None)
+    return primitive is not None and primitive.is_view and primitive.n_outputs is None
+
+
+def _multi_view_error(view, what):
+    return (f"Output {view._output_nr} of {view._grad_fn.name()[:-len('Backward0')]} is a view "
+            f"and {what}. This view is the output of a function that returns multiple views. "
+            "Such functions do not allow the output views to be modified inplace. You should "
+            "replace the inplace operation by an out-of-place one.")
+
+
 def _check_inplace_allowed(target):
     node = target._grad_fn
     if node is None:
@@ -257,13 +339,8 @@ def _check_inplace_allowed(target):
             "override the custom backward associated with the custom Function, leading to "
             "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
             "output of the custom Function.")
-    primitive = getattr(node, "primitive", None)
-    if primitive is not None and primitive.is_view and primitive.n_outputs is None:
-        raise RuntimeError(
-            f"Output {target._output_nr} of {node.name()[:-len('Backward0')]} is a view and is "
-            "being modified inplace. This view is the output of a function that returns "
-            "multiple views. Such functions do not allow the output views to be modified "
-            "inplace. You should replace the inplace operation by an out-of-place one.")
+    if _is_multi_view_output(target):
+        raise RuntimeError(_multi_view_error(target, "is being modified inplace"))
     base = target._base
     if base is not None and base._grad_fn is None and base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)
@@ -451,6 +528,7 @@ def remainder_(input, other):
 def clamp_(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    ew.check_bound_kinds("clamp_", input, min, max, method=True)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_result_type(input, dtypes.result_type(
             input, *[bound for bound in (min, max) if bound is not None]))

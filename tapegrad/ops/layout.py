@@ -6,14 +6,15 @@ import warnings
 
 import numpy as np
 
-from ..tensor import Size, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Size, Tensor
 from .broadcast import expand
-from .creation import eye
+from .creation import _index, eye
 from .inplace import fill_
+from .legacy_print import legacy_print
 from .reduction import normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, VIEW, Primitive, primitive
-from .shape import cat, getitem, index_select, reshape
+from .shape import _axis, cat, getitem, index_select, reshape
 
 __all__ = [
     "flip", "fliplr", "flipud", "roll", "tril", "triu", "repeat", "tile", "repeat_interleave",
@@ -43,8 +44,8 @@ def _(ctx, grad, dims):
 def _int_list(function, name, value, position=None, scalar_ok=False):
     """``value`` as PyTorch's argument parser takes an ``int[]``: a tuple or list of ints (an
     int alone too when ``scalar_ok``), else its TypeError."""
-    if scalar_ok and isinstance(value, (builtins.int, np.integer)) and not isinstance(value, bool):
-        return value
+    if scalar_ok and _index(value) is not None:  # also an integer tensor of one element
+        return _index(value)
     if isinstance(value, (tuple, list)) and builtins.all(
             isinstance(v, (builtins.int, np.integer)) for v in value):
         return tuple(value)
@@ -104,9 +105,11 @@ def roll(input, shifts, dims=None):
     shifts = _int_list("roll", "shifts", shifts, 2, scalar_ok=True)
     if dims is not None:
         dims = _int_list("roll", "dims", dims, 3, scalar_ok=True)
-    if dims is None:
-        return _roll(input, shifts=shifts if isinstance(shifts, int) else tuple(shifts), dims=None)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return _roll(input, shifts=shifts[0], dims=None)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
@@ -179,23 +182,44 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Each element repeated in place: ``[1, 2] -> [1, 1, 2, 2]``. With a tensor alone, the
     indices repeated by its counts (``repeat_interleave(tensor([1, 2])) -> [0, 1, 1]``)."""
     if repeats is None:
-        counts = input._array
-        return Tensor._make(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+        if input._array.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return Tensor._make(_repeated_indices(input._array, output_size))
     if dim is None:
         input, dim = reshape(input, -1), 0
     dim = _dims_of(dim, input._array.ndim)[0]
     shape = input._array.shape
-    if isinstance(repeats, Tensor) and repeats._array.size != 1:
+    if isinstance(repeats, Tensor):
         counts = repeats._array
+        if counts.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if counts.size == 1:  # one count for every element, as PyTorch expands it
+            counts = np.broadcast_to(counts.reshape(1), (shape[dim],))
         if counts.shape != (shape[dim],):
             raise RuntimeError(f"repeats must have the same size as input along dim, but got "
                                f"repeats.size(0) = {counts.size} and input.size({dim}) = "
                                f"{shape[dim]}")
-        positions = np.repeat(np.arange(shape[dim], dtype=np.int64), counts)
-        return index_select(input, dim, Tensor._make(positions))
+        return index_select(input, dim, Tensor._make(_repeated_indices(counts, output_size)))
     times = builtins.int(repeats)
+    if times < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if output_size is not None and output_size != shape[dim] * times:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                           f"{shape[dim] * times} but got {output_size}")
     spread = expand(input.unsqueeze(dim + 1), shape[:dim + 1] + (times,) + shape[dim + 1:])
     return spread.contiguous().view(shape[:dim] + (shape[dim] * times,) + shape[dim + 1:])
+
+
+def _repeated_indices(counts, output_size):
+    """Each index ``i`` ``counts[i]`` times, with PyTorch's checks of the counts."""
+    if counts.dtype not in (np.int32, np.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[counts.dtype.name]}'")
+    if output_size is not None and output_size != counts.sum():
+        raise RuntimeError("allocated size does not match required size")
+    if counts.size and counts.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    return np.repeat(np.arange(counts.size, dtype=np.int64), counts)
 
 
 def _at_least(tensor, ndim):
@@ -253,8 +277,10 @@ def _check_meshgrid(tensors, indexing):
                            f"{indexing}")
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
-    if any(t._array.ndim > 1 for t in tensors):
-        raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list")
+    for t in tensors:
+        if t._array.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
+                               f"got: {legacy_print(t._array)}")
     if len({t._array.dtype for t in tensors}) > 1:
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
 
@@ -322,28 +348,33 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 
 @primitive("diag_embed", node="DiagEmbedBackward0", group=OTHER)
-def _diag_embed(a, offset):
+def _diag_embed(a, offset, dim1, dim2):
     size = a.shape[-1] + builtins.abs(offset)
     out = np.zeros(a.shape[:-1] + (size, size), dtype=a.dtype)
     _diagonal_view(out, offset, out.ndim - 2, out.ndim - 1)[...] = a
-    return out
+    return np.ascontiguousarray(np.moveaxis(out, (-2, -1), (dim1, dim2)))
 
 
 @_diag_embed.vjp
-def _(ctx, grad, offset):
-    ndim = grad._array.ndim
-    return _diagonal(grad, offset=offset, dim1=ndim - 2, dim2=ndim - 1)
+def _(ctx, grad, offset, dim1, dim2):
+    return _diagonal(grad, offset=offset, dim1=dim1, dim2=dim2)
 
 
-def diag_embed(input, offset=0):
-    return _diag_embed(input, offset=offset)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Matrices in the planes (``dim1``, ``dim2``) of a result with one more dimension, with the
+    last dimension of ``input`` along their ``offset`` diagonal."""
+    ndim = input._array.ndim + 1
+    first, second = _axis(dim1, ndim), _axis(dim2, ndim)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return _diag_embed(input, offset=offset, dim1=first, dim2=second)
 
 
 def diag(input, diagonal=0):
     """A vector's square diagonal matrix, or a copy of a matrix's diagonal."""
     ndim = input._array.ndim
     if ndim == 1:
-        return _diag_embed(input, offset=diagonal)
+        return _diag_embed(input, offset=diagonal, dim1=0, dim2=1)
     if ndim == 2:
         return _diagonal_copy(input, offset=diagonal, dim1=0, dim2=1)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")

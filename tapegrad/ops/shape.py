@@ -9,11 +9,14 @@ import operator
 
 import numpy as np
 
+from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
-from .creation import int_list
+from .creation import _index as _as_int, int_list
+from .operands import type_name
 from .registry import OTHER, VIEW, primitive
+from .signatures import invalid_combination
 
 __all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute",
            "numpy_T", "squeeze", "unsqueeze", "getitem", "cat", "concat", "concatenate", "stack",
@@ -287,7 +290,13 @@ _index_select = primitive("index_select", node="IndexSelectBackward0", group=OTH
 _gather = primitive("gather", node="GatherBackward0", group=OTHER)(_index_forward)
 
 
+@primitive("narrow_copy", node="NarrowCopyBackward0", group=OTHER)
+def _narrow_copy(a, key):
+    return a[key].copy()
+
+
 @_select.vjp
+@_narrow_copy.vjp
 @_slice.vjp
 @_index.vjp
 @_index_select.vjp
@@ -327,14 +336,40 @@ def _(ctx, grad):
     return grad
 
 
-def _key_parts(key):
+_SEQUENCE_AS_TUPLE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+    "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+    "tensor index, x[torch.tensor(seq)], which will result either in an error or a different "
+    "result")
+
+
+def _reads_as_tuple(key):
+    """PyTorch's (and old NumPy's) heuristic, deprecated with a warning: a short list holding a
+    tensor, a sequence, a slice, Ellipsis or None is a tuple of indices (``A[[rows, cols]]``)."""
+    if type(key) is not list or len(key) >= 32:
+        return False
+    if builtins.any(isinstance(item, (Tensor, list, tuple, range, np.ndarray, slice))
+                    or item is None or item is Ellipsis for item in key):
+        warn_at_caller(_SEQUENCE_AS_TUPLE_WARNING)
+        return True
+    return False
+
+
+_BYTE_MASK_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                      "torch.bool instead.")
+
+
+def _key_parts(key, warn_byte_masks=True):
     """The parts of an indexing key, with tensors and lists as numpy arrays (0-d ones as Python
-    numbers, as PyTorch reads them) and anything else refused with PyTorch's message."""
-    parts = list(key) if type(key) is tuple else [key]
+    numbers, as PyTorch reads them) and anything else refused with PyTorch's message. A uint8
+    tensor is a mask, with PyTorch's deprecation warning (unless the caller gives it)."""
+    parts = list(key) if type(key) is tuple or _reads_as_tuple(key) else [key]
     for i, part in enumerate(parts):
         if isinstance(part, Tensor):
+            if warn_byte_masks and part._array.dtype == np.uint8 and part._array.ndim:
+                warn_at_caller(_BYTE_MASK_WARNING)
             part = part._array
-        elif isinstance(part, (list, range)):
+        elif isinstance(part, (list, tuple, range)):
             part = np.asarray(part) if len(part) else np.zeros(0, dtype=np.int64)
         if isinstance(part, (np.ndarray, np.generic)):
             kind = part.dtype.kind
@@ -539,9 +574,14 @@ def setitem(input, key, value):
     """``input[key] = value`` as PyTorch does it: a copy (or fill) into the selected view, or an
     index_put for index tensors; recorded as CopySlices when it writes through a view."""
     from .inplace import apply_inplace, copy_, fill_
-    steps, advanced = _parse_key(input._array.shape, _key_parts(key))
+    steps, advanced = _parse_key(input._array.shape, _key_parts(key, warn_byte_masks=False))
+    _check_byte_masks(key, value)
     if steps and input._requires_grad and input._grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)  # PyTorch writes through a view of it
+    if steps and advanced is None and 0 in input._array.strides:
+        # an expanded tensor: write through the view the key selects, as PyTorch does, so that
+        # only its elements are written (and checked for sharing memory)
+        input, steps = _apply_key(input, steps, None), []
     if advanced is not None and isinstance(value, Tensor) and \
             value._array.dtype != input._array.dtype:
         raise RuntimeError(index_put_dtype_error(input, value))
@@ -560,6 +600,22 @@ def setitem(input, key, value):
     if steps:
         return apply_inplace(_copy_slices, input, (value,), {"key": (steps, None)})
     return fill_(input, value) if value._array.ndim == 0 else copy_(input, value)
+
+
+def _check_byte_masks(key, value):
+    """PyTorch assigns a one-element value through a lone mask with ``masked_fill_``, which
+    refuses a uint8 mask; other assignments read it as a (deprecated) bool mask."""
+    parts = key if type(key) in (tuple, list) else (key,)
+    indices = [p for p in parts if isinstance(p, (list, tuple, range)) or
+               isinstance(p, (Tensor, np.ndarray)) and p.ndim]
+    byte_masks = [p for p in indices if isinstance(p, Tensor) and p._array.dtype == np.uint8]
+    if not byte_masks:
+        return
+    if len(indices) == 1 and (not isinstance(value, Tensor) or value._array.size == 1):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           "unsigned char")
+    for _ in byte_masks:
+        warn_at_caller(_BYTE_MASK_WARNING)
 
 
 def index_put_dtype_error(destination, source):
@@ -590,7 +646,7 @@ def index_select(input, dim, index):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
     positions = index._array
-    if positions.dtype.kind not in "iu":
+    if positions.dtype not in (np.int32, np.int64):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if positions.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -628,6 +684,15 @@ def gather(input, dim, index):
 
 
 def narrow(input, dim, start, length):
+    return _slice(input, key=_narrow_key(input, dim, start, length))
+
+
+def narrow_copy(input, dim, start, length):
+    """``narrow`` as a new tensor rather than a view."""
+    return _narrow_copy(input, key=_narrow_key(input, dim, start, length))
+
+
+def _narrow_key(input, dim, start, length):
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
     if not -size <= start <= size:
@@ -639,8 +704,7 @@ def narrow(input, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    key = (slice(None),) * dim + (slice(start, start + length),)
-    return _slice(input, key=key)
+    return (slice(None),) * dim + (slice(start, start + length),)
 
 
 def select(input, dim, index):
@@ -662,15 +726,26 @@ def select(input, dim, index):
 
 # ---------------------------------------------------------------------------- cat, stack
 
+def _is_legacy_empty(shape):
+    """PyTorch's cat skips 1-D tensors with no elements (``torch.tensor([])`` accumulators)
+    whatever the other tensors' number of dimensions."""
+    return shape == (0,)
+
+
 @primitive("cat", node="CatBackward0", group=OTHER)
 def _cat(*arrays, dim):
-    return np.concatenate(arrays, axis=dim)
+    kept = [a for a in arrays if not _is_legacy_empty(a.shape)]
+    return np.concatenate(kept or arrays, axis=dim)
 
 
 @_cat.vjp
 def _(ctx, grad, dim):
     grads, start = [], 0
     for needed, shape in zip(ctx.needs_input_grad, ctx.input_shapes):
+        if len(shape) != grad.ndim:  # a skipped legacy empty input: its gradient is empty too
+            # (taken from ``grad``, not made from nothing, so that a compiled backward has it)
+            grads.append(_slice(reshape(grad, (-1,)), key=(slice(0, 0),)) if needed else None)
+            continue
         stop = start + shape[dim]
         key = (slice(None),) * dim + (slice(start, stop),)
         grads.append(_slice(grad, key=key) if needed else None)
@@ -703,7 +778,7 @@ def _tensor_list(tensors, name):
     for position, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 0, but got "
-                            f"{type(t).__name__}")
+                            f"{type_name(type(t))}")
     return list(tensors)
 
 
@@ -716,11 +791,13 @@ def cat(tensors, dim=0):
             raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be "
                                "concatenated")
     tensors = _same_dtype(tensors)
-    ndim = builtins.max(t._array.ndim for t in tensors)
-    dim = _axis(dim, ndim)
-    first = tensors[0]._array.shape
-    for i, t in enumerate(tensors[1:], 1):
-        shape = t._array.shape
+    kept = [(i, t._array.shape) for i, t in enumerate(tensors)
+            if not _is_legacy_empty(t._array.shape)]
+    if not kept:
+        return _cat(*tensors, dim=0)
+    (_, first), *others = kept
+    dim = _axis(dim, len(first))
+    for i, shape in others:
         if len(shape) != len(first):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
                                f"and {len(shape)}")
@@ -796,17 +873,36 @@ def _(ctx, grads, dim):
 
 
 def split(input, split_size_or_sections, dim=0):
+    """Pieces of ``split_size`` along ``dim`` (the last one shorter), or of the given sizes."""
+    step = _as_int(split_size_or_sections)
+    if step is None:
+        return split_with_sizes(input, split_size_or_sections, dim)
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
-        bounds = [(s, builtins.min(s + step, size)) for s in range(0, size, step)] or [(0, 0)]
-        return _split(input, bounds=tuple(bounds), dim=dim)
-    edges = np.cumsum([0, *split_size_or_sections])
+    if step < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
+    if step == 0 and size:
+        raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {size}")
+    bounds = [(s, builtins.min(s + step, size)) for s in range(0, size, step or 1)] or [(0, 0)]
+    return _split(input, bounds=tuple(bounds), dim=dim)
+
+
+def split_with_sizes(input, split_sizes, dim=0):
+    if not isinstance(split_sizes, (tuple, list)):
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                        f"ints, not {type(split_sizes).__name__}")
+    sizes = list(int_list((split_sizes,), "split_with_sizes", "split_sizes"))
+    dim = _axis(dim, input._array.ndim)
+    size = input._array.shape[dim]
+    if builtins.any(s < 0 for s in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, "
+                           f"but got split_sizes={sizes}")
+    edges = np.cumsum([0, *sizes])
     if edges[-1] != size:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
                            f"(input tensor's size at dimension {dim}), but got split_sizes="
-                           f"{list(split_size_or_sections)}")
+                           f"{sizes}")
     bounds = tuple(zip(edges[:-1].tolist(), edges[1:].tolist()))
     return _split_with_sizes(input, bounds=bounds, dim=dim)
 
@@ -820,12 +916,22 @@ def tensor_split(input, indices_or_sections, dim=0):
     dim = _axis(dim, input._array.ndim)
     if isinstance(indices_or_sections, Tensor):
         indices_or_sections = _split_points(indices_or_sections)
+    elif isinstance(indices_or_sections, (tuple, list)):
+        indices_or_sections = int_list((indices_or_sections,), "tensor_split", "indices")
+    elif _as_int(indices_or_sections) is None:
+        raise invalid_combination("tensor_split", (input, indices_or_sections), {},
+                                  _TENSOR_SPLIT_OVERLOADS)
     if isinstance(indices_or_sections, int):
         indices_or_sections = _section_starts(indices_or_sections, input._array.shape[dim])
     edges = [None, *indices_or_sections, None]
     prefix = (slice(None),) * dim
     return tuple(_slice(input, key=prefix + (slice(start, stop),))
                  for start, stop in zip(edges[:-1], edges[1:]))
+
+
+_TENSOR_SPLIT_OVERLOADS = ("Tensor input, tuple of ints indices, int dim = 0",
+                          "Tensor input, Tensor tensor_indices_or_sections, int dim = 0",
+                          "Tensor input, int sections, int dim = 0")
 
 
 def _section_starts(sections, size):
@@ -849,6 +955,9 @@ def _split_points(tensor):
 
 
 def chunk(input, chunks, dim=0):
+    if _as_int(chunks) is None:
+        raise TypeError(f"chunk(): argument 'chunks' (position 2) must be int, not "
+                        f"{type(chunks).__name__}")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input._array.shape[_axis(dim, input._array.ndim)]

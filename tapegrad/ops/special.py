@@ -16,8 +16,8 @@ from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .elementwise import (
-    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _sign_values, cos, div, exp,
-    isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
+    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
+    div, exp, isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
 )
 from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
@@ -460,9 +460,7 @@ sinc = _float_function(_sinc, "sinc")
 entr = _float_function(_entr, "entr")  # torch.special.entr
 
 
-# Integers are already whole: trunc leaves them as they are (numpy would make them floats).
-trunc = _constant_op("trunc", "TruncBackward0",
-                     lambda a: np.trunc(a) if a.dtype.kind == "f" else a.copy(), None)
+trunc = _constant_op("trunc", "TruncBackward0", _rounding("trunc_vml_cpu", np.trunc), None)
 
 
 fix = trunc
@@ -916,11 +914,27 @@ def _(ctx, grad):
 _heaviside.node_class.qualified_name = "torch::autograd::NotImplemented"  # PyTorch's C++ node
 
 
-def heaviside(input, values):
-    """The step function: 0 below zero, 1 above, ``values`` at zero."""
+def _heaviside_operands(input, values, name="heaviside"):
+    """PyTorch's checks; the in-place form is a method only, ``values`` its first argument."""
+    arguments = (("values", values),) if name == "heaviside_" else (("input", input),
+                                                                     ("values", values))
+    for position, (argument, value) in enumerate(arguments, 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
+                            f"Tensor, not {type(value).__name__}")
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def heaviside(input, values):
+    """The step function: 0 below zero, 1 above, ``values`` at zero."""
+    _heaviside_operands(input, values)
     return _heaviside(input, values)
+
+
+def heaviside_(input, values):
+    _heaviside_operands(input, values, "heaviside_")
+    return apply_inplace(_heaviside, input, (values,), {})
 
 
 def _integer_function(name, compute):

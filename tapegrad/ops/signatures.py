@@ -1,0 +1,79 @@
+"""PyTorch's argument-parser message for a call that matches none of an op's overloads.
+
+The wording follows ``torch/csrc/utils/python_arg_parser.cpp`` and ``invalid_arguments.cpp``,
+quirks included: when a single overload can take that many arguments, the error names its first
+argument of the wrong type; otherwise every overload is listed, explained only when the call has
+exactly as many arguments as it has parameters, and a parameter with a default value
+(``Tensor min = None``) then matches no argument, by type or by keyword.
+"""
+import numbers
+
+from ..tensor import Tensor
+
+_TYPE_CHECKS = {
+    "Tensor": lambda v: isinstance(v, Tensor),
+    "Number": lambda v: isinstance(v, numbers.Number),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "tuple of ints": lambda v: isinstance(v, (tuple, list)),
+}
+
+
+def _type_name(value):
+    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+
+
+def invalid_combination(name, args, kwargs, overloads):
+    """The ``TypeError`` for ``name(*args, **kwargs)`` given ``overloads``, the signature texts
+    PyTorch prints (``"Tensor input, int sections, int dim = 0"``); a method call passes its
+    arguments and overloads without ``self``."""
+    plausible = [o for o in overloads if _arity(o)[0] <= len(args) + len(kwargs) <= _arity(o)[1]]
+    if len(plausible) == 1:  # PyTorch then parses that overload and names the wrong argument
+        error = _wrong_argument(name, plausible[0], args)
+        if error is not None:
+            return error
+    keywords = [f"{key}={_type_name(kwargs[key])}" for key in sorted(kwargs)]
+    got = ", ".join([_type_name(a) for a in args] + keywords) + (", " if keywords and not args
+                                                                 else "")
+    lines = [f"{name}() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:"]
+    for overload in overloads:
+        lines.append(f" * ({overload})")
+        reason = _mismatch(overload, args, kwargs, keywords)
+        if reason:
+            lines.append(f"      didn't match because {reason}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _parameters(overload):
+    return [p for p in overload.split(", ") if p != "*"]
+
+
+def _arity(overload):
+    parameters = _parameters(overload)
+    return sum("=" not in p for p in parameters), len(parameters)
+
+
+def _wrong_argument(name, overload, args):
+    for position, (parameter, value) in enumerate(zip(_parameters(overload), args), 1):
+        kind, argument = parameter.split(" = ")[0].rsplit(" ", 1)
+        check = _TYPE_CHECKS.get(kind)
+        if check is not None and not check(value):
+            return TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
+                             f"{kind}, not {_type_name(value)}")
+    return None
+
+
+def _mismatch(overload, args, kwargs, keywords):
+    parameters = _parameters(overload)
+    if len(args) + len(kwargs) != len(parameters):
+        return None
+    names = {p.rsplit(" ", 1)[1] for p in parameters if "=" not in p}
+    wrong = [key for key in sorted(kwargs) if key not in names]
+    if wrong:
+        return "some of the keywords were incorrect: " + ", ".join(wrong)
+    marked = []
+    for parameter, value in zip(parameters, args):
+        check = _TYPE_CHECKS.get(parameter.rsplit(" ", 1)[0])
+        fits = "=" not in parameter and check is not None and check(value)
+        marked.append(_type_name(value) if fits else f"!{_type_name(value)}!")
+    return "some of the arguments have invalid types: (" + ", ".join(marked + keywords) + ")"
