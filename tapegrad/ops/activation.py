@@ -25,7 +25,7 @@ import numpy as np
 from ..tensor import _LEGACY_TYPE_NAMES
 from .broadcast import _sum_to, sum_to
 from .creation import zeros_like
-from .elementwise import _threshold_backward, where
+from .elementwise import _threshold_backward, where, zero_where
 from .erf import erf as _erf
 from .inplace import apply_inplace
 from .registry import OTHER, primitive
@@ -113,17 +113,26 @@ def _backward_primitive(name, node, slope, curvature=None):
 
     A primitive of its own so that under ``create_graph`` the gradient stays connected to the
     value (``LeakyReluBackwardBackward0`` ...) even where the slope is piecewise constant: its
-    own gradient is then zero, not missing. ``slope`` works on numpy arrays (a boolean mask: the
-    gradient passes where it is True), ``curvature`` (the slope's derivative; None: zero) on
-    tensors.
+    own gradient is then zero, not missing. ``slope`` works on numpy arrays and gives the factor,
+    or a boolean mask (the gradient passes where it is True), or both as ``(mask, factor)``;
+    ``curvature`` (the slope's derivative; None: zero) works on tensors. Where a mask is False the
+    gradient is +0, as PyTorch's selects give, not ``grad * 0`` (-0 or nan).
     """
     saves_for = None if curvature is None else {"grad": ("value",)}
 
     def forward(grad, value, *, result, **params):
         factor = slope(value, result, **params)
-        if factor.dtype == np.bool_:  # a mask: 0, not grad * 0 (-0 or nan), where it is False
-            return np.where(factor, grad, 0).astype(np.result_type(grad, value), copy=False)
-        return (grad * factor).astype(np.result_type(grad, value), copy=False)
+        mask = None
+        if isinstance(factor, tuple):
+            mask, factor = factor
+        elif factor.dtype == np.bool_:
+            mask, factor = factor, None
+        scaled = grad if factor is None else grad * factor
+        out = np.empty(np.broadcast_shapes(grad.shape, value.shape), np.result_type(grad, value))
+        if mask is None:
+            np.copyto(out, scaled, casting="unsafe")
+            return out
+        return zero_where(~mask, scaled, out)
 
     prim = primitive(name, node=node, group=OTHER, saves=("grad", "value"),
                      saves_for=saves_for)(forward)
@@ -280,7 +289,7 @@ _log_sigmoid = _pointwise(
 # 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on: PyTorch's values at the kinks
 _hardswish_backward = _backward_primitive(
     "hardswish_backward", "HardswishBackwardBackward0",
-    lambda a, result: np.where(a > -3, np.where(a < 3, a / 3 + 0.5, 1), 0),
+    lambda a, result: (a > -3, np.where(a < 3, a / 3 + 0.5, 1)),
     lambda a, result: _mask((a > -3) & (a < 3), a) / 3)
 _hardswish = _pointwise(
     "hardswish", "HardswishBackward0",
@@ -289,7 +298,7 @@ _hardswish = _pointwise(
 # (PyTorch has no derivative for hardsigmoid_backward; it is zero.)
 _hardsigmoid_backward = _backward_primitive(
     "hardsigmoid_backward", "HardsigmoidBackwardBackward0",
-    lambda a, result: ((a > -3) & (a < 3)) / a.dtype.type(6))
+    lambda a, result: ((a > -3) & (a < 3), a.dtype.type(1 / 6)))
 _hardsigmoid = _pointwise(
     "hardsigmoid", "HardsigmoidBackward0",
     lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype), _hardsigmoid_backward)
@@ -305,7 +314,7 @@ def _threshold_backward_of(grad, v, result, threshold, value):
     was kept (PyTorch: passes gradient)."""
     kept = _threshold_backward(grad, v, threshold=threshold)
     if result and value > threshold:
-        kept = kept * _mask(v != value, v)
+        kept = where(v != value, kept, zeros_like(kept))
     return kept
 
 

@@ -11,6 +11,8 @@ from .. import dtypes, random
 from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _check_device
+from .operands import type_name
+from .._warnings import warn_at_caller
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
            "arange", "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm",
@@ -86,10 +88,6 @@ def _numpy_dtype(dtype, default=None):
     return dtypes.as_dtype(dtype).numpy
 
 
-# What PyTorch reads as a sequence of numbers (numpy arrays aside).
-_SEQUENCES = (list, tuple, range)
-
-
 _FLOAT32_MAX = float(np.finfo(np.float32).max)  # floats within it fit either default dtype
 
 
@@ -98,8 +96,12 @@ def _infer_array(data, dtype=None):
     array's own, or for numbers and sequences the promotion of their elements' types (Python
     floats the default float dtype, ints int64, numpy scalars and tensors their own).
 
-    Sequences go straight to the target dtype, so that ``tensor([0.1], dtype=float64)`` keeps
-    every digit, and integers that do not fit it are refused, as PyTorch refuses them.
+    Nested sequences are read as PyTorch's ``tensor_new.cpp`` reads them, with its messages: the
+    shape follows the first element at each depth (``compute_sizes``), the dtype every element
+    (``infer_scalar_type``), then each element is checked against the shape and the dtype
+    (``recursive_store``). The data go straight to the target dtype, so that
+    ``tensor([0.1], dtype=float64)`` keeps every digit, and integers that do not fit it are
+    refused, as PyTorch refuses them.
     """
     if type(data) is float and dtype is None and -_FLOAT32_MAX <= data <= _FLOAT32_MAX:
         return np.array(data, dtype=dtypes.get_default_dtype().numpy)  # tensor(3.0), kept quick
@@ -108,14 +110,17 @@ def _infer_array(data, dtype=None):
     if isinstance(data, np.ndarray):
         _check_numpy(data)
         return data
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
-    leaves = _leaves(data)
-    target = _numpy_dtype(dtype) if dtype is not None else _inferred_dtype(leaves)
-    values = np.asarray(_unwrap_tensors(data) if isinstance(data, _SEQUENCES) else
-                        _scalar_of(data))
-    if target.kind in "iub" and values.dtype in (np.uint64, object):
-        # numpy's type for Python ints beyond int64 (tapegrad takes no other uint64 or objects)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type_name(type(data))}'")
+    sizes = _sizes(data)
+    target = _numpy_dtype(dtype) if dtype is not None else _inferred_dtype(data)
+    if 0 in sizes:
+        return np.empty(sizes, target)
+    values = np.asarray(_stored(data, sizes, 0, target.kind) if sizes else _scalar_of(data, target.kind))
+    if target.kind in "iub" and (values.dtype in (np.uint64, object) or
+                                 dtype is None and values.dtype.kind == "f"):
+        # numpy's types for Python ints beyond int64 (tapegrad takes no other uint64 or objects;
+        # an inferred integer dtype means no float among the data)
         raise ValueError("Overflow when unpacking long long")
     if target.kind in "iu":
         _check_fits(values, target)
@@ -123,57 +128,123 @@ def _infer_array(data, dtype=None):
         return values.astype(target, copy=False)
 
 
-def _leaves(data):
-    """The numbers of a nested sequence (tensors and arrays among them), which must be
-    rectangular: PyTorch names the first ragged dimension."""
-    level, dim = [data], 0
-    while isinstance(level[0], _SEQUENCES):
-        length = len(level[0])
-        for x in level:
-            if not isinstance(x, _SEQUENCES):
-                raise TypeError("not a sequence")
-            if len(x) != length:
-                raise ValueError(f"expected sequence of length {length} at dim {dim} "
-                                 f"(got {len(x)})")
-        level = [item for x in level for item in x]
-        dim += 1
-        if not level:
-            return level
-    for x in level:
-        if isinstance(x, _SEQUENCES):  # a number where its siblings are numbers
-            raise TypeError(f"must be real number, not {type(x).__name__}"
-                            if isinstance(level[0], float) else
-                            f"'{type(x).__name__}' object cannot be interpreted as an integer")
-    if isinstance(level[0], np.ndarray):
-        _warn_list_of_arrays_is_slow()
-    return level
+def is_sequence(value):
+    """What PyTorch's ``PySequence_Check`` calls a sequence: lists, tuples, numpy arrays, strings,
+    any class with ``__getitem__`` (deque, range ...) but mappings; tensors and numpy scalars count
+    as numbers here."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return True
+    if kind in _NUMBERS or isinstance(value, (Tensor, np.number, np.bool_, dict)):
+        return False
+    return hasattr(kind, "__getitem__")
 
 
-def _inferred_dtype(leaves):
-    """The promotion of the leaves' own types (the default float dtype when there are none)."""
-    found = set()
-    for kind in {type(x) for x in leaves}:
-        if kind is builtins.bool:
-            found.add(dtypes.bool)
-        elif kind is builtins.int:
-            found.add(dtypes.int64)
-        elif kind is float:
-            found.add(dtypes.get_default_dtype())
-        elif issubclass(kind, (np.generic, np.ndarray, Tensor)):
-            found.update(dtypes.from_numpy_dtype(x.dtype if kind is not Tensor else x._array.dtype)
-                         for x in leaves if type(x) is kind)
-        elif issubclass(kind, str):  # the first leaf a string: PyTorch recursed into it
-            if isinstance(leaves[0], str):
-                raise ValueError(f"too many dimensions '{kind.__name__}'")
-            raise TypeError(f"new(): invalid data type '{kind.__name__}'")
-        else:
-            raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
-    if not found:
-        return dtypes.get_default_dtype().numpy
+_NUMBERS = {float, int, builtins.bool}
+
+
+def _sizes(data):
+    """PyTorch's ``compute_sizes``: the lengths of ``data``, its first element, its first
+    element's first element ... (a 0-d array among them has no length: ``len()``'s error)."""
+    sizes = []
+    while is_sequence(data):
+        if isinstance(data, str):  # each character is a string again: no end
+            raise ValueError("too many dimensions 'str'")
+        if isinstance(data, np.ndarray) and data.ndim and data.dtype.kind in "biufc":
+            sizes.extend(data.shape)  # its elements are numpy scalars: numbers
+            break
+        sizes.append(len(data))
+        if not sizes[-1]:
+            break
+        data = data[0]
+    return tuple(sizes)
+
+
+def _inferred_dtype(data):
+    """PyTorch's ``infer_scalar_type``: the promotion of the types of all the numbers in
+    ``data`` (an array or a tensor counts with its dtype; an empty sequence is the default
+    float dtype). Read level by level, one set of types per level, not one call per number."""
+    found, level = set(), [data]
+    while level:
+        inner = []
+        for kind in {type(x) for x in level}:
+            if kind is builtins.bool:
+                found.add(dtypes.bool)
+            elif kind is builtins.int:
+                found.add(dtypes.int64)
+            elif kind is float:
+                found.add(dtypes.get_default_dtype())
+            elif issubclass(kind, (np.generic, np.ndarray, Tensor)):
+                found.update(dtypes.from_numpy_dtype(x._array.dtype if isinstance(x, Tensor)
+                                                     else x.dtype) for x in level if type(x) is kind)
+            elif issubclass(kind, (str, bytes)):
+                raise TypeError(f"new(): invalid data type '{type_name(kind)}'")
+            elif is_sequence(next(x for x in level if type(x) is kind)):
+                empty = False
+                for x in level:
+                    if type(x) is kind:
+                        inner.extend(x)
+                        empty = empty or not len(x)
+                if empty:
+                    found.add(dtypes.get_default_dtype())
+            else:
+                raise RuntimeError(f"Could not infer dtype of {type_name(kind)}")
+        level = inner
     common = found.pop()
     for other in found:
         common = dtypes.promote_types(common, other)
     return common.numpy
+
+
+def _stored(data, sizes, dim, kind):
+    """PyTorch's ``recursive_store``, as checks: ``data`` (a sequence at depth ``dim``) as nested
+    lists numpy can take, or PyTorch's error for the first element, depth first, that does not fit
+    the shape or the dtype ``kind``. An array of the right shape is taken whole."""
+    if isinstance(data, np.ndarray) and data.shape == sizes[dim:]:
+        return data
+    if type(data) is not list and type(data) is not tuple:
+        try:
+            data = list(data)
+        except TypeError:
+            raise TypeError("not a sequence") from None
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} "
+                         f"(got {len(data)})")
+    if dim + 1 < len(sizes):
+        out = []
+        for x in data:
+            if isinstance(x, np.ndarray):
+                _warn_list_of_arrays_is_slow()
+            out.append(_stored(x, sizes, dim + 1, kind))
+        return out
+    if _NUMBERS.issuperset({type(x) for x in data}):
+        return data
+    return [_scalar_of(x, kind) for x in data]
+
+
+def _scalar_of(x, kind):
+    """One number of a sequence as PyTorch's ``store_scalar`` takes it into a dtype of ``kind``,
+    refused in its words: a tensor must hold one element, an integer type takes integers and
+    floats (truncated), a floating type anything with ``__float__`` or ``__index__``."""
+    if isinstance(x, np.ndarray):
+        _warn_list_of_arrays_is_slow()
+    if isinstance(x, Tensor):
+        if kind in "iub" and x._array.dtype.kind == "f" and x._array.size == 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        if x._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if kind in "fc" and x.requires_grad:
+            float(x)  # PyTorch reads it with __float__, which warns about the lost history
+        return x._array.reshape(())
+    if kind in "iub":
+        if not isinstance(x, float) and not (kind == "b" and isinstance(x, np.bool_)):
+            operator.index(x)  # Python's own message: "'numpy.float32' object cannot be ..."
+    elif kind in "fc" and not isinstance(x, complex):
+        if not (hasattr(type(x), "__float__") or hasattr(type(x), "__index__")):
+            raise TypeError(f"must be real number, not {type_name(type(x))}")
+        if isinstance(x, np.ndarray):
+            float(x)  # numpy's message for an array of more than one element
+    return x
 
 
 def _check_fits(values, target):
@@ -191,19 +262,6 @@ def _check_fits(values, target):
         raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
 
 
-def _scalar_of(x):
-    """A tensor among the numbers as the number it holds: it must hold exactly one."""
-    if isinstance(x, Tensor):
-        if x._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return x._array.reshape(())
-    return x
-
-
-def _unwrap_tensors(data):
-    return [_unwrap_tensors(x) if isinstance(x, _SEQUENCES) else _scalar_of(x) for x in data]
-
-
 def _check_numpy(array):
     dtypes.from_numpy_dtype(array.dtype)  # refuses unsupported types with PyTorch's message
     if any(stride < 0 for stride in array.strides):
@@ -215,9 +273,9 @@ def _check_numpy(array):
 @functools.cache
 def _warn_list_of_arrays_is_slow():
     """Once per process, as PyTorch's TORCH_WARN_ONCE."""
-    warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
-                  "consider converting the list to a single numpy.ndarray with numpy.array() "
-                  "before converting to a tensor.", UserWarning, stacklevel=5)
+    warn_at_caller("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                   "consider converting the list to a single numpy.ndarray with numpy.array() "
+                   "before converting to a tensor.")
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -251,7 +309,7 @@ asarray = as_tensor
 def from_numpy(ndarray):
     """A tensor sharing ``ndarray``'s memory: changes to one show in the other."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+        raise TypeError(f"expected np.ndarray (got {type_name(type(ndarray))})")
     _check_numpy(ndarray)
     if not ndarray.flags.writeable:
         _warn_not_writable()

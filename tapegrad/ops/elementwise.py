@@ -14,6 +14,8 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
                        tensor_operands)
 from .registry import ELEMENTWISE, Primitive, primitive
+from .signatures import invalid_combination
+from .._warnings import warn_at_caller
 from .broadcast import sum_to
 
 # PyTorch computes 1/0 = inf and log(-1) = nan silently; numpy warns from the op table's modules
@@ -197,12 +199,15 @@ def _minimum(a, b):
 @_maximum.vjp
 @_minimum.vjp
 def _(ctx, grad):
-    # Ties split the gradient evenly between both inputs, as PyTorch does.
+    # Ties split the gradient evenly between both inputs, and a nan (in the result) sends it to
+    # both, as PyTorch's formulas do: each input gets what it is not beaten at.
     a, b = ctx.saved
-    pick_a = where(a == b, full_like(grad, 0.5), (a > b) if ctx.primitive is _maximum else (a < b))
+    shared = _where(a == b, grad / 2, grad)
+    a_wins = a > b if ctx.primitive is _maximum else a < b
+    b_wins = a < b if ctx.primitive is _maximum else a > b
     need_a, need_b = ctx.needs_input_grad
-    return (sum_to(grad * pick_a, ctx.input_shapes[0]) if need_a else None,
-            sum_to(grad * (1 - pick_a), ctx.input_shapes[1]) if need_b else None)
+    return (sum_to(zero_unless(~b_wins, shared), ctx.input_shapes[0]) if need_a else None,
+            sum_to(zero_unless(~a_wins, shared), ctx.input_shapes[1]) if need_b else None)
 
 
 @primitive("where", node="WhereBackward0", group=ELEMENTWISE, saves=("condition",),
@@ -473,13 +478,31 @@ def _(ctx, grad):
 
 
 @primitive("threshold_backward", node="ThresholdBackwardBackward0", group=ELEMENTWISE,
-           saves=("output",), lowering="{0} * (not {1} <= {threshold})")
+           saves=("output",), lowering="(0 if {1} <= {threshold} else {0})")
 def _threshold_backward(grad, output, threshold):
-    """``grad`` where ``output > threshold``, else 0 (a nan ``output`` lets the gradient through, as
-    PyTorch's ``output <= threshold ? 0 : grad`` does). A mask multiply: ``np.where`` is several
-    times slower on unpredictable masks."""
-    keep = np.logical_not(np.less_equal(output, threshold))
-    return np.multiply(grad, keep, out=_result_like(grad, output))
+    """``grad`` where ``output > threshold``, else +0 (a nan ``output`` lets the gradient through, as
+    PyTorch's ``output <= threshold ? 0 : grad`` does)."""
+    return zero_where(np.less_equal(output, threshold), grad, _result_like(grad, output))
+
+
+_UNSIGNED_OF_SIZE = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def zero_where(drop, grad, out):
+    """``grad`` with +0 where ``drop``, written into ``out`` (a new array of the broadcast shape and
+    result dtype): a select, as PyTorch's backward formulas do — a mask multiply would give -0 for
+    a negative gradient and nan for an infinite one. Floats are selected by and-ing their bits
+    with an all-ones or all-zeros mask: as cheap as a multiply, where ``np.where`` is several times
+    slower on unpredictable masks."""
+    unsigned = _UNSIGNED_OF_SIZE.get(out.dtype.itemsize) if out.dtype.kind == "f" else None
+    if unsigned is None:
+        np.copyto(out, np.where(drop, 0, grad), casting="unsafe")
+        return out
+    bits = out.view(unsigned)
+    np.copyto(bits, drop, casting="unsafe")  # 1 where dropped, 0 where kept
+    bits -= 1  # then all zeros where dropped, all ones where kept
+    np.bitwise_and(bits, grad.astype(out.dtype, copy=False).view(unsigned), out=bits)
+    return out
 
 
 @_threshold_backward.vjp
@@ -488,6 +511,11 @@ def _(ctx, grad, threshold):
     need_grad_output, need_output = ctx.needs_input_grad
     return (_threshold_backward(grad, output, threshold=threshold) if need_grad_output else None,
             zeros_like(grad) if need_output else None)
+
+
+def zero_unless(keep, grad):
+    """``grad`` where ``keep``, else +0, as a differentiable select (see ``zero_where``)."""
+    return _where(keep, grad, zeros_like(grad))
 
 
 def _result_like(grad, output):
@@ -512,7 +540,7 @@ def _(ctx, grad, min, max):
         inside = inside & (a >= min)
     if max is not None:
         inside = inside & (a <= max)
-    return grad * inside
+    return zero_unless(inside, grad)
 
 
 @primitive("clamp_min", node="ClampMinBackward0", group=ELEMENTWISE, saves=("a",),
@@ -524,7 +552,7 @@ def _clamp_min(a, min):
 @_clamp_min.vjp
 def _(ctx, grad, min):
     (a,) = ctx.saved
-    return grad * (a >= min)
+    return zero_unless(a >= min, grad)
 
 
 @primitive("clamp_max", node="ClampMaxBackward0", group=ELEMENTWISE, saves=("a",),
@@ -536,7 +564,32 @@ def _clamp_max(a, max):
 @_clamp_max.vjp
 def _(ctx, grad, max):
     (a,) = ctx.saved
-    return grad * (a <= max)
+    return zero_unless(a <= max, grad)
+
+
+@primitive("clamp_min_tensor", node="ClampMinBackward1", group=ELEMENTWISE, saves=("a", "bound"),
+           lowering="max({0}, {1})", error=broadcast_error)
+def _clamp_min_tensor(a, bound):
+    return np.maximum(a, bound)
+
+
+@primitive("clamp_max_tensor", node="ClampMaxBackward1", group=ELEMENTWISE, saves=("a", "bound"),
+           lowering="min({0}, {1})", error=broadcast_error)
+def _clamp_max_tensor(a, bound):
+    return np.minimum(a, bound)
+
+
+@_clamp_min_tensor.vjp
+@_clamp_max_tensor.vjp
+def _(ctx, grad):
+    # The input's gradient where it is within the bound, the bound's where it is not (a nan
+    # input gives neither any), as PyTorch's formulas select them.
+    a, bound = ctx.saved
+    within = a >= bound if ctx.primitive is _clamp_min_tensor else a <= bound
+    beyond = a < bound if ctx.primitive is _clamp_min_tensor else a > bound
+    need_a, need_bound = ctx.needs_input_grad
+    return (sum_to(zero_unless(within, grad), ctx.input_shapes[0]) if need_a else None,
+            sum_to(zero_unless(beyond, grad), ctx.input_shapes[1]) if need_bound else None)
 
 
 @primitive("clamp_tensor", node="ClampBackward0", group=ELEMENTWISE, saves=("a", "low", "high"),
@@ -553,11 +606,11 @@ def _(ctx, grad, **_):
     shape_a, shape_low, shape_high = ctx.input_shapes
     grad_a = grad_low = grad_high = None
     if need_a:
-        grad_a = sum_to(grad * ((a >= low) & (a <= high)), shape_a)
+        grad_a = sum_to(zero_unless((a >= low) & (a <= high), grad), shape_a)
     if need_low:
-        grad_low = sum_to(grad * ((a < low) & (low <= high)), shape_low)
+        grad_low = sum_to(zero_unless((a < low) & (low <= high), grad), shape_low)
     if need_high:
-        grad_high = sum_to(grad * ((a > high) | (low > high)), shape_high)
+        grad_high = sum_to(zero_unless((a > high) | (low > high), grad), shape_high)
     return grad_a, grad_low, grad_high
 
 
@@ -752,16 +805,40 @@ def minimum(input, other):
     return _minimum(*tensor_operands("minimum", input, other))
 
 
+_WHERE_OVERLOADS = ("Tensor condition",
+                    "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                    "Tensor condition, Number self, Tensor other",
+                    "Tensor condition, Tensor input, Number other",
+                    "Tensor condition, Number self, Number other")
+
+
 def where(condition, input=None, other=None):
-    if input is None and other is None:
+    if input is None and other is None and isinstance(condition, Tensor):
         return tuple(Tensor._make(i) for i in np.nonzero(np.atleast_1d(condition._array)))
+    if input is None or other is None or not isinstance(condition, Tensor):
+        given = [v for v in (condition, input, other) if v is not None]
+        raise invalid_combination("where", given, {}, _WHERE_OVERLOADS)
+    condition = _boolean_condition(condition)
     a, b = promote(input, other)
     for value in (input, other):  # a number is an argument here: out of range is an error
         if not isinstance(value, Tensor):
             checked_number(value, a._array.dtype)
-    if not isinstance(condition, Tensor):
-        condition = Tensor._make(np.asarray(condition, dtype=bool))
     return _where(condition, a, b)
+
+
+def _boolean_condition(condition):
+    """The condition of ``where`` as PyTorch takes it: bool, or uint8 with a deprecation
+    warning."""
+    kind = condition._array.dtype
+    if kind == np.uint8:
+        warn_at_caller("where received a uint8 condition tensor. This behavior is deprecated and "
+                       "will be removed in a future version of PyTorch. Use a boolean condition "
+                       "instead.")
+        return Tensor._make(condition._array.astype(np.bool_))
+    if kind != np.bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_LEGACY_TYPE_NAMES[kind.name]}")
+    return condition
 
 
 def neg(input):
@@ -850,12 +927,35 @@ def square(input):
 
 
 def clamp(input, min=None, max=None):
+    return _clamp_between("clamp", input, min, max)
+
+
+def clip(input, min=None, max=None):
+    return _clamp_between("clip", input, min, max)
+
+
+def _clamp_between(name, input, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    check_bound_kinds(name, input, min, max)
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
     return _clamp(input, min=_checked_bound(min, input), max=_checked_bound(max, input))
+
+
+def check_bound_kinds(name, input, min, max, method=False):
+    """PyTorch's overloads take two tensor bounds or two numbers (a 0-d tensor passes for a
+    number): a tensor with dimensions beside a number matches neither. The bounds are named
+    in the message, as they mostly are in such calls."""
+    given = [b for b in (min, max) if b is not None]
+    if (any(isinstance(b, Tensor) and b._array.ndim for b in given)
+            and not all(isinstance(b, Tensor) for b in given)):
+        overloads = ["Tensor min = None, Tensor max = None", "Number min = None, Number max = None"]
+        if not method:
+            overloads = [f"Tensor input, {o}, *, Tensor out = None" for o in overloads]
+        raise invalid_combination(name, () if method else (input,), {"min": min, "max": max},
+                                  overloads)
 
 
 def _checked_bound(value, input):
@@ -892,19 +992,20 @@ def _bound(value, input, upper):
     return value if value._array.dtype == input._array.dtype else to_dtype(value, input.dtype)
 
 
-clip = clamp
 
 
 def clamp_min(input, min):
     if isinstance(min, Tensor):
-        return clamp(input, min=min)
+        input = _promoted_to_bounds(input, min)
+        return _clamp_min_tensor(input, _bound(min, input, False))
     input = _promoted_to_bounds(input, min)
     return _clamp_min(input, min=_checked_bound(min, input))
 
 
 def clamp_max(input, max):
     if isinstance(max, Tensor):
-        return clamp(input, max=max)
+        input = _promoted_to_bounds(input, max)
+        return _clamp_max_tensor(input, _bound(max, input, True))
     input = _promoted_to_bounds(input, max)
     return _clamp_max(input, max=_checked_bound(max, input))
 
@@ -1109,22 +1210,27 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    _check_comparable(input, other)
+    _check_comparable(input, other, rtol, atol)
     return bool(np.allclose(input._array, other._array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    _check_comparable(input, other)
+    _check_comparable(input, other, rtol, atol)
     return Tensor._make(np.isclose(input._array, other._array, rtol=rtol, atol=atol,
                                    equal_nan=equal_nan))
 
 
-def _check_comparable(input, other):
-    """PyTorch compares tensors of one dtype and broadcastable shapes only, and says so."""
+def _check_comparable(input, other, rtol, atol):
+    """PyTorch compares tensors of one dtype and broadcastable shapes only, with tolerances that
+    are not negative, and says so."""
     a, b = input._array, other._array
     if a.dtype != b.dtype:
         raise RuntimeError(f"{_LEGACY_TYPE_NAMES[a.dtype.name]} did not match "
                            f"{_LEGACY_TYPE_NAMES[b.dtype.name]}")
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{tolerance:g}")
     if a.shape != b.shape:
         try:
             np.broadcast_shapes(a.shape, b.shape)
@@ -1133,4 +1239,4 @@ def _check_comparable(input, other):
 
 
 # Creation helpers the rules above use; defined in creation to keep one home for them.
-from .creation import full_like, ones_like, zeros_like  # noqa: E402
+from .creation import ones_like, zeros_like  # noqa: E402

@@ -8,12 +8,24 @@ from .. import dtypes
 from ..tensor import Tensor
 
 __all__ = ["as_tensor_operand", "promote", "tensor_operands", "cast_operand", "scalar_tensor", "broadcast_error",
-           "CPP_TYPE_NAMES", "checked_number"]
+           "CPP_TYPE_NAMES", "checked_number", "type_name"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
                   "uint8": "unsigned char", "bool": "bool"}
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def type_name(kind):
+    """A type's name as CPython's and PyTorch's C++ messages print it (its ``tp_name``): with its
+    module for a type defined in C outside the builtins (``numpy.ndarray``, ``numpy.float32``),
+    bare for the builtins and for classes defined in Python (``list``, ``Tensor``)."""
+    if kind.__module__ == "builtins" or kind.__flags__ & _HEAP_TYPE:
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
 
 
 def scalar_tensor(value, dtype):
@@ -102,9 +114,8 @@ def as_tensor_operand(value):
         return value
     if isinstance(value, (numbers.Number, np.generic)):
         return scalar_tensor(value, dtypes.result_type(value))
-    if isinstance(value, np.ndarray):
-        return Tensor._make(value)
-    raise TypeError(f"expected a Tensor or a number, got {type(value).__name__}")
+    # a numpy array too, as in PyTorch: ``t += array`` is then numpy's business (see ``promote``)
+    raise TypeError(f"expected a Tensor or a number, got {type_name(type(value))}")
 
 
 def tensor_operands(name, input, other):
@@ -132,8 +143,13 @@ def promote(a, b):
         return a, wrapped_number(b, a._array.dtype)
     elif b_is_tensor and type(a) in (float, int) and b._array.dtype.kind == "f":
         return wrapped_number(a, b._array.dtype), b
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):  # ``t + array``: a tensor too
-        a, b = (Tensor._make(v) if isinstance(v, np.ndarray) else v for v in (a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        # Not a tensor nor a number, as in PyTorch: ``t + array`` gets NotImplemented from the
+        # tensor's operator, and numpy computes ``array + t`` (or refuses it, deferring to the
+        # tensor's higher ``__array_priority__``).
+        position, value = (1, a) if isinstance(a, np.ndarray) else (2, b)
+        raise TypeError(f"argument '{'input' if position == 1 else 'other'}' (position "
+                        f"{position}) must be Tensor, not {type_name(type(value))}")
     result = dtypes.result_type(a, b)
     return cast_operand(a, result), cast_operand(b, result)
 

@@ -4,14 +4,15 @@ PyTorch names a full reduction and a reduction over ``dim`` differently (``SumBa
 ``SumBackward1``); here they are two primitives sharing one forward and one rule.
 """
 import builtins
-import collections
 import functools
+import inspect
 import math
-import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, return_types
+from .._warnings import warn_at_caller
+from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
@@ -52,10 +53,18 @@ def accept_numpy_names(function):
     parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     positions = {torch_name: parameters.index(torch_name) if torch_name in parameters[
         :code.co_argcount] else None for torch_name in NUMPY_NAMES.values()}
+    open_keywords = bool(code.co_flags & inspect.CO_VARKEYWORDS)
 
     @functools.wraps(function)
     def call(*args, **kwargs):
         if kwargs and ("axis" in kwargs or "keepdims" in kwargs):
+            strangers = [k for k in kwargs if k not in parameters]
+            if not open_keywords and builtins.any(k not in NUMPY_NAMES for k in strangers):
+                # another unknown keyword: PyTorch then takes numpy's names for no alias either,
+                # and names the first unknown one (``np.mean(t)`` calls ``t.mean(axis=None,
+                # dtype=None, out=None)``: "unexpected keyword argument 'axis'")
+                raise TypeError(f"{function.__name__}() got an unexpected keyword argument "
+                                f"'{strangers[0]}'")
             for numpy_name, torch_name in NUMPY_NAMES.items():
                 if numpy_name in kwargs:
                     position = positions[torch_name]
@@ -231,10 +240,24 @@ _amin = Primitive("amin", _extremum_forward, node="AminBackward0", group=REDUCTI
 
 @_max_all.vjp
 @_min_all.vjp
+def _(ctx, grad, dims, keepdim, largest):
+    a, out = ctx.saved
+    return evenly_distribute(grad, a, out)
+
+
+def evenly_distribute(grad, a, out):
+    """The gradient of a full reduction that picks a value (max, min, median), shared evenly
+    among the entries equal to it (the nans, when it is nan), +0 elsewhere: PyTorch's
+    evenly_distribute_backward."""
+    hits = (a == out) | (a.isnan() & out.isnan())
+    return zero_unless(hits, grad / hits.sum())
+
+
 @_amax.vjp
 @_amin.vjp
 def _(ctx, grad, dims, keepdim, largest):
-    # Ties share the gradient evenly, as PyTorch does for these reductions.
+    # Ties share the gradient evenly, as PyTorch's amax/amin formula does: a mask multiply
+    # (-0 for a negative gradient where not chosen, as there).
     a, out = ctx.saved
     shape = ctx.input_shapes[0]
     hit = (a == _unreduce(out, shape, dims, keepdim)).to(a.dtype)
@@ -265,28 +288,10 @@ def _(ctx, grad, dim, keepdim, largest):
     shape = ctx.input_shapes[0]
     chosen = (argmax if largest else argmin)(a, dim, keepdim=True)
     positions = arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
-    return _unreduce(grad, shape, (dim,), keepdim) * (positions == chosen).to(grad.dtype)
+    return zero_unless(positions == chosen, _unreduce(grad, shape, (dim,), keepdim))
 
 
-def named_result(name, fields):
-    """A named tuple that prints as PyTorch's ``torch.return_types.<name>``."""
-    def __repr__(self):
-        body = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
-        return f"torch.return_types.{name}(\n{body})"
-    base = collections.namedtuple(name, fields)
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
-
-
-class return_types:
-    """Named results of ``max(dim)``, ``sort``, ``frexp`` …, as ``torch.return_types``."""
-
-    max, min, sort, topk, kthvalue, median, cummax, cummin, mode, nanmedian = (
-        named_result(name, "values indices") for name in (
-            "max", "min", "sort", "topk", "kthvalue", "median", "cummax", "cummin", "mode",
-            "nanmedian"))
-    histogram = named_result("histogram", "hist bin_edges")
-    aminmax = named_result("aminmax", "min max")
-    frexp = named_result("frexp", "mantissa exponent")
+named_result = structseq  # the factory of torch.return_types' types, under its old name here
 
 
 def _extremum(largest, input, dim, keepdim, other):
@@ -455,9 +460,8 @@ def _spread(prim, name, input, dim, unbiased, keepdim, correction):
     dims = normalize_dims(dim, input._array.ndim)
     correction = _correction(unbiased, correction)
     if _count(input._array.shape, dims) - correction <= 0:
-        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+        warn_at_caller(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                       "less than the reduction factor (input numel divided by output numel).")
     return prim(input, dims=dims, keepdim=keepdim, correction=correction)
 
 
@@ -516,10 +520,30 @@ def _softmax_shift(a, dim):
     return np.amax(a, axis=dim, keepdims=True, initial=-np.inf)
 
 
+# Below this many elements, exp and log of a float32 (or float16) operand are computed in float64
+# and rounded once: numpy's float32 exp and log are an ulp off more often than PyTorch's, which the
+# printed values of small softmaxes show (``tensor([1.0000, 1.0000])`` for ``probs.sum(-1)``
+# where PyTorch prints ``tensor([1., 1.])``). Above it they run in the operand's dtype: float64
+# exp costs about 3x float32's, and the softmax of a large batch would be 2-3x slower.
+_ROUNDED_ONCE_LIMIT = 1 << 16
+
+
+def _rounded_once(function, a, out=None):
+    """``function`` (np.exp, np.log) of ``a``, into ``out`` if given, in float64 for a small
+    low-precision ``a`` (see ``_ROUNDED_ONCE_LIMIT``)."""
+    if a.dtype.itemsize < 8 and a.dtype.kind == "f" and a.size <= _ROUNDED_ONCE_LIMIT:
+        if out is None:
+            out = np.empty(a.shape, a.dtype)
+        return function(a, out=out, dtype=np.float64)
+    return function(a, out=out)
+
+
 @primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
 def _logsumexp(a, dims, keepdim):
     m = _stable_max(a, dims)
-    out = np.log(np.add.reduce(np.exp(a - m), axis=dims, keepdims=True)) + m
+    shifted = np.subtract(a, m)
+    total = np.add.reduce(_rounded_once(np.exp, shifted, out=shifted), axis=dims, keepdims=True)
+    out = _rounded_once(np.log, total, out=total) + m
     return out if keepdim else out.squeeze(dims)
 
 
@@ -532,9 +556,17 @@ def _(ctx, grad, dims, keepdim):
 
 @primitive("softmax", node="SoftmaxBackward0", group=REDUCTION, saves=("out",))
 def _softmax(a, dim):
+    # exp(a - max) over its sum, as ATen's kernels compute it: along the last dimension times
+    # the sum's reciprocal, along another divided by it
     with np.errstate(invalid="ignore"):
-        e = np.exp(a - _softmax_shift(a, dim))
-    return e / np.add.reduce(e, axis=dim, keepdims=True)
+        e = np.subtract(a, _softmax_shift(a, dim))
+    _rounded_once(np.exp, e, out=e)
+    total = np.add.reduce(e, axis=dim, keepdims=True)
+    if dim in (-1, a.ndim - 1):
+        e *= np.reciprocal(total, out=total)
+    else:
+        e /= total
+    return e
 
 
 @_softmax.vjp
@@ -547,7 +579,8 @@ def _(ctx, grad, dim):
 def _log_softmax(a, dim):
     with np.errstate(invalid="ignore"):
         shifted = a - _softmax_shift(a, dim)
-    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
+    total = np.add.reduce(_rounded_once(np.exp, shifted), axis=dim, keepdims=True)
+    return shifted - _rounded_once(np.log, total, out=total)
 
 
 @_log_softmax.vjp
@@ -583,7 +616,7 @@ def _(ctx, grad, dim):
            saves=("grad", "output"))
 def _log_softmax_backward(grad, output, dim):
     """``grad - exp(output) * sum(grad, dim)``."""
-    result = np.exp(output, out=np.empty(output.shape, output.dtype))
+    result = _rounded_once(np.exp, output)
     result *= np.add.reduce(grad, axis=dim, keepdims=True)
     np.subtract(grad, result, out=result)
     return result
@@ -671,4 +704,5 @@ def _count_nonzero(a, axis):
 
 
 from .creation import arange  # noqa: E402
+from .elementwise import zero_unless  # noqa: E402
 from .shape import _reshape  # noqa: E402  (shape's rules need reductions in turn)
