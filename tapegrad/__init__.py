@@ -16,6 +16,7 @@ from .memory_format import (channels_last, channels_last_3d, contiguous_format, 
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …
 from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
 from .ops import PRIMITIVES, return_types
+from .ops.shape import narrow_copy, split_with_sizes
 from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
 from . import autograd, backends, cuda, linalg, special
 from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled,

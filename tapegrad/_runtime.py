@@ -9,7 +9,7 @@ import builtins
 import os
 import warnings
 
-from .tensor import Tensor, _check_device
+from .tensor import _DEVICE_CONTEXTS, Tensor, _check_device
 from .tensor import device as _device
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
@@ -107,7 +107,8 @@ def set_default_device(device):
 
 
 def get_default_device():
-    return _settings["default_device"]
+    """The device of the innermost ``with torch.device(...)`` block, else the one set."""
+    return _DEVICE_CONTEXTS[-1] if _DEVICE_CONTEXTS else _settings["default_device"]
 
 
 def set_warn_always(b):

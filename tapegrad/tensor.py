@@ -39,16 +39,28 @@ T_DEPRECATION_WARNING = (
     "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
     "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
     "tensor.")
+VOLATILE_REMOVED_WARNING = ("volatile was removed and now has no effect. Use `with "
+                            "torch.no_grad():` instead.")
 T_ZERO_DIM_WARNING = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
                       "these cases.")
 _warned = set()
 
 
-def _warn_once(message):
-    """A warning PyTorch gives once per process (its TORCH_WARN_ONCE), at the user's line."""
-    if message not in _warned:
-        _warned.add(message)
+def _warn_once(message, site=None):
+    """A warning PyTorch gives once per process (its TORCH_WARN_ONCE), at the user's line; once
+    per ``site`` when given (a message with varying details), else once per message."""
+    key = message if site is None else site
+    if key not in _warned:
+        _warned.add(key)
         warn_at_caller(message)
+
+
+def type_argument_dtype(dtype):
+    """The dtype that ``type(dtype)`` converts to: a dtype, a legacy class such as
+    ``torch.LongTensor``, or its name ``'torch.LongTensor'``."""
+    if isinstance(dtype, str) and dtype.startswith("torch.") and dtype.endswith("Tensor"):
+        dtype = globals()[dtype[len("torch."):]]
+    return dtype.dtype if isinstance(dtype, _LegacyTensorType) else dtype
 
 
 class VersionCounter:
@@ -224,6 +236,21 @@ class Tensor:
         return False
 
     @property
+    def volatile(self):
+        """Always False, with PyTorch's warning: ``volatile`` was removed (``no_grad`` does its
+        job)."""
+        warn_at_caller("volatile was removed (Variable.volatile is always False)")
+        return False
+
+    @volatile.setter
+    def volatile(self, value):
+        warn_at_caller(VOLATILE_REMOVED_WARNING)
+
+    @volatile.deleter
+    def volatile(self):
+        warn_at_caller(VOLATILE_REMOVED_WARNING)
+
+    @property
     def data(self):
         """The same data, cut out of the graph and out of its version counting (PyTorch's
         ``.data``: a change made through it goes unseen by autograd, unlike ``detach()``'s)."""
@@ -274,7 +301,7 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self._grad_fn is None
+        return self.grad_fn is None  # through the property: a stale view's history first
 
     @property
     def grad(self):
@@ -483,8 +510,13 @@ class Tensor:
 
     def __repr__(self):
         suffixes = []
-        if self._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{type(self._grad_fn).__name__}>")
+        try:
+            grad_fn = self.grad_fn  # a stale view's history is regenerated first, as in PyTorch
+            node_name = None if grad_fn is None else type(grad_fn).__name__
+        except RuntimeError:  # … or cannot be (an output of split/unbind): PyTorch's <Invalid>
+            node_name = "Invalid"
+        if node_name is not None:
+            suffixes.append(f"grad_fn=<{node_name}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         d = self.dtype
@@ -553,9 +585,7 @@ class Tensor:
         dtype, a legacy class such as ``torch.LongTensor``, or its name)."""
         if dtype is None:
             return f"torch.{_LEGACY_TYPE_NAMES.get(self.dtype.name, 'Float')}Tensor"
-        if isinstance(dtype, str) and dtype.startswith("torch.") and dtype.endswith("Tensor"):
-            dtype = globals()[dtype[len("torch."):]]
-        return self.to(dtype.dtype if isinstance(dtype, _LegacyTensorType) else dtype)
+        return self.to(type_argument_dtype(dtype))
 
     def float(self):
         return self.to(dtypes.float32)
@@ -819,6 +849,18 @@ class device:
     def __reduce__(self):
         return device, (self.type, self.index)
 
+    def __enter__(self):
+        """``with torch.device(...)``: the default device inside the block (the CPU is the only
+        one that can be; another is refused as factories refuse it)."""
+        _check_device(self)
+        _DEVICE_CONTEXTS.append(self)
+        return self
+
+    def __exit__(self, *exc_info):
+        _DEVICE_CONTEXTS.pop()
+
+
+_DEVICE_CONTEXTS = []  # the devices of the enclosing ``with torch.device(...)`` blocks
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                  "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -884,6 +926,10 @@ class Variable(metaclass=_VariableType):
     requires_grad=True)`` is ``t`` detached (sharing its data) with that flag."""
 
     def __new__(cls, data, requires_grad=False, volatile=False):
+        if volatile:
+            warn_at_caller(VOLATILE_REMOVED_WARNING)
+            if requires_grad:
+                raise ValueError("Variable can't be volatile and require_grad at the same time!")
         return data.detach().requires_grad_(requires_grad)
 
 
@@ -898,8 +944,8 @@ def _legacy_array(args, dtype):
         return np.empty(tuple(data), dtype=dtype)
     if isinstance(data, Tensor):
         return data._array.astype(dtype)
-    if data is None or np.ndim(data) == 0:
-        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    if not ops.creation.is_sequence(data):
+        raise TypeError(f"new(): data must be a sequence (got {ops.operands.type_name(type(data))})")
     return ops.tensor(data, dtype=dtypes.from_numpy_dtype(dtype))._array  # tensor()'s checks
 
 
@@ -943,6 +989,9 @@ for _name in ops.TENSOR_METHODS:
 Tensor.polygamma = ops.gamma_functions.polygamma_method  # x.polygamma(n): the tensor first
 Tensor.flip = ops.layout.flip_method  # x.flip(0, 1): varargs, unlike torch.flip(x, dims)
 Tensor.tile = ops.layout.tile_method
+Tensor.heaviside_ = ops.special.heaviside_  # a method only: PyTorch has no torch.heaviside_
+Tensor.split_with_sizes = ops.shape.split_with_sizes
+Tensor.narrow_copy = ops.shape.narrow_copy
 
 
 def _operator(name, function, reflected):
@@ -966,8 +1015,14 @@ def _operator(name, function, reflected):
 
 
 def _reciprocal_times(self, other):
-    """``other / self``, computed as PyTorch does (MulBackward0 of a reciprocal)."""
-    return ops.mul(ops.reciprocal(self), other)
+    """``other / self``, computed as PyTorch does (MulBackward0 of a reciprocal, by the operator:
+    an array ``other`` goes to numpy, as there)."""
+    return ops.reciprocal(self) * other
+
+
+def _eq_with_arrays(self, other):
+    """``==``, the one operator of PyTorch's that takes a numpy array as a tensor."""
+    return ops.eq(self, Tensor._make(other) if isinstance(other, np.ndarray) else other)
 
 
 # name -> (operation, whether the tensor is its second operand); in-place ones write into self
@@ -985,7 +1040,7 @@ _OPERATORS = {
     "__lshift__": (ops.bitwise_left_shift, False), "__rlshift__": (ops.bitwise_left_shift, True),
     "__rshift__": (ops.bitwise_right_shift, False),
     "__rrshift__": (ops.bitwise_right_shift, True),
-    "__eq__": (ops.eq, False), "__ne__": (ops.ne, False), "__lt__": (ops.lt, False),
+    "__eq__": (_eq_with_arrays, False), "__ne__": (ops.ne, False), "__lt__": (ops.lt, False),
     "__le__": (ops.le, False), "__gt__": (ops.gt, False), "__ge__": (ops.ge, False),
     "__iadd__": (ops.add_, False), "__isub__": (ops.sub_, False), "__imul__": (ops.mul_, False),
     "__itruediv__": (ops.div_, False), "__ifloordiv__": (ops.floor_divide_, False),

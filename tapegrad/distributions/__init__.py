@@ -35,21 +35,16 @@ from .transforms import (AbsTransform, AffineTransform, CatTransform, ComposeTra
 from .uniform import Uniform
 from .von_mises import VonMises
 
+# PyTorch's names for ``from torch.distributions import *`` (not the modules ``constraints`` and
+# ``transforms``, nor ``ExpRelaxedCategorical`` and ``LogitRelaxedBernoulli``).
 __all__ = [
-    "Distribution", "ExponentialFamily", "Normal", "Uniform", "Bernoulli", "Categorical",
-    "MultivariateNormal", "LowRankMultivariateNormal", "Gamma", "Chi2", "InverseGamma",
-    "Dirichlet", "Beta",
-    "Exponential", "Weibull", "Pareto", "GeneralizedPareto", "Laplace", "Cauchy", "Gumbel",
-    "HalfNormal", "HalfCauchy",
-    "LogNormal", "LogisticNormal", "StudentT", "FisherSnedecor", "Kumaraswamy", "VonMises",
-    "Poisson", "Binomial",
-    "Geometric", "NegativeBinomial", "Multinomial", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "LogitRelaxedBernoulli", "ExpRelaxedCategorical", "ContinuousBernoulli", "Independent",
-    "TransformedDistribution", "MixtureSameFamily", "Transform", "ComposeTransform",
-    "CatTransform", "StackTransform",
-    "IndependentTransform", "ReshapeTransform", "ExpTransform", "PowerTransform",
-    "SigmoidTransform", "SoftplusTransform", "TanhTransform", "AbsTransform", "AffineTransform",
-    "SoftmaxTransform", "StickBreakingTransform", "LowerCholeskyTransform",
-    "PositiveDefiniteTransform", "CumulativeDistributionTransform", "identity_transform",
-    "biject_to", "transform_to", "kl_divergence", "register_kl", "constraints", "transforms"]
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
+    "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
+    "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent",
+    "InverseGamma", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal",
+    "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+    "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform",
+    "VonMises", "Weibull", "TransformedDistribution", "biject_to", "kl_divergence",
+    "register_kl", "transform_to"]
+__all__.extend(transforms.__all__)

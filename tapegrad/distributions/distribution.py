@@ -101,7 +101,7 @@ class Distribution:
 
     @property
     def mean(self):
-        raise NotImplementedError(f"{type(self)} does not implement mean")
+        raise NotImplementedError
 
     @property
     def mode(self):
@@ -109,7 +109,7 @@ class Distribution:
 
     @property
     def variance(self):
-        raise NotImplementedError(f"{type(self)} does not implement variance")
+        raise NotImplementedError
 
     @property
     def stddev(self):

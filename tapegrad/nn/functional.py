@@ -44,7 +44,7 @@ from ..ops import resample as _resample
 from .._warnings import warn_at_caller
 from .. import random as _random
 from ._reduction import legacy_get_string as _legacy_reduction
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 
 __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
            "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
@@ -83,14 +83,14 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias``. With a bias, PyTorch folds the leading dimensions into one:
     a view to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this."""
-    if input._array.dtype != weight._array.dtype:
-        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
-                           f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
-    if bias is None:
+    if bias is None:  # matmul's dtype check, with its message ("expected m1 and m2 ...")
         return ops.mm(input, weight.t()) if input.dim() == 2 else ops.matmul(input, weight.t())
+    if input._array.dtype != weight._array.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
     if input.dim() != 2 and not input.is_contiguous():
         # ATen folds contiguous inputs only; else matmul, then ``add_(bias)``
         out = ops.matmul(input, weight.t())
@@ -426,12 +426,8 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalises over the trailing ``normalized_shape`` dimensions (biased variance), as one
     ``NativeLayerNormBackward0``; a missing weight or bias is a constant one or zero."""
-    normalized_shape = _as_shape(normalized_shape)
-    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
-            f"size{list(input.shape)}")
+    normalized_shape = _checked_normalized_shape("layer_norm", input, normalized_shape, weight,
+                                                 bias)
     _normalization.check_dtypes("LayerNormKernelImpl", input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, normalized_shape, input.dtype)
     return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps)
@@ -553,18 +549,48 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """``input / sqrt(mean(input², trailing dims) + eps) * weight``; ``eps`` defaults to the
     dtype's machine epsilon."""
-    normalized_shape = _as_shape(normalized_shape)
-    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, normalized_shape))}], but got input of "
-            f"size{list(input.shape)}")
+    normalized_shape = _checked_normalized_shape("rms_norm", input, normalized_shape, weight)
     require_floating(input, "rms_norm")
     if eps is None:
         eps = float(np.finfo(input._array.dtype).eps)
     dims = tuple(range(-len(normalized_shape), 0))
     out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    return out if weight is None else out * weight
+    if weight is None:
+        return out
+    if weight.dtype != input.dtype:
+        _warn_once(f"Mismatch dtype between input and weight: input dtype = "
+                   f"{_CPP_TYPE_NAMES[input.dtype.name]}, weight dtype = "
+                   f"{_CPP_TYPE_NAMES[weight.dtype.name]}, Cannot dispatch to fused "
+                   f"implementation.", site="rms_norm dtype")
+    return (out * weight).to(input.dtype)  # the input's dtype, as PyTorch's type_as
+
+
+def _checked_normalized_shape(name, input, normalized_shape, weight, bias=None):
+    """``normalized_shape`` as a tuple, after PyTorch's checks of it against the affine
+    parameters and the input's trailing dimensions (``rms_norm`` prints ``[*3]``,
+    ``layer_norm`` ``[*, 3]``)."""
+    if isinstance(normalized_shape, int):
+        raise TypeError(f"{name}(): argument 'normalized_shape' (position 2) must be tuple of "
+                        f"ints, not int")
+    normalized_shape = tuple(normalized_shape)
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for role, parameter in (("weight", weight), ("bias", bias)):
+        if parameter is not None and tuple(parameter.shape) != normalized_shape:
+            raise RuntimeError(
+                f"Expected {role} to be of same shape as normalized_shape, but got {role} of "
+                f"shape {list(parameter.shape)} and normalized_shape = {list(normalized_shape)}")
+    if name == "rms_norm" and input.dim() < len(normalized_shape):
+        raise ValueError(f"Input tensor must have at least {len(normalized_shape)} dimensions, "
+                         f"but got {input.dim()}")
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        star = "*" if name == "rms_norm" else "*, "
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[{star}{', '.join(map(str, normalized_shape))}], but got input of "
+            f"size{list(input.shape)}")
+    return normalized_shape
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False,
@@ -737,10 +763,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     _check_attention_dtypes(query, key, value, attn_mask)
     length, source_length = query.shape[-2], key.shape[-2]
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
-    if enable_gqa and key.dim() >= 3 and key.shape[-3] != query.shape[-3]:
-        groups = query.shape[-3] // key.shape[-3]
-        key = key.repeat_interleave(groups, -3)
-        value = value.repeat_interleave(groups, -3)
+    if enable_gqa:
+        key, value = _grouped_key_value(query, key, value)
     scores = ops.matmul(query, key.transpose(-2, -1)) * scale
     if attn_mask is not None:
         # Only CPU flash attention (4-D inputs, no dropout, a mask that expands to the scores)
@@ -760,6 +784,19 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return ops.matmul(weights, value)
 
 
+def _grouped_key_value(query, key, value):
+    """Grouped-query attention: each key/value head serves a group of query heads (dim -3), so
+    it is repeated to the query's head count, which it must divide."""
+    heads, key_heads, value_heads = query.size(-3), key.size(-3), value.size(-3)
+    if heads == key_heads == value_heads:
+        return key, value
+    if heads % key_heads or heads % value_heads:
+        # PyTorch's message ends there.
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    return (key.repeat_interleave(heads // key_heads, -3),
+            value.repeat_interleave(heads // value_heads, -3))
+
+
 def _expands_to(tensor, shape):
     try:
         return np.broadcast_shapes(tuple(shape), tuple(tensor.shape)) == tuple(shape)
@@ -768,10 +805,11 @@ def _expands_to(tensor, shape):
 
 
 def _masked_scores(scores, mask):
-    """A boolean mask marks the positions that take part; a float mask is added."""
+    """A boolean mask marks the positions that take part; a float mask is added (a float32 mask
+    of another query dtype in the query's dtype)."""
     if mask.dtype == dtypes.bool:
         return scores.masked_fill(mask.logical_not(), float("-inf"))
-    return scores + mask
+    return scores + mask.to(scores.dtype)
 
 
 def _check_attention_dtypes(query, key, value, attn_mask):
@@ -783,8 +821,7 @@ def _check_attention_dtypes(query, key, value, attn_mask):
     if not query.is_floating_point():
         raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]}"
                            f" but found {_LEGACY_TYPE_NAMES[query.dtype.name]}")
-    if attn_mask is not None and attn_mask.dtype not in (dtypes.bool, query.dtype) and \
-            not attn_mask.is_floating_point():
+    if attn_mask is not None and attn_mask.dtype not in (dtypes.bool, dtypes.float32, query.dtype):
         raise RuntimeError(
             "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
             f"attn_mask.dtype: {_CPP_TYPE_NAMES[attn_mask.dtype.name]} and  query.dtype: "
@@ -1345,5 +1382,3 @@ def _check_logits_weights(input, target, weight, pos_weight):
         _check_in_place_broadcast(input.shape, shape)
 
 
-def _as_shape(shape):
-    return (shape,) if isinstance(shape, int) else tuple(shape)

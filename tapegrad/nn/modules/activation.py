@@ -292,7 +292,7 @@ class PReLU(Module):
         self.num_parameters = num_parameters
         super().__init__()
         self.init = init
-        self.weight = Parameter(ops.empty(num_parameters, dtype=dtype))
+        self.weight = Parameter(ops.empty(num_parameters, device=device, dtype=dtype))
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -37,24 +37,25 @@ class MultiheadAttention(Module):
         self.dropout = dropout
         self.batch_first = batch_first
         self.head_dim = embed_dim // num_heads
+        factory = {"device": device, "dtype": dtype}
         if self._qkv_same_embed_dim:
-            self.in_proj_weight = Parameter(ops.empty(3 * embed_dim, embed_dim, dtype=dtype))
+            self.in_proj_weight = Parameter(ops.empty(3 * embed_dim, embed_dim, **factory))
             for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
                 self.register_parameter(name, None)
         else:
-            self.q_proj_weight = Parameter(ops.empty(embed_dim, embed_dim, dtype=dtype))
-            self.k_proj_weight = Parameter(ops.empty(embed_dim, self.kdim, dtype=dtype))
-            self.v_proj_weight = Parameter(ops.empty(embed_dim, self.vdim, dtype=dtype))
+            self.q_proj_weight = Parameter(ops.empty(embed_dim, embed_dim, **factory))
+            self.k_proj_weight = Parameter(ops.empty(embed_dim, self.kdim, **factory))
+            self.v_proj_weight = Parameter(ops.empty(embed_dim, self.vdim, **factory))
             self.register_parameter("in_proj_weight", None)
         if bias:
-            self.in_proj_bias = Parameter(ops.empty(3 * embed_dim, dtype=dtype))
+            self.in_proj_bias = Parameter(ops.empty(3 * embed_dim, **factory))
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
-                                                        dtype=dtype)
+                                                        **factory)
         if add_bias_kv:
-            self.bias_k = Parameter(ops.empty(1, 1, embed_dim, dtype=dtype))
-            self.bias_v = Parameter(ops.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_k = Parameter(ops.empty(1, 1, embed_dim, **factory))
+            self.bias_v = Parameter(ops.empty(1, 1, embed_dim, **factory))
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn

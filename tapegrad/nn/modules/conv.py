@@ -33,7 +33,7 @@ class _ConvNd(Module):
     (in, out/groups, k...), a plain one's (out, in/groups, k...)."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                 transposed, output_padding, groups, bias, padding_mode, dtype=None):
+                 transposed, output_padding, groups, bias, padding_mode, device=None, dtype=None):
         super().__init__()
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -62,11 +62,12 @@ class _ConvNd(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         self._reversed_padding_repeated_twice = self._pad_amounts()
+        factory = {"device": device, "dtype": dtype}
         shape = ((in_channels, out_channels // groups) if transposed else
                  (out_channels, in_channels // groups))
-        self.weight = Parameter(ops.empty(*shape, *self.kernel_size, dtype=dtype))
+        self.weight = Parameter(ops.empty(*shape, *self.kernel_size, **factory))
         if bias:
-            self.bias = Parameter(ops.empty(out_channels, dtype=dtype))
+            self.bias = Parameter(ops.empty(out_channels, **factory))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -112,7 +113,7 @@ class _PlainConvNd(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, False,
-                         0, groups, bias, padding_mode, dtype)
+                         0, groups, bias, padding_mode, device, dtype)
 
     def forward(self, input):
         if self.padding_mode != "zeros":  # padded first, then convolved without padding
@@ -145,7 +146,7 @@ class _ConvTransposeNd(_ConvNd):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, True,
-                         output_padding, groups, bias, padding_mode, dtype)
+                         output_padding, groups, bias, padding_mode, device, dtype)
 
     def forward(self, input, output_size=None):
         """``output_size`` picks one of the sizes the strides make possible (the output padding

@@ -66,11 +66,11 @@ class LazyLinear(LazyModuleMixin, Linear):
     cls_to_become = Linear
 
     def __init__(self, out_features, bias=True, device=None, dtype=None):
-        super().__init__(0, 0, False)
-        self.weight = UninitializedParameter(dtype=dtype)
+        super().__init__(0, 0, False, device=device)  # refuses a device but the CPU
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
         self.out_features = out_features
         if bias:
-            self.bias = UninitializedParameter(dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
 
     def reset_parameters(self):
         if not self.has_uninitialized_params() and self.in_features != 0:
@@ -88,11 +88,11 @@ class LazyLinear(LazyModuleMixin, Linear):
 class _LazyConvMixin(LazyModuleMixin):
     """``in_channels`` from dim 1 of a batched input (dim 0 of an unbatched one)."""
 
-    def _lazy_init(self, out_channels, bias, dtype):
-        self.weight = UninitializedParameter(dtype=dtype)
+    def _lazy_init(self, out_channels, bias, device, dtype):
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
         self.out_channels = out_channels
         if bias:
-            self.bias = UninitializedParameter(dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
 
     def reset_parameters(self):
         if not self.has_uninitialized_params() and self.in_channels != 0:
@@ -128,8 +128,8 @@ def _lazy_conv(eager):
         def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                      groups=1, bias=True, padding_mode="zeros", device=None, dtype=None):
             super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                             padding_mode, dtype=dtype)
-            self._lazy_init(out_channels, bias, dtype)
+                             padding_mode, device=device, dtype=dtype)
+            self._lazy_init(out_channels, bias, device, dtype)
 
     LazyConv.__name__ = LazyConv.__qualname__ = "Lazy" + eager.__name__
     return LazyConv
@@ -145,8 +145,8 @@ def _lazy_conv_transpose(eager):
                      groups=1, bias=True, dilation=1, padding_mode="zeros", device=None,
                      dtype=None):
             super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
-                             dilation, padding_mode, dtype=dtype)
-            self._lazy_init(out_channels, bias, dtype)
+                             dilation, padding_mode, device=device, dtype=dtype)
+            self._lazy_init(out_channels, bias, device, dtype)
 
     LazyConvTranspose.__name__ = LazyConvTranspose.__qualname__ = "Lazy" + eager.__name__
     return LazyConvTranspose
@@ -166,16 +166,16 @@ class _LazyBatchNormMixin(LazyModuleMixin):
 
     def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None):
-        super().__init__(0, eps, momentum, False, False, dtype=dtype)
+        super().__init__(0, eps, momentum, False, False, device=device, dtype=dtype)
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
-            self.weight = UninitializedParameter(dtype=dtype)
-            self.bias = UninitializedParameter(dtype=dtype)
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
         if track_running_stats:
-            self.running_mean = UninitializedBuffer(dtype=dtype)
-            self.running_var = UninitializedBuffer(dtype=dtype)
-            self.num_batches_tracked = ops.tensor(0, dtype=dtypes.int64)
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = ops.tensor(0, dtype=dtypes.int64, device=device)
 
     def reset_parameters(self):
         if not self.has_uninitialized_params() and self.num_features != 0:

@@ -27,9 +27,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty(out_features, in_features, dtype=dtype))
+        self.weight = Parameter(ops.empty(out_features, in_features, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(ops.empty(out_features, dtype=dtype))
+            self.bias = Parameter(ops.empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -63,9 +63,10 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty(out_features, in1_features, in2_features, dtype=dtype))
+        self.weight = Parameter(ops.empty(out_features, in1_features, in2_features,
+                                          device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(ops.empty(out_features, dtype=dtype))
+            self.bias = Parameter(ops.empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

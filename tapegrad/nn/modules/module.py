@@ -13,7 +13,7 @@ import numpy as np
 from ... import dtypes
 from ...autograd import grad_mode
 from ...compile import compile as compile_function
-from ...tensor import Tensor, _check_device
+from ...tensor import Tensor, _check_device, type_argument_dtype
 from ..parameter import Buffer, Parameter, reset_grad
 from .hooks import BackwardHook, RemovableHandle
 
@@ -420,6 +420,7 @@ class Module:
     def to(self, *args, **kwargs):
         """Converts floating-point parameters and buffers in place (the CPU is the only device)."""
         target = kwargs.get("dtype")
+        _check_device(kwargs.get("device"))
         for arg in args:
             if isinstance(arg, Tensor):
                 target = arg.dtype
@@ -474,12 +475,22 @@ class Module:
         """Refused as in a PyTorch built without CUDA (tapegrad runs on the CPU)."""
         _check_device("cuda" if device is None else device)
 
-    def _cast_floating(self, dtype):
-        """Swaps the data of every floating tensor of the tree, keeping the Parameter objects."""
+    def type(self, dst_type):
+        """Converts every parameter and buffer, floating or not, to ``dst_type`` (a dtype or a
+        legacy type such as ``torch.DoubleTensor``)."""
+        dtype = dtypes.as_dtype(type_argument_dtype(dst_type))
+        if not dtype.is_floating_point and any(p.requires_grad for p in self.parameters()):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
+        return self._cast_floating(dtype, floating_only=False)
+
+    def _cast_floating(self, dtype, floating_only=True):
+        """Swaps the data of every floating tensor of the tree (of every tensor unless
+        ``floating_only``), keeping the Parameter objects."""
         numpy_dtype = dtypes.as_dtype(dtype).numpy
         for module in self.modules():
             for tensor in (*module._parameters.values(), *module._buffers.values()):
-                if tensor is None or tensor._array.dtype.kind != "f":
+                if tensor is None or floating_only and tensor._array.dtype.kind != "f":
                     continue
                 tensor._array = tensor._array.astype(numpy_dtype)
                 if tensor._grad is not None:

@@ -18,12 +18,12 @@ __all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"
            "CrossMapLRN2d"]
 
 
-def _register_scale_and_shift(module, shape, affine, bias, dtype):
+def _register_scale_and_shift(module, shape, affine, bias, device, dtype):
     """``weight`` and ``bias`` of ``shape`` (uninitialized), or None where not ``affine`` or not
     ``bias``."""
-    module.register_parameter("weight", Parameter(ops.empty(shape, dtype=dtype))
+    module.register_parameter("weight", Parameter(ops.empty(shape, device=device, dtype=dtype))
                               if affine else None)
-    module.register_parameter("bias", Parameter(ops.empty(shape, dtype=dtype))
+    module.register_parameter("bias", Parameter(ops.empty(shape, device=device, dtype=dtype))
                               if affine and bias else None)
 
 
@@ -35,7 +35,8 @@ class LayerNorm(Module):
                                  else tuple(normalized_shape))
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        _register_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, dtype)
+        _register_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device,
+                                  dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -63,7 +64,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        _register_scale_and_shift(self, num_channels, affine, bias, dtype)
+        _register_scale_and_shift(self, num_channels, affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -94,16 +95,18 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
+        factory = {"device": device, "dtype": dtype}
         if affine:
-            self.weight = Parameter(ops.empty(num_features, dtype=dtype))
-            self.bias = Parameter(ops.empty(num_features, dtype=dtype))
+            self.weight = Parameter(ops.empty(num_features, **factory))
+            self.bias = Parameter(ops.empty(num_features, **factory))
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", ops.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", ops.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", ops.tensor(0, dtype=dtypes.int64))
+            self.register_buffer("running_mean", ops.zeros(num_features, **factory))
+            self.register_buffer("running_var", ops.ones(num_features, **factory))
+            self.register_buffer("num_batches_tracked",
+                                 ops.tensor(0, dtype=dtypes.int64, device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
@@ -238,8 +241,8 @@ class RMSNorm(Module):
                                  else tuple(normalized_shape))
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        self.register_parameter("weight", Parameter(ops.empty(self.normalized_shape, dtype=dtype))
-                                if elementwise_affine else None)
+        weight = ops.empty(self.normalized_shape, device=device, dtype=dtype)
+        self.register_parameter("weight", Parameter(weight) if elementwise_affine else None)
         self.reset_parameters()
 
     def reset_parameters(self):

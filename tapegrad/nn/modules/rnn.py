@@ -71,11 +71,12 @@ class RNNCellBase(Module):
         self.hidden_size = hidden_size
         self.bias = bias
         gates = _GATES[self._mode] * hidden_size
-        self.weight_ih = Parameter(ops.empty(gates, input_size, dtype=dtype))
-        self.weight_hh = Parameter(ops.empty(gates, hidden_size, dtype=dtype))
+        factory = {"device": device, "dtype": dtype}
+        self.weight_ih = Parameter(ops.empty(gates, input_size, **factory))
+        self.weight_hh = Parameter(ops.empty(gates, hidden_size, **factory))
         if bias:
-            self.bias_ih = Parameter(ops.empty(gates, dtype=dtype))
-            self.bias_hh = Parameter(ops.empty(gates, dtype=dtype))
+            self.bias_ih = Parameter(ops.empty(gates, **factory))
+            self.bias_hh = Parameter(ops.empty(gates, **factory))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -215,19 +216,20 @@ class RNNBase(Module):
         self.proj_size = proj_size
         directions = 2 if bidirectional else 1
         gates = _GATES[self._mode] * hidden_size
+        factory = {"device": device, "dtype": dtype}
         output_size = proj_size or hidden_size  # what each step hands on
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else output_size * directions
             for suffix in ("", "_reverse")[:directions]:
                 names = _parameter_names(layer, suffix)
-                setattr(self, names[0], Parameter(ops.empty(gates, layer_input, dtype=dtype)))
-                setattr(self, names[1], Parameter(ops.empty(gates, output_size, dtype=dtype)))
+                setattr(self, names[0], Parameter(ops.empty(gates, layer_input, **factory)))
+                setattr(self, names[1], Parameter(ops.empty(gates, output_size, **factory)))
                 if bias:
-                    setattr(self, names[2], Parameter(ops.empty(gates, dtype=dtype)))
-                    setattr(self, names[3], Parameter(ops.empty(gates, dtype=dtype)))
+                    setattr(self, names[2], Parameter(ops.empty(gates, **factory)))
+                    setattr(self, names[3], Parameter(ops.empty(gates, **factory)))
                 if proj_size:
                     setattr(self, names[4], Parameter(ops.empty(proj_size, hidden_size,
-                                                                 dtype=dtype)))
+                                                                 **factory)))
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -27,8 +27,8 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, dtype=dtype),
-                                    requires_grad=not _freeze)
+            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, device=device,
+                                              dtype=dtype), requires_grad=not _freeze)
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
@@ -88,7 +88,8 @@ class EmbeddingBag(Module):
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, dtype=dtype))
+            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, device=device,
+                                              dtype=dtype))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
