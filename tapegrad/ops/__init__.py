@@ -38,6 +38,7 @@ from .layout import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from .scatter import *  # noqa: F401,F403
+from .segment import segment_reduce
 from .einsum import einsum
 from .bitwise import *  # noqa: F401,F403
 from .norm import cdist, dist, norm, pdist
@@ -112,6 +113,7 @@ TENSOR_METHODS = (
     "masked_scatter_", "scatter", "scatter_", "scatter_add", "scatter_add_",
     "index_add", "index_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_",
     "index_reduce", "index_reduce_", "index_copy", "index_copy_", "take", "take_along_dim",
+    "segment_reduce",
     # H4: more functions
     "msort", "unique_consecutive", "renorm", "rot90", "nextafter", "tril_", "triu_",
     "cov", "corrcoef", "lgamma", "digamma", "mvlgamma",

@@ -1,5 +1,8 @@
 """Adam and AdamW: moment estimates with bias correction; AdamW decays weights directly."""
-from .. import ops
+import numpy as np
+
+from .. import dtypes, ops
+from ..tensor import Tensor
 from .optimizer import Optimizer, check_hyperparameters
 
 __all__ = ["Adam", "AdamW"]
@@ -16,6 +19,10 @@ class Adam(Optimizer):
                                       fused=fused, decoupled_weight_decay=decoupled_weight_decay))
 
     def _update(self, group, param, grad, state):
+        """PyTorch's ``_single_tensor_adam`` (its CPU path), operation for operation, so float32
+        trajectories round alike; its Python-number bias corrections are float64 tensor
+        operations on the step tensor here (no .item(): a compiled training step keeps the step
+        count in its kernel instead of falling back to eager mode)."""
         if not state:
             state["step"] = ops.tensor(0.0)
             state["exp_avg"] = ops.zeros_like(param)
@@ -24,21 +31,46 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = ops.zeros_like(param)
         beta1, beta2 = group["betas"]
         lr = group["lr"]
+        lr = lr.double() if isinstance(lr, Tensor) else lr
+        weight_decay = group["weight_decay"]
         state["step"].add_(1)
-        # The bias corrections from the step tensor with tensor operations, in float64 as the
-        # Python-number arithmetic of PyTorch's Adam: no .item(), so a compiled training step
-        # keeps the step count in its kernel instead of falling back to eager mode.
         step = state["step"].double()
-        grad = self._apply_weight_decay(group, param, grad)
+        if weight_decay != 0 and not group.get("decoupled_weight_decay"):
+            grad = _fused_multiply_add(param, weight_decay, grad)  # grad.add(param, alpha=wd)
+        else:
+            grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_((grad - exp_avg) * (1 - beta1))  # lerp towards grad, as PyTorch
-        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
+        exp_avg.copy_(_lerp(exp_avg, grad, 1 - beta1))
+        exp_avg_sq.mul_(beta2)
+        exp_avg_sq.copy_(_fused_multiply_add(grad * (1 - beta2), grad, exp_avg_sq))  # addcmul_
         second_moment = exp_avg_sq
         if group["amsgrad"]:
             second_moment = state["max_exp_avg_sq"]
             second_moment.copy_(ops.maximum(second_moment, exp_avg_sq))
-        denominator = second_moment.sqrt() / (1 - beta2 ** step).sqrt() + group["eps"]
-        param.sub_(exp_avg / denominator * (lr / (1 - beta1 ** step)))
+        dtype = param.dtype  # the kernels take Python numbers in the tensor's precision
+        bias_correction2_sqrt = (1 - beta2 ** step).sqrt().to(dtype)
+        denominator = second_moment.sqrt() / bias_correction2_sqrt + group["eps"]
+        step_size = (lr / (1 - beta1 ** step)).to(dtype)
+        param.add_(-step_size * exp_avg / denominator)  # addcdiv_(exp_avg, denom, -step_size)
+
+
+def _fused_multiply_add(a, b, c):
+    """``a * b + c`` rounded once, as the vectorized CPU kernels of PyTorch's lerp, addcmul and
+    add(alpha=) compute it (an FMA instruction): a product of float32 numbers is exact in
+    float64, so its sum with ``c`` is rounded only on the way back."""
+    if a.dtype != dtypes.float32:
+        return a * b + c
+    b = b.double() if isinstance(b, Tensor) else float(np.float32(b))
+    return (a.double() * b + c.double()).float()
+
+
+def _lerp(start, end, weight):
+    """PyTorch's vectorized lerp: from the nearer end, with one fused multiply-add."""
+    if start.dtype == dtypes.float32:
+        weight = float(np.float32(weight))
+    if abs(weight) < 0.5:
+        return _fused_multiply_add(end - start, weight, start)
+    return _fused_multiply_add(end - start, weight - 1, end)
 
 
 class AdamW(Adam):
