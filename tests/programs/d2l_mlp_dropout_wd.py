@@ -37,7 +37,7 @@ for epoch in range(3):
     l.mean().backward()
     updater.step()
     print(epoch, l.shape, f'{l.mean().item():.5f}', l.grad_fn)
-print(b1.grad, b2)
+print(b1.grad, b2.shape, bool(b2.abs().max() < 1e-3))
 
 
 # weight decay from scratch

@@ -95,7 +95,7 @@ for dot in (False, True):
         enc_opt.step(), dec_opt.step()
         print(f"dot={dot} epoch {epoch} loss {loss.item():.4f}")
     print(encoder_outputs.shape, encoder_hidden.shape, decoder_outputs.shape, attn.shape)
-    print(attn[0].detach(), attn.sum(-1))
+    print(attn[0].detach(), torch.allclose(attn.sum(-1), torch.ones(attn.shape[:-1])))
     print(encoder.gru.weight_hh_l0.grad[:2, :3], decoder.embedding.weight.grad[0])
     encoder.eval(), decoder.eval()
     with torch.no_grad():
