@@ -461,6 +461,30 @@ def run(workloads=None, impls=IMPLS, quick=False, rounds=None, latency=True):
     return rows
 
 
+# The model and data of a latency run (``rng`` and ``nn`` are defined before)
+LATENCY_MODELS = {
+    "small MLP": """
+        model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
+                              nn.Linear(128, 10))
+        x = tapegrad.from_numpy(rng.standard_normal((64, 64)).astype(np.float32))
+        y = tapegrad.from_numpy(rng.integers(0, 10, 64))
+    """,
+    "GRU classifier, 3 time steps": """
+        class Classifier(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gru = nn.GRU(8, 16, batch_first=True)
+                self.head = nn.Linear(16, 3)
+
+            def forward(self, x):
+                out, _ = self.gru(x)
+                return self.head(out[:, -1])
+        model = Classifier()
+        x = tapegrad.from_numpy(rng.standard_normal((4, 3, 8)).astype(np.float32))
+        y = tapegrad.from_numpy(rng.integers(0, 3, 4))
+    """,
+}
+
 LATENCY_PROGRAM = textwrap.dedent("""
     import time
     started = time.perf_counter()
@@ -469,12 +493,9 @@ LATENCY_PROGRAM = textwrap.dedent("""
     from tapegrad import nn
     imported = time.perf_counter()
     rng = np.random.default_rng(0)
-    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
-                          nn.Linear(128, 10))
+    {model}
     optimizer = tapegrad.optim.SGD(model.parameters(), lr=0.1)
     loss_fn = nn.CrossEntropyLoss()
-    x = tapegrad.from_numpy(rng.standard_normal((64, 64)).astype(np.float32))
-    y = tapegrad.from_numpy(rng.integers(0, 10, 64))
 
     @tapegrad.compile
     def step(x, y):
@@ -491,8 +512,11 @@ LATENCY_PROGRAM = textwrap.dedent("""
 """)
 
 
-def compile_latency():
-    """Fresh-process seconds to the first compiled small-MLP step: cold, then warm cache."""
+def compile_latency(model="small MLP"):
+    """Fresh-process seconds to the first compiled training step of ``model`` (a key of
+    ``LATENCY_MODELS``): cold, then warm cache."""
+    program = LATENCY_PROGRAM.replace("{model}", textwrap.dedent(LATENCY_MODELS[model]).strip())
+    what = "first compiled step" if model == "small MLP" else f"first compiled step, {model}"
     rows = []
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, TAPEGRAD_CACHE_DIR=cache)
@@ -501,16 +525,16 @@ def compile_latency():
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         for label in ("cold", "warm"):
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", LATENCY_PROGRAM], env=env,
+            done = subprocess.run([sys.executable, "-c", program], env=env,
                                   capture_output=True, text=True, timeout=600)
             wall = time.perf_counter() - started
             if done.returncode:
-                rows.append({"workload": f"first compiled step ({label} cache)",
+                rows.append({"workload": f"{what} ({label} cache)",
                              "impl": "tapegrad-compiled", "median_s": None,
                              "note": done.stderr.strip().splitlines()[-1]})
                 continue
             in_process, after_import = map(float, done.stdout.split())
-            rows.append({"workload": f"first compiled step ({label} cache)",
+            rows.append({"workload": f"{what} ({label} cache)",
                          "impl": "tapegrad-compiled", "median_s": wall,
                          "note": f"after imports: {after_import:.2f} s"})
     return rows
@@ -553,8 +577,12 @@ def main(argv=None):
     parser.add_argument("--workloads", nargs="*", choices=list(WORKLOADS), default=None)
     parser.add_argument("--impls", nargs="*", choices=IMPLS, default=list(IMPLS))
     parser.add_argument("--no-latency", action="store_true", help="skip the fresh-process runs")
+    parser.add_argument("--recurrent-latency", action="store_true",
+                        help="also time the first compiled step of a small GRU (about a minute)")
     args = parser.parse_args(argv)
     rows = run(args.workloads, args.impls, args.quick, latency=not args.no_latency)
+    if args.recurrent_latency:
+        rows += compile_latency("GRU classifier, 3 time steps")
     print(format_rows(rows))
 
 

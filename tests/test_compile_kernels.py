@@ -111,3 +111,19 @@ def test_random_graphs_match_eager(data):
     for e, c in zip(eager_inputs, compiled_inputs):
         if e.grad is not None:
             assert_close(c.grad, e.grad, rtol=1e-3, atol=1e-4)
+
+
+def test_a_returned_permutation_stays_a_view_of_its_input_and_inner_ones_compile(kernel_cache):
+    """Permutations used inside the kernel become loop-nest copies (np.transpose with axes costs
+    Numba seconds to compile); a returned one must stay a view, as eagerly: writing into it
+    writes into the input."""
+    def permuted(x):
+        return x.permute(2, 0, 1), (x.permute(1, 0, 2) * 2).sum(0)
+    compiled = tapegrad.compile(permuted)
+    x = tapegrad.arange(24.0).reshape(2, 3, 4)
+    for _ in range(2):
+        view, reduced = compiled(x)
+    eager_view, eager_reduced = permuted(x)
+    np.testing.assert_array_equal(reduced.numpy(), eager_reduced.numpy())
+    view[0, 1, 2] = -5.0
+    assert x[1, 2, 0].item() == -5.0

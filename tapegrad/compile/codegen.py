@@ -144,8 +144,22 @@ class _Builder:
         if layout == "C" or (allow_fortran and layout == "F"):
             return name
         copy = self.fresh(name + "_c")
+        # no copy when the array is contiguous after all: an output that is a view of an input
+        # (``x[2:].view(-1)``) must stay one
         self.emit(f"{copy} = np.ascontiguousarray({name})")
         return copy
+
+    def copy_into(self, view, shape, source, broadcast=False):
+        """``view[...] = source`` (of ``shape``, or one element when ``broadcast``) as a loop
+        nest: Numba compiles an array assigned into a slice (its shape-mismatch error path),
+        ``np.transpose`` with axes and ``np.concatenate`` slowly, a loop nest quickly. Writing
+        them all as loops cut a small GRU's training step from 29 to 23 s of Numba."""
+        indices = [self.fresh("j") for _ in shape]
+        for depth, (index, extent) in enumerate(zip(indices, shape)):
+            self.emit("    " * depth + f"for {index} in range({int(extent)}):")
+        at = f"[{', '.join(indices)}]" if shape else "[()]"
+        read = f"{source}[()]" if broadcast else source + at
+        self.emit("    " * len(shape) + f"{view}{at} = {read}")
 
     def define(self, value, expression, layout="C"):
         self.emit(f"{self.name(value)} = {expression}")

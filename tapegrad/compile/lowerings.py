@@ -78,8 +78,27 @@ def _permute(b, node):
         flipped = {"C": "F", "F": "C"}.get(b.layout.get(x, "C"), "A")
         b.define(out, f"{name}.T", flipped)
         b.transposed[out] = x
-    else:
+    elif out in b.graph.outputs:  # returned: a view of its input, as eagerly
         b.define(out, f"np.transpose({name}, {dims})", "A")
+    else:
+        _emit_permuted_copy(b, name, out, dims)
+
+
+def _emit_permuted_copy(b, name, out, dims):
+    """``out`` as a C-contiguous copy of ``name`` permuted by ``dims``, written as a loop nest
+    (see ``copy_into``; alone, ``np.transpose(x, axes)`` costs Numba seconds); later loops then
+    read the copy contiguously.
+    Only for values used inside the kernel: a returned permutation must stay a view."""
+    result = b.name(out)
+    b.emit(f"{result} = np.empty({_shape(out.shape)}, {_dtype(out)})")
+    indices = [b.fresh("j") for _ in dims]
+    source = [None] * len(dims)
+    for position, axis in enumerate(dims):
+        source[axis] = indices[position]
+    for depth, (index, extent) in enumerate(zip(indices, out.shape)):
+        b.emit("    " * depth + f"for {index} in range({int(extent)}):")
+    b.emit("    " * len(dims) + f"{result}[{', '.join(indices)}] = {name}[{', '.join(source)}]")
+    b.layout[out] = "C"
 
 
 def _holds(key, marker):
@@ -255,18 +274,46 @@ def _bmm(b, node):
 
 @template("cat")
 def _cat(b, node):
+    """Each input copied into its slab of the result (``np.concatenate`` compiles slowly: see
+    ``_Builder.copy_into`` in codegen)."""
     if b is None:
         return None
-    arrays = ", ".join(b.array(v) for v in node.inputs)
-    b.define(node.outputs[0], f"np.concatenate(({arrays},), axis={node.params['dim']})")
+    out, dim = node.outputs[0], node.params["dim"]
+    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
+    start = 0
+    for value in node.inputs:
+        if len(value.shape) != len(out.shape):
+            continue  # a legacy empty 1-d input of a cat of matrices is skipped, as eagerly
+        stop = start + value.shape[dim]
+        _write_at(b, b.name(out), _along(dim, f"{start}:{stop}"), value.shape, b.array(value))
+        start = stop
 
 
 @template("stack")
 def _stack(b, node):
+    """Each input copied into its slice of the result (see ``_cat``)."""
     if b is None:
         return None
-    arrays = ", ".join(b.contiguous(v) for v in node.inputs)
-    b.define(node.outputs[0], f"np.stack(({arrays},), axis={node.params['dim']})")
+    out, dim = node.outputs[0], node.params["dim"]
+    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
+    for i, value in enumerate(node.inputs):
+        _write_at(b, b.name(out), _along(dim, str(i)), value.shape, b.array(value))
+
+
+def _along(dim, index):
+    """A basic key (text) picking ``index`` (an index or a slice, as text) along ``dim``."""
+    return ", ".join([":"] * dim + [index])
+
+
+def _write_at(b, array, key, shape, source):
+    """``array[key] = source`` for a basic ``key`` (text) and ``source`` of ``shape``: one
+    element written directly, a region through a view and a loop nest (``copy_into``)."""
+    if not shape:
+        b.emit(f"{array}[{key}] = {source}[()]")
+        return
+    view = b.fresh("view")
+    b.emit(f"{view} = {array}[{key}]")
+    b.copy_into(view, shape, source)
 
 
 # ------------------------------------------------------------------------- row-wise reductions
@@ -649,7 +696,7 @@ def _index_backward(b, node):
             return None
         b.filled(b.name(out), shape, 0, out.dtype)
         b.layout[out] = "C"
-        b.emit(f"{b.name(out)}[{_basic_key(plain)}] = {b.array(grad)}")
+        _write_at(b, b.name(out), _basic_key(plain), grad.shape, b.array(grad))
         return None
     parts = _advanced_key(node, len(shape))
     if parts is None or not any(kind == "array" for kind, _ in parts):
@@ -690,13 +737,13 @@ def _index_put(b, node):
         view = b.fresh("view")
         b.emit(f"{view} = {target}[{key}]")
         target = view
-    written = b.array(value) + ("[()]" if not value.shape else "")
     if shape:  # the view, filled or overwritten
         view = b.fresh("view")
         b.emit(f"{view} = {target}[{keys[-1]}]")
-        b.emit(f"{view}[...] = {written}")
+        b.copy_into(view, shape, b.array(value), broadcast=not value.shape)
     else:      # one element
-        b.emit(f"{target}[{keys[-1]}] = {written}")
+        b.emit(f"{target}[{keys[-1]}] = {b.array(value)}[()]")
+
 
 
 # ------------------------------------------------------------------------------------- fallback
