@@ -3,50 +3,18 @@ each case run on tapegrad and on PyTorch: the same values, or the same exception
 import math
 import warnings
 
-import numpy as np
 import pytest
 
 import tapegrad
 from tapegrad.autograd import gradcheck
 
+from same_as_torch import arrays, assert_equal, assert_same, outcome
+
 torch = pytest.importorskip("torch")
 
 
-def _outcome(lib, case):
-    """What ``case(lib)`` gives: numpy arrays for tensors (nested in tuples), else the
-    exception's type name and message."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = case(lib)
-    except Exception as error:  # the exception is the outcome being compared
-        return type(error).__name__, str(error)
-    return _arrays(result)
-
-
-def _arrays(value):
-    if isinstance(value, (tuple, list)):
-        return tuple(_arrays(v) for v in value)
-    if hasattr(value, "detach"):
-        return np.asarray(value.detach().numpy(), dtype=np.float64)
-    return value
-
-
-def _assert_same(case):
-    ours, theirs = _outcome(tapegrad, case), _outcome(torch, case)
-    _assert_equal(ours, theirs)
-
-
-def _assert_equal(ours, theirs):
-    if isinstance(theirs, np.ndarray):
-        assert isinstance(ours, np.ndarray), ours
-        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)  # float32 kernels
-    elif isinstance(theirs, tuple) and theirs and not isinstance(theirs[0], str):
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
-            _assert_equal(a, b)
-    else:
-        assert ours == theirs
+def assert_same_as_torch(case):
+    assert_same(case, torch)
 
 
 # -- nn.functional ------------------------------------------------------------------------------
@@ -70,7 +38,7 @@ def test_linear_bias_must_expand_to_the_output(case):
         x = lib.ones(*x_shape)
         x = x.transpose(0, 1) if transpose else x
         return lib.nn.functional.linear(x, lib.ones(*w_shape), lib.ones(*b_shape))
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 ATTENTION_MASKS = {
@@ -94,7 +62,7 @@ def test_attention_mask_with_and_without_causal(mask, causal):
             q, q, q, attn_mask=ATTENTION_MASKS[mask](lib), is_causal=causal)
         out.sum().backward()
         return out, q.grad
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 @pytest.mark.parametrize("shape,dropout", [((1, 3, 4), 0.0), ((1, 1, 3, 4), 0.5)])
@@ -103,7 +71,7 @@ def test_attention_refuses_both_masks_off_the_flash_path(shape, dropout):
         q = lib.zeros(*shape)
         return lib.nn.functional.scaled_dot_product_attention(
             q, q, q, attn_mask=lib.ones(3, 3, dtype=lib.bool), dropout_p=dropout, is_causal=True)
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 BCE_WITH_LOGITS_WEIGHTS = {
@@ -126,7 +94,7 @@ def test_bce_with_logits_weight_shapes(case):
         return lib.nn.functional.binary_cross_entropy_with_logits(
             z, z.sigmoid(), weight=None if weight is None else lib.ones(*weight) * 2,
             pos_weight=None if pos_weight is None else lib.ones(*pos_weight) * 3)
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 BCE_INPUTS = {
@@ -149,7 +117,7 @@ def test_binary_cross_entropy_checks(case):
         w = None if weight is None else lib.ones(weight[0], requires_grad=weight[1])
         return lib.nn.functional.binary_cross_entropy(lib.tensor(input), lib.tensor(target),
                                                       weight=w)
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 CLASS_WEIGHT_LOSSES = {
@@ -172,7 +140,7 @@ def test_class_weights_requiring_grad(loss, grad_enabled):
         with lib.set_grad_enabled(grad_enabled):
             return CLASS_WEIGHT_LOSSES[loss](lib.nn.functional, x, lib.tensor([0, 2]),
                                              lib.tensor([1., 2., 3.], requires_grad=True))
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -194,7 +162,7 @@ MULTINOMIAL_INPUTS = {
 @pytest.mark.parametrize("case", MULTINOMIAL_INPUTS, ids=list(MULTINOMIAL_INPUTS))
 def test_multinomial_checks(case):
     make, count = MULTINOMIAL_INPUTS[case]
-    _assert_same(lambda lib: lib.multinomial(make(lib), count))
+    assert_same_as_torch(lambda lib: lib.multinomial(make(lib), count))
 
 
 # -- optim ---------------------------------------------------------------------------------------
@@ -215,7 +183,7 @@ def test_optimizer_implementation_options(name, options):
         param.grad = lib.ones(2)
         optimizer.step()
         return param
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 # -- autograd.gradcheck ----------------------------------------------------------------------------
@@ -223,7 +191,7 @@ def test_optimizer_implementation_options(name, options):
 @pytest.mark.parametrize("inputs", [lambda lib: (lib.ones(2, dtype=lib.float64),),
                                     lambda lib: (1.0,)])
 def test_gradcheck_needs_an_input_requiring_grad(inputs):
-    _assert_same(lambda lib: lib.autograd.gradcheck(lib.sin, inputs(lib)))
+    assert_same_as_torch(lambda lib: lib.autograd.gradcheck(lib.sin, inputs(lib)))
 
 
 def test_gradcheck_differences_in_the_input_dtype():
@@ -261,8 +229,8 @@ def test_random_split_warns_about_empty_splits():
             warnings.simplefilter("always")
             lengths = [len(s) for s in lib.utils.data.random_split(range(3), [0.1, 0.1, 0.8])]
         return lengths, [str(w.message) for w in caught]
-    assert _outcome(tapegrad, run) == _outcome(torch, run)
-    _assert_same(lambda lib: lib.utils.data.random_split(range(4), [1.5, -0.5]))
+    assert outcome(tapegrad, run) == outcome(torch, run)
+    assert_same_as_torch(lambda lib: lib.utils.data.random_split(range(4), [1.5, -0.5]))
 
 
 # -- nn.utils.stateless ----------------------------------------------------------------------------
@@ -297,7 +265,7 @@ def _functional_call_cases(lib):
 def test_functional_call_swaps_and_restores():
     ours, theirs = _functional_call_cases(tapegrad), _functional_call_cases(torch)
     for a, b in zip(ours, theirs):
-        _assert_equal(_arrays(a), _arrays(b))
+        assert_equal(arrays(a), arrays(b))
 
 
 def test_functional_call_ties_and_warns():
@@ -320,7 +288,7 @@ def test_functional_call_ties_and_warns():
             call(Tied(), {"a.weight": lib.eye(2) * 2, "b.weight": lib.eye(2)}, (x,))
         except ValueError as error:
             return tied, str(error)
-    _assert_same(run)
+    assert_same_as_torch(run)
     with pytest.warns(FutureWarning, match="torch.func.functional_call"):
         tapegrad.nn.utils.stateless.functional_call(tapegrad.nn.Identity(), {}, tapegrad.ones(1))
 
@@ -356,9 +324,9 @@ def test_kl_between_families():
     ours, theirs = _distributions(tapegrad), _distributions(torch)
     for p in theirs:
         for q in theirs:
-            _assert_equal(_outcome(tapegrad, lambda lib: lib.distributions.kl_divergence(
+            assert_equal(outcome(tapegrad, lambda lib: lib.distributions.kl_divergence(
                               ours[p], ours[q])),
-                          _outcome(torch, lambda lib: lib.distributions.kl_divergence(
+                          outcome(torch, lambda lib: lib.distributions.kl_divergence(
                               theirs[p], theirs[q])))
 
 
@@ -376,7 +344,7 @@ def test_kl_multivariate_normal_and_low_rank():
             kl(full, D.LowRankMultivariateNormal(lib.zeros(2), factor[:2], diag[:2]))
         except ValueError as error:
             return kl(low, full), kl(full, low), str(error)
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 def test_kl_gradients_between_families():
@@ -388,7 +356,7 @@ def test_kl_gradients_between_families():
                              D.Normal(lib.zeros(2, dtype=lib.float64), scale))
         kl.sum().backward()
         return kl, concentration.grad, scale.grad
-    _assert_same(run)
+    assert_same_as_torch(run)
 
 
 # -- cdist ---------------------------------------------------------------------------------------
@@ -400,7 +368,7 @@ def test_cdist_inf_gives_ties_the_whole_gradient():
         d = lib.cdist(a[None], c[None].expand(3, 2, 2), p=float("inf"))
         (d * lib.arange(1., 13.).view(3, 2, 2)).sum().backward()
         return d, a.grad, c.grad
-    _assert_same(run)
+    assert_same_as_torch(run)
     a = tapegrad.tensor([[0., 1.], [2., 3.5]], dtype=tapegrad.float64, requires_grad=True)
     c = tapegrad.tensor([[0.3, 1.2], [1., 1.]], dtype=tapegrad.float64, requires_grad=True)
     assert gradcheck(lambda x, y: tapegrad.cdist(x, y, p=float("inf")), (a, c))

@@ -10,44 +10,15 @@ import pytest
 
 import tapegrad
 
+from same_as_torch import assert_equal, assert_same, outcome
+
 torch = pytest.importorskip("torch")
 
+
+def assert_same_as_torch(case):
+    assert_same(case, torch)
+
 META_REFUSED = "tapegrad runs on the CPU only; device 'meta' is not available"
-
-
-def _outcome(lib, case):
-    """``case(lib)`` as numpy arrays (nested in tuples), or the exception's type and message."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = case(lib)
-    except Exception as error:  # the exception is the outcome being compared
-        return type(error).__name__, str(error)
-    return _arrays(result)
-
-
-def _arrays(value):
-    if isinstance(value, (tuple, list)):
-        return tuple(_arrays(v) for v in value)
-    if hasattr(value, "detach"):
-        return np.asarray(value.detach().numpy(), dtype=np.float64)
-    return value
-
-
-def _assert_same(case):
-    _assert_equal(_outcome(tapegrad, case), _outcome(torch, case))
-
-
-def _assert_equal(ours, theirs):
-    if isinstance(theirs, np.ndarray):
-        assert isinstance(ours, np.ndarray), ours
-        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
-    elif isinstance(theirs, tuple) and theirs and not isinstance(theirs[0], str):
-        assert len(ours) == len(theirs)
-        for a, b in zip(ours, theirs):
-            _assert_equal(a, b)
-    else:
-        assert ours == theirs
 
 
 def _warnings_of(lib, case):
@@ -92,7 +63,7 @@ NORM_CASES = {
 
 @pytest.mark.parametrize("name", NORM_CASES)
 def test_normalization_checks_match_pytorch(name):
-    _assert_same(NORM_CASES[name])
+    assert_same_as_torch(NORM_CASES[name])
 
 
 def test_rms_norm_keeps_the_input_dtype_with_a_weight_of_another():
@@ -138,7 +109,7 @@ SDPA_CASES = {
 
 @pytest.mark.parametrize("name", SDPA_CASES)
 def test_attention_checks_match_pytorch(name):
-    _assert_same(SDPA_CASES[name])
+    assert_same_as_torch(SDPA_CASES[name])
 
 
 def test_grouped_query_attention_gradients_match_pytorch():
@@ -149,7 +120,7 @@ def test_grouped_query_attention_gradients_match_pytorch():
         t.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True).pow(2).sum() \
             .backward()
         return q.grad, k.grad, v.grad
-    _assert_same(grads)
+    assert_same_as_torch(grads)
 
 
 # ----------------------------------------------------------------------------------- Module.type
@@ -163,11 +134,11 @@ def test_module_type_converts_parameters_and_buffers(dst):
         assert model.type(target) is model
         return tuple(str(x.dtype) for x in (model[0].weight, model[0].weight.grad,
                                             model[1].running_mean, model[1].num_batches_tracked))
-    assert _outcome(tapegrad, case) == _outcome(torch, case)
+    assert outcome(tapegrad, case) == outcome(torch, case)
 
 
 def test_module_type_refuses_an_integer_type_for_parameters_that_require_grad():
-    _assert_same(lambda t: t.nn.Linear(2, 3).type(t.int32))
+    assert_same_as_torch(lambda t: t.nn.Linear(2, 3).type(t.int32))
     model = tapegrad.nn.Linear(2, 3).requires_grad_(False)
     assert model.type(tapegrad.int32).weight.dtype == tapegrad.int32
 
@@ -183,7 +154,7 @@ def test_device_context_sets_the_default_device_inside_the_block():
                 seen.append(str(t.get_default_device()))
             seen.append(str(t.get_default_device()))
         return tuple(seen + [str(t.get_default_device())])
-    assert _outcome(tapegrad, case) == _outcome(torch, case)
+    assert outcome(tapegrad, case) == outcome(torch, case)
 
 
 META_PATHS = {
@@ -239,7 +210,7 @@ def _transformed(t):
 def test_unimplemented_moments_raise_as_in_pytorch(moment):
     def case(t):
         return getattr(_transformed(t), moment)
-    ours, theirs = _outcome(tapegrad, case), _outcome(torch, case)
+    ours, theirs = outcome(tapegrad, case), outcome(torch, case)
     assert ours[0] == theirs[0] == "NotImplementedError"
     assert ours[1].replace("tapegrad", "torch") == theirs[1]
 
@@ -300,7 +271,7 @@ LEGACY_CASES = {
 
 @pytest.mark.parametrize("name", LEGACY_CASES)
 def test_legacy_idioms_match_pytorch(name):
-    _assert_same(LEGACY_CASES[name])
+    assert_same_as_torch(LEGACY_CASES[name])
 
 
 @pytest.mark.parametrize("name", LEGACY_CASES)
