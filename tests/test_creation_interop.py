@@ -255,3 +255,25 @@ def test_softmax_family_mostly_agrees_with_torch_in_float32(op):
     theirs = getattr(torch, op)(torch.from_numpy(a), 1).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-7)
     assert (ours == theirs).mean() > 0.7
+
+
+@pytest.mark.parametrize("size, stride, dtype", [((2, 3), (1, 2), "float32"),
+                                                 ((2, 0, 3), (3, 3, 1), "float64"),
+                                                 ((4,), (2,), "int64"), ((), (), "float32")])
+def test_empty_strided_lays_out_its_own_storage_as_pytorch(size, stride, dtype):
+    ours = tg.empty_strided(size, stride, dtype=getattr(tg, dtype))
+    theirs = torch.empty_strided(size, stride, dtype=getattr(torch, dtype))
+    assert (tuple(ours.shape), ours.stride(), ours.is_contiguous(), ours._base is None) == \
+        (tuple(theirs.shape), theirs.stride(), theirs.is_contiguous(), theirs._base is None)
+    assert str(ours.dtype) == str(theirs.dtype)  # tapegrad prints dtypes as torch.float32
+
+
+def test_empty_strided_and_normal_check_like_pytorch():
+    for lib in (tg, torch):
+        with pytest.raises(RuntimeError, match=r"dimensionality of sizes \(2\) must match "
+                                               r"dimensionality of strides \(1\)"):
+            lib.empty_strided((2, 3), (1,))
+        drawn = lib.normal(0.0, 1.0, (2, 3), dtype=lib.float64, requires_grad=True, device="cpu")
+        assert drawn.dtype == lib.float64 and drawn.requires_grad and drawn.is_leaf
+    with pytest.raises(RuntimeError, match="CPU only"):
+        tg.normal(0.0, 1.0, (2,), device="meta")

@@ -15,6 +15,7 @@ from .operands import type_name
 from .._warnings import warn_at_caller
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
+           "empty_strided",
            "arange", "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm",
            "normal", "zeros_like", "ones_like", "full_like", "empty_like", "rand_like",
            "randn_like", "randint_like", "scalar_tensor"]
@@ -351,6 +352,22 @@ def empty(*args, size=None, dtype=None, device=None, requires_grad=False, memory
     return _finish(array, requires_grad, device)
 
 
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialized tensor of ``size`` laid out with ``stride`` (in elements) over storage of
+    just the size that layout needs, as PyTorch allocates it (not a view of another tensor)."""
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    numpy_dtype = np.dtype(_numpy_dtype(dtype))
+    extent = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    storage = np.empty(extent, numpy_dtype)
+    array = np.lib.stride_tricks.as_strided(
+        storage, size, tuple(s * numpy_dtype.itemsize for s in stride))
+    return _finish(array, requires_grad, device)
+
+
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
@@ -594,16 +611,19 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(array, requires_grad, device)
 
 
-def normal(mean, std, size=None, *, generator=None):
+def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False):
+    if device is not None:
+        _check_device(device)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         mean_a = mean._array if isinstance(mean, Tensor) else mean
         std_a = std._array if isinstance(std, Tensor) else std
         like = mean if isinstance(mean, Tensor) else std
         array = random.generator(generator).normal(mean_a, std_a).astype(like._array.dtype)
         return Tensor._make(np.asarray(array))
-    shape, d = _size((size,), "normal"), dtypes.get_default_dtype().numpy
-    return Tensor._make(random.drawn(
-        lambda: random.generator(generator).normal(mean, std, shape).astype(d)))
+    shape, d = _size((size,), "normal"), _numpy_dtype(dtype)
+    return _finish(random.drawn(
+        lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad)
 
 
 def _like(fill):
