@@ -301,7 +301,9 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self.grad_fn is None  # through the property: a stale view's history first
+        if self._view_version is not None:  # a view: a stale one's history is regenerated first
+            return self.grad_fn is None
+        return self._grad_fn is None
 
     @property
     def grad(self):

@@ -4,19 +4,19 @@ LinalgPinvBackward0) and its backward formulas, written with tapegrad ops.
 """
 import numpy as np
 
+from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .creation import eye, zeros, zeros_like
 from .layout import tril
 from .linalg import matmul
 from .matrix import _check_matrices, _mT, check_floating
-from .reduction import named_result
 from .registry import OTHER, primitive
 from .shape import cat, narrow, stack
 
 __all__ = ["cholesky_solve", "lstsq_solution", "pinv", "qr"]
 
-_QR = named_result("linalg_qr", "Q R")
+_QR = structseq("linalg_qr", "Q R")
 _QR_MODES = ("reduced", "complete", "r")
 
 

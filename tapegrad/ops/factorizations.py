@@ -10,6 +10,7 @@ so gradients reach ``LU`` and ``B`` through lu_unpack and lu_solve as in PyTorch
 import numpy as np
 
 from .. import dtypes
+from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .creation import eye
 from .decompositions import cholesky_solve
@@ -17,7 +18,6 @@ from .layout import tril, triu
 from .broadcast import sum_to
 from .linalg import matmul
 from .matrix import _check_matrices, _mT, check_floating, check_square_shape
-from .reduction import named_result
 from .registry import OTHER, primitive
 
 # torch.lu and torch.lu_solve are the deprecated forms (``lu_legacy``, ``lu_solve_legacy``);
@@ -128,11 +128,11 @@ def _(ctx, grad):
                                                  unitriangular=False))
 
 
-_LuFactor = named_result("linalg_lu_factor", "LU pivots")
-_LuFactorEx = named_result("linalg_lu_factor_ex", "LU pivots info")
-_LuWithInfo = named_result("_lu_with_info", "LU pivots info")
-_Lu = named_result("linalg_lu", "P L U")
-_LuUnpack = named_result("lu_unpack", "P L U")
+_LuFactor = structseq("linalg_lu_factor", "LU pivots")
+_LuFactorEx = structseq("linalg_lu_factor_ex", "LU pivots info")
+_LuWithInfo = structseq("_lu_with_info", "LU pivots info")
+_Lu = structseq("linalg_lu", "P L U")
+_LuUnpack = structseq("lu_unpack", "P L U")
 
 
 def _check_lu_input(name, A, pivot):
@@ -287,7 +287,7 @@ def cholesky_inverse(L, upper=False):
     return cholesky_solve(eye(n, dtype=L.dtype).expand(L.shape), L, upper)
 
 
-_TriangularSolve = named_result("triangular_solve", "solution cloned_coefficient")
+_TriangularSolve = structseq("triangular_solve", "solution cloned_coefficient")
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):

@@ -123,7 +123,7 @@ def _apply_on_view(prim, view, others, params):
     if result._array.shape != view._array.shape:
         raise RuntimeError(f"output with shape {list(view._array.shape)} doesn't match the "
                            f"broadcast shape {list(result._array.shape)}")
-    if 0 in view._array.strides and has_internal_overlap(view._array):
+    if has_internal_overlap(view._array):
         _write(prim, view, [o._array for o in others], params)  # expanded: only what it writes
     else:
         _write(shape_ops._copy_slices, view, [result._array], {"key": ((), None)})
@@ -182,7 +182,7 @@ class CopySlices(Node):
     def apply(self, grads):
         (grad,) = grads
         shape, strides, _ = self.geometry
-        if any(stride == 0 and size > 1 for stride, size in zip(strides, shape)):
+        if _overlapping(shape, strides):
             raise RuntimeError(OVERLAP_ERROR)  # PyTorch copies into the expanded region too
         key = shape_ops.strided_key(self.geometry)
         region_grads = self.fn.apply((shape_ops._strided_region(grad, geometry=self.geometry),))
@@ -224,13 +224,11 @@ _OVERLAP_EXAMPLES = {"index_put_": "tensor[indices] = tensor"}
 
 def has_internal_overlap(array):
     """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0."""
-    return 0 in array.strides and any(stride == 0 and size > 1
-                                      for stride, size in zip(array.strides, array.shape))
+    return 0 in array.strides and _overlapping(array.shape, array.strides)
 
 
-def check_no_internal_overlap(array):
-    if has_internal_overlap(array):
-        raise RuntimeError(OVERLAP_ERROR)
+def _overlapping(shape, strides):
+    return any(stride == 0 and size > 1 for stride, size in zip(strides, shape))
 
 
 def _check_overlap(prim, out, params):

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode
+from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import lapack
 from .broadcast import sum_to
@@ -18,7 +19,6 @@ from .creation import zeros, zeros_like
 from .elementwise import where
 from .layout import diag_embed, tril
 from .linalg import matmul
-from .reduction import named_result
 from .registry import OTHER, primitive
 from .shape import narrow, transpose, unsqueeze
 
@@ -190,7 +190,7 @@ def _(ctx, grads, UPLO):
     return matmul(vectors, matmul(inner, _mT(vectors)))
 
 
-_Eigh = named_result("linalg_eigh", "eigenvalues eigenvectors")
+_Eigh = structseq("linalg_eigh", "eigenvalues eigenvectors")
 
 
 def _check_eigh_input(A):
@@ -391,8 +391,8 @@ def _check_svd_input(A, driver=None):
         raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
 
 
-_LinalgSVD = named_result("linalg_svd", "U S Vh")
-_SVD = named_result("svd", "U S V")
+_LinalgSVD = structseq("linalg_svd", "U S Vh")
+_SVD = structseq("svd", "U S V")
 
 
 def linalg_svd(A, full_matrices=True, *, driver=None):

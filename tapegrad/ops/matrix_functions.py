@@ -7,6 +7,7 @@ others compose existing ops.
 """
 import numpy as np
 
+from ..return_types import structseq
 from ..tensor import Tensor
 from . import lapack
 from .creation import eye, zeros_like
@@ -18,14 +19,14 @@ from .layout import tril
 from .linalg import matmul
 from .matrix import (_check_matrices, _inv, _mT, check_floating, check_square_shape,
                      cholesky, inv, linalg_svd, solve)
-from .reduction import named_result, sum as _sum
+from .reduction import sum as _sum
 from .registry import OTHER, primitive
 from .shape import cat, narrow, unsqueeze
 
 __all__ = ["slogdet", "logdet", "matrix_power", "matrix_exp", "pinverse"]
 
-_Slogdet = named_result("slogdet", "sign logabsdet")
-_LinalgSlogdet = named_result("linalg_slogdet", "sign logabsdet")
+_Slogdet = structseq("slogdet", "sign logabsdet")
+_LinalgSlogdet = structseq("linalg_slogdet", "sign logabsdet")
 
 
 @primitive("slogdet", node="LinalgSlogdetBackward0", group=OTHER, n_outputs=None, saves=("a",))
@@ -165,9 +166,9 @@ def _info(failed):
     return Tensor._make(np.asarray(failed, dtype=np.int32))
 
 
-_SolveEx = named_result("linalg_solve_ex", "result info")
-_InvEx = named_result("linalg_inv_ex", "inverse info")
-_CholeskyEx = named_result("linalg_cholesky_ex", "L info")
+_SolveEx = structseq("linalg_solve_ex", "result info")
+_InvEx = structseq("linalg_inv_ex", "inverse info")
+_CholeskyEx = structseq("linalg_cholesky_ex", "L info")
 
 
 def inv_ex(A, *, check_errors=False):
@@ -259,7 +260,7 @@ def householder_product(A, tau):
     return _householder_product(A, tau)
 
 
-_Lstsq = named_result("linalg_lstsq", "solution residuals rank singular_values")
+_Lstsq = structseq("linalg_lstsq", "solution residuals rank singular_values")
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 

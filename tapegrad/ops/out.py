@@ -161,7 +161,7 @@ def with_tuple_out(name):
     @functools.wraps(function)
     def call(*args, out=None, **kwargs):
         if out is None:
-            return getattr(ops, name)(*args, **kwargs)
+            return function(*args, **kwargs)
         if not isinstance(out, (tuple, list)):
             raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
                             f"{type(out).__name__}")
@@ -171,7 +171,7 @@ def with_tuple_out(name):
             if not isinstance(tensor, Tensor):
                 raise TypeError(f"expected Tensor as element {element} in argument {position}, "
                                 f"but got {type(tensor).__name__}")
-        result = getattr(ops, name)(*args, **kwargs)
+        result = function(*args, **kwargs)
         for index in (1, 0):
             if result[index]._array.dtype != out[index]._array.dtype:
                 raise RuntimeError(_dtype_message(dtype_messages[1 - index], result[index],

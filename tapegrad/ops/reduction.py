@@ -12,7 +12,6 @@ import numpy as np
 
 from .. import dtypes, return_types
 from .._warnings import warn_at_caller
-from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
@@ -290,8 +289,6 @@ def _(ctx, grad, dim, keepdim, largest):
     positions = arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
     return zero_unless(positions == chosen, _unreduce(grad, shape, (dim,), keepdim))
 
-
-named_result = structseq  # the factory of torch.return_types' types, under its old name here
 
 
 def _extremum(largest, input, dim, keepdim, other):

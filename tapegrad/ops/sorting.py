@@ -14,12 +14,13 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.graph import Node
+from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
 from .creation import zeros
 from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of
-from .reduction import evenly_distribute, named_result, return_types
+from .reduction import evenly_distribute, return_types
 from .registry import OTHER, Primitive, _edge, primitive
 from .scatter import _scatter_add
 from .broadcast import expand
@@ -622,7 +623,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     return return_types.histogram(hist, edges)
 
 
-_HistogramDD = named_result("histogramdd", "hist bin_edges")
+_HistogramDD = structseq("histogramdd", "hist bin_edges")
 
 
 def histogramdd(input, bins, range=None, weight=None, density=False):
