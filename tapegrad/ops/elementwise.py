@@ -641,6 +641,15 @@ def _copy(a, src):
     return np.broadcast_to(src, a.shape)
 
 
+def _copy_into(out, src):
+    """``copy_``'s write: numpy broadcasts as it copies (``np.broadcast_to`` first costs more
+    than copying a small tensor)."""
+    np.copyto(out, src, casting="same_kind")
+
+
+_copy.inplace = _copy_into
+
+
 @_copy.vjp
 def _(ctx, grad):
     need_a, need_src = ctx.needs_input_grad
