@@ -23,6 +23,8 @@ from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled
                        is_anomaly_enabled, is_grad_enabled, is_inference_mode_enabled, no_grad,
                        set_grad_enabled)
 from . import nn, optim, utils
+from . import func  # noqa: E402  torch.func transforms; vmap is also torch.vmap
+from .func import vmap  # noqa: E402
 from .serialization import load, save
 from ._buffer import frombuffer
 from ._default_type import set_default_tensor_type

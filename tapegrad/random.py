@@ -87,11 +87,15 @@ default_generator = Generator()
 # would repeat the same "random" values, or skip the reseed, on every call).
 draws = 0
 draw_observer = None
+# Called before every draw when set: ``torch.func.vmap(randomness="error")`` refuses draws.
+draw_guard = None
 
 
 def generator(gen=None):
     """The numpy generator behind ``gen``, or behind the default generator, for one draw."""
     global draws
+    if draw_guard is not None:
+        draw_guard()
     draws += 1
     return (gen or default_generator).rng
 

@@ -1,0 +1,70 @@
+"""A function called once at a new level, ready for any number of products with its Jacobian.
+
+Reverse products (``vᵀJ``) are one ``autograd.grad`` each. Forward products (``J t``) use the
+double-vjp trick of ``autograd.functional.jvp``: ``g(u) = uᵀJ`` is linear in a dummy ``u``, so its
+gradient with respect to ``u`` in the direction ``t`` is ``J t``; ``g`` is built once and every
+tangent costs one more backward pass. ``grad``, ``vjp``, ``jvp``, ``jacrev`` and ``jacfwd`` all
+start here, which is why they nest (see ``_level``).
+"""
+from .. import ops
+from ..autograd import grad_mode
+from . import _pytree
+from ._arguments import differentiated_positions
+from ._level import Level
+
+__all__ = ["Linearization"]
+
+
+class Linearization:
+    """``func(*args, **kwargs)`` with the arguments at ``argnums`` (all when ``None``) tracked.
+
+    ``api`` names the caller in PyTorch's messages (``"vjp(f, *primals)"``); ``check_output``
+    validates the output (the aux already split off) as that caller does in PyTorch."""
+
+    def __init__(self, func, args, kwargs, argnums, has_aux, api, check_output):
+        self.level = Level()
+        positions = (differentiated_positions(argnums, len(args)) if argnums is not None
+                     else range(len(args)))
+        args = list(args)
+        tracked = [self.level.track(args[i]) for i in positions]
+        for i, tree in zip(positions, tracked):
+            args[i] = tree
+        with grad_mode.enable_grad():
+            output = func(*args, **kwargs)
+        self.aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(f"{api}: output of function f should be a tuple: "
+                                   "(output, aux) if has_aux is True")
+            output, self.aux = output
+        check_output(output)
+        self.output = output
+        self.flat_outputs, self.output_spec = _pytree.flatten(output)
+        self.flat_inputs, self.input_spec = _pytree.flatten(
+            tracked[0] if isinstance(argnums, int) else tuple(tracked))
+        self.create_graph = self.level.reaches_outside(self.flat_outputs)
+        self._transposed = None  # (dummies u, gradients of uᵀJ), built by the first push
+
+    def pull(self, cotangents, retain_graph=True, create_graph=True):
+        """``vᵀJ`` per flat input for cotangents aligned with the flat outputs (``None``: zero),
+        zeros for an input the outputs do not reach."""
+        create_graph = create_graph and (self.create_graph
+                                         or self.level.reaches_outside(cotangents))
+        grads = self.level.grad(self.flat_outputs, self.flat_inputs, cotangents, create_graph,
+                                retain_graph)
+        return [g if g is not None else ops.zeros_like(inp)
+                for g, inp in zip(grads, self.flat_inputs)]
+
+    def push(self, tangents):
+        """``J t`` per flat output for tangents aligned with the flat inputs (``None``: zero);
+        ``None`` for an output that does not depend on the inputs."""
+        if self._transposed is None:
+            dummies = [self.level.zeros_like(out) for out in self.flat_outputs]
+            self._transposed = dummies, self.level.grad(self.flat_outputs, self.flat_inputs,
+                                                        dummies, create_graph=True)
+        dummies, transposed = self._transposed
+        create_graph = self.create_graph or self.level.reaches_outside(tangents)
+        return self.level.grad(transposed, dummies, tangents, create_graph)
+
+    def unwrap(self, tree):
+        return self.level.unwrap(tree)
