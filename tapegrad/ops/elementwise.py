@@ -798,8 +798,9 @@ def pow(input, exponent):
     if not isinstance(exponent, Tensor):
         if not isinstance(input, Tensor):
             raise TypeError("pow needs at least one tensor")
-        base, _ = promote(input, exponent)
-        return _pow_scalar(base, exponent=exponent)
+        if input._array.dtype.kind != "f" or type(exponent) not in (float, int):
+            input, _ = promote(input, exponent)  # the result's dtype (an int tensor ** 0.5)
+        return _pow_scalar(input, exponent=exponent)
     if not isinstance(input, Tensor):  # number ** tensor
         _, exponent = promote(input, exponent)
         return _pow_scalar_base(exponent, base=input)

@@ -337,6 +337,13 @@ class Primitive:
             node.input_shapes = (x.shape, y.shape)
             node.input_dtypes = (x.dtype, y.dtype)
             node.needs_input_grad = (need_a, need_b)
+        elif len(inputs) == 1 and self.edge_positions is None:
+            a = inputs[0]
+            x, need_a = a._array, a._requires_grad
+            node = self.node_class(((_edge(a) if need_a else _NO_EDGE),))
+            node.input_shapes = (x.shape,)
+            node.input_dtypes = (x.dtype,)
+            node.needs_input_grad = (need_a,)
         else:
             node = self._node(inputs)
         if self.transposed_position is not None:
