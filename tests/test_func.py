@@ -360,3 +360,29 @@ def test_values_and_structures_are_pytorchs(case, torch):
 @pytest.mark.parametrize("case", sorted(ERRORS))
 def test_errors_are_pytorchs(case, torch):
     assert_same(ERRORS[case], torch)
+
+
+# -- torch.utils._pytree, which the transforms read their arguments with -------------------------
+def test_pytree_round_trip_and_map():
+    from collections import OrderedDict, namedtuple
+
+    from tapegrad.utils import _pytree
+    point = namedtuple("Point", "x y")
+    tree = {"a": (1, [2, 3]), "b": OrderedDict(x=4), "c": point(5, None)}
+    leaves, spec = _pytree.tree_flatten(tree)
+    assert leaves == [1, 2, 3, 4, 5, None]
+    assert _pytree.tree_unflatten([v for v in leaves], spec) == tree
+    doubled = _pytree.tree_map(lambda v, w: None if v is None else v + w, tree, tree)
+    assert doubled == {"a": (2, [4, 6]), "b": OrderedDict(x=8), "c": point(10, None)}
+    with pytest.raises(ValueError, match="has length 1 but the spec refers to a pytree that "
+                                         "holds 6 items"):
+        _pytree.tree_unflatten([1], spec)
+    with pytest.raises(ValueError, match="Tree structures do not match"):
+        _pytree.tree_map(lambda v, w: v, tree, [1])
+
+
+def test_pytree_spec_prints_as_pytorchs():
+    torch_pytree = pytest.importorskip("torch.utils._pytree")
+    from tapegrad.utils import _pytree
+    tree = {"a": (1, [2, 3]), "b": [4]}
+    assert repr(_pytree.tree_structure(tree)) == repr(torch_pytree.tree_structure(tree))

@@ -14,7 +14,7 @@ from ..autograd import grad_mode
 from ..autograd.functional import _grad, _prepare
 from ..autograd.graph import AccumulateGrad
 from ..tensor import Tensor
-from . import _pytree
+from ..utils import _pytree
 
 __all__ = ["Level"]
 

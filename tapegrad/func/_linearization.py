@@ -8,7 +8,7 @@ start here, which is why they nest (see ``_level``).
 """
 from .. import ops
 from ..autograd import grad_mode
-from . import _pytree
+from ..utils import _pytree
 from ._arguments import differentiated_positions
 from ._level import Level
 

@@ -10,7 +10,8 @@ import functools
 
 from .. import ops
 from ..tensor import Tensor
-from . import _pytree, _randomness
+from ..utils import _pytree
+from . import _randomness
 from ._arguments import name_of
 
 __all__ = ["vmap"]

@@ -3,7 +3,7 @@ import functools
 
 from .. import ops
 from ..tensor import Tensor
-from . import _pytree
+from ..utils import _pytree
 from ._linearization import Linearization
 
 __all__ = ["grad", "grad_and_value"]

@@ -8,7 +8,8 @@ input element (a column); each calls ``func`` once. ``hessian`` is ``jacfwd(jacr
 import functools
 
 from .. import ops
-from . import _pytree, _randomness
+from ..utils import _pytree
+from . import _randomness
 from .products import JVP_API, check_tensor_outputs, reverse_linearization
 from ._linearization import Linearization
 

@@ -6,7 +6,7 @@ which gives the same values at about the cost of two reverse passes.
 """
 from .. import ops
 from ..tensor import Tensor
-from . import _pytree
+from ..utils import _pytree
 from ._linearization import Linearization
 
 __all__ = ["vjp", "jvp", "linearize"]

@@ -1,12 +1,15 @@
-"""Nested inputs and outputs of the transforms: tuples, lists, dicts (and ``OrderedDict``,
-namedtuples) of leaves, flattened to a list of leaves and a ``TreeSpec`` to rebuild them.
+"""``torch.utils._pytree``: nested tuples, lists, dicts (and ``OrderedDict``, namedtuples) of
+leaves, flattened to a list of leaves and a ``TreeSpec`` to rebuild them.
 
-The spec prints as PyTorch's ``torch.utils._pytree.TreeSpec`` does, because PyTorch's error
-messages about mismatched structures (``in_dims``, ``out_dims``, cotangents) show it.
+``torch.func`` reads its nested inputs and outputs with it. The spec prints as PyTorch's
+``TreeSpec`` does, because PyTorch's error messages about mismatched structures (``in_dims``,
+``out_dims``, cotangents) show it. (The compiler flattens arguments with its own, leaner
+``compile.pytree``: its specs are guard keys, hashed on every call.)
 """
 import collections
 
-__all__ = ["TreeSpec", "LEAF", "flatten", "unflatten", "broadcast_prefix", "pretty"]
+__all__ = ["TreeSpec", "LeafSpec", "LEAF", "flatten", "unflatten", "broadcast_prefix", "pretty",
+           "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure", "tree_map"]
 
 
 class TreeSpec:
@@ -34,7 +37,7 @@ class TreeSpec:
         return f"TreeSpec({name}, {self.context}, [{children}])"
 
 
-class _LeafSpec(TreeSpec):
+class LeafSpec(TreeSpec):
     def __init__(self):
         super().__init__(None, None, [])
         self.num_leaves = 1
@@ -46,7 +49,7 @@ class _LeafSpec(TreeSpec):
         return "*"
 
 
-LEAF = _LeafSpec()
+LEAF = LeafSpec()
 
 
 def _is_namedtuple(value):
@@ -129,3 +132,40 @@ class _Star:
 def pretty(spec):
     """The structure as a Python value with ``*`` for leaves: ``(*,)``, ``{'s': *}``."""
     return repr(unflatten([_Star()] * spec.num_leaves, spec))
+
+
+# -- PyTorch's names ------------------------------------------------------------------------------
+def tree_flatten(tree):
+    """``(leaves, spec)`` of ``tree``."""
+    return flatten(tree)
+
+
+def tree_unflatten(leaves, treespec):
+    """The tree of shape ``treespec`` holding ``leaves`` in order."""
+    leaves = list(leaves)
+    if len(leaves) != treespec.num_leaves:
+        raise ValueError(f"treespec.unflatten(leaves): `leaves` has length {len(leaves)} but the "
+                         f"spec refers to a pytree that holds {treespec.num_leaves} items "
+                         f"({treespec}).")
+    return unflatten(leaves, treespec)
+
+
+def tree_leaves(tree):
+    return flatten(tree)[0]
+
+
+def tree_structure(tree):
+    return flatten(tree)[1]
+
+
+def tree_map(func, tree, *rests):
+    """``tree`` with each leaf replaced by ``func(leaf, *the leaves at its place in rests)``;
+    each of ``rests`` has ``tree``'s structure."""
+    leaves, spec = flatten(tree)
+    others = []
+    for rest in rests:
+        rest_leaves, rest_spec = flatten(rest)
+        if rest_spec != spec:
+            raise ValueError(f"Tree structures do not match: {spec} and {rest_spec}")
+        others.append(rest_leaves)
+    return unflatten([func(*values) for values in zip(leaves, *others)], spec)
