@@ -249,20 +249,22 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
         if node not in counts and (visits is None or node in visits):
             heapq.heappush(ready, (-node.sequence_nr, next(tie), node))
 
+    heappush, heappop = heapq.heappush, heapq.heappop
     check_nan = anomaly_mode._settings.enabled and anomaly_mode._settings.check_nan
     state = grad_mode._state
     grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
     outer_walk, state.walk = state.walk, (counts, roots, visits)
     try:
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heappop(ready)[2]
             grads = buffers.pop(node, None)
             if grads is None:
                 input_grads = None  # no gradient reached this node: its inputs get none from it
             elif node._hooks is None and type(node) is not AccumulateGrad and not (
                     node.gradients_may_be_shared or node in capture_nodes
                     or runs is not None and node not in runs):
-                input_grads = node.apply(_complete(grads))  # the common case, kept lean
+                input_grads = node.apply(  # the common case, kept lean
+                    (grads[0],) if len(grads) == 1 and 0 in grads else _complete(grads))
             elif type(node) is AccumulateGrad and runs is None and node._hooks is None \
                     and not node.variable._hooks:  # a leaf's .grad, no hooks: also kept lean
                 if 0 in grads:
@@ -292,11 +294,15 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
                 if child is None or (visits is not None and child not in visits):
                     continue
                 if g is not None:
-                    _deposit(buffers, child, nr, g)
+                    slot = buffers.get(child)
+                    if slot is None:  # _deposit, spelled out for the first gradient to arrive
+                        buffers[child] = {nr: g}
+                    else:
+                        _deposit(buffers, child, nr, g)
                 remaining = counts[child] - 1
                 counts[child] = remaining
                 if remaining == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, next(tie), child))
+                    heappush(ready, (-child.sequence_nr, next(tie), child))
     finally:
         state.grad_enabled = grad_was_enabled
         state.walk = outer_walk
