@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
@@ -287,9 +288,10 @@ def _(ctx, grad, exponent):
     (a,) = ctx.saved
     if exponent == 0:
         return zeros_like(grad)
-    if exponent == 2:  # the common square: one op fewer
+    if exponent == 2 and not grad_mode._state.grad_enabled:  # the common square: one op fewer
         return grad * a * 2
-    return grad * (exponent * _pow_scalar(a, exponent=exponent - 1))
+    # PyTorch's pow_backward, so that create_graph records its nodes (MulBackward1, PowBackward0)
+    return grad * _mul_scalar(_pow_scalar(a, exponent=exponent - 1), factor=exponent)
 
 
 @primitive("pow_scalar_base", node="PowBackward2", group=ELEMENTWISE, saves=("exponent", "out"),
