@@ -29,6 +29,9 @@ _FORMAT_VERSION = 2
 def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_serialization=True):
     """Write ``obj`` (tensors, numbers, strings, None, and dicts/lists/tuples of them) to ``f``,
     a path or a binary file object."""
+    if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
     arrays = {}
     structure = {"format": _FORMAT_VERSION, "root": _Encoder(arrays).encode(obj)}
     arrays[_STRUCTURE] = np.array(json.dumps(structure))
@@ -46,6 +49,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
             return load(handle, map_location, pickle_module, weights_only=weights_only)
+    _check_seekable(f)
     start = f.tell()
     head = f.read(4)
     f.seek(start)
@@ -67,6 +71,19 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
                            f"{structure.get('format')}; this version reads format "
                            f"{_FORMAT_VERSION}")
     return _Decoder(arrays, weights_only).decode(structure["root"])
+
+
+def _check_seekable(f):
+    """Reading a file means peeking at its head and going back, which PyTorch checks first:
+    its message for a file (or any other object) that cannot seek."""
+    try:
+        f.seek(f.tell())
+    except (io.UnsupportedOperation, AttributeError) as exc:
+        if "seek" not in str(exc) and "tell" not in str(exc):
+            raise
+        raise type(exc)(f"{exc}. You can only torch.load from a file that is seekable. Please "
+                        "pre-load the data into a buffer like io.BytesIO and try to load from it "
+                        "instead.") from None
 
 
 _LEGACY_MAGIC_NUMBER = 0x1950a86a20f9469cfc6c  # the first pickle of PyTorch's legacy format

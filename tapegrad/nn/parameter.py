@@ -16,12 +16,16 @@ class Parameter(Tensor):
     tensors.
     """
 
+    __module__ = "torch.nn.parameter"  # ``type(p)`` prints as in PyTorch (pickled by value)
+
     def __new__(cls, data=None, requires_grad=True):
         array = np.empty(0, dtype=np.float32) if data is None else data._array
         param = object.__new__(cls)
         param._init(array)
         if data is not None:
             param._version_counter = data._version_counter
+            if data.is_inference():  # an alias of an inference tensor is one too
+                param._inference = True
         if requires_grad and array.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")

@@ -591,15 +591,49 @@ def copy_(input, src, non_blocking=False):
 
 
 def uniform_(input, a=0.0, b=1.0, *, generator=None):
+    """Values uniform in [a, b)."""
     from .. import random
+    _check_uniform_bounds(input._array.dtype, float(a), float(b))
     with grad_mode.no_grad():
         shape, dtype = input._array.shape, input._array.dtype
         return copy_(input, Tensor._make(random.drawn(
             lambda: random.generator(generator).uniform(a, b, shape).astype(dtype))))
 
 
+def _refuse_exact_dtype(dtype, kernel):
+    """PyTorch's refusal to draw continuous values into an integer or boolean tensor, named
+    after its kernel."""
+    if dtype.kind in "biu":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[dtype.name]}'")
+
+
+def _check_uniform_bounds(dtype, low, high):
+    """PyTorch's checks of uniform_'s bounds: both finite numbers of the tensor's (real) dtype,
+    in order, and no wider apart than its largest number."""
+    _refuse_exact_dtype(dtype, "check_uniform_bounds")
+    if dtype.kind != "f":
+        return  # complex: each part is drawn in [low, high)
+    largest = float(np.finfo(dtype).max)
+    for name, bound in (("from", low), ("to", high)):
+        if not -largest <= bound <= largest:
+            raise RuntimeError(f"{name} is out of bounds for "
+                               f"{CPP_TYPE_NAMES.get(dtype.name, dtype.name)}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={low:g} > to={high:g}")
+    if high - low > largest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
+                           f"{_LEGACY_TYPE_NAMES[dtype.name]}>::max(), but found to={high:g} and "
+                           f"from={low:g} which result in to-from to exceed the limit")
+
+
 def normal_(input, mean=0.0, std=1.0, *, generator=None):
+    """Values from the normal distribution N(mean, std²)."""
     from .. import random
+    if not std >= 0.0:  # a NaN std too
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    _refuse_exact_dtype(input._array.dtype, "normal_kernel_cpu")
     with grad_mode.no_grad():
         shape, dtype = input._array.shape, input._array.dtype
         return copy_(input, Tensor._make(random.drawn(

@@ -114,9 +114,15 @@ _mv = primitive("mv", node="MvBackward0", group=OTHER, saves=("a", "b"),
 def _(ctx, grad, transposed=False):
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
-    return (sum_to(grad @ b.mT, ctx.input_shapes[0]) if need_a else None,
+    return (sum_to(grad @ _matrix_t(b), ctx.input_shapes[0]) if need_a else None,
             sum_to(_second_factor_grad(a, grad, transposed), ctx.input_shapes[1])
             if need_b else None)
+
+
+def _matrix_t(x):
+    """The transpose of each matrix, as PyTorch's backward formulas take it (so that a graph
+    built with ``create_graph`` has its nodes): ``t()`` of a matrix, ``transpose`` of a batch."""
+    return x.t() if x._array.ndim == 2 else x.mT
 
 
 def _second_factor_grad(a, grad, transposed):
@@ -124,7 +130,7 @@ def _second_factor_grad(a, grad, transposed):
     ``mm_mat2_backward`` does: for a transposed matrix (``nn.Linear``'s ``weight.t()``) the
     product is computed transposed, so that the gradient reaching the weight is C-contiguous
     and becomes its ``.grad`` uncopied."""
-    return (grad.mT @ a).mT if transposed else a.mT @ grad
+    return _matrix_t(_matrix_t(grad) @ a) if transposed else _matrix_t(a) @ grad
 
 
 @primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"),
@@ -149,7 +155,7 @@ _vdot.vjp(_dot.vjp_rule)  # real tensors: vdot is dot
 def _(ctx, grad):
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
-    return (grad.unsqueeze(1) * b if need_a else None,
+    return (reshape(grad, (grad._array.shape[0], 1)) * b if need_a else None,  # PyTorch's ger
             _mv(a.t(), grad) if need_b else None)
 
 

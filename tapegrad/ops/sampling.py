@@ -109,7 +109,7 @@ def bernoulli_(input, p=0.5, *, generator=None):
         uniform = random.drawn(lambda: random.generator(generator).random(shape))
         return _fill(_bernoulli_tensor, input, uniform, (p,))
     if not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     # as 0/1 bytes: a boolean array among a primitive's parameters reads as a mask to the tracer
     return _fill(_bernoulli_scalar, input, random.drawn(
         lambda: (random.generator(generator).random(shape) < p).view(np.uint8)))
@@ -151,8 +151,8 @@ def _continuous(input, distribution, type_names):
 
 
 def exponential_(input, lambd=1.0, *, generator=None):
-    if lambd <= 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    if not lambd > 0:  # a NaN lambda too
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     _continuous(input, "Exponential", _LEGACY_TYPE_NAMES)
     shape = input._array.shape
     return _fill(_exponential, input, random.drawn(
@@ -162,15 +162,15 @@ def exponential_(input, lambd=1.0, *, generator=None):
 def geometric_(input, p, *, generator=None):
     """The number of Bernoulli(p) trials up to the first success (1, 2, …)."""
     if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     shape = input._array.shape
     return _fill(_geometric, input, random.drawn(
         lambda: random.generator(generator).geometric(p, shape)))
 
 
 def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
-    if std <= 0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    if not std > 0:  # a NaN std too
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
     if input._array.dtype.kind != "f":
         raise NotImplementedError('"log_normal_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
@@ -180,8 +180,8 @@ def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
 
 
 def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
-    if sigma <= 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    if not sigma > 0:  # a NaN sigma too
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     _continuous(input, "Cauchy", CPP_TYPE_NAMES)
     shape = input._array.shape
     return _fill(_cauchy, input, random.drawn(

@@ -148,13 +148,21 @@ def _t(a, dims):
 
 
 @_permute.vjp
-@_transpose.vjp
-@_t.vjp
 def _(ctx, grad, dims):
     inverse = [0] * len(dims)  # the inverse permutation (np.argsort costs more than the op)
     for position, dim in enumerate(dims):
         inverse[dim] = position
     return _permute(grad, dims=tuple(inverse))
+
+
+@_transpose.vjp
+def _(ctx, grad, dims):
+    return _transpose(grad, dims=dims)  # a swap undoes itself, as PyTorch's backward records
+
+
+@_t.vjp
+def _(ctx, grad, dims):
+    return _t(grad, dims=dims)
 
 
 def _axis(dim, ndim):
@@ -252,9 +260,13 @@ def _unsqueeze(a, shape):
 
 @_squeeze_all.vjp
 @_squeeze_dim.vjp
+def _(ctx, grad, shape):
+    return _unsqueeze(grad, shape=ctx.input_shapes[0])  # PyTorch's grad.unsqueeze(dim)
+
+
 @_unsqueeze.vjp
 def _(ctx, grad, shape):
-    return _reshape(grad, shape=ctx.input_shapes[0])
+    return _squeeze_dim(grad, shape=ctx.input_shapes[0])  # PyTorch's grad.squeeze(dim)
 
 
 def squeeze(input, dim=None):

@@ -8,7 +8,7 @@ RMS, and updates clipped to RMS ``d``.
 import numpy as np
 
 from .. import dtypes, ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["Adafactor"]
 
@@ -16,6 +16,7 @@ __all__ = ["Adafactor"]
 class Adafactor(Optimizer):
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):
+        check_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 >= beta2_decay:

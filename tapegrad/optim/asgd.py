@@ -1,7 +1,7 @@
 """ASGD: SGD with a decaying step size ``eta`` that also keeps ``ax``, the running average
 of the iterates (from step ``t0`` on; before, ``ax`` follows the parameter)."""
 from .. import ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["ASGD"]
 
@@ -11,6 +11,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
+        check_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= weight_decay:

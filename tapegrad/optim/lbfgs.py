@@ -8,7 +8,7 @@ from functools import partial
 from .. import ops
 from ..autograd import grad_mode
 from ._line_search import strong_wolfe
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["LBFGS"]
 
@@ -16,6 +16,7 @@ __all__ = ["LBFGS"]
 class LBFGS(Optimizer):
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
+        check_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .. import ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["Muon"]
 
@@ -27,6 +27,7 @@ class Muon(Optimizer):
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS,
                  ns_steps=DEFAULT_NS_STEPS, adjust_lr_fn=None):
+        check_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
         if not 0.0 <= momentum:

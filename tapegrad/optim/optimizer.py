@@ -9,13 +9,14 @@ import warnings
 from collections import OrderedDict, defaultdict
 from itertools import chain
 
+from .._runtime import typename
 from ..autograd import grad_mode
 from ..nn.modules.hooks import RemovableHandle
 from ..nn.parameter import reset_grad
 from ..tensor import Tensor
 
-__all__ = ["Optimizer", "required", "check_hyperparameters", "register_optimizer_step_pre_hook",
-           "register_optimizer_step_post_hook"]
+__all__ = ["Optimizer", "required", "check_lr", "check_hyperparameters",
+           "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
 
 class _Required:
@@ -122,41 +123,39 @@ class Optimizer:
                                       "never recorded on the tape")
 
     def add_param_group(self, param_group):
+        """Add a group; as in PyTorch, the dict given becomes the group (its ``params`` turned
+        into a list of tensors, its missing options filled from the defaults)."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
-        group = dict(param_group)
-        params = group["params"]
-        params = [params] if isinstance(params, Tensor) else list(params)
-        if params and isinstance(params[0], tuple):
-            group["param_names"] = [name for name, _ in params]
-            params = [param for _, param in params]
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        _extract_params(param_group)
+        params = param_group["params"]
+        differentiable = self.defaults.get("differentiable")
         for param in params:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                f"{type(param).__name__}")
-            if not param.is_leaf:
+                                f"{typename(param)}")
+            if not (differentiable or param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
-            if default is required and name not in group:
+            if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required "
                                  f"optimization parameter {name}")
-            group.setdefault(name, default)
+            param_group.setdefault(name, default)
         if len({id(p) for p in params}) != len(params):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
                           "future, this will cause an error; see "
                           "github.com/pytorch/pytorch/issues/40967 for more information",
                           stacklevel=3)
         for other in self.param_groups:
-            if ("param_names" in group) != ("param_names" in other):
+            if ("param_names" in param_group) != ("param_names" in other):
                 raise ValueError("all optimizer param groups should be with/without names. "
                                  "cannot add param group "
-                                 f"{'with' if 'param_names' in group else 'without'} names to "
-                                 "the optimizer")
+                                 f"{'with' if 'param_names' in param_group else 'without'} names "
+                                 "to the optimizer")
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if existing & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
-        group["params"] = params
-        self.param_groups.append(group)
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
         for group in self.param_groups:
@@ -323,9 +322,35 @@ class Optimizer:
         return text + ")"
 
 
+def _extract_params(param_group):
+    """Turn the group's ``params`` into a list of tensors, moving the names of ``(name, tensor)``
+    pairs to ``param_names``. A set is refused: its order, hence the order of the optimizer's
+    state, would change from run to run."""
+    params = param_group["params"]
+    if isinstance(params, set):
+        raise TypeError("optimizer parameters need to be organized in ordered collections, but "
+                        "the ordering of tensors in sets will change between runs. Please use a "
+                        "list instead.")
+    params = [params] if isinstance(params, Tensor) else list(params)
+    names = [param[0] for param in params if isinstance(param, tuple)]
+    param_group["params"] = [param[1] if isinstance(param, tuple) else param for param in params]
+    if names:
+        if len(names) != len(params):
+            raise ValueError("all optimizer params should be with/without names. Some param "
+                             "names are missing")
+        param_group["param_names"] = names
+
+
+def check_lr(lr):
+    """PyTorch's first check in every optimizer: a tensor learning rate holds one number."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
 def check_hyperparameters(lr=0.0, eps=0.0, weight_decay=0.0, betas=(0.0, 0.0)):
-    """Raise PyTorch's ``ValueError`` for a negative lr, eps or weight decay, or a beta outside
-    [0, 1)."""
+    """Raise PyTorch's ``ValueError`` for a tensor lr of more than one element, a negative lr,
+    eps or weight decay, or a beta outside [0, 1)."""
+    check_lr(lr)
     if lr < 0.0:
         raise ValueError(f"Invalid learning rate: {lr}")
     if eps < 0.0:

@@ -1,6 +1,6 @@
 """RMSprop: steps scaled by a running average of squared gradients."""
 from .. import ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["RMSprop"]
 
@@ -11,6 +11,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
+        check_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if eps < 0.0:

@@ -1,7 +1,7 @@
 """Rprop: a per-element step size that grows while the gradient keeps its sign and shrinks
 when it flips; only the gradient's sign moves the parameter."""
 from .. import ops
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["Rprop"]
 
@@ -11,6 +11,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
+        check_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < etas[0] < 1.0 < etas[1]:

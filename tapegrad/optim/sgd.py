@@ -1,5 +1,5 @@
 """Stochastic gradient descent with momentum, dampening, Nesterov momentum and weight decay."""
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 __all__ = ["SGD"]
 
@@ -7,6 +7,7 @@ __all__ = ["SGD"]
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
+        check_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:

@@ -2,7 +2,7 @@
 of modules), ``ParameterList`` and ``ParameterDict`` (registered holders of parameters)."""
 import operator
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ...tensor import Tensor
 from ..parameter import Parameter
@@ -228,9 +228,27 @@ class ModuleDict(Module):
         return self._modules.values()
 
     def update(self, modules):
-        pairs = modules.items() if hasattr(modules, "items") else modules
+        """Add or overwrite entries from a mapping (in its order) or from key-value pairs."""
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value "
+                            f"pairs, but got {type(modules).__name__}")
+        pairs = modules.items() if isinstance(modules, (Mapping, ModuleDict)) \
+            else _checked_pairs(modules, "ModuleDict")
         for key, module in pairs:
             self[key] = module
+
+
+def _checked_pairs(sequence, container):
+    """The key-value pairs of an ``update`` argument that is not a mapping, each checked to be
+    an iterable of two, with PyTorch's messages."""
+    for j, pair in enumerate(sequence):
+        if not isinstance(pair, Iterable):
+            raise TypeError(f"{container} update sequence element #{j} should be Iterable; "
+                            f"is{type(pair).__name__}")
+        if len(pair) != 2:
+            raise ValueError(f"{container} update sequence element #{j} has length {len(pair)}; "
+                             "2 is required")
+        yield pair[0], pair[1]
 
 
 def _as_parameter(value):
@@ -339,7 +357,18 @@ class ParameterDict(Module):
             del self[key]
 
     def update(self, parameters):
-        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        """Add or overwrite entries. As in PyTorch, an OrderedDict, a ParameterDict and a
+        sequence of pairs keep their order, while any other mapping (a plain dict) is added in
+        sorted key order."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError("ParametersDict.update should be called with an iterable of "
+                            f"key/value pairs, but got {type(parameters).__name__}")
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = parameters.items()
+        elif isinstance(parameters, Mapping):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = _checked_pairs(parameters, "ParameterDict")
         for key, value in pairs:
             self[key] = value
 

@@ -8,9 +8,11 @@ from ._plateau import ReduceLROnPlateau
 __all__ = ["SequentialLR", "ChainedScheduler"]
 
 
-def _check_schedulers(kind, schedulers, optimizer):
+def _check_schedulers(kind, schedulers, optimizer, expected="at least one scheduler"):
+    """PyTorch's checks of the members; ``expected`` words the demand for at least one as each
+    combinator does."""
     if len(schedulers) < 1:
-        raise ValueError(f"{kind} expects at least one scheduler, but got no scheduler.")
+        raise ValueError(f"{kind} expects {expected}, but got no scheduler.")
     for index, scheduler in enumerate(schedulers):
         if not hasattr(scheduler, "optimizer"):
             raise TypeError(f"{kind} at index {index} should have `optimizer` as its attribute.")
@@ -88,7 +90,8 @@ class ChainedScheduler(_SchedulerGroup):
 
     def __init__(self, schedulers, optimizer=None):
         optimizer = optimizer or (schedulers[0].optimizer if schedulers else None)
-        _check_schedulers(type(self).__name__, schedulers, optimizer)
+        _check_schedulers(type(self).__name__, schedulers, optimizer,
+                          "at least one scheduler to be chained")
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = self._current_lrs()

@@ -27,6 +27,10 @@ class IterableDataset(Dataset):
     def __iter__(self):
         raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
+    def __add__(self, other):
+        """Two streams add up to their chain, as no index can address a stream."""
+        return ChainDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Item ``i`` is ``tuple(t[i] for t in tensors)``: the tensors share their first dimension."""
@@ -68,6 +72,8 @@ class ConcatDataset(Dataset):
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
+        if any(isinstance(d, IterableDataset) for d in self.datasets):
+            raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = [int(size) for size in np.cumsum([len(d) for d in self.datasets])]
 
     def __len__(self):

@@ -62,13 +62,13 @@ def collate(batch, *, collate_fn_map=None):
                                                     collate_fn_map=collate_fn_map)
                                        for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return elem_type(*(collate(list(samples), collate_fn_map=collate_fn_map)
+        return elem_type(*(collate(samples, collate_fn_map=collate_fn_map)
                            for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         if any(len(sample) != len(elem) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        fields = [collate(list(samples), collate_fn_map=collate_fn_map)
-                  for samples in zip(*batch)]
+        # each field's samples stay the tuple ``zip`` makes, as PyTorch passes them on
+        fields = [collate(samples, collate_fn_map=collate_fn_map) for samples in zip(*batch)]
         if isinstance(elem, tuple):
             return fields  # a list, as PyTorch
         return _rebuild_sequence(elem, fields)
@@ -142,6 +142,6 @@ default_collate_fn_map = {
 
 def default_collate(batch):
     """A list of samples as one batch: tensors and arrays stacked along a new first dimension,
-    numbers as a 1-D tensor (Python floats as float64), strings as the list, and mappings,
+    numbers as a 1-D tensor (Python floats as float64), strings as a tuple, and mappings,
     namedtuples and sequences collated field by field."""
     return collate(batch, collate_fn_map=default_collate_fn_map)
