@@ -129,6 +129,14 @@ CREATION = {
     "from_numpy_scalar": lambda lib: lib.from_numpy(np.float64(1.0)),
     "legacy_numpy_scalar": lambda lib: lib.Tensor(np.float32(2.0)),
     "custom_sequence": lambda lib: lib.tensor([_Pair(), _Pair()]),
+    # plain Python numbers (read on a fast path): the same dtypes, values and refusals
+    "bools_and_ints": lambda lib: lib.tensor([True, 2, False]),
+    "bools_and_floats": lambda lib: lib.tensor([[True, 2.5], (0, False)]),
+    "floats_beyond_float32": lambda lib: lib.tensor([[1.0, 1e39], [-1e39, 2]]),
+    "nan_first_then_huge": lambda lib: lib.tensor([float("nan"), 1e300])[1:],
+    "int_beyond_int64": lambda lib: lib.tensor([1, 2 ** 63]),
+    "rows_of_other_lengths": lambda lib: lib.tensor([[1.0, 2.0], [3.0]]),
+    "number_then_row": lambda lib: lib.tensor([1.0, [2.0, 3.0]]),
 }
 
 

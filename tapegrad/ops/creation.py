@@ -113,6 +113,10 @@ def _infer_array(data, dtype=None):
         return data
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type_name(type(data))}'")
+    if dtype is None:
+        plain = _plain_numbers(data)
+        if plain is not None:
+            return plain
     sizes = _sizes(data)
     target = _numpy_dtype(dtype) if dtype is not None else _inferred_dtype(data)
     if 0 in sizes:
@@ -127,6 +131,43 @@ def _infer_array(data, dtype=None):
         _check_fits(values, target)
     with np.errstate(over="ignore"):  # a float beyond float32's range is inf there
         return values.astype(target, copy=False)
+
+
+def _plain_numbers(data):
+    """The common case quickly: a list or tuple of Python numbers, or of equally long lists or
+    tuples of them, as the array ``_infer_array`` would give (None for anything else, which then
+    takes the general reader: its checks and messages)."""
+    kind = type(data)
+    if (kind is not list and kind is not tuple) or not data:
+        return None
+    nested = type(data[0]) is list or type(data[0]) is tuple
+    if nested:
+        width = len(data[0])
+        if not width or any((type(row) is not list and type(row) is not tuple)
+                            or len(row) != width for row in data):
+            return None
+        kinds = {type(x) for row in data for x in row}
+    else:
+        kinds = {type(x) for x in data}
+    if not kinds <= _NUMBERS:
+        return None
+    if float in kinds:
+        target = dtypes.get_default_dtype().numpy
+        if target == np.float32 and not _fits_float32(data, nested):
+            return None
+    else:
+        target = np.int64 if int in kinds else np.bool_
+    try:
+        return np.array(data, dtype=target)
+    except OverflowError:  # an int beyond int64: refused by the general reader
+        return None
+
+
+def _fits_float32(data, nested):
+    """Whether every number lies in float32's range (a NaN fails the comparisons too: the
+    general reader then takes it, and stores what lies beyond as inf)."""
+    low, high = (min(map(min, data)), max(map(max, data))) if nested else (min(data), max(data))
+    return -_FLOAT32_MAX <= low <= high <= _FLOAT32_MAX
 
 
 def is_sequence(value):
