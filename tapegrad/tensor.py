@@ -130,11 +130,11 @@ class Tensor:
 
     @property
     def shape(self):
-        return Size(self._array.shape)
+        return tuple.__new__(Size, self._array.shape)  # numpy's shape needs no checks
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._array.shape)
+            return tuple.__new__(Size, self._array.shape)
         return self._array.shape[_wrap_dim(dim, self._array.ndim)]
 
     def dim(self):
@@ -730,9 +730,19 @@ class Tensor:
 _new_tensor = object.__new__
 
 
+def _size(sizes):
+    """A ``Size`` from a pickle."""
+    return Size(sizes)
+
+
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``; slices, sums and repeats
     stay Sizes."""
+
+    __module__ = "torch"  # ``type(t.shape)`` prints as in PyTorch: <class 'torch.Size'>
+
+    def __reduce__(self):  # pickled by tapegrad's own name (there may be no module "torch")
+        return _size, (tuple(self),)
 
     def __new__(cls, sizes=()):
         if type(sizes) is not tuple or not builtins.all(type(s) is int for s in sizes):
