@@ -463,7 +463,8 @@ def _advanced_key(indices):
     """``(dim, array)`` pairs as one numpy key: full slices up to each array's dimension."""
     if not indices:
         return None
-    _check_broadcastable(index for _, index in indices)
+    if len(indices) > 1:  # (one index broadcasts with itself)
+        _check_broadcastable(index for _, index in indices)
     key, position = [], 0
     for dim, index in indices:
         key.extend([slice(None)] * (dim - position))
@@ -533,6 +534,9 @@ def _(ctx, grad, geometry):
 
 
 def getitem(input, key):
+    if type(key) is builtins.int and input._array.ndim and \
+            -input._array.shape[0] <= key < input._array.shape[0]:
+        return _select(input, key=(key, Ellipsis))  # x[i], the common case, read directly
     parts = _key_parts(key)
     lone_slice = len(parts) == 1 and isinstance(parts[0], slice)  # PyTorch records even ``x[:]``
     steps, advanced = _parse_key(input._array.shape, parts, skip_full_slices=not lone_slice)
