@@ -1,7 +1,9 @@
 """``torch.special``: the special functions tapegrad has, under PyTorch's ``torch.special`` names.
 
 The operations live in the op table (``tapegrad.ops.special``, ``ops.reduction``,
-``ops.elementwise``, ``ops.bessel``, ``ops.gaussian``, ``ops.gamma_functions``); this module gives
+``ops.elementwise``, ``ops.bessel``, ``ops.gaussian``, ``ops.gamma_functions``; the Bessel
+functions and orthogonal polynomials, which PyTorch does not differentiate, in
+``ops.special_functions``); this module gives
 them the names and signatures PyTorch uses here (``expit`` is the sigmoid, ``psi`` digamma,
 ``gammaln`` lgamma; ``softmax`` and ``log_softmax`` take ``dim`` and keyword-only ``dtype``).
 """
@@ -17,12 +19,15 @@ from .ops.gamma_functions import digamma, polygamma, zeta
 from .ops.gamma_functions import digamma as psi
 from .ops.gamma_functions import lgamma as gammaln
 from .ops.gamma_functions import mvlgamma as multigammaln
+from .ops.incomplete_gamma import igamma as gammainc, igammac as gammaincc
 from .ops.elementwise import round as _round
+from .ops.special_functions import *  # noqa: F401,F403  (Bessel functions and polynomials)
+from .ops.special_functions import __all__ as _special_functions
 
 __all__ = ["erf", "erfinv", "expm1", "exp2", "log1p", "logit", "expit", "softmax", "log_softmax",
            "logsumexp", "xlogy", "xlog1py", "entr", "erfc", "erfcx", "sinc", "i0", "i0e", "i1",
            "i1e", "ndtr", "log_ndtr", "ndtri", "digamma", "psi", "polygamma", "gammaln",
-           "multigammaln", "zeta", "round"]
+           "multigammaln", "zeta", "round", "gammainc", "gammaincc", *_special_functions]
 
 
 def softmax(input, dim, *, dtype=None):

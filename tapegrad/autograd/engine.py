@@ -64,9 +64,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    if is_grads_batched:
-        raise NotImplementedError("tapegrad's autograd.grad does not support is_grads_batched=True")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
@@ -91,6 +92,66 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 g = Tensor._make(np.zeros_like(t._array))
         result.append(g)
     return tuple(result)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad(..., is_grads_batched=True)``: row k of every grad_output gives one
+    vector-Jacobian product, and the results are stacked (PyTorch vmaps the backward). The graph
+    is kept until the last row, which frees it unless ``retain_graph``."""
+    rows = _batched_grad_outputs(outputs, grad_outputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    per_row = [grad(outputs, inputs, row, retain_graph=retain_graph or k < len(rows) - 1,
+                    create_graph=create_graph, allow_unused=True)
+               for k, row in enumerate(rows)]
+    from ..ops.shape import stack
+    result = []
+    for i, t in enumerate(inputs):
+        column = [grads[i] for grads in per_row]
+        if any(g is None for g in column) or not column:
+            g = None
+        else:
+            g = stack(column)
+        if g is None and not (allow_unused or materialize_grads):
+            raise RuntimeError(
+                f"The differentiated Tensor at index {i} appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior.")
+        if g is None and materialize_grads:  # unbatched, as PyTorch's zeros_like(input)
+            g = Tensor._make(np.zeros_like(t._array)).requires_grad_(create_graph)
+        result.append(g)
+    return tuple(result)
+
+
+def _batched_grad_outputs(outputs, grad_outputs):
+    """The grad_outputs split into rows along their first (batch) dimension, checked with
+    PyTorch's messages (a missing one is the implicit scalar 1., which has no batch dimension)."""
+    grads = (None,) * len(outputs) if grad_outputs is None else _as_tuple(grad_outputs)
+    batched = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._array.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                             "but that input is a Tensor of dimensionality 0 so expected in_dim to "
+                             "satisfy 0 <= in_dim < 0.")
+        if not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        first = g[0]  # PyTorch's own IndexError for a 0-d or empty batch
+        if first._array.shape != out._array.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
+                "as the batch dimension. The sizes of the remaining dimensions are expected to "
+                f"match the shape of corresponding output, but a mismatch was detected: "
+                f"grad_output[{i}] has a shape of torch.Size({list(first._array.shape[1:])}) and "
+                f"output[{i}] has a shape of {_size(out)}. If you only want some tensors in "
+                "`grad_output` to be considered batched, consider using vmap.")
+        batched.append(g)
+    sizes = [g._array.shape[0] for g in batched]
+    if len(set(sizes)) > 1:
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return [tuple(g[k] for g in batched) for k in range(sizes[0] if sizes else 0)]
 
 
 _create_graph_warned = False

@@ -267,9 +267,40 @@ def _check_dirty(out):
 
 
 def once_differentiable(backward):
-    """Mark a backward as not differentiable again: it runs under ``no_grad``."""
+    """Mark a backward as not differentiable again: it runs under ``no_grad``. Under
+    ``create_graph``, when a gradient it receives requires grad, its results do too, as
+    PyTorch's do: through a DelayedError node that raises if a backward ever reaches it."""
     def wrapper(ctx, *grads):
         with grad_mode.no_grad():
-            return backward(ctx, *grads)
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled() or not any(
+                isinstance(g, Tensor) and g.requires_grad for g in grads):
+            return outputs
+        several = isinstance(outputs, tuple)
+        return _delayed_error(outputs if several else (outputs,), several)
     wrapper.__name__ = backward.__name__
     return wrapper
+
+
+class Error(Node):
+    """PyTorch's DelayedError node (named ``Error``), made by a once-differentiable backward for
+    its results: differentiating them is an error. Its inputs are detached aliases of the results
+    (as PyTorch's), so it lies on no path to anything else, and only a backward started from its
+    outputs runs it."""
+
+    __slots__ = ()
+    qualified_name = "torch::autograd::Error"
+
+    def apply(self, grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+def _delayed_error(outputs, several):
+    leaves = [None if o is None else Tensor._make(o._array).requires_grad_(True)
+              for o in outputs]
+    node = Error(tuple((None, 0) if leaf is None else (AccumulateGrad.of(leaf), 0)
+                              for leaf in leaves))
+    results = tuple(None if o is None else Tensor._make(o._array, node, i)
+                    for i, o in enumerate(outputs))
+    return results if several else results[0]

@@ -5,6 +5,7 @@ import numbers
 
 from .. import ops
 from ..ops.gamma_functions import digamma, lgamma, standard_gamma
+from ..ops.incomplete_gamma import igamma
 from . import constraints
 from .exp_family import ExponentialFamily
 from .transformed_distribution import TransformedDistribution
@@ -50,6 +51,13 @@ class Gamma(ExponentialFamily):
         return (ops.xlogy(self.concentration, self.rate)
                 + ops.xlogy(self.concentration - 1, value)
                 - self.rate * value - lgamma(self.concentration))
+
+    def cdf(self, value):
+        """The regularized lower incomplete gamma function, as PyTorch's (differentiable in
+        ``value`` only)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return igamma(self.concentration, self.rate * value)
 
     def entropy(self):
         return (self.concentration - self.rate.log() + lgamma(self.concentration)

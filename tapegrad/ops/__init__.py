@@ -55,6 +55,7 @@ from .counts import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .ranges import *  # noqa: F401,F403
 from .gamma_functions import *  # noqa: F401,F403
+from .incomplete_gamma import *  # noqa: F401,F403
 from .bessel import *  # noqa: F401,F403
 from . import gaussian as _gaussian  # noqa: F401  (torch.special's; registers its primitives)
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
@@ -133,6 +134,7 @@ TENSOR_METHODS = (
     "bitwise_left_shift_", "bitwise_right_shift_",
     "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
+    "igamma", "igammac", "igamma_", "igammac_",
 )
 not_equal, not_equal_ = ne, ne_  # PyTorch's other names
 
@@ -166,7 +168,7 @@ from .reduction import accept_numpy_names_everywhere as _accept_numpy_names_ever
 _accept_numpy_names_everywhere(globals(), [_module for _name, _module in list(_sys.modules.items())
                                            if _name.startswith(__name__ + ".")])
 
-METHOD_ONLY += ("put_", "not_equal_")
+METHOD_ONLY += ("put_", "not_equal_", "igamma_", "igammac_")
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.
 __all__ = [name for name, value in globals().items()

@@ -10,6 +10,7 @@ so gradients reach ``LU`` and ``B`` through lu_unpack and lu_solve as in PyTorch
 import numpy as np
 
 from .. import dtypes
+from . import lapack
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .creation import eye
@@ -281,10 +282,60 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return _lu_solve(LU, pivots, B, left=bool(left), adjoint=bool(adjoint))
 
 
+def _upper_triangular_inverse(u):
+    """U^-1 column by column, as LAPACK's trtri builds it (so an exact zero above the diagonal
+    comes out as -0., as in PyTorch's results)."""
+    n = u.shape[-1]
+    inverse = np.zeros_like(u)
+    for j in range(n):
+        inverse[..., j, j] = 1 / u[..., j, j]
+        above = np.einsum("...ik,...k->...i", inverse[..., :j, :j], u[..., :j, j])
+        inverse[..., :j, j] = above * -inverse[..., j, j][..., None]
+    return inverse
+
+
+def _cholesky_inverse_values(factor, upper):
+    """(U^T U)^-1 = U^-1 U^-T as LAPACK's potri computes it: each entry (i <= j) is the sum over
+    k >= j of U^-1[i, k] U^-1[j, k], started from -0. so that an all-zero sum keeps its sign; the
+    lower factor's case is the upper one of L^T."""
+    u = np.triu(factor if upper else np.swapaxes(factor, -1, -2))
+    zero_pivots = (np.diagonal(u, axis1=-2, axis2=-1) == 0)
+    if zero_pivots.any():
+        position = int(np.argmax(zero_pivots.reshape(-1, u.shape[-1]).any(0))) + 1
+        raise lapack.LinAlgError(f"cholesky_inverse: The diagonal element {position} is zero, the "
+                                 "inversion could not be completed because the input matrix is "
+                                 "singular.")
+    inverse = _upper_triangular_inverse(u)
+    result = np.full_like(u, -0.0)
+    for k in range(u.shape[-1]):
+        column = inverse[..., :k + 1, k]
+        result[..., :k + 1, :k + 1] += column[..., :, None] * column[..., None, :]
+    return result
+
+
+@primitive("cholesky_inverse", node="CholeskyInverseBackward0", group=OTHER,
+           saves=("factor", "out"))
+def _cholesky_inverse(factor, upper):
+    return _cholesky_inverse_values(factor, upper)
+
+
+@_cholesky_inverse.vjp
+def _(ctx, grad, upper):
+    """PyTorch's ``cholesky_inverse_backward``: with S = A^-1 (G + G^T) A^-1, the full (not
+    triangular) gL = -S L (-U S with ``upper``)."""
+    factor, inverse = ctx.saved
+    common = matmul(inverse, matmul(grad + _mT(grad), inverse))
+    return -matmul(factor, common) if upper else -matmul(common, factor)
+
+
 def cholesky_inverse(L, upper=False):
-    """A^-1 from A's Cholesky factor."""
-    n = L._array.shape[-1]
-    return cholesky_solve(eye(n, dtype=L.dtype).expand(L.shape), L, upper)
+    """A^-1 from A's Cholesky factor (L L^T = A; U^T U = A with ``upper``), reading only that
+    triangle of ``L``."""
+    check_square_shape("cholesky_inverse", L)
+    if L._array.dtype.kind != "f" or L._array.dtype == np.float16:
+        raise NotImplementedError(f'"cholesky_inverse_out_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[L._array.dtype.name]}'")
+    return _cholesky_inverse(L, upper=bool(upper))
 
 
 _TriangularSolve = structseq("triangular_solve", "solution cloned_coefficient")

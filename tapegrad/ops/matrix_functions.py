@@ -15,7 +15,6 @@ from .decompositions import householder_product as _householder_product
 from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
-from .layout import tril
 from .linalg import matmul
 from .matrix import (_check_matrices, _inv, _mT, check_floating, check_square_shape,
                      cholesky, inv, linalg_svd, solve)
@@ -97,32 +96,140 @@ def matrix_power(A, n):
     return result
 
 
-# Padé approximant of degree 13 with scaling and squaring (Higham, "The scaling and squaring
-# method for the matrix exponential revisited", 2005), in float64.
-_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
-           129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
-           40840800., 960960., 16380., 182., 1.)
-_THETA13 = 5.371920351148152
+# e^A as PyTorch computes it (Bader, Blanes & Casas, "Computing the matrix exponential with an
+# optimized Taylor polynomial approximation", Mathematics 2019): the Taylor polynomial of degree
+# 1, 2, 4, 8, 12 or 18 whose bound theta_m on the 1-norm admits A, each evaluated with the
+# paper's few-product schemes; above the last bound, A / 2^s with degree 18 and s squarings.
+# The bounds per dtype, the smallest first:
+_THETAS = {
+    np.dtype(np.float32): (1.192092800768788e-07, 5.978858893805233e-04, 5.116619363445086e-02,
+                           5.800524627688768e-01, 1.461661507209034e+00, 3.010066362817634e+00),
+    np.dtype(np.float64): (2.220446049250313e-16, 2.580956802971767e-08, 3.397168839976962e-04,
+                           4.991228871115323e-02, 2.996158913811580e-01, 1.090863719290036e+00),
+}
+# The paper's coefficients for degree 12 (its eq. for m = 12: B_i = sum_j b_ij A^j, j <= 3,
+# A6 = B_3 + B_4^2, T12 = B_1 + (B_2 + A6) A6) and degree 18 (j <= 4, A9 = B_1 B_5 + B_4,
+# T18 = B_2 + (B_3 + A9) A9, B_i = sum_j b_ij A^j over A^0..A^3 and A^6).
+_T12 = ((9.0198e-16, 0.46932117595418237389, -0.20099424927047284052, -0.04623946134063071740),
+        (5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031,
+         0.01108844528519167989),
+        (0.18188869982170434744, 0.05502798439925399070, 0.09351590770535414968,
+         0.00610700528898058230),
+        (-2.0861320e-13, -0.13181061013830184015, -0.02027855540589259079,
+         -0.00675951846863086359))
+_T18 = ((0., -1.00365581030144618291e-01, -8.02924648241156932449e-03,
+         -8.92138498045729985177e-04, 0.),
+        (0., 3.97849749499645077844e-01, 1.36783778460411720168e+00, 4.98289622525382669416e-01,
+         -6.37898194594723280150e-04),
+        (-1.09676396052962061844e+01, 1.68015813878906206114e+00, 5.71779846478865511061e-02,
+         -6.98210122488052056106e-03, 3.34975017086070470649e-05),
+        (-9.04316832390810593223e-02, -6.76404519071381882256e-02, 6.75961301770459654925e-02,
+         2.95552570429315521194e-02, -1.39180257516060693404e-05),
+        (0., 0., -9.23364619367118555360e-02, -1.69364939002081722752e-02,
+         -1.40086798182036094347e-05))
+
+
+def _powers(a, count):
+    """I, A, A^2, A^3 = A A^2, A^6 = A^3 A^3: the first ``count``."""
+    powers = [np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape), a]
+    if count > 2:
+        powers.append(a @ a)
+    if count > 3:
+        powers.append(a @ powers[2])
+    if count > 4:
+        powers.append(powers[3] @ powers[3])
+    return powers[:count]
+
+
+def _combination(matrices, coefficients):
+    """sum_j c_j M_j, added left to right from zero, each c_j in the matrices' dtype."""
+    total = np.zeros_like(matrices[0])
+    for matrix, c in zip(matrices, coefficients):
+        total = total + matrix.dtype.type(c) * matrix
+    return total
+
+
+def _taylor_1(a):
+    return _combination(_powers(a, 2), (1.0, 1.0))
+
+
+def _taylor_2(a):
+    return _combination(_powers(a, 3), (1.0, 1.0, 0.5))
+
+
+def _taylor_4(a):
+    """I + A + A^2 (I/2 + A/6 + A^2/24)."""
+    powers = _powers(a, 3)
+    tail = powers[2] @ _combination(powers, (1 / 2.0, 1 / 6.0, 1 / 24.0))
+    return _combination(powers + [tail], (1.0, 1.0, 0.0, 1.0))
+
+
+def _taylor_8_coefficients(dtype):
+    """The paper's closed forms for degree 8 (with sqrt(177)), rounded through ``dtype``."""
+    rounded = dtype.type
+    sqrt_177, x3 = float(rounded(13.30413469565007072504)), float(rounded(2.0 / 3.0))
+    return tuple(float(rounded(c)) for c in (
+        x3 * ((1 + sqrt_177) / 88), x3 * ((1 + sqrt_177) / 352), x3,
+        (-271 + 29 * sqrt_177) / (315 * x3), (-11 + 11 * sqrt_177) / (1260 * x3),
+        (-99 + 11 * sqrt_177) / (5040 * x3), (89 - sqrt_177) / (5040 * x3 * x3),
+        (857 - 58 * sqrt_177) / 630))
+
+
+def _taylor_8(a):
+    """A4 = A^2 (x1 A + x2 A^2), A8 = (x3 A^2 + A4)(x4 I + x5 A + x6 A^2 + x7 A4),
+    T8 = I + A + y2 A^2 + A8."""
+    x1, x2, x3, x4, x5, x6, x7, y2 = _taylor_8_coefficients(a.dtype)
+    powers = _powers(a, 3)
+    a4 = powers[2] @ _combination(powers[1:], (x1, x2))
+    a8 = _combination([powers[2], a4], (x3, 1.0)) @ _combination(powers + [a4], (x4, x5, x6, x7))
+    return _combination(powers + [a4, a8], (1.0, 1.0, y2, 0.0, 1.0))
+
+
+def _taylor_12(a):
+    b = [_combination(_powers(a, 4), row) for row in _T12]
+    a6 = b[2] + b[3] @ b[3]
+    return b[0] + (b[1] + a6) @ a6
+
+
+def _taylor_18(a):
+    b = [_combination(_powers(a, 5), row) for row in _T18]
+    a9 = b[3] + b[0] @ b[4]
+    return b[1] + (b[2] + a9) @ a9
+
+
+def _taylor_18_scaled_and_squared(a, norms, theta):
+    squarings = np.maximum(0, np.ceil(np.log2(norms / a.dtype.type(theta)))).astype(np.int64)
+    result = _taylor_18(a / (2.0 ** squarings).astype(a.dtype)[:, None, None])
+    for k, s in enumerate(squarings):
+        for _ in range(s):
+            result[k] = result[k] @ result[k]
+    return result
+
+
+_TAYLOR = (_taylor_1, _taylor_2, _taylor_4, _taylor_8, _taylor_12)
 
 
 def _expm(a):
-    b = _PADE13
-    x = a.astype(np.float64)
-    norms = np.abs(x).sum(axis=-2).max(axis=-1)
-    squarings = np.maximum(0, np.ceil(np.log2(np.maximum(norms, 1e-300) / _THETA13))).astype(int)
-    x = x / (2.0 ** squarings)[..., None, None]
-    identity = np.eye(x.shape[-1])
-    x2 = x @ x
-    x4 = x2 @ x2
-    x6 = x4 @ x2
-    u = x @ (x6 @ (b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2
-             + b[1] * identity)
-    v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 \
-        + b[0] * identity
-    result = np.linalg.solve(v - u, v + u)
-    for step in range(int(squarings.max(initial=0))):
-        result = np.where((squarings > step)[..., None, None], result @ result, result)
-    return result.astype(a.dtype)
+    """Each matrix of the batch with the degree its 1-norm asks for (a NaN norm: NaN)."""
+    n = a.shape[-1]
+    if n == 0:
+        return a.copy()
+    if n == 1:
+        return np.exp(a)
+    flat = a.reshape(-1, n, n)
+    thetas = _THETAS[np.dtype(a.dtype)]
+    norms = np.abs(flat).sum(axis=-2).max(axis=-1)
+    result = np.full_like(flat, np.nan)
+    lower = -1.0
+    for taylor, upper in zip(_TAYLOR, thetas):
+        chosen = (lower < norms) & (norms <= a.dtype.type(upper))
+        if chosen.any():
+            result[chosen] = taylor(flat[chosen])
+        lower = a.dtype.type(upper)
+    large = norms >= a.dtype.type(thetas[-2])
+    if large.any():
+        result[large] = _taylor_18_scaled_and_squared(flat[large], norms[large], thetas[-1])
+    return result.reshape(a.shape)
 
 
 @primitive("matrix_exp", node="LinalgMatrixExpBackward0", group=OTHER, saves=("a",))

@@ -49,6 +49,8 @@ from .loss import (
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiLabelMarginLoss,
 )
+from .ctc_loss import CTCLoss
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 from . import batchnorm, utils  # PyTorch's module paths (nn.modules.batchnorm, .utils)
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
@@ -83,4 +85,5 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "LPPool2d", "LPPool3d", "BatchNorm3d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
            "LazyInstanceNorm2d", "LazyInstanceNorm3d", "AlphaDropout", "FeatureAlphaDropout",
            "LocalResponseNorm", "CrossMapLRN2d", "Softmax2d", "MultiLabelMarginLoss", "RNNBase",
-           "RNNCellBase", "FractionalMaxPool2d", "FractionalMaxPool3d"]
+           "RNNCellBase", "FractionalMaxPool2d", "FractionalMaxPool3d", "CTCLoss",
+           "AdaptiveLogSoftmaxWithLoss"]
