@@ -237,6 +237,14 @@ SAMPLES = {
     "div_scalar": ([f(3, 4), f(3, 4)], F.cross_entropy),
     "mul_scalar": ([f(3, 4)], lambda a: T.trapezoid(a, dx=0.5)),
     "layer_norm": ([f(3, 4), f(4), f(4)], lambda x, w, b: F.layer_norm(x, (4,), w, b)),
+    # 4-d inputs take PyTorch's CPU flash kernel; its backward is a primitive of its own
+    "scaled_dot_product_flash_attention": ([f(1, 2, 3, 4), f(1, 1, 5, 4), f(1, 1, 5, 4)],
+                                           lambda q, k, v: F.scaled_dot_product_attention(
+                                               q, k, v, is_causal=True, enable_gqa=True)),
+    "scaled_dot_product_flash_attention_backward": (
+        [f(1, 2, 3, 4), f(1, 2, 3, 4), f(1, 2, 3, 4)],
+        lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=T.ones(
+            3, 3, dtype=T.bool).tril())),
     "group_norm": ([f(2, 4, 3), f(4), f(4)], lambda x, w, b: F.group_norm(x, 2, w, b)),
     "embedding": ([f(5, 3), ints(5, 2, 4)], lambda w, i: F.embedding(i, w)),
     "adaptive_avg_pool2d": ([f(2, 3, 5, 7)], lambda x: F.adaptive_avg_pool2d(x, (2, 3))),
@@ -527,6 +535,15 @@ SAMPLES = {
     "special_zeta_scalar_self": ([positive(3, 4)], lambda a: tapegrad.special.zeta(3.0, a)),
     "special_zeta_scalar_other": ([data(3, 4)],
                                   lambda a: tapegrad.special.zeta(a.abs() + 2, 1.5)),
+    # differentiable in x only (PyTorch raises for a)
+    "igamma": ([data(3, 4), positive(4)], lambda a, x: T.igamma(a.abs() + 0.5, x)),
+    "igammac": ([data(3, 4), positive(4)], lambda a, x: T.igammac(a.abs() + 0.5, x)),
+    # the backward primitive runs in the compiled backward (it has no derivative itself)
+    "ctc_loss": ([f(6, 2, 4)], lambda x: F.ctc_loss(
+        x.log_softmax(2), T.tensor([[1, 2, 2], [3, 1, 0]]), T.tensor([6, 5]), T.tensor([3, 2]))),
+    "ctc_loss_backward": ([f(5, 2, 3)], lambda x: F.ctc_loss(
+        x.log_softmax(2), T.tensor([1, 2, 2]), (5, 4), (2, 1), reduction="none",
+        zero_infinity=True)),
     # a gamma sample with its seed drawn (as a trace would meet it: the draw is a graph break)
     "standard_gamma": ([positive(3, 4)],
                        lambda a: PRIMITIVES["standard_gamma"](a.detach(), seed=7)),
@@ -569,6 +586,7 @@ SAMPLES = {
     "qr": ([f(4, 3)], lambda a: tuple(T.linalg.qr(a))),
     "cholesky_solve": ([f(3, 2), f(3, 3)], lambda b, l: T.cholesky_solve(
         b, l.tril() + 3 * T.eye(3))),
+    "cholesky_inverse": ([f(3, 3)], lambda l: T.cholesky_inverse(l + 3 * T.eye(3), upper=True)),
     "pinv": ([f(4, 3)], T.linalg.pinv),
     "lstsq": ([f(4, 3), f(4, 2)], lambda a, b: T.linalg.lstsq(a, b).solution),
     "householder_product": ([f(4, 3), f(2)], T.linalg.householder_product),

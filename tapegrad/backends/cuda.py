@@ -68,8 +68,8 @@ class SDPBackend(enum.IntEnum):
         return f"SDPBackend.{self.name}"
 
 
-# Which scaled-dot-product-attention kernels PyTorch may pick; tapegrad always computes the
-# "math" one, so these only record what the program asked for.
+# Which scaled-dot-product-attention kernels PyTorch may pick; on CPU, F.scaled_dot_product_attention
+# reads "flash" and "math" (the others exist only on GPUs).
 _sdp_enabled = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
 
 

@@ -1,8 +1,8 @@
 """``torch.nn.attention``: choosing the scaled-dot-product-attention kernel.
 
-tapegrad has one kernel (PyTorch's "math" one); ``sdpa_kernel`` records the choice in
-``torch.backends.cuda``'s flags for the block, as PyTorch does, so that code asking them reads
-what it set.
+``sdpa_kernel`` sets ``torch.backends.cuda``'s flags for the block, as PyTorch does: code asking
+them reads what it set, and ``F.scaled_dot_product_attention`` picks among the kernels PyTorch
+has on CPU (flash attention, math) only those allowed.
 """
 import contextlib
 

@@ -8,8 +8,10 @@ cross-entropies (``tapegrad.ops.loss``), ``layer_norm`` and ``batch_norm``
 (``ops.normalization``), ``embedding`` (``ops.embedding``), ``pad`` (``ops.padding``), the
 activations (``ops.activation``), the 1-, 2- and 3-d convolutions, plain and transposed
 (``ops.conv``), ``unfold``/``fold`` (``ops.fold``), the pixel shuffles (``ops.pixel_shuffle``),
-max, average, adaptive and fractional pooling and max unpooling (``ops.pooling``).
+max, average, adaptive and fractional pooling and max unpooling (``ops.pooling``), ``ctc_loss``
+(``ops.ctc``).
 """
+import functools
 import math
 import warnings
 
@@ -17,6 +19,7 @@ import numpy as np
 
 from .. import dtypes, ops
 from ..autograd import grad_mode
+from ..backends import cuda as _cuda_backend
 from ..ops import activation as _activation
 from ..ops.activation import gelu, hardsigmoid, hardswish, mish, require_floating, silu
 from ..ops.conv import _CPP_TYPE_NAMES, _pair, _single, conv1d, conv2d, conv3d
@@ -35,8 +38,10 @@ from ..ops.pooling import (
     fractional_max_pool3d_with_indices,
 )
 from ..ops.operands import broadcast_error
+from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
 from ..ops import loss as _loss
+from ..ops.ctc import ctc_loss
 from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
 from ..ops import padding as _padding
@@ -75,7 +80,8 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
            "multi_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
            "gaussian_nll_loss", "poisson_nll_loss",
            "kl_div", "cosine_embedding_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits"]
+           "ctc_loss",
+           "binary_cross_entropy_with_logits", "multi_head_attention_forward"]
 
 
 # ------------------------------------------------------------------------------------- layers
@@ -759,29 +765,232 @@ def _broadcast_shape(a, b):
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     """``softmax(q kᵀ · scale + mask) v``; a boolean mask marks the positions that take part.
-    A query that may attend to nothing gets zeros (PyTorch's "safe softmax"), not nan."""
-    _check_attention_dtypes(query, key, value, attn_mask)
-    length, source_length = query.shape[-2], key.shape[-2]
+    A query that may attend to nothing gets zeros (PyTorch's "safe softmax"), not nan.
+
+    PyTorch on CPU runs its flash-attention kernel where it can (one
+    ``ScaledDotProductFlashAttentionForCpuBackward0`` node) and its "math" composite elsewhere;
+    ``_sdpa_backend`` chooses as it does, honouring ``torch.nn.attention.sdpa_kernel``."""
+    _check_attention_inputs(query, key, value, attn_mask)
+    if query.numel() == 0 or key.numel() == 0 or value.numel() == 0:
+        return _empty_attention(query, key, value)
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa) == "flash":
+        return _flash_attention(query, key, value, _additive_mask(attn_mask, query),
+                                is_causal=is_causal, scale=scale)
+    return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _empty_attention(query, key, value):
+    """PyTorch's result when an input is empty: zeros of the output's shape, still connected
+    (with zero gradients) to all three inputs."""
+    connected = (query.sum() + key.sum() + value.sum()) * 0
+    return ops.zeros(*query.shape[:-1], value.shape[-1], dtype=query.dtype) + connected
+
+
+def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """PyTorch's "math" kernel: recorded ops, dropout allowed, a mask or the causal hint."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     if enable_gqa:
         key, value = _grouped_key_value(query, key, value)
-    scores = ops.matmul(query, key.transpose(-2, -1)) * scale
-    if attn_mask is not None:
-        # Only CPU flash attention (4-D inputs, no dropout, a mask that expands to the scores)
-        # takes both masks; the math fallback refuses them.
-        if is_causal and not (query.dim() == 4 and dropout_p == 0.0
-                              and _expands_to(attn_mask, scores.shape)):
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
-                               "set when is_causal=True")
-        _broadcast_shape(scores, attn_mask)  # PyTorch's message names the scores first
-        scores = _masked_scores(scores, attn_mask)
-    if is_causal:
-        scores = _masked_scores(scores, ops.ones(length, source_length, dtype=dtypes.bool).tril())
-    masked = attn_mask is not None or is_causal
-    weights = _safe_softmax(scores) if masked else ops.softmax(scores, -1)
+    weights = _attention_weights(query, key, attn_mask, is_causal, scale)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p)
     return ops.matmul(weights, value)
+
+
+def _attention_weights(query, key, attn_mask, is_causal, scale):
+    """``softmax(q kᵀ · scale + mask)``, causal if asked (the mask's top-left triangle)."""
+    scores = ops.matmul(query, key.transpose(-2, -1)) * scale
+    if attn_mask is not None:
+        _broadcast_shape(scores, attn_mask)  # PyTorch's message names the scores first
+        scores = _masked_scores(scores, attn_mask)
+    if is_causal:
+        causal = ops.ones(query.shape[-2], key.shape[-2], dtype=dtypes.bool).tril()
+        scores = _masked_scores(scores, causal)
+    masked = attn_mask is not None or is_causal
+    return _safe_softmax(scores) if masked else ops.softmax(scores, -1)
+
+
+_NO_BACKEND = ("No viable backend for scaled_dot_product_attention was found. This is likely due "
+               "to turning off both the math kernel and the fused kernels.")
+
+
+def _sdpa_backend(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """"flash" or "math", as PyTorch picks on CPU: flash when enabled and usable, else math when
+    enabled; else PyTorch's error, after its warnings saying why flash could not run."""
+    flash_enabled = _cuda_backend.flash_sdp_enabled()
+    math_enabled = _cuda_backend.math_sdp_enabled()
+    if not flash_enabled and not math_enabled:
+        raise RuntimeError(_NO_BACKEND)
+    why_not = _why_not_flash(query, key, value, attn_mask, dropout_p, enable_gqa) \
+        if flash_enabled else ""
+    if why_not is None:
+        return "flash"
+    if math_enabled:
+        return "math"
+    warn_at_caller("Flash attention kernel not used because:")
+    if why_not:
+        warn_at_caller(why_not)
+    raise RuntimeError("No available kernel.  Aborting execution.")
+
+
+def _why_not_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """Why PyTorch's CPU flash kernel cannot take these inputs, in its words and in the order of
+    its checks; "" for a check it fails silently, None when the kernel can run."""
+    if dropout_p > 0.0:
+        return "Both fused kernels do not support non-zero dropout."
+    if not query.dim() == key.dim() == value.dim() == 4:
+        return ("All fused kernels requires query, key and value to be 4 dimensional, but got "
+                f"Query dim: {query.dim()}, Key dim: {key.dim()}, Value dim: {value.dim()} "
+                "instead.")
+    for check in (_why_not_batch_and_heads, _why_not_mask, _why_not_sizes):
+        why_not = check(query, key, value, attn_mask, enable_gqa)
+        if why_not is not None:
+            return why_not
+    return None
+
+
+def _why_not_batch_and_heads(query, key, value, attn_mask, enable_gqa):
+    """One batch size for all; one head count, or (grouped-query attention) key and value heads
+    that divide the query's."""
+    shapes = [list(t.shape) for t in (query, key, value)]
+    if not shapes[0][0] == shapes[1][0] == shapes[2][0]:
+        return ("For dense inputs, both fused kernels require query, key and value to have the "
+                f"same batch_size. Query.sizes(): {shapes[0]}, Key.sizes(): {shapes[1]}, "
+                f"Value.sizes(): {shapes[2]} instead. To broadcast dense inputs, try using "
+                "unsqueeze and expand_to before passing them into the kernel.")
+    heads, key_heads, value_heads = (shape[1] for shape in shapes)
+    if enable_gqa:
+        if key_heads != value_heads:
+            return ("Both fused kernels require key and value to have the same num_heads and "
+                    f"batch_size but got: Key sizes: {shapes[1]}, Value sizes: {shapes[2]}, "
+                    f"Query sizes: {shapes[0]} instead.")
+        if heads % key_heads:
+            return ("The number of heads in key/value must divide number of heads in query.Got "
+                    f"input Key sizes(): {key_heads}, Value sizes(): {value_heads}, Query "
+                    f"sizes(): {heads} instead.")
+    elif not heads == key_heads == value_heads:
+        return ("For dense input, both fused kernels require query, key and value to have the "
+                f"same num_heads. Query.sizes(): {shapes[0]}, Key sizes(): {shapes[1]}, Value "
+                f"sizes(): {shapes[2]} instead. To broadcast dense inputs, try using unsqueeze "
+                "and expand_to before passing them into the kernel.")
+    return None
+
+
+def _why_not_mask(query, key, value, attn_mask, enable_gqa):
+    """A mask that needs no gradient, shaped (L or 1, S or 1) or (N or 1, heads or 1, L or 1,
+    S or 1); a 1-d mask fails on PyTorch's reading of its size(-2)."""
+    if attn_mask is None:
+        return None
+    if attn_mask.requires_grad:
+        return ""
+    length, source_length = attn_mask.size(-2), attn_mask.size(-1)
+    if length not in (1, query.shape[2]) or source_length not in (1, key.shape[2]):
+        return ""
+    if attn_mask.dim() == 2 or attn_mask.dim() == 4 and attn_mask.shape[0] in (
+            1, query.shape[0]) and attn_mask.shape[1] in (1, query.shape[1]):
+        return None
+    return ("Please use the following attn mask shapes: 2d - ({Q_seq_len, 1}  x {KV_seq_len, 1});"
+            " 4d - ({Batch, 1} x {Num_heads, 1} x {Q_seq_len, 1}  x {KV_seq_len, 1})")
+
+
+def _why_not_sizes(query, key, value, attn_mask, enable_gqa):
+    """One head size for all, rows of stride 1. (PyTorch's kernel also takes values of
+    another length than the keys, reading past them; here they go to the math path, which
+    refuses them.)"""
+    sizes = [t.shape[-1] for t in (query, key, value)]
+    if not sizes[0] == sizes[1] == sizes[2]:
+        return ("Flash attention requires q,k,v to have the same last dimension. Got "
+                f"Query.size(-1): {sizes[0]}, Key.size(-1): {sizes[1]}, Value.size(-1): "
+                f"{sizes[2]} instead.")
+    if key.shape[2] != value.shape[2]:
+        return ""
+    strides = [t.stride(-1) for t in (query, key, value)]
+    if strides != [1, 1, 1]:
+        return ("All fused kernels require the last dimension of the input to have stride 1. "
+                f"Got Query.stride(-1): {strides[0]}, Key.stride(-1): {strides[1]}, "
+                f"Value.stride(-1): {strides[2]}")
+    return None
+
+
+def _additive_mask(attn_mask, query):
+    """The mask the flash kernel adds to the scores: -inf where a boolean mask is False, a
+    float mask in the query's dtype, a zero without a mask."""
+    if attn_mask is None:
+        return ops.zeros((), dtype=query.dtype)
+    if attn_mask.dtype == dtypes.bool:
+        return ops.zeros(attn_mask.shape, dtype=query.dtype).masked_fill(
+            attn_mask.logical_not(), float("-inf"))
+    return attn_mask.to(query.dtype)
+
+
+def _flash_operands(query, key, value, mask):
+    """The arrays as the flash kernel computes with them: at least float32 (it accumulates so),
+    and key and value heads repeated to serve their groups of query heads."""
+    compute = np.promote_types(query.dtype, np.float32)
+    query, key, value, mask = (a.astype(compute, copy=False) for a in (query, key, value, mask))
+    groups = query.shape[1] // key.shape[1]
+    return query, np.repeat(key, groups, axis=1), np.repeat(value, groups, axis=1), mask, groups
+
+
+def _flash_weights(query, key, mask, is_causal, scale):
+    """The softmax weights as arrays; a row that may attend to nothing gets zeros."""
+    scores = np.matmul(query, np.swapaxes(key, -2, -1)) * scale + mask
+    if is_causal:
+        scores = np.where(np.tri(*scores.shape[-2:], dtype=bool), scores, -np.inf)
+    peak = scores.max(-1, keepdims=True)
+    exps = np.exp(scores - np.where(np.isneginf(peak), 0, peak))
+    total = exps.sum(-1, keepdims=True)
+    return exps / np.where(total == 0, 1, total)
+
+
+@primitive("scaled_dot_product_flash_attention",
+           node="ScaledDotProductFlashAttentionForCpuBackward0", group=OTHER,
+           saves=("query", "key", "value", "mask"), nondifferentiable=("mask",))
+def _flash_attention(query, key, value, mask, *, is_causal, scale):
+    """The math path's result in one node, as PyTorch's CPU flash kernel gives it."""
+    dtype = query.dtype
+    query, key, value, mask, _ = _flash_operands(query, key, value, mask)
+    weights = _flash_weights(query, key, mask, is_causal, scale)
+    return np.matmul(weights, value).astype(dtype, copy=False)
+
+
+@_flash_attention.vjp
+def _(ctx, grad, is_causal, scale):
+    query, key, value, mask = ctx.saved
+    return (*_flash_attention_backward(grad, query, key, value, mask, is_causal=is_causal,
+                                       scale=scale), None)
+
+
+@primitive("scaled_dot_product_flash_attention_backward", node="NotImplemented", group=OTHER,
+           n_outputs=None, nondifferentiable=("mask",))
+def _flash_attention_backward(grad, query, key, value, mask, *, is_causal, scale):
+    """The gradients for query, key and value through the recomputed weights; a key or value
+    head that served a group of query heads gets the sum of the group's gradients. Like
+    PyTorch's kernel, not differentiable again."""
+    dtype, key_shape = query.dtype, key.shape
+    query, key, value, mask, groups = _flash_operands(query, key, value, mask)
+    grad = grad.astype(query.dtype, copy=False)
+    weights = _flash_weights(query, key, mask, is_causal, scale)
+    grad_weights = np.matmul(grad, np.swapaxes(value, -2, -1))
+    grad_scores = weights * (grad_weights - (grad_weights * weights).sum(-1, keepdims=True)) \
+        * scale
+    grad_key = np.matmul(np.swapaxes(grad_scores, -2, -1), query)
+    grad_value = np.matmul(np.swapaxes(weights, -2, -1), grad)
+    summed = (g.reshape(key_shape[:2] + (groups,) + g.shape[2:]).sum(2)
+              for g in (grad_key, grad_value))
+    return tuple(g.astype(dtype, copy=False) for g in (np.matmul(grad_scores, key), *summed))
+
+
+@_flash_attention_backward.vjp
+def _(ctx, grads, is_causal, scale):
+    raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward"
+                       " is not implemented")
+
+
+_flash_attention_backward.node_class.qualified_name = "torch::autograd::NotImplemented"
 
 
 def _grouped_key_value(query, key, value):
@@ -812,20 +1021,25 @@ def _masked_scores(scores, mask):
     return scores + mask.to(scores.dtype)
 
 
-def _check_attention_dtypes(query, key, value, attn_mask):
+def _check_attention_inputs(query, key, value, attn_mask):
+    """PyTorch's checks of the inputs, in its order, before it picks a kernel."""
     if not query.dtype == key.dtype == value.dtype:
         raise RuntimeError(
             "Expected query, key, and value to have the same dtype, but got query.dtype: "
             f"{_CPP_TYPE_NAMES[query.dtype.name]} key.dtype: {_CPP_TYPE_NAMES[key.dtype.name]} "
             f"and value.dtype: {_CPP_TYPE_NAMES[value.dtype.name]} instead.")
-    if not query.is_floating_point():
-        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]}"
-                           f" but found {_LEGACY_TYPE_NAMES[query.dtype.name]}")
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {query.dim()} key.dim: {key.dim()} and value.dim: "
+                           f"{value.dim()} instead.")
     if attn_mask is not None and attn_mask.dtype not in (dtypes.bool, dtypes.float32, query.dtype):
         raise RuntimeError(
             "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
             f"attn_mask.dtype: {_CPP_TYPE_NAMES[attn_mask.dtype.name]} and  query.dtype: "
             f"{_CPP_TYPE_NAMES[query.dtype.name]} instead.")
+    if not query.is_floating_point():
+        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]}"
+                           f" but found {_LEGACY_TYPE_NAMES[query.dtype.name]}")
 
 
 def _safe_softmax(scores):
@@ -1288,18 +1502,25 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         reduction = _legacy_reduction(size_average, reduce)
     if reduction not in _loss.REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.dim() == 1 else 1
     log_probs = ops.log_softmax(input, class_dim)
     if target.shape == input.shape:
         return _soft_cross_entropy(log_probs, target, weight, class_dim, reduction,
                                    label_smoothing, ignore_index)
+    _check_label_smoothing(label_smoothing)
     loss = _nll_nd(log_probs, target, weight, ignore_index, reduction)
-    if label_smoothing == 0.0:
+    if not label_smoothing > 0.0:
         return loss
     smooth = _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim)
     return loss * (1 - label_smoothing) + smooth * (label_smoothing / input.shape[class_dim])
+
+
+def _check_label_smoothing(label_smoothing):
+    """PyTorch refuses only a value above 1 (printed as C++ prints a double); zero, a negative
+    value or nan means no smoothing."""
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
 
 
 def _class_weight_view(weight, log_probs, class_dim):
@@ -1332,6 +1553,7 @@ def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_s
                            f"got {target.type()[6:-6]}")
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
+    _check_label_smoothing(label_smoothing)
     classes = log_probs.shape[class_dim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
@@ -1382,3 +1604,45 @@ def _check_logits_weights(input, target, weight, pos_weight):
         _check_in_place_broadcast(input.shape, shape)
 
 
+# ------------------------------------------------------------------------ PyTorch's C++ functions
+
+class _BuiltinFunction:
+    """A function PyTorch implements in C++ (``torch._C._nn.gelu``): called as the function it
+    wraps, printed as PyTorch prints it (``<built-in function gelu>``, under the C++ name),
+    copied and pickled as itself (by its name here), and not bound as a method when kept on a
+    class."""
+
+    def __init__(self, attribute, cpp_name):
+        functools.update_wrapper(self, globals()[attribute])
+        self.__module__ = __name__  # where pickle finds it again
+        self.__name__ = self.__qualname__ = cpp_name
+        self._attribute = attribute
+
+    def __call__(self, *args, **kwargs):
+        return self.__wrapped__(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<built-in function {self.__name__}>"
+
+    def __reduce__(self):
+        return self._attribute
+
+
+# (PyTorch's other C++ functions here are torch's own, ``torch.conv2d``, printed as methods.)
+for _attribute, _cpp_name in (("avg_pool2d", "avg_pool2d"), ("avg_pool3d", "avg_pool3d"),
+                              ("elu_", "elu_"), ("gelu", "gelu"), ("hardtanh_", "hardtanh_"),
+                              ("leaky_relu_", "leaky_relu_"), ("linear", "linear"),
+                              ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
+                              ("scaled_dot_product_attention", "scaled_dot_product_attention"),
+                              ("softplus", "softplus"), ("softshrink", "softshrink")):
+    globals()[_attribute] = _BuiltinFunction(_attribute, _cpp_name)
+del _attribute, _cpp_name
+
+
+def __getattr__(name):
+    """``multi_head_attention_forward`` is defined beside ``MultiheadAttention``, which builds
+    on this module; it is fetched from there when first asked for."""
+    if name == "multi_head_attention_forward":
+        from .modules.attention import multi_head_attention_forward
+        return multi_head_attention_forward
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -270,7 +270,10 @@ def _scatter_key(index, dim):
 
 
 def _leading(src, shape):
-    """The leading block of ``src`` that the index covers (src may be larger than the index)."""
+    """The leading block of ``src`` that the index covers (src may be larger than the index;
+    an empty index covers nothing, whatever the source's rank)."""
+    if 0 in shape:
+        return np.empty(shape, dtype=src.dtype)
     return src[tuple(slice(0, n) for n in shape)]
 
 
@@ -343,27 +346,61 @@ def _(ctx, grad, dim):
 
 
 def _check_scatter(input, dim, index, src):
-    """PyTorch's checks: an integer index of the input's rank, no larger than the input (and the
-    source) outside ``dim``, its values inside ``dim``; a source of the input's dtype."""
+    """PyTorch's checks, in its order: ``dim`` within the input's rank; an integer index; a
+    source of the input's dtype; then (for a non-empty index) ranks and sizes — see
+    ``_check_scatter_shapes`` — and the index's values inside ``dim``."""
     positions, shape = index._array, input._array.shape
+    dim = _dims_of(dim, len(shape))[0]
     if positions.dtype not in (np.int32, np.int64):  # scatter() for scatter_add and the reduces
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if positions.ndim != len(shape):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    dim = _dims_of(dim, len(shape))[0]
-    for d, size in enumerate(positions.shape):
-        if d != dim and size > shape[d] or isinstance(src, Tensor) and size > src._array.shape[d]:
-            raise RuntimeError(f"Expected index {list(positions.shape)} to be no larger than self "
-                               f"{list(shape)} apart from dimension {dim}"
-                               + (f" and to be no larger size than src "
-                                  f"{list(src._array.shape)}" if isinstance(src, Tensor) else ""))
+    if positions.size == 0:
+        return dim
+    _check_scatter_shapes(shape, dim, positions.shape, src._array.shape if isinstance(src, Tensor)
+                          else None)
     outside = (positions < 0) | (positions >= shape[dim])
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
                            f"{dim} with size {shape[dim]}")
     return dim
+
+
+def _nonempty_rank(shape):
+    """A rank as ATen's scatter checks count it: a 0-d tensor counts as 1-d."""
+    return max(len(shape), 1)
+
+
+def _nonempty_size(shape, d):
+    """Size ``d`` of ``shape``, 1 for a 0-d tensor; past the rank, PyTorch's IndexError."""
+    if not shape:
+        return 1
+    return shape[_dims_of(d, len(shape))[0]]
+
+
+def _check_scatter_shapes(shape, dim, index_shape, src_shape):
+    """ATen's: the index of the input's rank, no larger than the input outside ``dim`` nor than
+    the source anywhere (the source's sizes are read up to the input's rank, so a source of lower
+    rank fails with an IndexError there); a source of another rank than the index is refused."""
+    rank = _nonempty_rank(shape)
+    if rank != _nonempty_rank(index_shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    too_large = any(d != dim and _nonempty_size(index_shape, d) > _nonempty_size(shape, d)
+                    for d in range(rank))
+    if src_shape is None:
+        if too_large:
+            raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
+                               f"{list(shape)} apart from dimension {dim}")
+        return
+    too_large = too_large or any(_nonempty_size(index_shape, d) > _nonempty_size(src_shape, d)
+                                 for d in range(rank))
+    same_rank = _nonempty_rank(src_shape) == _nonempty_rank(index_shape)
+    if too_large and same_rank:
+        raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self "
+                           f"{list(shape)} apart from dimension {dim} and to be no larger size "
+                           f"than src {list(src_shape)}")
+    if not same_rank:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
 
 
 def _scatter_call(op, input, dim, index, src, value, reduce, apply):

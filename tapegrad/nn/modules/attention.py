@@ -268,9 +268,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not training:
         dropout_p = 0.0
     if need_weights:
-        scores = ops.bmm(q * (1.0 / head_dim) ** 0.5, k.transpose(-2, -1))
-        if attn_mask is not None:
-            scores = attn_mask + scores
+        scaled_q = q * (1.0 / head_dim) ** 0.5
+        scores = ops.bmm(scaled_q, k.transpose(-2, -1)) if attn_mask is None else \
+            ops.baddbmm(attn_mask, scaled_q, k.transpose(-2, -1))  # refuses a mask of another dtype
         weights = ops.softmax(scores, -1)
         if dropout_p > 0.0:
             weights = F.dropout(weights, dropout_p)

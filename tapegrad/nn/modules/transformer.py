@@ -10,6 +10,7 @@ import copy
 
 from ... import ops
 from ..._warnings import warn_at_caller
+from ...tensor import _warn_once
 from ...autograd import grad_mode
 from ...backends import mha
 from .. import functional as F
@@ -53,6 +54,15 @@ def _attend(attention, query, memory, mask, key_padding_mask, is_causal):
                      need_weights=False, is_causal=is_causal)[0]
 
 
+def _fused_activation_code(activation):
+    """PyTorch's record of whether its fused kernels know the activation: 1 relu, 2 gelu, else 0."""
+    if activation is F.relu or isinstance(activation, ReLU):
+        return 1
+    if activation is F.gelu or isinstance(activation, GELU):
+        return 2
+    return 0
+
+
 class _TransformerLayer(Module):
     """What encoder and decoder layers share: the submodules, in PyTorch's registration order
     (a decoder layer adds ``multihead_attn``, ``norm3`` and ``dropout3`` for attending to the
@@ -86,13 +96,6 @@ class _TransformerLayer(Module):
         if cross_attention:
             self.dropout3 = Dropout(dropout)
         self.activation = _activation_function(activation)
-        # PyTorch's record of whether its fused kernels know the activation: 1 relu, 2 gelu
-        if self.activation is F.relu or isinstance(self.activation, ReLU):
-            self.activation_relu_or_gelu = 1
-        elif self.activation is F.gelu or isinstance(self.activation, GELU):
-            self.activation_relu_or_gelu = 2
-        else:
-            self.activation_relu_or_gelu = 0
 
     def _residual(self, x, norm, block, *args):
         """``x`` plus ``block(x, *args)``, with ``norm`` applied to the block's input
@@ -101,11 +104,12 @@ class _TransformerLayer(Module):
             return x + block(norm(x), *args)
         return norm(x + block(x, *args))
 
-    def _self_attention_block(self, x, mask, key_padding_mask, is_causal):
-        return self.dropout1(_attend(self.self_attn, x, x, mask, key_padding_mask, is_causal))
+    def _self_attention_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        return self.dropout1(_attend(self.self_attn, x, x, attn_mask, key_padding_mask,
+                                     is_causal))
 
-    def _feed_forward_block(self, x, output_dropout):
-        return output_dropout(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+    def _feed_forward(self, x):
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
 
 
 class TransformerEncoderLayer(_TransformerLayer):
@@ -114,14 +118,22 @@ class TransformerEncoderLayer(_TransformerLayer):
                  device=None, dtype=None):
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
                          batch_first, norm_first, bias, device, dtype, cross_attention=False)
+        self.activation_relu_or_gelu = _fused_activation_code(self.activation)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                               _dtype_of(src_mask), "src_mask", src.dtype)
         src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype)
-        x = self._residual(src, self.norm1, self._self_attention_block, src_mask,
-                           src_key_padding_mask, is_causal)
-        return self._residual(x, self.norm2, self._feed_forward_block, self.dropout2)
+        x = self._residual(src, self.norm1, self._sa_block, src_mask, src_key_padding_mask,
+                           is_causal)
+        return self._residual(x, self.norm2, self._ff_block)
+
+    # The blocks under PyTorch's private names and signatures (in each class's own namespace, as
+    # there), which subclasses override.
+    _sa_block = _TransformerLayer._self_attention_block
+
+    def _ff_block(self, x):
+        return self.dropout2(self._feed_forward(x))
 
 
 class TransformerDecoderLayer(_TransformerLayer):
@@ -133,22 +145,29 @@ class TransformerDecoderLayer(_TransformerLayer):
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
-        x = self._residual(tgt, self.norm1, self._self_attention_block, tgt_mask,
-                           tgt_key_padding_mask, tgt_is_causal)
-        x = self._residual(x, self.norm2, self._memory_attention_block, memory, memory_mask,
+        x = self._residual(tgt, self.norm1, self._sa_block, tgt_mask, tgt_key_padding_mask,
+                           tgt_is_causal)
+        x = self._residual(x, self.norm2, self._mha_block, memory, memory_mask,
                            memory_key_padding_mask, memory_is_causal)
-        return self._residual(x, self.norm3, self._feed_forward_block, self.dropout3)
+        return self._residual(x, self.norm3, self._ff_block)
 
-    def _memory_attention_block(self, x, memory, mask, key_padding_mask, is_causal):
-        return self.dropout2(_attend(self.multihead_attn, x, memory, mask, key_padding_mask,
+    _sa_block = _TransformerLayer._self_attention_block
+
+    def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal=False):
+        return self.dropout2(_attend(self.multihead_attn, x, mem, attn_mask, key_padding_mask,
                                      is_causal))
+
+    def _ff_block(self, x):
+        return self.dropout3(self._feed_forward(x))
 
 
 class TransformerEncoder(Module):
     """``num_layers`` independent copies of ``encoder_layer``, then an optional final norm.
 
     Where PyTorch runs inference on nested tensors (``use_nested_tensor``, see
-    ``_padded_positions``), its padded positions come out as zeros; so do they here."""
+    ``_padded_positions``), its padded positions come out as zeros, after its one-time warning
+    that nested tensors are a prototype; so do they here. The layers get ``is_causal`` as
+    PyTorch detects it (``_detect_is_causal_mask``)."""
 
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
@@ -169,11 +188,15 @@ class TransformerEncoder(Module):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                               _dtype_of(mask), "mask", src.dtype)
         mask = canonical_mask(mask, "mask", None, "", src.dtype)
+        batch_first = self.layers[0].self_attn.batch_first
         padded = self._padded_positions(src, mask, src_key_padding_mask)
+        if padded is not None:
+            _warn_once(_NESTED_TENSOR_PROTOTYPE)
+        is_causal = _detect_is_causal_mask(mask, is_causal, _sequence_length(src, batch_first))
         output = src
         for layer in self.layers:
-            output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask,
-                           is_causal=bool(is_causal))
+            output = layer(output, src_mask=mask, is_causal=is_causal,
+                           src_key_padding_mask=src_key_padding_mask)
         if padded is not None:
             output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         return output if self.norm is None else self.norm(output)
@@ -183,11 +206,11 @@ class TransformerEncoder(Module):
         inference (eval mode, no gradient wanted) over a batched input with a left-aligned
         padding mask and no attention mask — else None."""
         first = self.layers[0]
-        if not mha.get_fastpath_enabled() or not self.use_nested_tensor or first.training or src.dim() != 3 or \
-                key_padding_mask is None or mask is not None:
+        if not mha.get_fastpath_enabled() or not getattr(self, "use_nested_tensor", False) or \
+                first.training or src.dim() != 3 or key_padding_mask is None or mask is not None:
             return None
         padded = key_padding_mask != 0  # (canonical: -inf where padded)
-        if self.mask_check and (padded[:, 1:] < padded[:, :-1]).any():
+        if getattr(self, "mask_check", True) and (padded[:, 1:] < padded[:, :-1]).any():
             return None  # not left-aligned
         attention = first.self_attn
         weights = (src, attention.in_proj_weight, attention.in_proj_bias,
@@ -202,6 +225,29 @@ class TransformerEncoder(Module):
 
 def _dtype_of(mask):
     return None if mask is None else mask.dtype
+
+
+_NESTED_TENSOR_PROTOTYPE = (
+    "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+    "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, as "
+    "this layout receives active development, has better operator coverage, and works with "
+    "torch.compile.")
+
+
+def _sequence_length(src, batch_first):
+    """The length of the sequences in ``src``: (S, E) unbatched, else (S, N, E) or (N, S, E)."""
+    if src.dim() == 2:
+        return src.shape[0]
+    return src.shape[1 if batch_first else 0]
+
+
+def _detect_is_causal_mask(mask, is_causal, size):
+    """PyTorch's reading of the ``is_causal`` hint: True or False as given; None (no hint)
+    means "whether ``mask`` equals the causal float mask of ``size``" (False without a mask)."""
+    if is_causal is not None or mask is None:
+        return is_causal is True
+    causal = Transformer.generate_square_subsequent_mask(size, dtype=mask.dtype)
+    return tuple(mask.shape) == tuple(causal.shape) and bool((mask == causal).all())
 
 
 def _why_no_nested_tensor(layer):
@@ -240,12 +286,14 @@ class TransformerDecoder(Module):
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        length = _sequence_length(tgt, self.layers[0].self_attn.batch_first)
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, length)
         output = tgt
         for layer in self.layers:
             output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
                            tgt_key_padding_mask=tgt_key_padding_mask,
                            memory_key_padding_mask=memory_key_padding_mask,
-                           tgt_is_causal=bool(tgt_is_causal), memory_is_causal=memory_is_causal)
+                           tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
         return output if self.norm is None else self.norm(output)
 
 

@@ -83,45 +83,57 @@ def invert_permutation(permutation):
     return ops.tensor(inverse, dtype=permutation.dtype)
 
 
-def _as_lengths(lengths):
+def _lengths_tensor(lengths):
+    """``lengths`` as an int64 tensor, as PyTorch converts them before any check."""
     if isinstance(lengths, Tensor):
-        return lengths.numpy().astype(np.int64).reshape(-1)
-    return np.asarray(lengths, dtype=np.int64).reshape(-1)
+        return lengths.to(dtypes.int64)
+    return ops.as_tensor(lengths, dtype=dtypes.int64)
 
 
 def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
     """Pack a padded (T, B, *) batch — (B, T, *) with ``batch_first`` — of sequences of the
     given ``lengths``. With ``enforce_sorted`` they must come longest first; otherwise they are
     sorted here and ``sorted_indices`` records how."""
-    lengths = _as_lengths(lengths)
+    lengths = _lengths_tensor(lengths)
     sorted_indices = None
-    if enforce_sorted:
-        if np.any(lengths[1:] > lengths[:-1]):
-            raise RuntimeError(
-                "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
-                "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
-                "pack_sequence to sidestep this requirement if you do not need ONNX "
-                "exportability.")
-    else:
-        lengths, sorted_indices = ops.sort(ops.tensor(lengths), descending=True)
-        lengths = lengths.numpy()
+    if not enforce_sorted:
+        lengths, sorted_indices = ops.sort(lengths, descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
     if batch_first:
         input = input.transpose(0, 1)
-    if lengths.size != input.shape[1]:
-        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
-                           f"{lengths.size} (batch_size={input.shape[1]})")
-    if lengths.size and lengths[-1] <= 0:
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an element "
-                           "in 'lengths' that is <= 0")
-    if lengths.size and lengths[0] > input.shape[0]:
-        raise RuntimeError(f"Expected the longest sequence length ({lengths[0]}) to be at most "
-                           f"the padded length ({input.shape[0]})")
-    batch_sizes = tuple(int(n) for n in (lengths[:, None] > np.arange(lengths[0])).sum(0)) \
-        if lengths.size else ()
+    lengths = _checked_lengths(input, lengths)
+    batch_sizes = tuple(int(n) for n in (lengths[:, None] > np.arange(lengths[0])).sum(0))
     data = _pack(input, batch_sizes=batch_sizes)
     return PackedSequence(data, ops.tensor(batch_sizes, dtype=dtypes.int64), sorted_indices,
                           None)
+
+
+def _checked_lengths(input, lengths):
+    """The lengths of the sequences of the (T, B, *) ``input`` as an array, after PyTorch's
+    checks in its order: something to pack, one length per sequence, all positive, longest
+    first; and (tapegrad's own check, where PyTorch reads past the end) none longer than T."""
+    if input.numel() == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if lengths.dim() != 1:
+        raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
+                           f"{lengths.dim()}D cpu Long tensor")
+    values = lengths.numpy()
+    if values.size != input.shape[1]:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
+                           f"{values.size} (batch_size={input.shape[1]})")
+    if values[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element "
+                           "in 'lengths' that is <= 0")
+    if np.any(values[1:] > values[:-1]):
+        raise RuntimeError(
+            "`lengths` array must be sorted in decreasing order when `enforce_sorted` is "
+            "True. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+            "pack_sequence to sidestep this requirement if you do not need ONNX "
+            "exportability.")
+    if values[0] > input.shape[0]:
+        raise RuntimeError(f"Expected the longest sequence length ({values[0]}) to be at most "
+                           f"the padded length ({input.shape[0]})")
+    return values
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
@@ -173,10 +185,14 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
-    """The list of sequences a padded batch holds, each cut to its length."""
+    """The list of sequences a padded batch holds, each cut to its length by a boolean mask
+    (IndexBackward0). As PyTorch does, a sequence-first batch is transposed *in place*: the
+    caller's tensor is batch-first afterwards."""
     if not batch_first:
-        padded_sequences = padded_sequences.transpose(0, 1)
-    return [padded_sequences[i, :int(length)] for i, length in enumerate(_as_lengths(lengths))]
+        padded_sequences.transpose_(0, 1)
+    steps = ops.arange(padded_sequences.shape[1], device=lengths.device)
+    return [sequence[steps < length] for sequence, length in zip(padded_sequences, lengths,
+                                                                  strict=True)]
 
 
 def pack_sequence(sequences, enforce_sorted=True):
