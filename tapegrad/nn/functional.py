@@ -89,23 +89,26 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias``. With a bias, PyTorch folds the leading dimensions into one:
     a view to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this."""
-    if input.dim() == 0 or weight.dim() == 0:
+    ndim, shape = input._array.ndim, input._array.shape
+    if ndim == 0 or weight._array.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
-                           f"{input.dim()}D and {weight.dim()}D")
+                           f"{ndim}D and {weight._array.ndim}D")
     if bias is None:  # matmul's dtype check, with its message ("expected m1 and m2 ...")
-        return ops.mm(input, weight.t()) if input.dim() == 2 else ops.matmul(input, weight.t())
+        return ops.mm(input, weight.t()) if ndim == 2 else ops.matmul(input, weight.t())
     if input._array.dtype != weight._array.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
-    if input.dim() != 2 and not input.is_contiguous():
+    if ndim != 2 and not input.is_contiguous():
         # ATen folds contiguous inputs only; else matmul, then ``add_(bias)``
         out = ops.matmul(input, weight.t())
         _check_in_place_broadcast(out.shape, _broadcast_shape(out, bias))
         return out + bias
-    rows = input if input.dim() == 2 else input.reshape(-1, input.shape[-1])
-    expand_shape(bias, (rows.shape[0], weight.shape[0]))  # addmm's check, with its message
+    rows = input if ndim == 2 else input.reshape(-1, shape[-1])
+    out_features = weight._array.shape[0]
+    if bias._array.shape != (out_features,):  # (that one always broadcasts)
+        expand_shape(bias, (rows._array.shape[0], out_features))  # addmm's check and message
     out = ops.addmm(bias, rows, weight.t())
-    return out if input.dim() == 2 else out.view(*input.shape[:-1], weight.shape[0])
+    return out if ndim == 2 else out.view(*shape[:-1], out_features)
 
 
 def _check_in_place_broadcast(shape, broadcast_shape):
