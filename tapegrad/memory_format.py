@@ -109,6 +109,8 @@ def copy_in(array, format):
     """A copy of ``array`` laid out in ``format`` (None: preserve, as PyTorch: the same strides
     when they are dense, otherwise the format they suggest)."""
     if format is None or format is preserve_format:
+        if array.flags.c_contiguous and 1 not in array.shape:
+            return array.copy()  # C strides, the common case (size-1 dims may have any stride)
         if _is_dense(array) and min(array.strides, default=0) >= 0:
             out = _empty_strided(array.shape, _element_strides(array), array.dtype)
             out[...] = array
