@@ -453,6 +453,9 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=
     """``start, start + step, …`` short of ``end``, valued as PyTorch's CPU kernel values them."""
     if end is None:
         start, end = 0, start
+    if dtype is None and type(start) is int and type(end) is int and type(step) is int \
+            and step and (end - start) * step >= 0:  # the common case: Python ints, int64
+        return _finish(np.arange(start, end, step, dtype=np.int64), requires_grad, device)
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     d = _numpy_dtype(dtype or dtypes.result_type(start, end, step))
     if step == 0:
