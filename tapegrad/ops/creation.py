@@ -62,6 +62,8 @@ def int_list(args, name, argument="size"):
             raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given")
         raise TypeError(f"{name}(): argument '{argument}' (position 1) must be tuple of ints, "
                         f"not {type(args[0]).__name__}")
+    if all(type(s) is int for s in args):  # the common case, nothing to convert
+        return tuple(args)
     numbers = []
     for position, s in enumerate(args, 1):
         n = _index(s)
