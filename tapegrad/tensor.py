@@ -135,6 +135,8 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return tuple.__new__(Size, self._array.shape)
+        if not self._array.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._array.shape[_wrap_dim(dim, self._array.ndim)]
 
     def dim(self):

@@ -325,6 +325,7 @@ BAD_CREATION = {  # name -> fn(T): each raises PyTorch's exception and message
     "tensor-number-then-list": lambda T: T.tensor([[1, 2], 3]),
     "tensor-list-after-number": lambda T: T.tensor([1, [2, 3]]),
     "tensor-float-then-list": lambda T: T.tensor([1.5, [2, 3]]),
+    "arange-bool": lambda T: T.arange(0, 2, 1, dtype=T.bool),
     "tensor-string": lambda T: T.tensor("a"),
     "tensor-none": lambda T: T.tensor(None),
     "tensor-object": lambda T: T.tensor(object()),

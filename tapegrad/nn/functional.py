@@ -651,8 +651,6 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             "embedding_bag: per_sample_weights was not None. per_sample_weights is only "
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub.")
-    if padding_idx is not None:
-        padding_idx %= weight.shape[0]
     return _embedding.embedding_bag(weight, input, offsets, mode, per_sample_weights,
                                     include_last_offset, padding_idx, scale_grad_by_freq)
 

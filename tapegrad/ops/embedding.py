@@ -156,15 +156,11 @@ def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_la
                   padding_idx, scale_grad_by_freq=False):
     """Sums, means or maxima of the rows of ``weight`` picked by the 1-D ``indices``, in the
     bags that start at ``offsets`` (and, with ``include_last_offset``, end at its last entry)."""
-    check_indices(indices, "embedding_bag")
-    if len(offsets) and offsets._array[0] != 0:
-        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
-                           f"has to start from position 0. However, got {offsets._array[0]}\n"
-                           f"[ {offsets.type()}{{}} ]")  # ATen prints the 0-d tensor too
-    values = indices._array
-    if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
-        raise IndexError("index out of range in self")
+    padding_idx = _wrapped_padding_idx(padding_idx, weight.shape[0])
+    indices, offsets = _common_index_dtype(indices, offsets)
+    _check_bag_operands(weight, indices, offsets, per_sample_weights)
     bags, num_bags = _bag_ids(offsets, len(indices), include_last_offset)
+    _check_bag_indices(weight, indices, bags, mode, padding_idx)
     if mode == "max":
         argmax = _bag_argmax(weight, indices, bags, num_bags=num_bags, padding_idx=padding_idx)
         return _embedding_bag_max(weight, argmax)
@@ -173,3 +169,58 @@ def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_la
     return _embedding_bag(weight, indices, bags, per_sample_weights, mean=mode == "mean",
                           num_bags=num_bags, padding_idx=padding_idx,
                           scale_grad_by_freq=bool(scale_grad_by_freq))
+
+
+def _wrapped_padding_idx(padding_idx, rows):
+    if padding_idx is None:
+        return None
+    if not -rows <= padding_idx < rows:
+        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{rows} "
+                           f"through {rows - 1}, but got {padding_idx}")
+    return padding_idx % rows
+
+
+def _common_index_dtype(indices, offsets):
+    """ATen converts ``indices`` and ``offsets`` to their promoted dtype before checking them
+    (so bool indices with int64 offsets pass, and float offsets fail as float indices)."""
+    common = dtypes.promote_types(indices.dtype, offsets.dtype)
+    return indices.to(common), offsets.to(common)
+
+
+def _check_bag_operands(weight, indices, offsets, per_sample_weights):
+    """ATen's dtype and offset checks, in its order."""
+    check_indices(indices, "embedding_bag")
+    if weight._array.dtype.kind != "f":
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following "
+                           f"scalar types: Half, BFloat16, Float, Double; but got {weight.type()} "
+                           "instead (while checking arguments for embedding_bag)")
+    starts = offsets._array
+    if len(starts) and starts[0] != 0:
+        raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {starts[0]}\n"
+                           f"[ {offsets.type()}{{}} ]")  # ATen prints the 0-d tensor too
+    if len(starts) and starts[-1] > len(indices):
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(indices)} "
+                           f"but got offsets[-1] of {starts[-1]}")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
+                           "tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
+                           "checking arguments for embedding_bag)")
+
+
+def _check_bag_indices(weight, indices, bags, mode, padding_idx):
+    """Indices outside the table, with the message of the ATen kernel that meets them: the fast
+    sum/mean kernel (single-precision-or-less table, no padding) checks only the positions in
+    a bag and names the first bad position; the others check every index."""
+    values, rows = indices._array, weight.shape[0]
+    fast = mode != "max" and padding_idx is None and weight.dtype is not dtypes.float64
+    checked = np.flatnonzero(bags._array >= 0) if fast else np.arange(len(values))
+    bad = checked[(values[checked] < 0) | (values[checked] >= rows)]
+    if not bad.size:
+        return
+    if fast:
+        raise RuntimeError(f"Index {bad[0]} of input takes value {values[bad[0]]} which is not "
+                           f"in the valid range [0, {rows})")
+    raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx "
+                       f"to be {values[bad[0]]}")

@@ -42,7 +42,7 @@ OUT_FUNCTIONS = (
     "masked_select", "nonzero", "scatter", "scatter_add", "index_add", "diag", "tril", "triu",
     "cholesky", "inverse", "histc",
     # running reductions, differences, membership, buckets, products
-    "logcumsumexp", "diff", "isin", "bucketize", "take", "kron", "nansum", "nanmean",
+    "logcumsumexp", "diff", "isin", "bucketize", "searchsorted", "take", "kron", "nansum", "nanmean",
 )
 
 # The name PyTorch's autograd error gives: that of the op the function runs, where not its own.
@@ -78,12 +78,15 @@ def with_out(name):
 
 # Functions whose ``out`` must have the result's dtype exactly (no casting), with PyTorch's
 # message; fields as in ``_dtype_message``.
+_SEARCHSORTED_OUT_DTYPE = (
+    "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) "
+    "depending on whether out_int32 flag is True, but we got output tensor's dtype {found} and "
+    "out_int32 flag is {out_int32}")
 _EXACT_DTYPE_MESSAGES = {
     "logcumsumexp": "expected scalar_type {expected} but found {found}",
     "isin": "Expected out tensor to have dtype {expected_cpp}, but got {found_cpp} instead",
-    "bucketize": "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
-                 "or Long(int64) depending on whether out_int32 flag is True, but we got output "
-                 "tensor's dtype {found} and out_int32 flag is {out_int32}",
+    "bucketize": _SEARCHSORTED_OUT_DTYPE,
+    "searchsorted": _SEARCHSORTED_OUT_DTYPE,
     "take": "take(): self and out expected to have the same dtype, but got self.dtype = "
             "{expected} and out.dtype = {found}",
 }

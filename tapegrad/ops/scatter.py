@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from .._warnings import warn_at_caller
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
@@ -459,7 +459,8 @@ def scatter_add_(input, dim, index, src):
 @primitive("index_add", node="IndexAddBackward0", group=OTHER, saves=("index",))
 def _index_add(a, index, source, *, dim, alpha):
     out = a.copy()
-    np.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
+    target = out.reshape(1) if out.ndim == 0 else out  # a scalar is indexed as one element
+    np.add.at(target, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
     return out
 
 
@@ -475,7 +476,7 @@ def _(ctx, grad, dim, alpha):
 def _check_index_add(input, dim, index, source):
     """PyTorch's checks of index_add, in its order; returns ``dim`` made non-negative and the
     index as a vector (a 0-d one is one index)."""
-    dim = _dims_of(dim, input._array.ndim)[0]
+    dim = _dims_of(dim, max(input._array.ndim, 1))[0]  # a scalar has one dimension here
     positions, shape, source_shape = index._array, input._array.shape, source._array.shape
     if positions.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
@@ -487,14 +488,19 @@ def _check_index_add(input, dim, index, source):
     if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"index_add_(): self ({_type_name(input)}) and source "
                            f"({_type_name(source)}) must have the same scalar type")
-    if source._array.ndim != len(shape) or source_shape[dim] != positions.size:
+    if dim and dim >= len(source_shape):
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {len(source_shape)}")
+    if positions.size != (source_shape[dim] if source_shape else 1):
         raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
-                           f"to source.size(dim): ({source_shape[dim] if source._array.ndim else 1}"
-                           f"), for dim: {dim}")
-    if source_shape[:dim] + source_shape[dim + 1:] != shape[:dim] + shape[dim + 1:]:
+                           f"to source.size(dim): ({source.size(dim)}), for dim: {dim}")
+    if source_shape and shape:  # a scalar on either side is compared whole
+        shape, source_shape = _without_dim(shape, dim), _without_dim(source_shape, dim)
+    if source_shape != shape:
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(shape)} source.shape = "
-                           f"{list(source_shape)}")
+                           f"specified dimension. Got self.shape = {list(input._array.shape)} "
+                           f"source.shape = {list(source._array.shape)}")
+    shape = input._array.shape if input._array.ndim else (1,)
     outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
     if outside.any():
         if len(shape) == 1:
@@ -504,13 +510,19 @@ def _check_index_add(input, dim, index, source):
     return dim, index.reshape(1) if positions.ndim == 0 else index
 
 
+def _without_dim(shape, dim):
+    return shape[:dim] + shape[dim + 1:]
+
+
 def index_add(input, dim, index, source, *, alpha=1):
     dim, index = _check_index_add(input, dim, index, source)
+    alpha = checked_number(alpha, input._array.dtype)  # an integer tensor truncates it
     return _index_add(input, index, source, dim=dim, alpha=alpha)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
     dim, index = _check_index_add(input, dim, index, source)
+    alpha = checked_number(alpha, input._array.dtype)
     return apply_inplace(_index_add, input, (index, source), {"dim": dim, "alpha": alpha})
 
 
@@ -756,6 +768,7 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
         raise RuntimeError(f"index_reduce_(): self ({_type_name(input)}) and source "
                            f"({_type_name(source)}) must have the same scalar type")
     dim = _check_index_source("index_reduce_", input, dim, index, source)
+    _warn_once("index_reduce() is in beta and the API may change at any time.")
     return apply(_index_reduce, input, (index, source),
                  {"dim": dim, "reduce": reduce, "include_self": include_self})
 

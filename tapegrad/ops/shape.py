@@ -667,9 +667,9 @@ def index_select(input, dim, index):
     if positions.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     dim = _axis(dim, input._array.ndim)
-    size = input._array.shape[dim] if input._array.ndim else 1
-    if positions.size and (positions.min() < 0 or positions.max() >= size):
-        raise IndexError("index out of range in self")
+    _check_selected_positions(input._array.shape, dim, positions.reshape(-1))
+    if input._array.ndim == 0:
+        return _index_select(input, key=())
     key = [slice(None)] * input._array.ndim
     # the index tensor's own array when it is a vector: a compiler tracing this call sees that
     # array as the argument's (read at each call), where a reshaped copy would be a constant
@@ -677,8 +677,30 @@ def index_select(input, dim, index):
     return _index_select(input, key=tuple(key))
 
 
-def gather(input, dim, index):
-    """``out[i][j] = input[index[i][j]][j]`` (for dim 0), as an advanced-indexing primitive."""
+def _check_selected_positions(shape, dim, positions):
+    """index_select's bounds checks, each with the message of the ATen kernel that makes it
+    (a scalar takes exactly one index; a matrix's dim 1 has its own fast kernel)."""
+    if not shape:
+        if positions.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{positions.size} value(s)")
+        shape = (1,)
+    outside = (positions < 0) | (positions >= shape[dim])
+    if len(shape) > 1 and positions.size and shape[dim] == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if not outside.any():
+        return
+    if len(shape) > 1 and dim == 1:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={positions[outside][0]} "
+                           f"axis_dim={shape[dim]}")
+    raise IndexError("index out of range in self")
+
+
+def gather(input, dim, index, *, sparse_grad=False):
+    """``out[i][j] = input[index[i][j]][j]`` (for dim 0), as an advanced-indexing primitive.
+    ``sparse_grad`` asks for a sparse gradient, which tapegrad (dense only) cannot give."""
+    if sparse_grad and input.requires_grad and grad_mode.is_grad_enabled():
+        raise NotImplementedError("gather: sparse gradients are not supported")
     positions, shape = index._array, input._array.shape
     if positions.dtype.kind not in "iu":
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")

@@ -437,6 +437,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         if input._array.ndim == 0:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         dim = _dims_of(dim, input._array.ndim)[0]
+        _check_zero_sizes(input._array.shape, dim)
     options = {"equal_nan": False} if dim is None else {"axis": dim}
     values, inverse, counts = np.unique(input._array, return_inverse=True, return_counts=True,
                                         **options)
@@ -478,8 +479,22 @@ def _unique_result(input, dim, values, inverse, counts, return_inverse, return_c
     return result[0] if len(result) == 1 else tuple(result)
 
 
+def _check_zero_sizes(shape, dim):
+    """ATen's refusal of slices along ``dim`` that hold no elements (an empty ``dim`` itself is
+    fine, when it is the only empty one)."""
+    empty = shape.count(0)
+    if shape[dim] == 0 and empty > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be "
+                           "applied ")
+    if shape[dim] != 0 and empty:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+
+
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The values (slices along ``dim``) with each run of equal neighbours kept once."""
+    if dim is not None:
+        _check_zero_sizes(input._array.shape, _dims_of(dim, input._array.ndim)[0])
     array = input._array.reshape(-1) if dim is None else np.moveaxis(
         input._array, _dims_of(dim, input._array.ndim)[0], 0)
     if array.shape[0]:
@@ -740,15 +755,67 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     """Where each value would be inserted to keep the (last dim of the) sequence sorted: before
     equal values, or after them with ``right``/``side="right"``. Not differentiable."""
     side = _search_side(right, side)
-    boundaries = sorted_sequence._array
+    if sorter is not None:
+        _check_sorter(sorted_sequence, sorter)
     values = input._array if isinstance(input, Tensor) else np.asarray(input)
+    _check_search_shapes(sorted_sequence._array, values)
+    common = dtypes.result_type(sorted_sequence, input)
+    if common is dtypes.bool:
+        raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+    boundaries = sorted_sequence._array.astype(common.numpy, copy=False)
     if sorter is not None:
         boundaries = np.take_along_axis(boundaries, sorter._array, -1)
-    if boundaries.ndim == 1:
-        positions = np.searchsorted(boundaries, values, side)
-    else:
-        positions = _searchsorted_rows(boundaries, values, side)
-    return Tensor._make(np.asarray(positions, np.int32 if out_int32 else np.int64))
+    positions = _binary_search(boundaries, values.astype(common.numpy, copy=False), side)
+    return Tensor._make(positions.astype(np.int32 if out_int32 else np.int64))
+
+
+def _check_sorter(sorted_sequence, sorter):
+    """ATen's checks of ``sorter``: the boundaries' shape, int64, entries within the last dim."""
+    boundaries, order = sorted_sequence._array, sorter._array
+    if order.shape != boundaries.shape:
+        raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, "
+                           f"but got boundary tensor {list(boundaries.shape)}and got sorter "
+                           f"tensor {list(order.shape)}")
+    if order.dtype != np.int64:
+        raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype but got "
+                           f"dtype {_LEGACY_TYPE_NAMES[order.dtype.name]}")
+    if order.size and (order.min() < 0 or order.max() >= order.shape[-1]):
+        raise RuntimeError("torch.searchsorted(): sorter index out of range")
+
+
+def _check_search_shapes(boundaries, values):
+    if values.ndim == 0 and boundaries.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({boundaries.ndim}) and input value's dim({values.ndim}) "
+                           f"numel({values.size})")
+    if boundaries.ndim == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if boundaries.ndim != 1 and boundaries.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the "
+                           f"first N-1 dimensions of boundaries tensor and input value tensor must "
+                           f"match, but we got boundaries tensor {list(boundaries.shape)} and "
+                           f"input value tensor {list(values.shape)}")
+
+
+def _binary_search(boundaries, values, side):
+    """ATen's bisection, run on all values at once. Its comparisons decide where a NaN lands
+    (a NaN value goes past every boundary; a NaN boundary compares as smaller than any value),
+    which numpy's NaN-last ordering does not reproduce."""
+    count = math.prod(boundaries.shape[:-1])
+    rows = boundaries.reshape(count, boundaries.shape[-1])
+    row = np.zeros(values.shape, np.int64) if boundaries.ndim == 1 else np.broadcast_to(
+        np.arange(count).reshape(values.shape[:-1] + (1,)), values.shape)
+    start, end = np.zeros(values.shape, np.int64), np.full(values.shape, rows.shape[1], np.int64)
+    with np.errstate(invalid="ignore"):
+        while (active := start < end).any():
+            middle = (start + end) // 2
+            pivot = rows[row, np.minimum(middle, rows.shape[1] - 1)]
+            stop = pivot > values if side == "right" else pivot >= values
+            start = np.where(active & ~stop, middle + 1, start)
+            end = np.where(active & stop, middle, end)
+    return start
 
 
 def _search_side(right, side):
@@ -761,17 +828,6 @@ def _search_side(right, side):
         raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got "
                            "side of left while right was True")
     return side
-
-
-def _searchsorted_rows(boundaries, values, side):
-    """Each row of values searched in its own row of boundaries (matching leading dims)."""
-    if boundaries.shape[:-1] != values.shape[:-1]:
-        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the "
-                           f"first N-1 dimensions of boundaries tensor and input value tensor must "
-                           f"match, but we got boundaries tensor {list(boundaries.shape)} and "
-                           f"input value tensor {list(values.shape)}")
-    rows = zip(boundaries.reshape(-1, boundaries.shape[-1]), values.reshape(-1, values.shape[-1]))
-    return np.stack([np.searchsorted(b, v, side) for b, v in rows]).reshape(values.shape)
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
