@@ -372,6 +372,8 @@ SAMPLES = {
         x, [3, 1]).data * 1),
     "pad_packed_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pad_packed_sequence(
         T.nn.utils.rnn.pack_padded_sequence(x, [3, 1]))[0]),
+    "mkldnn_rnn_layer": ([f(3, 2, 2), f(8, 2), f(8, 2), f(8), f(8), f(2, 2), f(2, 2)],
+                         lambda *a: T.ops.recurrent.mkldnn_rnn_layer(*a, reverse=True)[0]),
     "_weight_norm_interface": ([f(3, 4), f(3, 1)],
                                lambda v, g: T.ops.weight_norm._weight_norm_interface(v, g, dim=0)),
     "batch_norm": ([f(4, 3, 2), f(3), f(3)], lambda x, w, b: F.batch_norm(x, None, None, w, b,

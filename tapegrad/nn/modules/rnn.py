@@ -11,9 +11,12 @@ runs on the sequences still going only, so every final state is that of its sequ
 valid step, as in PyTorch.
 """
 import math
+import numbers
 
-from ... import ops
+from ... import dtypes, ops
+from ...ops import recurrent
 from ..._warnings import warn_at_caller
+from ...tensor import _warn_once
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -47,7 +50,7 @@ def _gru_step(projected, hidden, w_hh, b_hh):
     reset = (input_reset + hidden_reset).sigmoid()
     update = (input_update + hidden_update).sigmoid()
     new = (input_new + reset * hidden_new).tanh()
-    return (1 - update) * new + update * hidden
+    return (hidden - new) * update + new  # PyTorch's form of (1 - z) n + z h, and its rounding
 
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -125,28 +128,29 @@ class RNNCellBase(Module):
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
                                f"expected {self.input_size}")
         for index, part in enumerate(state if isinstance(state, tuple) else (state,)):
-            if part.dim() < 2:
-                raise IndexError("Dimension out of range (expected to be in range of [-1, 0], "
-                                 "but got 1)")
             if part.shape[0] != input.shape[0]:
                 raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match "
                                    f"hidden{index} batch size {part.shape[0]}")
+            if part.dim() < 2:  # a 1-D state with a batched input: ATen reads its size(1)
+                raise IndexError("Dimension out of range (expected to be in range of [-1, 0], "
+                                 "but got 1)")
             if part.shape[1] != self.hidden_size:
                 raise RuntimeError(f"hidden{index} has inconsistent hidden_size: got "
                                    f"{part.shape[1]}, expected {self.hidden_size}")
 
 
 class RNNCell(RNNCellBase):
+    _mode = "RNN_TANH"  # for the gate count: one, whatever the nonlinearity
+
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
                  dtype=None):
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
-        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
         super().__init__(input_size, hidden_size, bias, device, dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
         input, hx, unbatched = self._batched(input, hx)
+        if self.nonlinearity not in ("tanh", "relu"):  # PyTorch checks it here, not at init
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         hidden = _rnn_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh,
                            self.bias_hh, self.nonlinearity)
         return hidden.squeeze(0) if unbatched else hidden
@@ -188,24 +192,8 @@ class RNNBase(Module):
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
-        if not 0 <= dropout <= 1:
-            raise ValueError("dropout should be a number in range [0, 1] representing the "
-                             "probability of an element being zeroed")
-        if hidden_size <= 0:
-            raise ValueError("hidden_size must be greater than zero")
-        if num_layers <= 0:
-            raise ValueError("num_layers must be greater than zero")
-        if proj_size < 0:
-            raise ValueError("proj_size should be a positive integer or zero to disable "
-                             "projections")
-        if proj_size >= hidden_size:
-            raise ValueError("proj_size has to be smaller than hidden_size")
-        if proj_size and self._mode != "LSTM":
-            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
-        if dropout > 0 and num_layers == 1:
-            warn_at_caller("dropout option adds dropout after all but last recurrent layer, so "
-                           "non-zero dropout expects num_layers greater than 1, but got "
-                           f"dropout={dropout} and num_layers={num_layers}")
+        _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                       proj_size)
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.num_layers = num_layers
@@ -218,19 +206,39 @@ class RNNBase(Module):
         gates = _GATES[self._mode] * hidden_size
         factory = {"device": device, "dtype": dtype}
         output_size = proj_size or hidden_size  # what each step hands on
+        # PyTorch's bookkeeping of the weights' names, per (layer, direction) and flat, which
+        # initialisation loops and weight-drop wrappers read.
+        self._all_weights = []
+        self._flat_weights_names = []
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else output_size * directions
+            shapes = [("weight_ih", (gates, layer_input)), ("weight_hh", (gates, output_size))]
+            if bias:
+                shapes += [("bias_ih", (gates,)), ("bias_hh", (gates,))]
+            if proj_size:
+                shapes += [("weight_hr", (proj_size, hidden_size))]
             for suffix in ("", "_reverse")[:directions]:
-                names = _parameter_names(layer, suffix)
-                setattr(self, names[0], Parameter(ops.empty(gates, layer_input, **factory)))
-                setattr(self, names[1], Parameter(ops.empty(gates, output_size, **factory)))
-                if bias:
-                    setattr(self, names[2], Parameter(ops.empty(gates, **factory)))
-                    setattr(self, names[3], Parameter(ops.empty(gates, **factory)))
-                if proj_size:
-                    setattr(self, names[4], Parameter(ops.empty(proj_size, hidden_size,
-                                                                 **factory)))
+                names = [f"{kind}_l{layer}{suffix}" for kind, _ in shapes]
+                for name, (_, shape) in zip(names, shapes):
+                    setattr(self, name, Parameter(ops.empty(*shape, **factory)))
+                self._all_weights.append(names)
+                self._flat_weights_names.extend(names)
+        self._init_flat_weights()
         self.reset_parameters()
+
+    def _init_flat_weights(self):
+        """``_flat_weights``: the weights under ``_flat_weights_names`` as they are now (None
+        for one deleted), refreshed at each forward as PyTorch does once a parametrization or
+        ``functional_call`` has swapped one."""
+        self._flat_weights = [getattr(self, name) if hasattr(self, name) else None
+                              for name in self._flat_weights_names]
+
+    def __setattr__(self, name, value):
+        """Re-assigning a weight (as weight-drop wrappers do) updates ``_flat_weights`` too."""
+        names = self.__dict__.get("_flat_weights_names", ())
+        if name in names:
+            self._flat_weights[names.index(name)] = value
+        super().__setattr__(name, value)
 
     def reset_parameters(self):
         _reset_uniform(self, self.hidden_size)
@@ -244,9 +252,7 @@ class RNNBase(Module):
     def all_weights(self):
         """The parameters of each (layer, direction), in PyTorch's order: weight_ih,
         weight_hh, then bias_ih, bias_hh (with ``bias``), then weight_hr (with ``proj_size``)."""
-        directions = ("", "_reverse") if self.bidirectional else ("",)
-        return [[weight for weight in self._weights(layer, suffix) if weight is not None]
-                for layer in range(self.num_layers) for suffix in directions]
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
 
     def flatten_parameters(self):
         """A no-op: PyTorch compacts the weights into one buffer for cuDNN; here each
@@ -282,6 +288,7 @@ class RNNBase(Module):
         if batch_sizes is None:
             steps = range(sequence.shape[0])
             outputs = [None] * sequence.shape[0]
+            projected = projected.unbind(0)
             for t in reversed(steps) if suffix else steps:
                 state = self._step(projected[t], state, w_hh, b_hh, w_hr)
                 outputs[t] = _hidden(state)
@@ -321,6 +328,7 @@ class RNNBase(Module):
                          dtype=dtype)
 
     def forward(self, input, hx=None):
+        self._init_flat_weights()
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
@@ -332,6 +340,8 @@ class RNNBase(Module):
             input.transpose(0, 1) if self.batch_first else input)
         if hx is not None:
             self._check_state(hx, sequence.shape[1], unbatched)
+        if sequence.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
         sequence, finals = self._layers(sequence, states)
         if unbatched:
@@ -421,6 +431,41 @@ class RNNBase(Module):
         return h_n.squeeze(1) if unbatched else h_n
 
 
+def _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size):
+    """PyTorch's checks of a sequence layer's options, in its order."""
+    if isinstance(dropout, bool) or not isinstance(dropout, numbers.Number) or \
+            not 0 <= dropout <= 1:
+        raise ValueError("dropout should be a number in range [0, 1] representing the "
+                         "probability of an element being zeroed")
+    if dropout > 0 and num_layers == 1:
+        warn_at_caller("dropout option adds dropout after all but last recurrent layer, so "
+                       "non-zero dropout expects num_layers greater than 1, but got "
+                       f"dropout={dropout} and num_layers={num_layers}")
+    for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
+                              ("input_size", input_size, int)):
+        if not isinstance(value, kind):
+            raise TypeError(f"{name} should be of type {kind.__name__}, got: "
+                            f"{type(value).__name__}")
+    if input_size <= 0:
+        raise ValueError("input_size must be greater than zero")
+    if not isinstance(hidden_size, int):
+        raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+    if hidden_size <= 0:
+        raise ValueError("hidden_size must be greater than zero")
+    if num_layers <= 0:
+        raise ValueError("num_layers must be greater than zero")
+    if proj_size < 0:
+        raise ValueError("proj_size should be a positive integer or zero to disable projections")
+    if proj_size >= hidden_size:
+        raise ValueError("proj_size has to be smaller than hidden_size")
+
+
+def _refuse_projections(proj_size):
+    """RNN and GRU refuse a ``proj_size`` argument whatever its value, as PyTorch does."""
+    if proj_size is not None:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+
+
 def _check_size(state, expected, what):
     if tuple(state.shape) != expected:
         raise RuntimeError(f"{what} {expected}, got {list(state.shape)}")
@@ -465,14 +510,15 @@ class RNN(RNNBase):
     _RANK_ERROR = "{}: Expected input to be 2D or 3D, got {}D tensor instead"
 
     def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True,
-                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=None, device=None,
                  dtype=None):
+        _refuse_projections(proj_size)
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
         self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
         super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
-                         bidirectional, proj_size, device, dtype)
+                         bidirectional, 0, device, dtype)
         self.nonlinearity = nonlinearity
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
@@ -481,6 +527,12 @@ class RNN(RNNBase):
 
 class GRU(RNNBase):
     _mode = "GRU"
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, proj_size=None, device=None, dtype=None):
+        _refuse_projections(proj_size)
+        super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                         bidirectional, 0, device, dtype)
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _gru_step(projected, state, w_hh, b_hh)
@@ -494,6 +546,33 @@ class LSTM(RNNBase):
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _lstm_step(projected, state, w_hh, b_hh, w_hr)
+
+    def _run_direction(self, sequence, state, layer, suffix, batch_sizes=None):
+        """Where PyTorch's CPU kernel is oneDNN's, one MkldnnRnnLayerBackward0 node per layer
+        and direction, as there."""
+        if not self._on_onednn(sequence, batch_sizes):
+            return super()._run_direction(sequence, state, layer, suffix, batch_sizes)
+        w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, suffix)
+        if b_ih is None:  # oneDNN takes zero biases, which need no gradient
+            b_ih = b_hh = ops.zeros(w_ih.shape[0], dtype=w_ih.dtype)
+        output, hidden, cell = recurrent.mkldnn_rnn_layer(sequence, w_ih, w_hh, b_ih, b_hh,
+                                                          *state, reverse=bool(suffix))
+        return output, (hidden, cell)
+
+    def _on_onednn(self, sequence, batch_sizes):
+        """Whether PyTorch runs this on oneDNN: float32, not packed, not empty, and without
+        projections (which it refuses with a warning, once per process). Not while a compiled
+        function is traced: its kernels fuse the cell's operations, which the oneDNN layer's
+        single node would hide from them."""
+        from ... import compiler
+        if batch_sizes is not None or sequence.dtype != dtypes.float32 or sequence.numel() == 0 \
+                or compiler.is_compiling():
+            return False
+        if self.proj_size:
+            _warn_once("LSTM with projections is not supported with oneDNN. Using default "
+                       "implementation.")
+            return False
+        return True
 
     def _check_packed_state(self, hx, batch):
         """PyTorch checks no shapes here but its kernel's count of states per layer and
