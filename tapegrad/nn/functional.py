@@ -1083,6 +1083,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         kind = "linear_aa" if mode == "bilinear" else "bicubic_aa"
         return _resample.upsample(input, kind, output_size, scales, align_corners)
     rank = _MODE_RANKS.get(mode)
+    if mode == "area" and input.dim() == 5:
+        return adaptive_avg_pool3d(input, output_size)
     if mode == "area" and input.dim() in (3, 4):
         return (adaptive_avg_pool2d(input.unsqueeze(-2), (1, *output_size)).squeeze(-2)
                 if dim == 1 else adaptive_avg_pool2d(input, output_size))
@@ -1204,11 +1206,14 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
                            f"got input with sizes {list(input.shape)} and grid with sizes "
                            f"{list(grid.shape)}")
-    if input.dtype != grid.dtype:
-        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
-                           f"input has {input.type()[6:-6]} and grid has {grid.type()[6:-6]}")
     if mode == "bicubic" and spatial != 2:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if not input.is_floating_point():
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if spatial == 2 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.type()[6:-6]}\'')
+    if input.dtype != grid.dtype:  # ATen's kernel reads the grid as the input's type
+        raise RuntimeError(f"expected scalar type {input.type()[6:-6]} but found "
+                           f"{grid.type()[6:-6]}")
     return _resample.grid_sample(input, grid, mode, padding_mode, align_corners)
 
 

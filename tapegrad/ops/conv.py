@@ -123,13 +123,18 @@ def _is_channels_last(a):
     return a.transpose(0, *range(2, a.ndim), 1).flags.c_contiguous
 
 
-def _in_layout_of(out, like):
-    """``out`` laid out channels-last when ``like`` is (pooling keeps its input's layout)."""
-    if not _is_channels_last(like):
+def _channels_last_if(wanted, out):
+    """``out`` laid out channels-last when ``wanted``, else as it is."""
+    if not wanted or out.ndim not in (4, 5):
         return out
     spatial = out.ndim - 2
     nhwc = np.ascontiguousarray(out.transpose(0, *range(2, 2 + spatial), 1))
     return nhwc.transpose(0, 1 + spatial, *range(1, 1 + spatial))
+
+
+def _in_layout_of(out, like):
+    """``out`` laid out channels-last when ``like`` is (pooling keeps its input's layout)."""
+    return _channels_last_if(_is_channels_last(like), out)
 
 
 # --------------------------------------------------------------------------- convolution
@@ -137,16 +142,18 @@ def _in_layout_of(out, like):
 @primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"),
            saves_for={"x": ("w",), "w": ("x",)})
 def _convolution(x, w, b=None, *, stride, padding, dilation, groups, transposed=False,
-                 output_padding=None):
+                 output_padding=None, channels_last=False):
+    """``channels_last``: ATen's memory format for the output and both gradients, chosen when
+    the input or the weight is channels-last."""
     if transposed:
-        out = _adjoint(x, w, _transposed_size(x.shape[2:], w.shape[2:], stride, padding,
-                                              dilation, output_padding),
-                       stride, padding, dilation, groups)
+        out = _channels_last_if(channels_last, _adjoint(
+            x, w, _transposed_size(x.shape[2:], w.shape[2:], stride, padding, dilation,
+                                   output_padding), stride, padding, dilation, groups))
     else:
         cols, size = _im2col(x, w.shape[2:], stride, padding, dilation, groups)
         o = w.shape[0]
         rows = cols @ w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, N*P, O/G)
-        out = _rows_as_output(rows, x.shape[0], size, _is_channels_last(x))
+        out = _rows_as_output(rows, x.shape[0], size, channels_last)
     if b is not None:
         out += b.reshape(1, -1, *(1,) * (out.ndim - 2))
     return out
@@ -160,7 +167,8 @@ def _transposed_size(size, kernel, stride, padding, dilation, output_padding):
 
 
 @_convolution.vjp
-def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_padding=None):
+def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_padding=None,
+      channels_last=False):
     x, w = ctx.saved
     geometry = dict(stride=stride, padding=padding, dilation=dilation, groups=groups)
     needs = ctx.needs_input_grad
@@ -169,16 +177,20 @@ def _(ctx, grad, stride, padding, dilation, groups, transposed=False, output_pad
         # stride or more gives it extra windows at the far end, which belong to no input pixel.
         extra = tuple(p // s for p, s in zip(output_padding, stride))
         grads = (
-            _far_end_cropped(_convolution(grad, w, **geometry), extra) if needs[0] else None,
+            _far_end_cropped(_convolution(grad, w, channels_last=channels_last, **geometry),
+                             extra) if needs[0] else None,
             _convolution_weight_grad(_far_end_padded(x, extra), grad,
-                                     weight_shape=ctx.input_shapes[1], **geometry)
+                                     weight_shape=ctx.input_shapes[1],
+                                     channels_last=channels_last, **geometry)
             if needs[1] else None,
         )
     else:
         grads = (
-            _convolution_input_grad(grad, w, input_shape=ctx.input_shapes[0], **geometry)
+            _convolution_input_grad(grad, w, input_shape=ctx.input_shapes[0],
+                                    channels_last=channels_last, **geometry)
             if needs[0] else None,
-            _convolution_weight_grad(grad, x, weight_shape=ctx.input_shapes[1], **geometry)
+            _convolution_weight_grad(grad, x, weight_shape=ctx.input_shapes[1],
+                                     channels_last=channels_last, **geometry)
             if needs[1] else None,
         )
     if len(needs) == 3:
@@ -200,9 +212,12 @@ def _far_end_padded(a, extra):
 
 @primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "w"))
-def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups):
-    """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im)."""
-    return _adjoint(grad, w, input_shape[2:], stride, padding, dilation, groups)
+def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups,
+                            channels_last=False):
+    """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im),
+    channels-last when the forward's input or weight was (ATen's choice of memory format)."""
+    return _channels_last_if(channels_last,
+                             _adjoint(grad, w, input_shape[2:], stride, padding, dilation, groups))
 
 
 def _adjoint(grad, w, size, stride, padding, dilation, groups):
@@ -235,7 +250,7 @@ def _col2im(cols, size, stride, padding, dilation):
 
 
 @_convolution_input_grad.vjp
-def _(ctx, upstream, input_shape, **geometry):
+def _(ctx, upstream, input_shape, channels_last=False, **geometry):
     grad, w = ctx.saved
     need_grad, need_w = ctx.needs_input_grad
     return (_convolution(upstream, w, **geometry) if need_grad else None,
@@ -245,15 +260,17 @@ def _(ctx, upstream, input_shape, **geometry):
 
 @primitive("convolution_weight_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "x"))
-def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups):
-    """The weight's gradient: ``grad.T @ cols``, per group."""
+def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups,
+                             channels_last=False):
+    """The weight's gradient: ``grad.T @ cols``, per group, channels-last as the forward's
+    output when ``channels_last``."""
     cols, _ = _im2col(x, weight_shape[2:], stride, padding, dilation, groups)
     per_group = _grad_as_rows(grad, groups).transpose(0, 2, 1) @ cols
-    return per_group.reshape(weight_shape)
+    return _channels_last_if(channels_last, per_group.reshape(weight_shape))
 
 
 @_convolution_weight_grad.vjp
-def _(ctx, upstream, weight_shape, **geometry):
+def _(ctx, upstream, weight_shape, channels_last=False, **geometry):
     grad, x = ctx.saved
     need_grad, need_x = ctx.needs_input_grad
     return (_convolution(x, upstream, **geometry) if need_grad else None,
@@ -293,6 +310,12 @@ def _conv_param(value, spatial, kernel_dims, name):
     return tuple(int(v) for v in values)
 
 
+def _layouts(input, weight):
+    """The memory-format parameter of ``_convolution``: ATen lays a convolution's output and
+    gradients out channels-last when the input or the weight is."""
+    return dict(channels_last=_is_channels_last(input._array) or _is_channels_last(weight._array))
+
+
 def _check_input_rank(input, spatial, name):
     if input.dim() not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) "
@@ -323,7 +346,8 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
             f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
             "actual input size")
     inputs = (input, weight) if bias is None else (input, weight, bias)
-    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups)
+    return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                        **_layouts(input, weight))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -375,7 +399,7 @@ def _convolve_transposed(input, weight, bias, stride, padding, output_padding, g
                            "Output size is too small")
     inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                        transposed=True, output_padding=output_padding)
+                        transposed=True, output_padding=output_padding, **_layouts(input, weight))
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,

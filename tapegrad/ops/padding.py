@@ -10,9 +10,13 @@ amount crops. The kernels and what they record:
   the position it copied (``ReflectionPad2DBackwardBackward0``), whose own gradient is the pad;
 * circular: no primitive, as in PyTorch: ``_pad_circular`` fills a new tensor with slice copies,
   recorded as the same chain of ``CopySlices`` and ``SliceBackward0`` nodes.
+
+The constant, reflect and replicate kernels lay a channels-last input's result out channels-last,
+as ATen's do (and the reflect / replicate gradients too, in the input's layout).
 """
 import numpy as np
 
+from ..memory_format import laid_out_as
 from ..tensor import Tensor
 from .operands import broadcast_error
 from .registry import OTHER, primitive
@@ -36,7 +40,7 @@ def _constant_pad_nd(a, pad, value):
     crop = tuple(slice(-before if before < 0 else 0, after if after < 0 else None)
                  for before, after in pairs)
     grow = [(max(before, 0), max(after, 0)) for before, after in pairs]
-    return np.pad(a[crop], grow, constant_values=value)
+    return laid_out_as(np.pad(a[crop], grow, constant_values=value), a)
 
 
 @_constant_pad_nd.vjp
@@ -92,12 +96,12 @@ def _copying_pad(mode, dims):
 
     @primitive(name, node=node + "0", group=OTHER, saves=("a",))
     def forward(a, padding):
-        return _gather(a, padding, mode)
+        return laid_out_as(_gather(a, padding, mode), a)
 
     @primitive(name + "_backward", node=node + "Backward0", group=OTHER)
     def backward(grad, a, padding):
         """Takes the input itself, not only its shape, so the node has PyTorch's two edges."""
-        return _scatter_add(grad, a.shape, padding, mode)
+        return laid_out_as(_scatter_add(grad, a.shape, padding, mode), a)
 
     @forward.vjp
     def _(ctx, grad, padding):

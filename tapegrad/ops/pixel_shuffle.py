@@ -2,8 +2,9 @@
 
 Each is one reshape-transpose-reshape on numpy, and each is the other's gradient; they are
 primitives (not compositions of views) so that they record ``PixelShuffleBackward0`` and
-``PixelUnshuffleBackward0`` as PyTorch does.
+``PixelUnshuffleBackward0`` as PyTorch does. A channels-last input gives a channels-last result.
 """
+from ..memory_format import laid_out_as
 from .registry import OTHER, primitive
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle"]
@@ -16,7 +17,8 @@ def _pixel_shuffle(x, *, factor):
     n = len(batch)
     blocks = x.reshape(*batch, channels // factor ** 2, factor, factor, height, width)
     blocks = blocks.transpose(*range(n + 1), n + 3, n + 1, n + 4, n + 2)
-    return blocks.reshape(*batch, channels // factor ** 2, height * factor, width * factor)
+    shuffled = blocks.reshape(*batch, channels // factor ** 2, height * factor, width * factor)
+    return laid_out_as(shuffled, x)
 
 
 @primitive("pixel_unshuffle", node="PixelUnshuffleBackward0", group=OTHER)
@@ -26,7 +28,8 @@ def _pixel_unshuffle(x, *, factor):
     n = len(batch)
     blocks = x.reshape(*batch, channels, height // factor, factor, width // factor, factor)
     blocks = blocks.transpose(*range(n + 1), n + 2, n + 4, n + 1, n + 3)
-    return blocks.reshape(*batch, channels * factor ** 2, height // factor, width // factor)
+    unshuffled = blocks.reshape(*batch, channels * factor ** 2, height // factor, width // factor)
+    return laid_out_as(unshuffled, x)
 
 
 @_pixel_shuffle.vjp

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .conv import _col2im, _in_layout_of, _pad, _pair, _single, _windows
+from .conv import _col2im, _in_layout_of, _is_channels_last, _pad, _pair, _single, _windows
 from .creation import rand, zeros, zeros_like
 from .registry import OTHER, primitive
 from .shape import _index, _index_backward, gather
@@ -123,6 +123,14 @@ def _pool_indices(x, kernel, stride, padding, dilation):
     return values, position
 
 
+def _in_2d_layout_of(out, like):
+    """``out`` channels-last when ``like``, a 4-d batch, is, else contiguous: ATen's 2-d
+    average, adaptive and unpooling kernels keep the layout, its 3-d ones do not."""
+    if like.ndim == 4 and _is_channels_last(like):
+        return _in_layout_of(out, like)
+    return np.ascontiguousarray(out)
+
+
 def _max_pool_primitive(spatial):
     name, node = f"max_pool{spatial}d", f"MaxPool{spatial}DWithIndicesBackward"
 
@@ -203,7 +211,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, spatial,
     if not with_indices:
         return values, None
     _, positions = _pool_indices(input._array, **geometry)
-    return values, Tensor._make(positions.astype(dtypes.int64.numpy))
+    return values, Tensor._make(_in_layout_of(positions.astype(dtypes.int64.numpy), input._array))
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1,
@@ -321,13 +329,12 @@ def _avg_pool_primitive(spatial):
     def forward(x, *, kernel, stride, padding, count_include_pad, divisor_override):
         windows = _windows(_pad(x, padding), kernel, stride, (1,) * spatial)
         sums = windows.sum(axis=tuple(range(-spatial, 0)))
-        if x.dtype.kind != "f":  # ATen's integer kernels divide with truncation
-            divisor = _avg_divisor(x.shape[-spatial:], sums.shape[-spatial:], kernel, stride,
-                                   padding, count_include_pad, divisor_override,
-                                   np.dtype(np.int64))
-            return np.trunc(sums / divisor).astype(x.dtype)
-        return sums / _avg_divisor(x.shape[-spatial:], sums.shape[-spatial:], kernel, stride,
-                                   padding, count_include_pad, divisor_override, x.dtype)
+        integral = x.dtype.kind != "f"  # ATen's int64 kernel divides with truncation
+        divisor = _avg_divisor(x.shape[-spatial:], sums.shape[-spatial:], kernel, stride,
+                               padding, count_include_pad, divisor_override,
+                               np.dtype(np.int64) if integral else x.dtype)
+        means = np.trunc(sums / divisor).astype(x.dtype) if integral else sums / divisor
+        return _in_2d_layout_of(means, x)
 
     @primitive(name + "_backward", node=node + "Backward0", group=OTHER)
     def backward(grad, x, *, kernel, stride, padding, count_include_pad, divisor_override):
@@ -340,7 +347,8 @@ def _avg_pool_primitive(spatial):
         planes = math.prod(grad.shape[:-spatial])
         cols = np.broadcast_to(spread.reshape(1, planes, *(1,) * spatial, *out),
                                (1, planes, *kernel, *out))
-        return _col2im(cols, sizes, stride, padding, (1,) * spatial).reshape(input_shape)
+        return _in_2d_layout_of(
+            _col2im(cols, sizes, stride, padding, (1,) * spatial).reshape(input_shape), x)
 
     @forward.vjp
     def _(ctx, grad, **geometry):
@@ -388,10 +396,24 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         raise RuntimeError(f"Given input size: ({'x'.join(map(str, [channels, *sizes]))}). "
                            f"Calculated output size: ({'x'.join(map(str, [channels, *out]))})"
                            ". Output size is too small")
+    _check_avg_pool_dtype(input, spatial)
     return _AVG_POOLS[spatial](
         input, kernel=kernel, stride=stride,
         padding=_padding_with_ceil_room(sizes, kernel, stride, pad, (1,) * spatial, out),
         count_include_pad=bool(count_include_pad), divisor_override=divisor_override)
+
+
+def _check_avg_pool_dtype(input, spatial):
+    """ATen averages floating types and int64 only; its error names the kernel it picked."""
+    dtype = input._array.dtype
+    if dtype.kind == "f" or dtype == np.int64:
+        return
+    if spatial == 3:
+        kernel = "avg_pool3d_out_frame"
+    else:
+        kernel = "avg_pool2d_channels_last" if _is_channels_last(input._array) else "avg_pool2d"
+    raise NotImplementedError(f'"{kernel}" not implemented for '
+                              f"'{dtypes.SCALAR_TYPE_NAMES[dtype.name]}'")
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -480,8 +502,8 @@ def _adaptive_avg_primitive(spatial):
     def forward(x, *, output_size):
         matrices = [_membership(n, m).astype(x.dtype)
                     for n, m in zip(x.shape[-spatial:], output_size)]
-        return _in_layout_of(_contract(x, matrices) / _bin_volumes(x.shape, output_size,
-                                                                  x.dtype), x)
+        return _in_2d_layout_of(_contract(x, matrices) / _bin_volumes(x.shape, output_size,
+                                                                     x.dtype), x)
 
     @primitive(f"adaptive_avg_pool{spatial}d_backward",
                node=f"AdaptiveAvgPool{spatial}DBackwardBackward0", group=OTHER)
@@ -491,7 +513,7 @@ def _adaptive_avg_primitive(spatial):
         output_size = grad.shape[-spatial:]
         transposed = [_membership(n, m).astype(grad.dtype).T
                       for n, m in zip(x.shape[-spatial:], output_size)]
-        return _in_layout_of(
+        return _in_2d_layout_of(
             _contract(grad / _bin_volumes(x.shape, output_size, grad.dtype), transposed), x)
 
     @forward.vjp
@@ -569,6 +591,10 @@ def _adaptive_avg_pool(input, output_size, spatial):
     _check_output_size(input, output_size, name)
     if output_size == (1,) * spatial:
         return input.mean(tuple(range(-spatial, 0)), keepdim=True)
+    if not input.is_floating_point():  # ATen's kernel is for floating types only
+        kernel = f"{name}_cpu" if spatial == 3 else name
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]}'")
     return _ADAPTIVE_AVG_POOLS[spatial](input, output_size=output_size)
 
 
@@ -613,16 +639,20 @@ def _window_maxima(x, axis_positions):
     return np.take_along_axis(flat, best, -1)[..., 0].astype(np.int64)
 
 
-def _values_at_primitive(name, node, spatial):
+def _values_at_primitive(name, node, spatial, keeps_layout):
     """A primitive taking ``x``'s values at flat ``indices`` into its last ``spatial``
     dimensions: the positions travel as a tensor, so the gradient (added back at them; bins may
-    overlap and pick one position twice) is written with tapegrad ops."""
+    overlap and pick one position twice) is written with tapegrad ops. ``keeps_layout``: the
+    results of a channels-last 4-d ``x`` are channels-last (adaptive, not fractional, pooling)."""
+    def laid_out(out, x):
+        return _in_2d_layout_of(out, x) if keeps_layout else out
+
     @primitive(name, node=node, group=OTHER, saves=("x", "indices"),
                nondifferentiable=("indices",))
     def values_at(x, indices):
         batch = indices.shape[:-spatial]
         picked = np.take_along_axis(x.reshape(*batch, -1), indices.reshape(*batch, -1), -1)
-        return picked.reshape(indices.shape)
+        return laid_out(picked.reshape(indices.shape), x)
 
     @primitive(name + "_backward", node=node[:-1] + "Backward0", group=OTHER,
                saves=("x", "indices"), nondifferentiable=("indices",))
@@ -634,7 +664,7 @@ def _values_at_primitive(name, node, spatial):
         flat = (*batch, -1)
         np.add.at(volume, (*np.indices(indices.reshape(flat).shape, sparse=True)[:-1],
                            indices.reshape(flat)), grad.reshape(flat))
-        return volume.reshape(x.shape)
+        return laid_out(volume.reshape(x.shape), x)
 
     @values_at.vjp
     def _(ctx, grad):
@@ -657,10 +687,11 @@ def _adaptive_max_primitives(spatial):
     @primitive(f"adaptive_max_pool{spatial}d_indices", node=node, group=OTHER)
     def indices_of(x, *, output_size):
         """Where each bin's maximum is (integers: recorded by no node, traced by the compiler)."""
-        return _window_maxima(x, [_bin_positions(n, m)
-                                  for n, m in zip(x.shape[-spatial:], output_size)])
+        return _in_2d_layout_of(_window_maxima(x, [_bin_positions(n, m) for n, m in
+                                                   zip(x.shape[-spatial:], output_size)]), x)
 
-    return indices_of, _values_at_primitive(f"adaptive_max_pool{spatial}d", node, spatial)
+    return indices_of, _values_at_primitive(f"adaptive_max_pool{spatial}d", node, spatial,
+                                            keeps_layout=True)
 
 
 _ADAPTIVE_MAX_POOLS = {spatial: _adaptive_max_primitives(spatial) for spatial in _RANKS}
@@ -728,7 +759,8 @@ def _fractional_primitives(spatial):
                      for k, n, m, pool in zip(order, x.shape[-spatial:], output_size, kernel)]
         return _window_maxima(x, positions)
 
-    return indices_of, _values_at_primitive(f"fractional_max_pool{spatial}d", node, spatial)
+    return indices_of, _values_at_primitive(f"fractional_max_pool{spatial}d", node, spatial,
+                                            keeps_layout=False)
 
 
 _FRACTIONAL_MAX_POOLS = {spatial: _fractional_primitives(spatial) for spatial in _RANKS}
@@ -809,7 +841,7 @@ def _max_unpool_primitive(spatial):
         out = np.zeros((*batch, math.prod(output_size)), dtype=x.dtype)
         np.put_along_axis(out, indices.reshape(*batch, volume), x.reshape(*batch, volume),
                           axis=-1)
-        return out.reshape(*batch, *output_size)
+        return _in_2d_layout_of(out.reshape(*batch, *output_size), x)
 
     @forward.vjp
     def _(ctx, grad, output_size):

@@ -6,7 +6,8 @@ few input positions (one for nearest, two for linear, four for cubic). The forwa
 taps; the backward is the transposed map, a (small, dense) ``(out, in)`` matrix per axis. Both
 are linear in their tensor, so each is the other's vjp and the pair is closed under
 differentiation. The index arithmetic runs in the input's float type, as ATen's does, so
-the picked taps and weights agree with PyTorch's to the last bit.
+the picked taps and weights agree with PyTorch's to the last bit; uint8 images take ATen's
+fixed-point path (int16 weights, rounding between the axis passes).
 
 ``grid_sample`` gathers, per output point, the product of each axis's taps: one (nearest), two
 (bilinear, trilinear for 5-D inputs) or four (bicubic) per axis. Its backward is
@@ -19,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..dtypes import SCALAR_TYPE_NAMES
 from ..memory_format import laid_out_as
 from ..tensor import Tensor
 from .registry import OTHER, primitive
@@ -60,7 +62,8 @@ def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name):
     step = _source_scale(in_size, out_size, scale, align_corners, dtype)
     if mode in _AA_FILTERS:
         return _antialias_taps(mode, in_size, out_size, step, dtype)
-    real = step * dst if align_corners else step * (dst + dtype(0.5)) - dtype(0.5)
+    real = step * dst if align_corners else _fused_multiply_add(step, dst + dtype(0.5),
+                                                                 dtype(-0.5))
     if mode == "linear":
         real = np.maximum(real, dtype(0))
         first = real.astype(np.int64)
@@ -72,6 +75,14 @@ def _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name):
     taps = np.clip(first[:, None] + np.arange(-1, 3), 0, in_size - 1)
     return taps, np.stack([_cubic_far(t + 1), _cubic_near(t), _cubic_near(1 - t),
                            _cubic_far(2 - t)], 1).astype(dtype)
+
+
+def _fused_multiply_add(a, b, c):
+    """``a * b + c`` rounded once, as ATen's kernels (compiled with FMA contraction) compute it:
+    exactly for float32, through float64; other types keep numpy's two roundings."""
+    if np.result_type(a, b, c) != np.float32:
+        return a * b + c
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + c).astype(np.float32)
 
 
 def _antialias_taps(mode, in_size, out_size, step, dtype):
@@ -126,17 +137,78 @@ def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name):
 
 def _resample_forward(x, *, mode, plan, align_corners):
     """Resample each spatial axis in turn; ``plan`` holds (in_size, out_size, scale) per axis."""
+    if x.dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
+        return laid_out_as(_resample_uint8(x, mode, plan, align_corners), x)
     source = x
-    axes = list(enumerate(plan, x.ndim - len(plan)))
-    if mode in _AA_FILTERS:
-        axes.reverse()  # ATen's separable antialiasing kernel resamples the last axis first
-    for axis, (in_size, out_size, scale) in axes:
+    # ATen's kernels resample the last axis first (its innermost loop)
+    for axis, (in_size, out_size, scale) in reversed(list(enumerate(plan, x.ndim - len(plan)))):
         taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, x.dtype.name)
         shape = [1] * x.ndim
         shape[axis] = out_size
-        x = sum(np.take(x, taps[:, k], axis) * weights[:, k].reshape(shape)
-                for k in range(taps.shape[1]))
+        terms = [(np.take(x, taps[:, k], axis), weights[:, k].reshape(shape))
+                 for k in range(taps.shape[1])]
+        x = _weighted_sum(terms, mode)
     return laid_out_as(x, source)  # channels_last in, channels_last out
+
+
+def _weighted_sum(terms, mode):
+    """``sum(value * weight)``; a linear tap pair rounded as ATen's kernel computes it,
+    ``fma(v0, w0, v1 * w1)``."""
+    if mode == "linear":
+        (v0, w0), (v1, w1) = terms
+        return _fused_multiply_add(v0, w0, v1 * w1)
+    return sum(value * weight for value, weight in terms)
+
+
+def _resample_uint8(x, mode, plan, align_corners):
+    """ATen's uint8 kernel: separable passes, the last axis first, each with weights in int16
+    fixed point, rounded and clamped to 0..255 before the next pass."""
+    axes = list(enumerate(plan, x.ndim - len(plan)))
+    for axis, (in_size, out_size, scale) in reversed(axes):
+        if in_size == out_size and scale is None:
+            continue  # ATen skips an axis whose size does not change
+        taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, "float64")
+        precision = _fixed_point_precision(weights)
+        fixed = np.where(weights < 0, weights * (1 << precision) - 0.5,
+                         weights * (1 << precision) + 0.5).astype(np.int64)
+        shape = [1] * x.ndim
+        shape[axis] = out_size
+        total = sum(np.take(x, taps[:, k], axis).astype(np.int64) * fixed[:, k].reshape(shape)
+                    for k in range(taps.shape[1]))
+        x = np.clip((total + (1 << (precision - 1))) >> precision, 0, 255).astype(np.uint8)
+    return x
+
+
+def _fixed_point_precision(weights):
+    """The most fraction bits that keep twice the largest weight below 2**15 (int16 weights)."""
+    largest = float(np.max(weights))
+    precision = 0
+    while precision < 22 and int(0.5 + largest * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    return precision
+
+
+_INTEGER_KERNELS = {"nearest": "compute_indices_weights_nearest",
+                    "nearest-exact": "compute_indices_weights_nearest",
+                    "linear": "compute_indices_weights_linear",
+                    "bicubic": "compute_indices_weights_cubic",
+                    "linear_aa": "compute_index_ranges_weights",
+                    "bicubic_aa": "compute_index_ranges_weights"}
+
+
+def _check_dtype(input, mode, spatial):
+    """Floating inputs resample in every mode; uint8 images in the nearest modes and the 2-D
+    (bi)linear and bicubic ones; other dtypes not at all (ATen's kernel names the dtype)."""
+    if input.is_floating_point():
+        return
+    dtype = input._array.dtype
+    if dtype == np.uint8 and (mode in ("nearest", "nearest-exact") or spatial == 2):
+        return
+    kernel = _INTEGER_KERNELS[mode]
+    if spatial == 2 and mode in ("nearest", "nearest-exact", "linear"):
+        kernel = f"upsample_{'bilinear' if mode == 'linear' else 'nearest'}2d_channels_last"
+    raise NotImplementedError(f'"{kernel}" not implemented for '
+                              f"'{SCALAR_TYPE_NAMES[dtype.name]}'")
 
 
 def _resample_transposed(grad, *, mode, plan, align_corners):
@@ -175,6 +247,7 @@ def upsample(input, mode, output_size, scales, align_corners):
     (``scales``: the user's scale factors, or Nones, which set the source positions)."""
     plan = tuple((int(n), int(m), None if s is None else float(s))
                  for n, m, s in zip(input.shape[2:], output_size, scales))
+    _check_dtype(input, mode, len(plan))
     if min(min(n, m) for n, m, _ in plan) <= 0:
         names = "DHW"[-len(plan):]
         sizes = [", ".join(f"{name}: {step[k]}" for name, step in zip(names, plan)) for k in (0, 1)]
@@ -217,6 +290,10 @@ def _(ctx, grad, size, align_corners):
 def affine_grid(theta, size, align_corners):
     """(N, *spatial, k) sampling positions: the base grid of ``size`` moved by each k x (k+1)
     ``theta`` (k = 2 or 3)."""
+    if theta.shape[0] != size[0]:  # ATen's batched matmul of the base grids by the thetas
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {theta.shape[2]}] but got: "
+                           f"[{theta.shape[0]}, {theta.shape[2]}].")
     return _affine_grid(theta, size=tuple(int(s) for s in size), align_corners=align_corners)
 
 

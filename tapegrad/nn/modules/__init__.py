@@ -52,6 +52,7 @@ from .loss import (
 from .ctc_loss import CTCLoss
 from .adaptive import AdaptiveLogSoftmaxWithLoss
 from . import batchnorm, utils  # PyTorch's module paths (nn.modules.batchnorm, .utils)
+from .batchnorm import SyncBatchNorm
 
 __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
            "Identity", "Linear", "ReLU", "ReLU6", "GELU", "Tanh", "Sigmoid", "Softmax",
@@ -79,7 +80,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
            "GaussianNLLLoss", "PoissonNLLLoss", "LazyModuleMixin", "LazyLinear", "LazyConv1d",
            "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyBatchNorm1d",
-           "LazyBatchNorm2d", "ChannelShuffle",
+           "LazyBatchNorm2d", "ChannelShuffle", "SyncBatchNorm",
            "Conv3d", "ConvTranspose3d", "LazyConv3d", "LazyConvTranspose3d", "MaxPool3d",
            "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "MaxUnpool3d", "LPPool1d",
            "LPPool2d", "LPPool3d", "BatchNorm3d", "LazyBatchNorm3d", "LazyInstanceNorm1d",

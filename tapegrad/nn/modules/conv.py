@@ -80,7 +80,7 @@ class _ConvNd(Module):
         if self.padding == "same":
             totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
             return [p for total in reversed(totals) for p in (total // 2, total - total // 2)]
-        return [p for p in reversed(self.padding) for _ in range(2)]
+        return tuple(p for p in reversed(self.padding) for _ in range(2))
 
     def reset_parameters(self):
         """As Linear: kaiming-uniform with a=sqrt(5), bias U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""

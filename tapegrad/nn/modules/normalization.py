@@ -88,7 +88,7 @@ class _BatchNorm(Module):
     _version = 2  # version 2 added num_batches_tracked
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, device=None, dtype=None):
+                 track_running_stats=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
@@ -96,12 +96,10 @@ class _BatchNorm(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         factory = {"device": device, "dtype": dtype}
-        if affine:
-            self.weight = Parameter(ops.empty(num_features, **factory))
-            self.bias = Parameter(ops.empty(num_features, **factory))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(ops.empty(num_features, **factory))
+                                if affine else None)
+        self.register_parameter("bias", Parameter(ops.empty(num_features, **factory))
+                                if affine and bias else None)
         if track_running_stats:
             self.register_buffer("running_mean", ops.zeros(num_features, **factory))
             self.register_buffer("running_var", ops.ones(num_features, **factory))
@@ -134,12 +132,17 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
-    def forward(self, input):
+    def _check_input_dim(self, input):
+        """The hook PyTorch's subclasses override to accept other input ranks."""
         if input.dim() not in self._expected_dims:
             raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._expected_dims)} "
                              f"input (got {input.dim()}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             with grad_mode.no_grad():
@@ -184,8 +187,9 @@ class _InstanceNorm(_BatchNorm):
     _unbatched_dims = 0  # the rank of an input without a batch dimension
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
-                 track_running_stats=False, device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 track_running_stats=False, device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype,
+                         bias=bias)
 
     def forward(self, input):
         if input.dim() not in self._expected_dims:
