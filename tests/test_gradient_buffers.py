@@ -126,3 +126,15 @@ def test_double_backward_records_pytorchs_nodes_and_values(name):
         assert all(v is None or not v.any() for v in values)
     else:
         np.testing.assert_allclose(values[0], values[1], rtol=1e-10, atol=1e-12)
+
+
+def test_the_gradient_of_a_mean_is_an_array_of_its_own():
+    """PyTorch's mean_backward divides the expanded gradient: autograd.grad's result is dense
+    and writable (a sum's is an expanded view, in both libraries)."""
+    x = tapegrad.ones(2, 3, requires_grad=True)
+    g, = tapegrad.autograd.grad(x.mean(), x)
+    assert g.stride() == (3, 1)
+    g += 1
+    np.testing.assert_allclose(g.numpy(), np.full((2, 3), 1 + 1 / 6, np.float32))
+    g, = tapegrad.autograd.grad(x.sum(), x)
+    assert g.stride() == (0, 0)

@@ -158,8 +158,10 @@ _mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "Mea
 @_mean_all.vjp
 @_mean.vjp
 def _(ctx, grad, dims, keepdim):
-    shape = ctx.input_shapes[0]  # divided before it is expanded: one number, not every element
-    return _unreduce(grad / _count(shape, dims), shape, dims, keepdim)
+    # expanded, then divided, as PyTorch's rule: the gradient is an array of its own (a caller
+    # of autograd.grad may write into it), not a broadcast view
+    shape = ctx.input_shapes[0]
+    return div_scalar(_unreduce(grad, shape, dims, keepdim), _count(shape, dims))
 
 
 def _nansum_forward(a, dims, keepdim):
@@ -701,5 +703,5 @@ def _count_nonzero(a, axis):
 
 
 from .creation import arange  # noqa: E402
-from .elementwise import zero_unless  # noqa: E402
+from .elementwise import div_scalar, zero_unless  # noqa: E402
 from .shape import _reshape  # noqa: E402  (shape's rules need reductions in turn)
