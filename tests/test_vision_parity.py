@@ -292,3 +292,13 @@ def test_conv_module_padding_amounts(torch):
                 nn.Conv3d(1, 2, 3, padding=(1, 0, 2))._reversed_padding_repeated_twice,
                 nn.ConvTranspose2d(3, 4, 2)._reversed_padding_repeated_twice]
     assert case(tapegrad) == case(torch)
+
+
+def test_flip_keeps_the_layout_as_pytorch():
+    torch = pytest.importorskip("torch")
+
+    def strides(lib):
+        image = lib.zeros(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        return (image.flip(-1).stride(), image.flip(1).stride(),
+                lib.zeros(3, 4).t().flip(0).stride(), lib.zeros(3, 4)[:, ::2].flip(0).stride())
+    assert strides(tapegrad) == strides(torch)

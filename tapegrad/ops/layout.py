@@ -33,7 +33,8 @@ def _dims_of(dims, ndim):
 
 @primitive("flip", node="FlipBackward0", group=OTHER)
 def _flip(a, dims):
-    return np.flip(a, axis=dims).copy()  # PyTorch's flip copies: the result is not a view
+    # PyTorch's flip copies into the input's layout (a channels_last image stays one)
+    return np.flip(a, axis=dims).copy(order="K")
 
 
 @_flip.vjp
