@@ -63,7 +63,7 @@ def _empty_in(shape, dtype, format):
     return _empty_strided(shape, strides, dtype)
 
 
-def _is_dense(array):
+def is_non_overlapping_and_dense(array):
     """PyTorch's is_non_overlapping_and_dense: the strides are a permutation of dense ones."""
     sizes, strides = array.shape, _element_strides(array)
     if array.ndim == 1:
@@ -111,7 +111,7 @@ def copy_in(array, format):
     if format is None or format is preserve_format:
         if array.flags.c_contiguous and 1 not in array.shape:
             return array.copy()  # C strides, the common case (size-1 dims may have any stride)
-        if _is_dense(array) and min(array.strides, default=0) >= 0:
+        if is_non_overlapping_and_dense(array) and min(array.strides, default=0) >= 0:
             out = _empty_strided(array.shape, _element_strides(array), array.dtype)
             out[...] = array
             return out

@@ -302,3 +302,21 @@ def test_flip_keeps_the_layout_as_pytorch():
         return (image.flip(-1).stride(), image.flip(1).stride(),
                 lib.zeros(3, 4).t().flip(0).stride(), lib.zeros(3, 4)[:, ::2].flip(0).stride())
     assert strides(tapegrad) == strides(torch)
+
+
+def test_a_leafs_grad_takes_the_leafs_layout_as_pytorch():
+    """AccumulateGrad's layout contract: a leaf dense in another order than C's (channels_last,
+    a transpose) gets a .grad with its strides; others a C-contiguous one."""
+    torch = pytest.importorskip("torch")
+
+    def strides(lib):
+        image = lib.zeros(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        found = []
+        for leaf in (image, lib.zeros(4, 3).t(), lib.zeros(4, 6)[:, ::2]):
+            leaf = leaf.detach().requires_grad_()
+            (leaf * 2).sum().backward()
+            found.append(leaf.grad.stride())
+        weight = lib.ones(4, 3, 3, 3).contiguous(memory_format=lib.channels_last).requires_grad_()
+        lib.nn.functional.conv2d(image, weight).sum().backward()
+        return found + [weight.grad.stride()]
+    assert strides(tapegrad) == strides(torch)

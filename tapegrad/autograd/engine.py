@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .._warnings import warn_at_caller
+from ..memory_format import is_non_overlapping_and_dense
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode
 from .graph import AccumulateGrad
@@ -533,7 +534,9 @@ def _add_into_grad(leaf, g, create_graph, shared):
             return
         array = g._array
         if id(array) in shared or not _sole_owner(g):
-            array = array.copy()
+            array = _copy_in_layout(array, leaf._array)
+        elif array.strides != leaf._array.strides and _dense_otherwise(leaf._array):
+            array = _copy_in_layout(array, leaf._array)
         shared.add(id(array))
         leaf._grad = Tensor._make(array)
     elif create_graph or current._requires_grad:
@@ -541,6 +544,22 @@ def _add_into_grad(leaf, g, create_graph, shared):
     else:
         np.add(current._array, g._array, out=current._array)
         current._version_counter.value += 1
+
+
+def _dense_otherwise(array):
+    """Whether ``array`` is laid out densely in an order other than C's (channels_last, a
+    transpose): PyTorch's AccumulateGrad gives such a leaf's ``.grad`` the leaf's strides."""
+    return not array.flags.c_contiguous and is_non_overlapping_and_dense(array)
+
+
+def _copy_in_layout(array, leaf):
+    """A copy of the gradient ``array`` laid out as ``leaf`` when that is dense in another order,
+    else in C order (PyTorch's layout contract for ``.grad``)."""
+    if not _dense_otherwise(leaf):
+        return array.copy()
+    out = np.empty_like(leaf)  # the leaf's stride order
+    out[...] = array
+    return out
 
 
 def _sole_owner(tensor):
