@@ -97,3 +97,12 @@ def test_lazy_layer_errors_match_torch(name, fn):
             fn(T)
         messages.append((type(error.value).__name__, str(error.value)))
     assert messages[0] == messages[1]
+
+
+def test_uninitialized_parameters_refuse_other_devices():
+    for make in (lambda: tapegrad.nn.parameter.UninitializedParameter(device="cuda"),
+                 lambda: tapegrad.nn.parameter.UninitializedBuffer(device="cuda"),
+                 lambda: tapegrad.nn.LazyLinear(3, device="cuda")):
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            make()
+    assert tapegrad.nn.LazyLinear(3, device="cpu").weight.device.type == "cpu"

@@ -3,7 +3,7 @@ parameters and buffers of lazy modules, whose shape the first input decides."""
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from ..tensor import Tensor, _check_device
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
            "reset_grad"]
@@ -116,6 +116,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
+        _check_device(device)
         return Parameter.__new__(cls, _empty(dtype), requires_grad)
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
@@ -129,6 +130,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        _check_device(device)
         buffer = object.__new__(cls)
         buffer._init(_empty(dtype)._array)
         buffer.requires_grad_(requires_grad)
