@@ -104,6 +104,11 @@ def _transform_to_lower_cholesky(constraint):
     return transforms.LowerCholeskyTransform()
 
 
+@_register_both(constraints.corr_cholesky)
+def _transform_to_corr_cholesky(constraint):
+    return transforms.CorrCholeskyTransform()
+
+
 @transform_to.register(constraints.positive_definite)
 def _transform_to_positive_definite(constraint):
     return transforms.PositiveDefiniteTransform()

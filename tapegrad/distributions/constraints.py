@@ -13,7 +13,8 @@ __all__ = ["Constraint", "real", "real_vector", "positive", "nonnegative", "unit
            "nonnegative_integer", "positive_integer", "greater_than", "greater_than_eq",
            "less_than", "multinomial", "independent", "dependent", "dependent_property",
            "is_dependent", "square", "symmetric", "positive_semidefinite", "positive_definite",
-           "lower_cholesky", "lower_triangular", "cat", "stack", "MixtureSameFamilyConstraint"]
+           "lower_cholesky", "lower_triangular", "corr_cholesky", "cat", "stack",
+           "MixtureSameFamilyConstraint"]
 
 
 class Constraint:
@@ -281,6 +282,17 @@ class _LowerCholesky(Constraint):
         return ops.tensor(lower & positive_diagonal)
 
 
+class _CorrCholesky(_LowerCholesky):
+    """Cholesky factors of correlation matrices: lower Cholesky factors whose rows have unit
+    Euclidean norm (up to ten machine epsilons per column), so ``L Lᵀ`` has a unit diagonal."""
+
+    def check(self, value):
+        tolerance = float(np.finfo(value.dtype.numpy).eps) * value.shape[-1] * 10
+        row_norms = np.linalg.norm(value.detach().numpy(), axis=-1)
+        unit_rows = ops.tensor((np.abs(row_norms - 1.0) <= tolerance).all(-1))
+        return super().check(value) & unit_rows
+
+
 class _LowerTriangular(Constraint):
     event_dim = 2
 
@@ -293,6 +305,7 @@ symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
 lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
 lower_triangular = _LowerTriangular()
 
 

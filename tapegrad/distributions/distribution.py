@@ -1,5 +1,7 @@
 """``Distribution``: batch and event shapes, argument and sample validation, and the sampling
 interface shared by every distribution."""
+import warnings
+
 from ..autograd import grad_mode
 from ..tensor import Size, Tensor
 from . import constraints
@@ -125,6 +127,8 @@ class Distribution:
         raise NotImplementedError
 
     def sample_n(self, n):
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+                      FutureWarning, stacklevel=2)
         return self.sample(Size((n,)))
 
     def log_prob(self, value):

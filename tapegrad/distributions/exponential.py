@@ -11,11 +11,9 @@ from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform, PowerTransform
-from .utils import broadcast_all, draw
+from .utils import broadcast_all, draw, euler_constant
 
-__all__ = ["Exponential", "Weibull", "Pareto", "GeneralizedPareto", "EULER_CONSTANT"]
-
-EULER_CONSTANT = 0.57721566490153286060
+__all__ = ["Exponential", "Weibull", "Pareto", "GeneralizedPareto"]
 
 
 class Exponential(ExponentialFamily):
@@ -116,7 +114,7 @@ class Weibull(TransformedDistribution):
                                     - (2 * lgamma(1 + self.concentration_reciprocal)).exp())
 
     def entropy(self):
-        return (EULER_CONSTANT * (1 - self.concentration_reciprocal)
+        return (euler_constant * (1 - self.concentration_reciprocal)
                 + (self.scale * self.concentration_reciprocal).log() + 1)
 
 

@@ -86,7 +86,7 @@ class Chi2(Gamma):
 class Dirichlet(ExponentialFamily):
     """A distribution over the probability simplex, given one concentration per category (the
     last dimension)."""
-    arg_constraints = {"concentration": constraints.positive}
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
 

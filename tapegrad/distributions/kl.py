@@ -10,7 +10,7 @@ from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial, Geometric, Poisson
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
-from .exponential import EULER_CONSTANT, Exponential, Pareto
+from .exponential import Exponential, Pareto
 from .gamma import Beta, Dirichlet, Gamma
 from .independent import Independent
 from .location_scale import Cauchy, Gumbel, HalfNormal, Laplace
@@ -20,7 +20,7 @@ from .normal import Normal
 from .one_hot import OneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
-from .utils import sum_rightmost
+from .utils import euler_constant, sum_rightmost
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -205,9 +205,9 @@ def _kl_gumbel_gumbel(p, q):
     ct2 = q.loc / q.scale
     ct3 = p.loc / q.scale
     t1 = -ct1.log() - ct2 + ct3
-    t2 = ct1 * EULER_CONSTANT
+    t2 = ct1 * euler_constant
     t3 = (ct2 + lgamma(1 + ct1) - ct3).exp()
-    return t1 + t2 + t3 - (1 + EULER_CONSTANT)
+    return t1 + t2 + t3 - (1 + euler_constant)
 
 
 @register_kl(HalfNormal, HalfNormal)
@@ -273,7 +273,7 @@ def _kl_transformed_transformed(p, q):
 def _kl_exponential_gamma(p, q):
     ratio = q.rate / p.rate
     return (-q.concentration * ratio.log() + ratio + lgamma(q.concentration)
-            + q.concentration * EULER_CONSTANT - (1 + EULER_CONSTANT))
+            + q.concentration * euler_constant - (1 + euler_constant))
 
 
 @register_kl(Gamma, Exponential)
@@ -453,8 +453,8 @@ def _kl_gumbel_normal(p, q):
     param_ratio = p.scale / q.scale
     t1 = (param_ratio / math.sqrt(2 * math.pi)).log()
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
-    t3 = ((p.loc + p.scale * EULER_CONSTANT - q.loc) / q.scale).pow(2) * 0.5
-    return -t1 + t2 + t3 - (EULER_CONSTANT + 1)
+    t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (euler_constant + 1)
 
 
 @register_kl(Pareto, Exponential)

@@ -4,11 +4,10 @@
 from .. import ops
 from ..ops.gamma_functions import digamma, lgamma
 from . import constraints
-from .exponential import EULER_CONSTANT
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
-from .utils import broadcast_all, nan_where
+from .utils import broadcast_all, euler_constant, nan_where
 
 __all__ = ["Kumaraswamy"]
 
@@ -57,5 +56,5 @@ class Kumaraswamy(TransformedDistribution):
     def entropy(self):
         t1 = 1 - self.concentration1.reciprocal()
         t0 = 1 - self.concentration0.reciprocal()
-        h0 = digamma(self.concentration0 + 1) + EULER_CONSTANT
+        h0 = digamma(self.concentration0 + 1) + euler_constant
         return t0 + t1 * h0 - self.concentration1.log() - self.concentration0.log()

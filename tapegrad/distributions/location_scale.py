@@ -7,12 +7,11 @@ import numbers
 from .. import ops
 from . import constraints
 from .distribution import Distribution
-from .exponential import EULER_CONSTANT
 from .normal import Normal
 from .transformed_distribution import TransformedDistribution
 from .transforms import AbsTransform, AffineTransform, ExpTransform, StickBreakingTransform
 from .uniform import Uniform
-from .utils import broadcast_all, draw, finfo
+from .utils import broadcast_all, draw, euler_constant, finfo
 
 __all__ = ["Laplace", "Cauchy", "Gumbel", "HalfNormal", "HalfCauchy", "LogNormal",
            "LogisticNormal"]
@@ -141,7 +140,7 @@ class Gumbel(TransformedDistribution):
 
     @property
     def mean(self):
-        return self.loc + self.scale * EULER_CONSTANT
+        return self.loc + self.scale * euler_constant
 
     @property
     def mode(self):
@@ -156,7 +155,7 @@ class Gumbel(TransformedDistribution):
         return self.stddev.pow(2)
 
     def entropy(self):
-        return self.scale.log() + (1 + EULER_CONSTANT)
+        return self.scale.log() + (1 + euler_constant)
 
 
 class _Folded(TransformedDistribution):

@@ -10,14 +10,15 @@ from ..nn.functional import logsigmoid, pad, softplus
 from ..ops.matrix import cholesky
 from ..tensor import Size
 from . import constraints
-from .utils import broadcast_all, clipped_sigmoid, finfo, lazy_property, sum_rightmost
+from .utils import (broadcast_all, clipped_sigmoid, finfo, lazy_property, sum_rightmost,
+                    tril_matrix_to_vec, vec_to_tril_matrix)
 
 __all__ = ["Transform", "ComposeTransform", "IndependentTransform", "ReshapeTransform",
            "CatTransform", "StackTransform",
            "ExpTransform", "PowerTransform", "SigmoidTransform", "SoftplusTransform",
            "TanhTransform", "AbsTransform", "AffineTransform", "SoftmaxTransform",
            "StickBreakingTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
-           "CumulativeDistributionTransform",
+           "CorrCholeskyTransform", "CumulativeDistributionTransform",
            "identity_transform"]
 
 
@@ -735,6 +736,53 @@ class PositiveDefiniteTransform(_SameType, Transform):
 
     def _inverse(self, y):
         return LowerCholeskyTransform().inv(cholesky(y))
+
+
+class CorrCholeskyTransform(Transform):
+    """ℝ^(D(D−1)/2) → Cholesky factors of D×D correlation matrices: tanh maps each entry into
+    (−1, 1), the entries fill the strict lower triangle row by row, and each row is then
+    stick-broken (every entry takes that share of what the row's unit norm leaves; the diagonal
+    takes the rest)."""
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x):
+        eps = float(finfo(x.dtype).eps)
+        partial = vec_to_tril_matrix(x.tanh().clamp(min=-1 + eps, max=1 - eps), diag=-1)
+        # Each entry scales by the square root of what the row's earlier entries leave.
+        remaining = (1 - partial ** 2).sqrt().cumprod(-1)
+        scale = pad(remaining[..., :-1], [1, 0], value=1)
+        eye = ops.eye(partial.shape[-1], dtype=x.dtype)
+        return (partial + eye) * scale
+
+    def _inverse(self, y):
+        remaining = pad((1 - (y * y).cumsum(-1))[..., :-1], [1, 0], value=1)
+        partial = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(remaining, diag=-1).sqrt()
+        return (partial.log1p() - (-partial).log1p()) / 2  # atanh
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        stick_breaking = 0.5 * tril_matrix_to_vec(1 - (y * y).cumsum(-1), diag=-2).log().sum(-1)
+        # log(1 − tanh²x) = 2 (log 2 − x − softplus(−2x)), in a form stable for large |x|.
+        tanh = 2 * (math.log(2.0) - x - softplus(-2.0 * x)).sum(-1)
+        return stick_breaking + tanh
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return Size(tuple(shape[:-1]) + (d, d))
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return Size(tuple(shape[:-2]) + (d * (d - 1) // 2,))
 
 
 class CumulativeDistributionTransform(Transform):

@@ -9,8 +9,11 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
-           "format_value", "sum_rightmost", "finfo", "clipped_sigmoid", "draw",
-           "draw_given_values", "nan_where"]
+           "tril_matrix_to_vec", "vec_to_tril_matrix", "format_value", "sum_rightmost", "finfo",
+           "clipped_sigmoid", "draw", "draw_given_values", "nan_where"]
+
+
+euler_constant = 0.57721566490153286060  # the Euler–Mascheroni constant γ
 
 
 def format_value(value):
@@ -22,7 +25,7 @@ def broadcast_all(*values):
     """Tensors (numbers become tensors of the tensors' dtype, or the default dtype) broadcast to
     one shape."""
     if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, torch.Tensor "
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor "
                          "or objects implementing __torch_function__.")
     if all(isinstance(v, numbers.Number) for v in values):
         dtype = dtypes.get_default_dtype()
@@ -47,6 +50,37 @@ def probs_to_logits(probs, is_binary=False):
 
 def logits_to_probs(logits, is_binary=False):
     return logits.sigmoid() if is_binary else logits.softmax(dim=-1)
+
+
+def _tril_mask(n, diag):
+    """The (n, n) boolean mask of the entries on or below diagonal ``diag``."""
+    rows = ops.arange(n).view(-1, 1)
+    return ops.arange(n) < rows + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The entries of (a batch of) square matrices on or below diagonal ``diag``, in row order,
+    as the last dimension."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """The inverse of ``tril_matrix_to_vec``: the last dimension, read in row order, filled into
+    the entries of a square matrix on or below diagonal ``diag`` (zeros elsewhere)."""
+    length = vec.shape[-1]
+    # n solves n² + (1 + 2·diag)·n − |diag|·(diag + 1) − 2·length = 0 (the entries counted).
+    b = 1 + 2 * diag
+    n = (-b + (b * b + 8 * length + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > float(finfo(vec.dtype).eps):
+        raise ValueError(f"The size of last dimension is {length} which cannot be expressed as "
+                         "the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(tuple(vec.shape[:-1]) + (n, n))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat
 
 
 class lazy_property:

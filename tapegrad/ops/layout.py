@@ -11,6 +11,7 @@ from .broadcast import expand
 from .creation import _index, eye
 from .inplace import fill_
 from .legacy_print import legacy_print
+from .operands import broadcast_error
 from .reduction import normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, VIEW, Primitive, primitive
@@ -249,7 +250,10 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_tensors(*tensors):
-    shape = broadcast_shapes(*(t._array.shape for t in tensors))
+    try:
+        shape = Size(np.broadcast_shapes(*(t._array.shape for t in tensors)))
+    except ValueError:
+        raise RuntimeError(broadcast_error(tensors, {})) from None
     return tuple(t if t._array.shape == shape else expand(t, shape) for t in tensors)
 
 

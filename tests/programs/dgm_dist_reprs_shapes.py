@@ -1,0 +1,71 @@
+# Inspecting torch.distributions objects as in tutorials: reprs, batch/event shapes,
+# Independent reinterpretation, sample shapes, mean/variance/stddev/entropy.
+import torch
+from torch.distributions import (Normal, Independent, Categorical, OneHotCategorical, Bernoulli,
+                                 MultivariateNormal, Uniform, Beta, RelaxedBernoulli, LogNormal,
+                                 Laplace, Gamma, Dirichlet)
+
+loc = torch.linspace(-1.0, 1.0, 6).view(2, 3)
+scale = torch.linspace(0.5, 1.5, 6).view(2, 3)
+n = Normal(loc, scale)
+print(n)
+print(n.batch_shape, n.event_shape)
+print(n.sample().shape, n.sample((4,)).shape, n.rsample((5, 2)).shape)
+print(n.mean, n.stddev, n.variance, sep="\n")
+print(n.entropy())
+
+ind = Independent(n, 1)
+print(ind)
+print(ind.batch_shape, ind.event_shape)
+x = torch.zeros(2, 3)
+print(ind.log_prob(x))
+print(n.log_prob(x).sum(-1))
+print(ind.entropy())
+print(ind.mean.shape, ind.variance.shape)
+
+s = Normal(0.0, 1.0)
+print(s, s.batch_shape, s.event_shape)
+print(Normal(torch.tensor(0.0), torch.tensor(2.0)))
+
+logits = torch.tensor([[0.1, 0.5, -0.3, 1.2], [2.0, 0.0, 0.0, -1.0]])
+c = Categorical(logits=logits)
+print(c)
+print(c.batch_shape, c.event_shape, c.param_shape)
+print(c.probs)
+print(c.logits)
+print(c.entropy(), c.log_prob(torch.tensor([3, 0])))
+print(c.sample((7,)).shape)
+print(c.enumerate_support().shape)
+print(Categorical(probs=torch.tensor([0.2, 0.3, 0.5])))
+
+oh = OneHotCategorical(logits=logits)
+print(oh, oh.batch_shape, oh.event_shape)
+print(oh.log_prob(torch.tensor([[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]])))
+print(oh.mean)
+print(oh.sample((3,)).shape)
+
+b = Bernoulli(logits=torch.tensor([-1.0, 0.0, 2.0]))
+print(b)
+print(b.probs, b.mean, b.variance, b.entropy())
+print(Bernoulli(probs=torch.tensor(0.3)))
+
+mvn = MultivariateNormal(torch.zeros(3), scale_tril=torch.tensor([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [0.1, 0.2, 0.7]]))
+print(mvn)
+print(mvn.batch_shape, mvn.event_shape)
+print(mvn.covariance_matrix)
+print(mvn.log_prob(torch.tensor([0.5, -0.5, 1.0])), mvn.entropy())
+print(mvn.variance)
+
+u = Uniform(torch.tensor([0.0, 1.0]), torch.tensor([2.0, 5.0]))
+print(u, u.mean, u.variance, u.entropy())
+be = Beta(torch.tensor([2.0, 0.5]), torch.tensor([3.0, 0.5]))
+print(be, be.mean, be.variance)
+rb = RelaxedBernoulli(torch.tensor(0.5), probs=torch.tensor([0.2, 0.7]))
+print(rb, rb.temperature, rb.batch_shape)
+print(rb.log_prob(torch.tensor([0.3, 0.9])))
+ln = LogNormal(torch.tensor(0.0), torch.tensor(0.5))
+print(ln, ln.mean, ln.variance)
+print(Laplace(0.0, 2.0).entropy(), Gamma(torch.tensor(2.0), torch.tensor(3.0)).mean)
+d = Dirichlet(torch.tensor([1.0, 2.0, 3.0]))
+print(d, d.batch_shape, d.event_shape, d.mean)
+print(d.log_prob(torch.tensor([0.2, 0.3, 0.5])))
