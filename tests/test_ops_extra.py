@@ -842,3 +842,11 @@ def _remainders(T):
 def test_remainder_has_pytorchs_gradients():
     torch = pytest.importorskip("torch")
     assert _remainders(tapegrad) == _remainders(torch)
+
+
+@pytest.mark.parametrize("shapes", [((1, 3), (2, 1), (5, 3)), ("Size", [3]), ((2,), (-3,))])
+def test_broadcast_shapes_reports_a_mismatch_as_pytorch(shapes):
+    torch = pytest.importorskip("torch")
+    from same_as_torch import assert_same
+    assert_same(lambda lib: lib.broadcast_shapes(
+        *[lib.Size([2]) if s == "Size" else s for s in shapes]), torch)

@@ -240,13 +240,22 @@ def vstack(tensors):
 
 
 def broadcast_shapes(*shapes):
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    try:
-        return Size(np.broadcast_shapes(*shapes))
-    except ValueError:
-        raise RuntimeError(f"Shape mismatch: objects cannot be broadcast to a single shape. "
-                           f"Mismatch is between {list(shapes[0])} and "
-                           f"{list(shapes[-1])}") from None
+    """The shape the given shapes broadcast to; a mismatch is reported as PyTorch reports it,
+    against what the shapes before it broadcast to."""
+    given = [(s,) if isinstance(s, int) else s for s in shapes]
+    result = [1] * max((len(s) for s in given), default=0)
+    for index, shape in enumerate(given):
+        for dim in range(-1, -1 - len(shape), -1):
+            size = shape[dim]
+            if size == 1 or size == result[dim]:
+                continue
+            if result[dim] != 1 or size < 0:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {dim}! Mismatching "
+                    f"argument at index {index} had {shape!r}; but expected shape should be "
+                    f"broadcastable to {result}")
+            result[dim] = size
+    return Size(tuple(result))
 
 
 def broadcast_tensors(*tensors):
