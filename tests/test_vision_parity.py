@@ -320,3 +320,13 @@ def test_a_leafs_grad_takes_the_leafs_layout_as_pytorch():
         lib.nn.functional.conv2d(image, weight).sum().backward()
         return found + [weight.grad.stride()]
     assert strides(tapegrad) == strides(torch)
+
+
+def test_layer_norm_of_a_channels_last_image_is_contiguous_as_pytorchs():
+    torch = pytest.importorskip("torch")
+
+    def strides(lib):
+        x = lib.ones(2, 3, 4, 5).contiguous(memory_format=lib.channels_last).requires_grad_()
+        y = lib.nn.functional.layer_norm(x, (5,))
+        return y.stride(), lib.autograd.grad(y.pow(2).sum(), x)[0].shape
+    assert strides(tapegrad) == strides(torch)

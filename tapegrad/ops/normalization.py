@@ -71,6 +71,7 @@ def _mean(a, dims):
 @primitive("layer_norm", node="NativeLayerNormBackward0", group=OTHER,
            saves=("x", "weight"))
 def _layer_norm(x, weight, bias, normalized_ndim, eps):
+    x = np.ascontiguousarray(x)  # ATen's kernel reads a contiguous copy: the output is C-ordered
     dims = _normalized_dims(x.ndim, normalized_ndim)
     mean = _mean(x, dims)
     centered = x - mean
