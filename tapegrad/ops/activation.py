@@ -183,9 +183,28 @@ def _mask(condition, like):
     return condition.to(like.dtype)
 
 
-def _sigmoid_array(a):
+def _softplus_slope(a, beta, threshold):
+    """sigmoid(beta * a) as PyTorch's softplus_backward computes it, ``z / (z + 1)`` with
+    ``z = exp(beta * a)``: far below zero it keeps its tiny value (``1 / (1 + exp(-x))``
+    would overflow to 0); above the threshold the slope is 1."""
+    scaled = a * beta
+    z = np.exp(np.minimum(scaled, threshold))
+    return np.where(scaled > threshold, 1, z / (z + 1))
+
+
+def _log_sigmoid_slope(a):
+    """sigmoid(-a) as PyTorch's log_sigmoid_backward computes it, from ``z = exp(-|a|)``: for a
+    large score the gradient is the tiny ``z / (1 + z)``, not 0."""
+    z = np.exp(-np.abs(a))
+    tail = z / (1 + z)
+    return np.where(a < 0, 1 - tail, tail)
+
+
+def _silu_array(a):
+    """``a / (1 + exp(-a))``; far below zero exp overflows to inf and the result is -0, as in
+    PyTorch, without numpy's overflow warning."""
     with np.errstate(over="ignore"):
-        return 1 / (1 + np.exp(-a))
+        return a / (1 + np.exp(-a))
 
 
 def _softplus_array(a, beta, threshold):
@@ -252,13 +271,13 @@ def _softplus_curvature(a, result, beta, threshold):
 
 _softplus_backward = _backward_primitive(
     "softplus_backward", "SoftplusBackwardBackward0",
-    lambda a, result, beta, threshold: np.where(a * beta > threshold, 1, _sigmoid_array(a * beta)),
+    lambda a, result, beta, threshold: _softplus_slope(a, beta, threshold),
     _softplus_curvature)
 _softplus = _pointwise("softplus", "SoftplusBackward0", _softplus_array, _softplus_backward)
 
 _silu = _composite(
     "silu", "SiluBackward0",
-    lambda a: a / (1 + np.exp(-a)),
+    _silu_array,
     lambda a: a.sigmoid() * (1 + a * (1 - a.sigmoid())))
 
 _mish = _composite(
@@ -281,7 +300,7 @@ def _log_sigmoid_curvature(a, result):
 
 _log_sigmoid_backward = _backward_primitive(
     "log_sigmoid_backward", "LogSigmoidBackwardBackward0",
-    lambda a, result: _sigmoid_array(-a), _log_sigmoid_curvature)
+    lambda a, result: _log_sigmoid_slope(a), _log_sigmoid_curvature)
 _log_sigmoid = _pointwise(
     "log_sigmoid", "LogSigmoidBackward0",
     lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), _log_sigmoid_backward)

@@ -102,9 +102,17 @@ def nll_loss(log_probs, target, weight=None, ignore_index=-100, reduction="mean"
         raise ValueError(f"{reduction} is not a valid value for reduction")
     require_floating(log_probs, "nll_loss_out_frame")
     _check(log_probs, target, weight, ignore_index)
-    weight_array = None if weight is None else weight._array.astype(log_probs._array.dtype)
+    weight_array = None if weight is None else weight._array
     return _nll_loss(log_probs, target, weight=weight_array, ignore_index=ignore_index,
                      reduction=reduction)
+
+
+def _check_weight_dtype(log_probs, weight):
+    """The class weights must have the input's dtype (PyTorch's kernel reads them as it; a float64
+    weight built from numpy or from a Counter is the usual mistake)."""
+    if weight is not None and weight._array.dtype != log_probs._array.dtype:
+        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[log_probs._array.dtype.name]} "
+                           f"but found {_LEGACY_TYPE_NAMES[weight._array.dtype.name]}")
 
 
 def _check(log_probs, target, weight, ignore_index):
@@ -126,6 +134,7 @@ def _check(log_probs, target, weight, ignore_index):
     if weight is not None and weight._array.shape != (classes,):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
                            f"no classes but got weight tensor of shape: {list(weight.shape)}")
+    _check_weight_dtype(log_probs, weight)
     labels = target._array[target._array != ignore_index]
     out_of_range = labels[(labels < 0) | (labels >= classes)]
     if out_of_range.size:
@@ -171,9 +180,10 @@ def nll_loss2d(log_probs, target, weight=None, ignore_index=-100, reduction="mea
     classes = log_probs.shape[1]
     if weight is not None and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
+    _check_weight_dtype(log_probs, weight)
     rows = Tensor._make(np.moveaxis(log_probs._array, 1, -1).reshape(-1, classes))
     _check(rows, Tensor._make(target._array.reshape(-1)), None, ignore_index)
-    weight_array = None if weight is None else weight._array.astype(log_probs._array.dtype)
+    weight_array = None if weight is None else weight._array
     return _nll_loss2d(log_probs, target, weight=weight_array, ignore_index=ignore_index,
                        reduction=reduction)
 

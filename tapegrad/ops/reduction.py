@@ -25,7 +25,7 @@ def normalize_dims(dim, ndim):
     """``dim`` as a sorted tuple of non-negative axes, or None for all of them."""
     if dim is None:
         return None
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = (int(dim),) if isinstance(dim, (int, np.integer)) else tuple(dim)
     if not dims:
         return None
     rank = builtins.max(ndim, 1)
@@ -267,6 +267,20 @@ def _(ctx, grad, dims, keepdim, largest):
     return _unreduce(grad, shape, dims, keepdim) * hit / count
 
 
+def _zero_dim_as_vector(forward):
+    """A forward over ``dim`` that also takes a 0-d operand, as the one-element vector PyTorch
+    treats it as (``scores.squeeze().max(0)`` or ``softmax(.., 0)`` of a batch of one); its
+    results are 0-d again."""
+    @functools.wraps(forward)
+    def run(a, *args, **kwargs):
+        if a.ndim:
+            return forward(a, *args, **kwargs)
+        out = forward(a.reshape(1), *args, **kwargs)
+        return tuple(o.reshape(()) for o in out) if isinstance(out, tuple) else out.reshape(())
+    return run
+
+
+@_zero_dim_as_vector
 def _extremum_dim_forward(a, dim, keepdim, largest):
     indices = (np.argmax if largest else np.argmin)(a, axis=dim, keepdims=True)
     values = np.take_along_axis(a, indices, axis=dim)
@@ -287,6 +301,8 @@ def _(ctx, grad, dim, keepdim, largest):
     # The gradient goes to the one position argmax/argmin chose (recomputed from the input).
     (a,) = ctx.saved
     shape = ctx.input_shapes[0]
+    if not shape:  # a 0-d input is its own extremum
+        return grad
     chosen = (argmax if largest else argmin)(a, dim, keepdim=True)
     positions = arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
     return zero_unless(positions == chosen, _unreduce(grad, shape, (dim,), keepdim))
@@ -380,7 +396,7 @@ def _check_reducible(input, dims, name, spelled=None):
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         return
-    written = dims if spelled is None else (spelled,) if isinstance(spelled, int) else spelled
+    written = dims if spelled is None else (spelled,) if isinstance(spelled, (int, np.integer)) else spelled
     for d in written:
         if shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
@@ -538,11 +554,13 @@ def _rounded_once(function, a, out=None):
 
 
 @primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
+@_zero_dim_as_vector
 def _logsumexp(a, dims, keepdim):
     m = _stable_max(a, dims)
     shifted = np.subtract(a, m)
     total = np.add.reduce(_rounded_once(np.exp, shifted, out=shifted), axis=dims, keepdims=True)
-    out = _rounded_once(np.log, total, out=total) + m
+    with np.errstate(divide="ignore"):  # the log of an empty sum: -inf, as PyTorch gives it
+        out = _rounded_once(np.log, total, out=total) + m
     return out if keepdim else out.squeeze(dims)
 
 
@@ -553,19 +571,34 @@ def _(ctx, grad, dims, keepdim):
     return _unreduce(grad, shape, dims, keepdim) * (a - _unreduce(out, shape, dims, keepdim)).exp()
 
 
+def _accumulated_in_float32(function):
+    """PyTorch's CPU softmax kernels (and their backwards) compute float16 operands in float32,
+    their accumulate type, and round the result once; numpy in float16 would round every step."""
+    @functools.wraps(function)
+    def run(*arrays, **params):
+        if not builtins.any(a.dtype == np.float16 for a in arrays):
+            return function(*arrays, **params)
+        widened = (a.astype(np.float32) if a.dtype == np.float16 else a for a in arrays)
+        return function(*widened, **params).astype(np.float16)
+    return run
+
+
 @primitive("softmax", node="SoftmaxBackward0", group=REDUCTION, saves=("out",))
+@_zero_dim_as_vector
 def _softmax(a, dim):
-    # exp(a - max) over its sum, as ATen's kernels compute it: along the last dimension times
-    # the sum's reciprocal, along another divided by it
+    # exp(a - max) over its sum, as ATen's kernels compute it (float16 in float32): along the
+    # last dimension times the sum's reciprocal, along another the exps stored in the result's
+    # dtype first, then divided by the sum
+    work = a.astype(np.float32) if a.dtype == np.float16 else a
     with np.errstate(invalid="ignore"):
-        e = np.subtract(a, _softmax_shift(a, dim))
+        e = np.subtract(work, _softmax_shift(work, dim))
     _rounded_once(np.exp, e, out=e)
     total = np.add.reduce(e, axis=dim, keepdims=True)
     if dim in (-1, a.ndim - 1):
         e *= np.reciprocal(total, out=total)
     else:
-        e /= total
-    return e
+        e = np.divide(e.astype(a.dtype, copy=False), total, out=e)
+    return e.astype(a.dtype, copy=False)
 
 
 @_softmax.vjp
@@ -575,11 +608,28 @@ def _(ctx, grad, dim):
 
 
 @primitive("log_softmax", node="LogSoftmaxBackward0", group=REDUCTION, saves=("out",))
+@_zero_dim_as_vector
 def _log_softmax(a, dim):
+    if a.dtype == np.float16:
+        return _float16_log_softmax(a, dim)
     with np.errstate(invalid="ignore"):
         shifted = a - _softmax_shift(a, dim)
     total = np.add.reduce(_rounded_once(np.exp, shifted), axis=dim, keepdims=True)
     return shifted - _rounded_once(np.log, total, out=total)
+
+
+def _float16_log_softmax(a, dim):
+    """float16 as ATen's kernels compute it: in float32, except that along the last dimension
+    the sum of the exps is kept in float16, and so is its log."""
+    work = a.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        shifted = work - _softmax_shift(work, dim)
+    total = np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)
+    if dim == a.ndim - 1:
+        log_total = np.log(total.astype(np.float16), dtype=np.float32).astype(np.float16)
+    else:
+        log_total = np.log(total)
+    return (shifted - log_total).astype(np.float16)
 
 
 @_log_softmax.vjp
@@ -594,6 +644,7 @@ def _(ctx, grad, dim):
 
 @primitive("softmax_backward", node="SoftmaxBackwardDataBackward0", group=REDUCTION,
            saves=("grad", "output"))
+@_accumulated_in_float32
 def _softmax_backward(grad, output, dim):
     """``output * (grad - sum(grad * output, dim))``."""
     result = np.multiply(grad, output, out=np.empty(output.shape, output.dtype))
@@ -613,6 +664,7 @@ def _(ctx, grad, dim):
 
 @primitive("log_softmax_backward", node="LogSoftmaxBackwardDataBackward0", group=REDUCTION,
            saves=("grad", "output"))
+@_accumulated_in_float32
 def _log_softmax_backward(grad, output, dim):
     """``grad - exp(output) * sum(grad, dim)``."""
     result = _rounded_once(np.exp, output)
@@ -630,17 +682,36 @@ def _(ctx, grad, dim):
             -grad * probabilities * grad_output.sum(dim, keepdim=True) if need_output else None)
 
 
-def logsumexp(input, dim, keepdim=False):
-    return _logsumexp(_float(input), dims=normalize_dims(dim, input._array.ndim), keepdim=keepdim)
+_NO_DIM = object()  # logsumexp's dim is required, with PyTorch's message when left out
+
+
+def logsumexp(input, dim=_NO_DIM, keepdim=False):
+    dims = normalize_dims(_required_dims("logsumexp", dim), input._array.ndim)
+    return _logsumexp(_float(input), dims=dims, keepdim=keepdim)
+
+
+def _required_dims(function, dim):
+    """``dim`` checked as PyTorch's argument parser checks a required ``int[]`` (scipy's and
+    numpy's logsumexp default to all axes; PyTorch's does not)."""
+    if dim is _NO_DIM:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "dim"')
+    if not (_is_int(dim) or isinstance(dim, (tuple, list))):
+        raise TypeError(f"{function}(): argument 'dim' (position 2) must be tuple of ints, not "
+                        f"{type(dim).__name__}")
+    return dim
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def softmax(input, dim=None, dtype=None, **_legacy):
-    dim = _single_dim(dim, input)
+    dim = _single_dim(dim, input, "softmax")
     return _softmax(_floating(input, dtype, "softmax", dim), dim=dim)
 
 
 def log_softmax(input, dim=None, dtype=None, **_legacy):
-    dim = _single_dim(dim, input)
+    dim = _single_dim(dim, input, "log_softmax")
     return _log_softmax(_floating(input, dtype, "log_softmax", dim), dim=dim)
 
 
@@ -657,9 +728,14 @@ def _floating(input, dtype, kernel, dim):
     return input
 
 
-def _single_dim(dim, input):
-    if dim is None:  # PyTorch's legacy implicit choice
+def _single_dim(dim, input, function):
+    """softmax's one ``dim``: an int (a tuple is refused as PyTorch refuses it, naming the
+    position it has in ``F.softmax`` and the method), or None for the legacy implicit choice."""
+    if dim is None:
         dim = 0 if input._array.ndim in (0, 1, 3) else 1
+    elif not _is_int(dim):
+        raise TypeError(f"{function}(): argument 'dim' (position 1) must be int, not "
+                        f"{type(dim).__name__}")
     dims = normalize_dims(dim, input._array.ndim)
     return dims[0] if dims else 0
 

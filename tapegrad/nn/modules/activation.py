@@ -138,10 +138,6 @@ class Mish(_InplaceOnly):
     _function = "mish"
 
 
-class ReLU6(_InplaceOnly):
-    _function = "relu6"
-
-
 class Hardswish(_InplaceOnly):
     _function = "hardswish"
 
@@ -177,6 +173,16 @@ class Hardtanh(Module):
 
     def extra_repr(self):
         return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_note(self.inplace)
+
+
+class ReLU6(Hardtanh):
+    """Hardtanh clamped to [0, 6], as in PyTorch (an instance of Hardtanh, with its attributes)."""
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class LogSigmoid(Module):
