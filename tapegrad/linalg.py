@@ -7,7 +7,9 @@ from .ops.linalg import cross as _cross
 from .ops.linalg import matmul, multi_dot, vdot
 from .ops.lapack import LinAlgError
 from .ops.matrix import cholesky, det, eigh, eigvalsh, inv, matrix_rank, solve, svdvals
-from .ops.decompositions import pinv, qr
+from .ops.decompositions import pinv as _pinv
+from .ops.decompositions import qr
+from .ops.signatures import invalid_combination
 from .ops.matrix import linalg_svd as svd
 from .ops.norm import cond, matrix_norm, vector_norm
 from .ops.assembly import increasing_powers as _increasing_powers
@@ -37,6 +39,28 @@ def vander(x, N=None):
     if n <= 1:
         raise RuntimeError("N must be greater than 1.")
     return _increasing_powers(x, n)
+
+
+_PINV_OVERLOADS = (
+    "Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None",
+    "Tensor input, float rcond, bool hermitian = False, *, Tensor out = None",
+)
+
+
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    """The pseudo-inverse; ``rcond`` (PyTorch's older overload, also positional) is ``rtol``
+    with no absolute tolerance."""
+    if rcond is None:
+        return _pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)
+    if atol is not None or rtol is not None:
+        given = {"rcond": rcond, "atol": atol, "rtol": rtol}
+        raise invalid_combination("linalg_pinv", (A,), {k: v for k, v in given.items()
+                                                        if v is not None}, _PINV_OVERLOADS)
+    return _pinv(A, atol=0.0, rtol=rcond, hermitian=hermitian)
 
 
 def cross(input, other, *, dim=-1):

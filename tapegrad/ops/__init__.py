@@ -32,7 +32,7 @@ from .linalg import (
 from .matrix import cholesky, det, inverse, svd
 from .matrix_functions import *  # noqa: F401,F403
 from .factorizations import *  # noqa: F401,F403
-from .factorizations import lu_legacy as lu, lu_solve_legacy as lu_solve
+from .factorizations import lu_legacy as lu, lu_solve_legacy as lu_solve, qr_legacy as qr
 from .special import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
 from .cumulative import *  # noqa: F401,F403
@@ -143,7 +143,7 @@ TENSOR_METHODS += (  # arrays and matrices (tapegrad.ops.assembly, overwrite, ma
     "diagflat", "hsplit", "vsplit", "dsplit", "ravel", "is_nonzero", "is_same_size", "is_signed",
     "select_scatter", "slice_scatter", "diagonal_scatter", "put", "put_",
     "slogdet", "logdet", "matrix_power", "matrix_exp", "pinverse", "cholesky_solve",
-    "cholesky_inverse", "triangular_solve", "lu", "lu_solve",
+    "cholesky_inverse", "triangular_solve", "lu", "lu_solve", "qr",
 )
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).

@@ -119,6 +119,9 @@ def cholesky_solve(B, L, upper=False):
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "
                            f"by {n2} but each b matrix is {rows} by {B._array.shape[-1]}")
+    if B._array.dtype not in (np.float32, np.float64):  # LAPACK's dtypes only
+        raise NotImplementedError('"cholesky_solve_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[B._array.dtype.name]}'")
     return _cholesky_solve(B, L, upper=upper)
 
 
@@ -171,8 +174,10 @@ def _tolerance(value):
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The Moore-Penrose pseudo-inverse. Without either tolerance, rtol is eps * max(m, n);
     with only a positive ``atol``, rtol is 0 (PyTorch's defaults)."""
-    _check_matrices("linalg.pinv", A)
-    check_floating("linalg.pinv", A)
+    if A._array.ndim < 2 or A._array.dtype not in (np.float32, np.float64):
+        raise RuntimeError(f"linalg.pinv({_LEGACY_TYPE_NAMES[A._array.dtype.name]}"
+                           f"{{{list(A._array.shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
     if rtol is None:
         positive_atol = atol is not None and not (isinstance(atol, (int, float)) and atol <= 0)
         rtol = 0.0 if positive_atol else np.finfo(A._array.dtype).eps * max(A._array.shape[-2:])

@@ -9,19 +9,19 @@ so gradients reach ``LU`` and ``B`` through lu_unpack and lu_solve as in PyTorch
 """
 import numpy as np
 
-from .. import dtypes
 from . import lapack
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .creation import eye
-from .decompositions import cholesky_solve
+from .decompositions import cholesky_solve, qr
 from .layout import tril, triu
 from .broadcast import sum_to
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_floating, check_square_shape
+from .matrix import _check_matrices, _mT, check_square_shape
 from .registry import OTHER, primitive
 
-# torch.lu and torch.lu_solve are the deprecated forms (``lu_legacy``, ``lu_solve_legacy``);
+# torch.lu, torch.lu_solve and torch.qr are the deprecated forms (``lu_legacy``,
+# ``lu_solve_legacy``, ``qr_legacy``);
 # torch.linalg takes the others from here.
 __all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve"]
 
@@ -62,22 +62,43 @@ def _(ctx, grad, upper, left, unitriangular):
     return grad_a, grad_b if need_b else None
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+_MISSING = object()  # an argument PyTorch requires: its parser's message when left out
+
+
+def solve_triangular(A, B=_MISSING, *, upper=_MISSING, left=True, unitriangular=False):
     """``X`` with ``A X = B`` (``X A = B`` if not ``left``) for triangular ``A``: only its
-    ``upper`` or lower triangle is read (and not its diagonal if ``unitriangular``)."""
+    ``upper`` or lower triangle is read (and not its diagonal if ``unitriangular``). ``B`` is
+    taken in ``A``'s dtype, which must be one LAPACK solves in."""
+    _check_required("linalg_solve_triangular", B=B, upper=upper)
     for name, t in (("A", A), ("B", B)):
         _check_matrices("linalg.solve_triangular", t, name)
-    check_floating("linalg.solve_triangular", A)
+    check_square_shape("linalg.solve_triangular", A)
     rows, cols = A._array.shape[-2:]
     b_rows, b_cols = B._array.shape[-2:]
-    if rows != cols or (b_rows if left else b_cols) != rows:
+    if (b_rows if left else b_cols) != rows:
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {equation} ({rows}x{cols} and {b_rows}x{b_cols})")
-    common = dtypes.result_type(A, B)
-    A, B = (t if t.dtype == common else t.to(common) for t in (A, B))
+    _check_lapack_dtype("triangular_solve_cpu", A)
+    B = B if B.dtype == A.dtype else B.to(A.dtype)
     return _solve_triangular(A, B, upper=bool(upper), left=bool(left),
                              unitriangular=bool(unitriangular))
+
+
+def _check_required(function, **arguments):
+    """PyTorch's argument parser's message for required arguments left out (its grammar)."""
+    missing = [name for name, value in arguments.items() if value is _MISSING]
+    if missing:
+        names = ", ".join(f'"{name}"' for name in missing)
+        raise TypeError(f"{function}() missing {len(missing)} required positional argument"
+                        f"{'s' if len(missing) == 1 else ''}: {names}")
+
+
+def _check_lapack_dtype(kernel, A):
+    """PyTorch dispatches its LAPACK kernels on float32 and float64 only."""
+    if A._array.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
 
 
 # ----------------------------------------------------------------------------------- LU
@@ -379,3 +400,16 @@ def lu_solve_legacy(b, LU_data, LU_pivots):
         "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = "
         "torch.linalg.lu_solve(LU, pivots, B)")
     return lu_solve(LU_data, LU_pivots, b)
+
+
+_QrLegacy = structseq("qr", "Q R")
+
+
+def qr_legacy(input, some=True):
+    """Deprecated ``torch.qr``: ``linalg.qr`` with the boolean ``some`` for its mode."""
+    _warn_once(
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+        "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string parameter "
+        "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
+        "'reduced' if some else 'complete')")
+    return _QrLegacy(*qr(input, "reduced" if some else "complete"))

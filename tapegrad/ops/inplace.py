@@ -223,8 +223,9 @@ _OVERLAP_EXAMPLES = {"index_put_": "tensor[indices] = tensor"}
 
 
 def has_internal_overlap(array):
-    """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0."""
-    return 0 in array.strides and _overlapping(array.shape, array.strides)
+    """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0 (never in
+    an empty tensor, whose strides numpy may leave at 0)."""
+    return array.size > 0 and 0 in array.strides and _overlapping(array.shape, array.strides)
 
 
 def _overlapping(shape, strides):

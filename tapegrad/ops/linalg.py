@@ -8,9 +8,9 @@ import warnings
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once, _wrap_dim
 from .broadcast import expand, expand_shape, sum_to
-from .operands import CPP_TYPE_NAMES, broadcast_error, promote
+from .operands import CPP_TYPE_NAMES, broadcast_error
 from .registry import OTHER, VIEW, Primitive, primitive
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "addr", "baddbmm",
@@ -358,24 +358,12 @@ def inner(input, other):
 def tensordot(a, b, dims=2, out=None):
     """Contract ``dims`` (a count of a's last and b's first dimensions, or two lists) as one mm
     of the permuted, flattened operands, reshaped to a's free then b's free dimensions."""
-    if isinstance(dims, Tensor):
-        dims = dims.tolist() if dims._array.ndim else int(dims._array)
-    if isinstance(dims, int):
-        if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        dims_a = list(range(a._array.ndim - dims, a._array.ndim))
-        dims_b = list(range(dims))
-    else:
-        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    dims_a, dims_b = _contracted_dims(a, b, dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
-    dims_a = [d % builtins.max(a._array.ndim, 1) for d in dims_a]
-    dims_b = [d % builtins.max(b._array.ndim, 1) for d in dims_b]
-    for da, db in zip(dims_a, dims_b):
-        size_a, size_b = a._array.shape[da], b._array.shape[db]
-        if size_a != size_b:
-            raise RuntimeError(f"contracted dimensions need to match, but first has size {size_a} "
-                               f"in dim {da} and second has size {size_b} in dim {db}")
+    if a._array.dtype != b._array.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    dims_a, dims_b = _checked_pairs(a, b, dims_a, dims_b)
     free_a = [d for d in range(a._array.ndim) if d not in dims_a]
     free_b = [d for d in range(b._array.ndim) if d not in dims_b]
     shape_a = [a._array.shape[d] for d in free_a]
@@ -384,6 +372,39 @@ def tensordot(a, b, dims=2, out=None):
     left = reshape(permute(a, free_a + dims_a), (math.prod(shape_a), contracted))
     right = reshape(permute(b, dims_b + free_b), (contracted, math.prod(shape_b)))
     return reshape(mm(left, right), tuple(shape_a + shape_b))
+
+
+def _contracted_dims(a, b, dims):
+    """``tensordot``'s ``dims`` as two lists: a count means a's last and b's first dimensions."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist() if dims._array.ndim else int(dims._array)
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > builtins.min(a._array.ndim, b._array.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a._array.ndim - dims, a._array.ndim)), list(range(dims))
+    if not isinstance(dims, (list, tuple)) or len(dims) != 2:
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                           f"list[list[int]] containing two lists, but got dims={dims}")
+    return ([d] if isinstance(d, int) else list(d) for d in dims)
+
+
+def _checked_pairs(a, b, dims_a, dims_b):
+    """The contracted dimensions made non-negative, checked pair by pair as PyTorch does: in
+    range, of equal sizes, each used once."""
+    seen_a, seen_b = [], []
+    for da, db in zip(dims_a, dims_b):
+        da, db = _wrap_dim(da, a._array.ndim), _wrap_dim(db, b._array.ndim)
+        size_a, size_b = a._array.shape[da], b._array.shape[db]
+        if size_a != size_b:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {size_a} "
+                               f"in dim {da} and second has size {size_b} in dim {db}")
+        for d, seen in ((da, seen_a), (db, seen_b)):
+            if d in seen:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.append(d)
+    return seen_a, seen_b
 
 
 def kron(input, other):
@@ -401,29 +422,74 @@ def multi_dot(tensors, *, out=None):
     """``torch.linalg.multi_dot``: the chained product of matrices; the first and the last may
     be vectors (taken as a row and a column, and their dimension dropped from the result)."""
     tensors = list(tensors)
-    if len(tensors) < 2:
-        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    _check_chain(tensors)
     first_vector, last_vector = tensors[0]._array.ndim == 1, tensors[-1]._array.ndim == 1
     if first_vector:
         tensors[0] = tensors[0].unsqueeze(0)
     if last_vector:
         tensors[-1] = tensors[-1].unsqueeze(1)
-    for i, t in enumerate(tensors):
-        if t._array.ndim != 2:
-            where = ("first" if i == 0 else "last" if i == len(tensors) - 1 else None)
-            if where is None:
-                raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got "
-                                   f"{t._array.ndim}D")
+    result = _chain_product(tensors)
+    rows, columns = result._array.shape  # always a view (ViewBackward0), as PyTorch
+    return reshape(result, (() if first_vector else (rows,)) + (() if last_vector else (columns,)))
+
+
+def _chain_product(matrices):
+    """The product in PyTorch's order: the parenthesization with the fewest multiplications
+    (for three matrices, left to right on a tie)."""
+    if len(matrices) == 2:
+        return mm(*matrices)
+    if len(matrices) == 3:
+        (a, b), (_, c), (_, d) = (m._array.shape for m in matrices)
+        first, second, third = matrices
+        if a * c * (b + d) > b * d * (a + c):
+            return mm(first, mm(second, third))
+        return mm(mm(first, second), third)
+    sizes = [m._array.shape[0] for m in matrices] + [matrices[-1]._array.shape[1]]
+    return _split_product(matrices, _cheapest_splits(sizes), 0, len(matrices) - 1)
+
+
+def _cheapest_splits(sizes):
+    """The classic matrix-chain dynamic programme: ``split[i][j]`` is where the product of
+    matrices i..j is best cut (the first such place on a tie)."""
+    n = len(sizes) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for span in range(1, n):
+        for i in range(n - span):
+            j = i + span
+            cost[i][j], split[i][j] = builtins.min(
+                (cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1], k)
+                for k in range(i, j))
+    return split
+
+
+def _split_product(matrices, split, i, j):
+    if i == j:
+        return matrices[i]
+    k = split[i][j]
+    return mm(_split_product(matrices, split, i, k), _split_product(matrices, split, k + 1, j))
+
+
+def _check_chain(tensors):
+    """PyTorch's checks of a ``multi_dot`` chain, in its order: the ends' dimensions, then each
+    further tensor's dimensions and dtype, then that neighbours can be multiplied."""
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    for where, t in (("first", tensors[0]), ("last", tensors[-1])):
+        if t._array.ndim not in (1, 2):
             raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got "
-                               f"{t._array.ndim + (first_vector if i == 0 else last_vector) * -1}D")
-    result = tensors[0]
-    for t in tensors[1:]:
-        result = mm(result, t)
-    if first_vector or last_vector:  # a view without the vectors' dimensions, as PyTorch
-        rows, columns = result._array.shape
-        result = reshape(result, (() if first_vector else (rows,)) +
-                         (() if last_vector else (columns,)))
-    return result
+                               f"{t._array.ndim}D")
+    for i, t in enumerate(tensors[1:], 1):
+        if i < len(tensors) - 1 and t._array.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t._array.ndim}D")
+        if t._array.dtype != tensors[0]._array.dtype:
+            raise RuntimeError("multi_dot(): all tensors must have be the same dtype but tensor 0 "
+                               f"is {_cpp_name(tensors[0])} and tensor {i} {_cpp_name(t)}")
+    for i, (a, b) in enumerate(zip(tensors, tensors[1:])):
+        if a._array.shape[-1] != b._array.shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(a._array.shape)} and {list(b._array.shape)} cannot be "
+                               "multiplied")
 
 
 def chain_matmul(*matrices, out=None):
@@ -625,11 +691,13 @@ def _(ctx, grad, dim):
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim``. Without ``dim``: the first dimension of size 3
     (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last)."""
-    input, other = promote(input, other)
     if input._array.ndim != other._array.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     shape = np.broadcast_shapes(input._array.shape, other._array.shape)
     if dim is None:
+        _warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
+                   "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value "
+                   "of dim will change to agree with that of linalg.cross in a future release.")
         dim = next((d for d, size in enumerate(shape) if size == 3), -1)
     ndim = len(shape)
     if not -ndim <= dim < ndim:
@@ -639,4 +707,8 @@ def cross(input, other, dim=None):
     if sizes != (3, 3):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{sizes[0]} and {sizes[1]}")
+    if input._array.dtype == np.bool_:
+        raise NotImplementedError('"cross" not implemented for \'Bool\'')
+    if input._array.dtype != other._array.dtype:
+        raise RuntimeError(_scalar_type_error(input, other))
     return _cross(input, other, dim=dim % ndim)

@@ -193,20 +193,21 @@ def _(ctx, grads, UPLO):
 _Eigh = structseq("linalg_eigh", "eigenvalues eigenvectors")
 
 
-def _check_eigh_input(A):
+def _check_eigh_input(A, UPLO):
+    """PyTorch's checks, in its order; ``UPLO`` in either case, returned upper-case."""
     check_square_shape("linalg.eigh", A)
+    if not isinstance(UPLO, str) or UPLO.upper() not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if A._array.dtype.kind != "f":
         raise NotImplementedError('"linalg_eigh_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+    return UPLO.upper()
 
 
 def eigh(A, UPLO="L"):
     """Eigenvalues (ascending) and orthonormal eigenvectors of symmetric matrices (only the
     ``UPLO`` triangle is read). A loss must not depend on the eigenvectors' signs."""
-    _check_eigh_input(A)
-    if UPLO not in ("L", "U"):
-        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    return _Eigh(*_eigh(A, UPLO=UPLO))
+    return _Eigh(*_eigh(A, UPLO=_check_eigh_input(A, UPLO)))
 
 
 def _not_positive_definite(inputs, params):
@@ -281,8 +282,7 @@ def solve(A, B, *, left=True):
 
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues of symmetric matrices, ascending (only the ``UPLO`` triangle is read)."""
-    _check_eigh_input(A)
-    return _eigvalsh(A, UPLO=UPLO)
+    return _eigvalsh(A, UPLO=_check_eigh_input(A, UPLO))
 
 
 def cholesky(A, *, upper=False):

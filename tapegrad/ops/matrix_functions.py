@@ -8,7 +8,7 @@ others compose existing ops.
 import numpy as np
 
 from ..return_types import structseq
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import lapack
 from .creation import eye, zeros_like
 from .decompositions import householder_product as _householder_product
@@ -80,12 +80,15 @@ def logdet(input):
 def matrix_power(A, n):
     """A^n by repeated squaring (n < 0: of A's inverse); A^0 is the identity."""
     check_square_shape("linalg.matrix_power", A)
-    if n < 0:
+    if n == 0:  # PyTorch's nodes: the identity copied into a clone
+        return A.clone().copy_(eye(A._array.shape[-1], dtype=A.dtype))
+    inverted = n < 0
+    if inverted:
         A, n = inv(A), -n
-    if n == 0:
-        return A * 0 + eye(A._array.shape[-1], dtype=A.dtype)
     if n == 1:
-        return A.clone()
+        return A if inverted else A.clone()
+    if n == 3:  # PyTorch's shortcut: (A A) A
+        return matmul(matmul(A, A), A)
     result, square = None, A
     while n:
         if n & 1:
@@ -375,15 +378,21 @@ def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares (minimum-norm when underdetermined) solution of A X = B, from the
     pseudo-inverse, with what each LAPACK ``driver`` also reports: the squared residuals (m > n,
     full rank, not gelsy), the rank (not gels) and the singular values (gelsd, gelss)."""
+    _check_matrices("torch.linalg.lstsq", A, "input")
+    if A._array.dtype != B._array.dtype:
+        raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
+                           f"but got input's dtype {_LEGACY_TYPE_NAMES[A._array.dtype.name]} and "
+                           f"other's dtype {_LEGACY_TYPE_NAMES[B._array.dtype.name]}")
     driver = "gelsy" if driver is None else driver
     if driver not in _LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
                            "(gels, gelsy, gelsd, gelss)")
-    _check_matrices("torch.linalg.lstsq", A, "input")
     vector = B._array.ndim == A._array.ndim - 1
     m, n = A._array.shape[-2:]
     if B._array.shape[-1 if vector else -2] != m:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if A._array.dtype not in (np.float32, np.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
     rtol = np.finfo(A._array.dtype).eps * max(m, n) if rcond is None or rcond < 0 else rcond
     empty = Tensor._make(np.empty(0, A._array.dtype))
     rank = Tensor._make(np.empty(0, np.int64))

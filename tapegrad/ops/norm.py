@@ -42,7 +42,8 @@ def _vector_norm(a, ord, dims, keepdim):
         return np.add.reduce(magnitude, axis=dims, keepdims=keepdim)
     if ord == 2:
         return np.sqrt(np.add.reduce(magnitude * magnitude, axis=dims, keepdims=keepdim))
-    return np.add.reduce(magnitude ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    with np.errstate(divide="ignore"):  # a negative ord at a zero entry: inf, silently
+        return np.add.reduce(magnitude ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
 
 
 @_vector_norm.vjp
@@ -68,20 +69,27 @@ def _norm_gradient(grad, a, norm_value, ord, dims):
         return grad * sign(a) * attains / _reduce_sum(attains, dims, keepdim=True)
     at_zero = norm_value == 0
     safe_norm = where(at_zero, 1.0, norm_value)  # no 0/0, even in a second derivative
-    if ord == 2:
-        scale = grad / safe_norm
-    else:
-        scale = grad * abs(a) ** (ord - 2) / safe_norm ** (ord - 1)
-    return where(at_zero, 0.0, scale) * a
+    scale = grad / safe_norm if ord == 2 else grad / safe_norm ** (ord - 1)
+    return where(at_zero, 0.0, scale) * _signed_power(a, ord - 1)
+
+
+def _signed_power(a, exponent):
+    """sign(a) |a|^exponent, zero at zero entries even for an exponent below 1 (where PyTorch
+    masks them), and finite in a second derivative."""
+    if exponent == 1:
+        return a
+    if exponent > 1:
+        return a * abs(a) ** (exponent - 1)
+    zero = a == 0
+    return where(zero, 0.0, sign(a) * where(zero, 1.0, abs(a)) ** exponent)
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """``torch.linalg.vector_norm``: the ``ord``-norm of the entries over ``dim`` (all of them)."""
-    if dtype is not None:
-        x = x.to(dtype)
     if x._array.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_LEGACY_TYPE_NAMES[x._array.dtype.name]}")
+    x = _to_norm_dtype("linalg.vector_norm", x, dtype)
     dims = normalize_dims(dim, x._array.ndim)
     return _vector_norm(x, ord=float(ord), dims=dims, keepdim=keepdim)
 
@@ -98,7 +106,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if not supported:
         raise RuntimeError(f"linalg.matrix_norm: Order {_format_number(ord)} not supported.")
     rows, columns = _matrix_dims(A, dim, low_precision=not uses_singular_values)
-    A = _to_norm_dtype(A, dtype)
+    A = _to_norm_dtype("linalg.matrix_norm", A, dtype)
     if ord == "fro":
         return vector_norm(A, 2, (rows, columns), keepdim)
     if uses_singular_values:
@@ -142,13 +150,17 @@ def _matrix_dims(A, dim, low_precision):
     return rows, columns
 
 
-def _to_norm_dtype(A, dtype):
-    """``A`` in ``dtype``, which must hold A's values without narrowing (PyTorch's rule)."""
+def _to_norm_dtype(function, A, dtype):
+    """``A`` in ``dtype``, a floating dtype which must hold A's values without narrowing
+    (PyTorch's rule)."""
     if dtype is None:
         return A
     dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{function}: dtype should be floating point or complex, but got "
+                           f"{_LEGACY_TYPE_NAMES[dtype.name]}")
     if dtypes.promote_types(A.dtype, dtype) != dtype:
-        raise RuntimeError("linalg.matrix_norm: the dtype of the input "
+        raise RuntimeError(f"{function}: the dtype of the input "
                            f"({_LEGACY_TYPE_NAMES[A._array.dtype.name]}) should be convertible "
                            "without narrowing to the specified dtype "
                            f"({_LEGACY_TYPE_NAMES[dtype.name]})")
@@ -203,9 +215,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
                                                   or len(dim) <= 2)):
         return matrix_norm(input, p, tuple(range(input._array.ndim)) if dim is None else dim,
                            keepdim, dtype=dtype)
-    if dtype is not None:
-        input = input.to(dtypes.as_dtype(dtype))
-    return vector_norm(input, 2 if isinstance(p, str) or p is None else p, dim, keepdim)
+    return vector_norm(input, 2 if isinstance(p, str) or p is None else p, dim, keepdim,
+                       dtype=dtype)
 
 
 # ------------------------------------------------------------------------------------- distances
@@ -271,11 +282,17 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1._array.shape[-1] != x2._array.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1._array.shape[-1]} X2: {x2._array.shape[-1]}")
-    if x1._array.dtype.kind != "f" or x2._array.dtype.kind != "f":
-        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
-                           f"{_LEGACY_TYPE_NAMES[x1._array.dtype.name]}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t._array.dtype.kind != "f":
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_LEGACY_TYPE_NAMES[t._array.dtype.name]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    if x1._array.dtype == np.float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    if x1._array.dtype != x2._array.dtype:
+        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[x1._array.dtype.name]} but "
+                           f"found {_LEGACY_TYPE_NAMES[x2._array.dtype.name]}")
     return _cdist(x1, x2, p=float(p))
 
 

@@ -241,6 +241,12 @@ def _sort_dim(input, dim):
     return _dims_of(dim, input._array.ndim)[0]
 
 
+def _check_reducible(name, input, dim):
+    """A selection along a dimension of size 0 has no value to select."""
+    if input._array.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
 def _with_values(prim, input, indices, dim, keepdim=True):
     """Values at ``indices`` (along ``dim``) recorded by ``prim``, and the indices."""
     values = prim(input, indices, dim=dim, keepdim=keepdim)
@@ -280,6 +286,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 def kthvalue(input, k, dim=-1, keepdim=False):
     _refuse_bool(input, "kthvalue_cpu")
     dim = _sort_dim(input, dim)
+    if dim is not None:
+        _check_reducible("kthvalue", input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
@@ -315,9 +323,7 @@ def _median(input, dim, keepdim, ignore_nan):
     make = return_types.nanmedian if ignore_nan else return_types.median
     if dim is None:
         return make(input.clone(), zeros((), dtype=dtypes.int64))
-    if input._array.shape[dim] == 0:
-        raise IndexError(f"{'nanmedian' if ignore_nan else 'median'}() cannot compute median for "
-                         f"a dimension of size 0 because the operation does not have an identity")
+    _check_reducible("median", input, dim)
     middle = _median_indices(input, dim=dim, ignore_nan=ignore_nan)
     prim = _nanmedian_values if ignore_nan else _median_values
     return make(*_with_values(prim, input, middle, dim, keepdim))
@@ -328,6 +334,7 @@ def mode(input, dim=-1, keepdim=False):
     dim = _sort_dim(input, dim)
     if dim is None:
         return return_types.mode(input.clone(), zeros((), dtype=dtypes.int64))
+    _check_reducible("mode", input, dim)
     where = _mode_indices(input, dim=dim)
     return return_types.mode(*_with_values(_mode_values, input, where, dim, keepdim))
 
@@ -352,7 +359,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     if input._array.dtype not in (np.float32, np.float64):
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
     scalar_q = not isinstance(q, Tensor)
-    q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=np.float64))
+    # in the input's dtype, as PyTorch computes the ranks (0.1 * 5 is 0.5 in float32, not above)
+    q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=input._array.dtype))
+    single_q = scalar_q or q._array.ndim == 0  # the result has no dimension for q's values
     if not scalar_q and q._array.ndim > 1:
         raise RuntimeError("quantile() q must be a scalar or 1D tensor")
     if not scalar_q and q._array.dtype != input._array.dtype:
@@ -381,7 +390,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     length = values._array.shape[-1]
     valid = (~np.isnan(flat._array)).sum(axis=-1, keepdims=True)
     counted = valid if ignore_nan else np.full_like(valid, length)
-    ranks = q_values.reshape((-1,) + (1,) * flat._array.ndim) * np.maximum(counted - 1, 0)
+    ranks = (q_values.reshape((-1,) + (1,) * flat._array.ndim) *
+             np.maximum(counted - 1, 0).astype(q_values.dtype))
     if interpolation == "nearest":
         ranks = np.round(ranks)  # ties to even, as torch.round
     below = np.floor(ranks).astype(np.int64)
@@ -397,7 +407,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         result = where(Tensor._make(np.broadcast_to(undefined, low._array.shape).copy()),
                        float("nan"), result)
     result = _squeeze_in_place(result, dim=-1)
-    return _squeeze_in_place(result) if scalar_q else result
+    return _squeeze_in_place(result) if single_q else result
 
 
 def _index(positions, values, dim):
