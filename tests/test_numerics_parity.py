@@ -314,3 +314,13 @@ def test_vector_norm_gradient_zero_at_zero_entries(p, torch):
     assert np.isfinite(a.grad.numpy()).all() and a.grad[0, 2].item() == 0.0
     shifted = tg.tensor([[1.0, -2.0, 0.3]], dtype=tg.float64, requires_grad=True)
     assert gradcheck(lambda x: tg.linalg.vector_norm(x, ord=p), (shifted,))
+
+
+def test_float16_addmm_rounds_once_as_pytorchs_kernel():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(shape).astype(np.float16) for shape in ((7, 33), (9, 33), (9,)))
+
+    def linear(lib):
+        return lib.nn.functional.linear(*(lib.from_numpy(v) for v in (x, w, b))).numpy()
+    np.testing.assert_array_equal(linear(tg), linear(torch))

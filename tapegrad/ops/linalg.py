@@ -162,6 +162,9 @@ def _(ctx, grad):
 @primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"),
            saves_for={"a": ("b",), "b": ("a",)}, notes_transposed="b", error=_addmm_error)
 def _addmm(bias, a, b, beta, alpha):
+    if a.dtype == np.float16:  # as ATen's CPU kernel: in float32, rounded once at the end
+        return _addmm.forward(*(x.astype(np.float32) for x in (bias, a, b)), beta,
+                              alpha).astype(np.float16)
     if beta == 1 and alpha == 1:
         return bias + a @ b
     product = a @ b if alpha == 1 else alpha * (a @ b)
