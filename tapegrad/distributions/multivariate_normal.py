@@ -8,7 +8,7 @@ from .. import ops
 from ..ops.matrix import cholesky, inv, solve
 from . import constraints
 from .distribution import Distribution
-from .utils import lazy_property
+from .utils import lazy_property, the_one_matrix
 
 __all__ = ["MultivariateNormal", "LowRankMultivariateNormal"]
 
@@ -25,13 +25,7 @@ class MultivariateNormal(Distribution):
                  validate_args=None):
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
-        given = {"scale_tril": scale_tril, "covariance_matrix": covariance_matrix,
-                 "precision_matrix": precision_matrix}
-        given = {name: matrix for name, matrix in given.items() if matrix is not None}
-        if len(given) != 1:
-            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril "
-                             "may be specified.")
-        ((name, matrix),) = given.items()
+        name, matrix = the_one_matrix(ValueError, scale_tril, covariance_matrix, precision_matrix)
         if matrix.dim() < 2:
             raise ValueError(f"{name} matrix must be at least two-dimensional, with optional "
                              "leading batch dimensions" if name == "scale_tril" else

@@ -139,3 +139,16 @@ def draw_given_values(sampler, dtype):
 def nan_where(mask, value):
     """``value`` with nan where ``mask`` holds (no gradient flows there)."""
     return ops.where(mask, ops.full_like(value, float("nan")), value)
+
+
+def the_one_matrix(error, scale_tril, covariance_matrix, precision_matrix):
+    """``(name, matrix)`` of the one matrix parameter given to a multivariate distribution;
+    ``error`` (PyTorch raises a ValueError or an AssertionError, by distribution) otherwise."""
+    given = [(name, matrix) for name, matrix in (("scale_tril", scale_tril),
+                                                 ("covariance_matrix", covariance_matrix),
+                                                 ("precision_matrix", precision_matrix))
+             if matrix is not None]
+    if len(given) != 1:
+        raise error("Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
+                    "specified.")
+    return given[0]

@@ -12,7 +12,7 @@ from ..tensor import Size
 from . import constraints
 from .exp_family import ExponentialFamily
 from .gamma import Chi2
-from .utils import finfo, lazy_property
+from .utils import finfo, lazy_property, the_one_matrix
 
 __all__ = ["Wishart"]
 
@@ -44,13 +44,7 @@ class Wishart(ExponentialFamily):
 
     def __init__(self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None,
                  validate_args=None):
-        given = {"scale_tril": scale_tril, "covariance_matrix": covariance_matrix,
-                 "precision_matrix": precision_matrix}
-        given = {name: matrix for name, matrix in given.items() if matrix is not None}
-        if len(given) != 1:
-            raise AssertionError("Exactly one of covariance_matrix or precision_matrix or "
-                                 "scale_tril may be specified.")
-        ((name, matrix),) = given.items()
+        name, matrix = the_one_matrix(AssertionError, scale_tril, covariance_matrix, precision_matrix)
         if matrix.dim() < 2:
             raise ValueError("scale_tril must be at least two-dimensional, with optional leading "
                              "batch dimensions")
