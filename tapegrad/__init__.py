@@ -17,7 +17,8 @@ from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, 
 from .ops.out import *  # noqa: F401,F403  those PyTorch gives out=, with it
 from .ops import PRIMITIVES, return_types
 from .ops.shape import narrow_copy, split_with_sizes
-from .random import Generator, initial_seed, manual_seed, seed, get_rng_state, set_rng_state
+from .random import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
+                     seed, set_rng_state)
 from . import autograd, backends, cuda, linalg, special
 from .autograd import (enable_grad, inference_mode, is_anomaly_check_nan_enabled,
                        is_anomaly_enabled, is_grad_enabled, is_inference_mode_enabled, no_grad,
@@ -36,8 +37,9 @@ from ._layout import layout, strided
 from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
-from . import amp, distributed, version  # noqa: E402
-from .amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
+from . import accelerator, amp, cpu, distributed, version  # noqa: E402
+from .amp import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa: E402
+                  is_autocast_cpu_enabled, is_autocast_enabled)
 
 from .version import __version__  # noqa: E402
 

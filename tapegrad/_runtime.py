@@ -9,7 +9,8 @@ import builtins
 import os
 import warnings
 
-from .tensor import _DEVICE_CONTEXTS, Tensor, _check_device
+from ._storage import TypedStorage
+from .tensor import _DEVICE_CONTEXTS, Tensor, UntypedStorage, _check_device
 from .tensor import device as _device
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
@@ -17,7 +18,7 @@ __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
            "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
            "set_float32_matmul_precision", "get_float32_matmul_precision", "set_default_device",
            "get_default_device", "set_warn_always", "is_warn_always_enabled", "typename",
-           "is_inference", "set_flush_denormal"]
+           "is_inference", "set_flush_denormal", "is_storage"]
 
 _settings = {
     "num_threads": os.cpu_count() or 1,
@@ -130,7 +131,16 @@ def typename(obj, /):
         qualified = obj.__name__
     else:
         module, qualified = type(obj).__module__ or "", type(obj).__qualname__
-    return qualified if module in ("", "builtins") else f"{module}.{qualified}"
+    if module in ("", "builtins"):
+        return qualified
+    return f"{_as_torch_module(module)}.{qualified}"
+
+
+def _as_torch_module(module):
+    """tapegrad's modules named as the PyTorch ones they stand for (``tapegrad.nn.modules.linear``
+    is ``torch.nn.modules.linear``)."""
+    head, dot, rest = module.partition(".")
+    return f"torch{dot}{rest}" if head == "tapegrad" else module
 
 
 def is_inference(input):
@@ -143,3 +153,8 @@ def is_inference(input):
 def set_flush_denormal(mode):
     """Accepted and reported as supported, as PyTorch does on x86 (numpy keeps denormals)."""
     return True
+
+
+def is_storage(obj):
+    """Whether ``obj`` is a storage (``t.untyped_storage()``, ``t.storage()``), not a tensor."""
+    return isinstance(obj, (UntypedStorage, TypedStorage))

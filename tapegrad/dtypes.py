@@ -22,6 +22,7 @@ class dtype:
     """An element type: a numpy dtype plus the facts autograd asks about it."""
 
     __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "itemsize", "_category")
+    is_complex = False  # tapegrad has no complex dtypes
 
     def __init__(self, name, numpy_dtype):
         self.name = name

@@ -17,6 +17,8 @@ class Generator:
     def __init__(self, device="cpu"):
         from .tensor import device as _device
         self.device = _device(device)
+        if self.device.type == "cuda":
+            raise RuntimeError(_NO_CUDA_GENERATOR)
         if self.device.type != "cpu":
             raise RuntimeError(f"tapegrad has no {self.device.type} generator: it runs on the "
                                "CPU only")
@@ -65,6 +67,16 @@ class Generator:
         self._seed = seed
 
 
+# What a CPU build of PyTorch says when asked for a CUDA generator.
+_NO_CUDA_GENERATOR = (
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you are "
+    "trying to use some CUDA functionality, but the CUDA library has not been loaded by the "
+    "dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has "
+    "occurred by using ldd on your binary to see if there is a dependency on *_cuda.so library.")
 _MASK = 2 ** 64 - 1
 _STATE_BYTES = 7 * 8
 

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import pickle
-import pickletools
 import zipfile
 from collections import OrderedDict
 
@@ -20,7 +19,8 @@ import numpy as np
 
 from .tensor import Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals"]
 
 _STRUCTURE = "__tapegrad_structure__"
 _FORMAT_VERSION = 2
@@ -49,6 +49,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
             return load(handle, map_location, pickle_module, weights_only=weights_only)
+    _check_map_location(map_location)
     _check_seekable(f)
     start = f.tell()
     head = f.read(4)
@@ -71,6 +72,26 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
                            f"{structure.get('format')}; this version reads format "
                            f"{_FORMAT_VERSION}")
     return _Decoder(arrays, weights_only).decode(structure["root"])
+
+
+_NO_CUDA_MESSAGE = (
+    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+    "If you are running on a CPU-only machine, please use torch.load with "
+    "map_location=torch.device('cpu') to map your storages to the CPU.")
+
+
+def _check_map_location(map_location):
+    """Every storage is saved on the CPU; mapping it to a CUDA device fails as it does in a
+    CPU-only PyTorch. (A callable is PyTorch's per-storage hook: storages stay on the CPU.)"""
+    if isinstance(map_location, dict):
+        targets = [map_location.get("cpu", "cpu")]
+    elif map_location is None or callable(map_location):
+        targets = []
+    else:
+        targets = [map_location]
+    for target in targets:
+        if str(target).split(":")[0] == "cuda":
+            raise RuntimeError(_NO_CUDA_MESSAGE)
 
 
 def _check_seekable(f):
@@ -275,8 +296,74 @@ class _Decoder:
 
     def _unpickle(self, data):
         if self.weights_only:
-            raise pickle.UnpicklingError(_weights_only_message(_first_global(data)))
+            return _AllowlistUnpickler(io.BytesIO(data)).load()
         return pickle.loads(data)
+
+
+# The user's allowlist for weights-only loads: classes and functions, or (object, "module.name")
+# pairs, as ``add_safe_globals`` was given them.
+_user_safe_globals = []
+
+
+def add_safe_globals(safe_globals):
+    """Allow these classes/functions in the objects a ``weights_only=True`` load rebuilds."""
+    _user_safe_globals.extend(safe_globals)
+
+
+def get_safe_globals():
+    return list(_user_safe_globals)
+
+
+def clear_safe_globals():
+    _user_safe_globals.clear()
+
+
+class safe_globals:
+    """``with torch.serialization.safe_globals([Config]):`` — the allowlist extended for the
+    block only."""
+
+    def __init__(self, safe_globals):
+        self.safe_globals = safe_globals
+
+    def __enter__(self):
+        self._saved = get_safe_globals()
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _user_safe_globals[:] = self._saved
+        return False
+
+
+def _global_name(entry):
+    """The dotted name a pickle imports an allowlist entry by."""
+    if isinstance(entry, tuple):
+        return entry[1]
+    module = "builtins" if entry.__module__ is None else entry.__module__
+    return f"{module}.{entry.__qualname__}"
+
+
+def _builtin_safe_globals():
+    """What tensors, Parameters, dtypes, sizes, devices and the plain containers pickle
+    through: always allowed, as PyTorch's weights-only unpickler allows its own."""
+    from .dtypes import as_dtype
+    from .nn.parameter import _rebuild_parameter
+    from .tensor import _rebuild, _size, device
+    reconstruct = np.zeros(0).__reduce__()[0]
+    return [_rebuild, _rebuild_parameter, as_dtype, _size, device, reconstruct, np.ndarray,
+            np.dtype, OrderedDict, set, frozenset, slice, complex, bytearray]
+
+
+class _AllowlistUnpickler(pickle.Unpickler):
+    """Rebuilds only objects whose every class/function is allowed (built in, or on the user's
+    allowlist), refusing any other global with PyTorch's message."""
+
+    def find_class(self, module, name):
+        allowed = {_global_name(entry): entry[0] if isinstance(entry, tuple) else entry
+                   for entry in _builtin_safe_globals() + _user_safe_globals}
+        full_name = f"{module}.{name}"
+        if full_name not in allowed:
+            raise pickle.UnpicklingError(_weights_only_message(full_name))
+        return allowed[full_name]
 
 
 def _decode_size(decoder, value):
@@ -300,19 +387,6 @@ _SAFE_DECODERS = {
     "bytes": lambda decoder, text: bytes.fromhex(text),
     "complex": lambda decoder, parts: complex(*parts),
 }
-
-
-def _first_global(data):
-    """The first class or function a pickle imports (what a weights-only load refuses)."""
-    strings = []
-    for opcode, argument, _ in pickletools.genops(io.BytesIO(data)):
-        if opcode.name in ("GLOBAL", "INST"):
-            return argument.replace(" ", ".")
-        if opcode.name == "STACK_GLOBAL" and len(strings) >= 2:
-            return ".".join(strings[-2:])
-        if isinstance(argument, str):
-            strings.append(argument)
-    return "?"
 
 
 def _weights_only_message(name):

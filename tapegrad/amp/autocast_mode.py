@@ -10,7 +10,8 @@ import functools
 from .. import dtypes
 from .._warnings import warn_at_caller
 
-__all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype"]
+__all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
+           "is_autocast_cpu_enabled", "get_autocast_cpu_dtype"]
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                  "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -70,3 +71,13 @@ def is_autocast_enabled(device_type=None):
 
 def get_autocast_dtype(device_type):
     return _DEFAULT_DTYPES.get(device_type, dtypes.float16)
+
+
+def is_autocast_cpu_enabled():
+    """The deprecated spelling of ``is_autocast_enabled("cpu")``."""
+    return is_autocast_enabled("cpu")
+
+
+def get_autocast_cpu_dtype():
+    """The deprecated spelling of ``get_autocast_dtype("cpu")``."""
+    return get_autocast_dtype("cpu")

@@ -4,6 +4,6 @@ tapegrad runs on numpy on the CPU, so these answer "not available" and their fla
 attributes that code may set (``cudnn.benchmark = True``) without effect. They exist so that
 device-selection and reproducibility boilerplate from PyTorch code runs unchanged.
 """
-from . import cuda, cudnn, mha, mps
+from . import cuda, cudnn, mha, mkl, mkldnn, mps, openmp
 
-__all__ = ["cuda", "cudnn", "mha", "mps"]
+__all__ = ["cuda", "cudnn", "mha", "mkl", "mkldnn", "mps", "openmp"]

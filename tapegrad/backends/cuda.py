@@ -11,14 +11,19 @@ import warnings
 
 from .. import _runtime
 
-__all__ = ["is_built", "matmul", "flash_sdp_enabled", "enable_flash_sdp",
-           "mem_efficient_sdp_enabled", "enable_mem_efficient_sdp", "math_sdp_enabled",
-           "enable_math_sdp", "cudnn_sdp_enabled", "enable_cudnn_sdp", "sdp_kernel",
-           "SDPBackend"]
+__all__ = ["is_built", "is_flash_attention_available", "matmul", "flash_sdp_enabled",
+           "enable_flash_sdp", "mem_efficient_sdp_enabled", "enable_mem_efficient_sdp",
+           "math_sdp_enabled", "enable_math_sdp", "cudnn_sdp_enabled", "enable_cudnn_sdp",
+           "sdp_kernel", "SDPBackend"]
 
 
 def is_built():
     """Whether this build supports CUDA: never."""
+    return False
+
+
+def is_flash_attention_available():
+    """Whether FlashAttention kernels were compiled in: a GPU feature, so never."""
     return False
 
 

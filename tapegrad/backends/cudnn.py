@@ -1,7 +1,8 @@
 """``torch.backends.cudnn``: no cuDNN here; ``deterministic``, ``benchmark`` and ``enabled`` are
 settable flags with no effect (tapegrad's CPU kernels are deterministic already)."""
 
-__all__ = ["is_available", "version", "enabled", "deterministic", "benchmark", "allow_tf32"]
+__all__ = ["is_available", "is_acceptable", "version", "enabled", "deterministic", "benchmark",
+           "allow_tf32"]
 
 enabled = True
 deterministic = False
@@ -10,6 +11,11 @@ allow_tf32 = True
 
 
 def is_available():
+    return False
+
+
+def is_acceptable(tensor):
+    """Whether cuDNN could compute on ``tensor``: only CUDA tensors qualify, so never."""
     return False
 
 

@@ -1,0 +1,7 @@
+"""``torch.backends.openmp``: tapegrad's own kernels are not built with OpenMP."""
+
+__all__ = ["is_available"]
+
+
+def is_available():
+    return False
