@@ -7,6 +7,7 @@ node, so eager ``backward()`` runs the fused backward kernel. A miss traces the 
 it eagerly), compiles a new specialization and says which guard failed.
 """
 import functools
+import inspect
 import time
 import warnings
 import weakref
@@ -88,8 +89,25 @@ def _is_module(obj):
 
 def _compile_module(module, settings):
     """The module's compiled forward, wrapped as nn.Module wraps it (``OptimizedModule``, which
-    holds ``module`` as ``_orig_mod``: the compiler itself imports nothing from nn)."""
-    return module._compiled(CompiledFunction(module.forward, **settings))
+    holds ``module`` as ``_orig_mod``: the compiler itself imports nothing from nn). As in
+    PyTorch, what compiles is the module's call, so hooks registered on it still run."""
+    return module._compiled(CompiledFunction(_call_of(module), **settings))
+
+
+def _call_of(self):
+    """``self(...)``, named and signed as its ``forward``, for guard and recompile messages (the
+    closure is called ``self`` so that a changed setting reads ``self.scale changed ...``)."""
+    forward = self.forward
+
+    def call(*args, **kwargs):
+        return self(*args, **kwargs)
+    call.__name__ = getattr(forward, "__name__", "forward")
+    call.__qualname__ = getattr(forward, "__qualname__", f"{type(self).__qualname__}.forward")
+    try:
+        call.__signature__ = inspect.signature(forward)
+    except (TypeError, ValueError):  # a forward Python cannot introspect: names stay generic
+        pass
+    return call
 
 
 class CompiledFunction:
@@ -240,7 +258,6 @@ class CompiledFunction:
 
 def _argument_names(fn, args, kwargs):
     """Readable names for the flattened arguments (the parameter names where known)."""
-    import inspect
     try:
         names = list(inspect.signature(fn).parameters)
     except (TypeError, ValueError):

@@ -5,7 +5,7 @@ is answered by walking the tree of modules that attribute assignment builds.
 """
 import functools
 from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from itertools import chain
 
 import numpy as np
@@ -843,6 +843,23 @@ class OptimizedModule(Module):
         super().__init__()
         self._orig_mod = mod
         object.__setattr__(self, "forward", compiled_forward)
+
+    @property
+    def training(self):
+        """The model's mode, mirrored (``model.eval()`` shows through ``compiled.training``)."""
+        return self._orig_mod.training
+
+    @training.setter
+    def training(self, mode):
+        modules = self.__dict__.get("_modules")
+        if modules and "_orig_mod" in modules:  # Module.__init__'s default is the model's own
+            modules["_orig_mod"].training = mode
+
+    def __len__(self):
+        """The model's length (``len(torch.compile(nn.Sequential(...)))``), as PyTorch proxies it."""
+        if isinstance(self._orig_mod, Sized):
+            return len(self._orig_mod)
+        raise TypeError(f"{type(self._orig_mod).__name__} does not support len()")
 
     def __setattr__(self, name, value):
         modules = self.__dict__.get("_modules")

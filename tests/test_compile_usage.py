@@ -1,0 +1,81 @@
+"""``torch.compile(model)`` as training scripts use it: the ``OptimizedModule`` wrapper mirrors
+the model's train/eval mode and length, and runs the model's hooks (what compiles is the
+module's call, not only its ``forward``)."""
+import pytest
+
+import tapegrad
+from tapegrad import nn
+
+from same_as_torch import assert_same
+
+
+def _linear(lib, n_in=3, n_out=2):
+    layer = lib.nn.Linear(n_in, n_out)
+    with lib.no_grad():
+        layer.weight.copy_(lib.linspace(-1, 1, n_in * n_out).view(n_out, n_in))
+        layer.bias.fill_(0.25)
+    return layer
+
+
+def test_training_flag_mirrors_the_model():
+    model = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))
+    compiled = tapegrad.compile(model)
+    model.eval()
+    assert compiled.training is False and model[1].training is False
+    compiled.train()
+    assert compiled.training is True and model.training is True
+    compiled.training = False  # a plain assignment lands on the model too
+    assert model.training is False
+    assert "training" not in vars(compiled)
+
+
+def test_len_is_the_models_and_an_unsized_model_says_so():
+    assert len(tapegrad.compile(nn.Sequential(nn.Linear(2, 2), nn.ReLU()))) == 2
+    with pytest.raises(TypeError, match="Linear does not support len()"):
+        len(tapegrad.compile(nn.Linear(2, 2)))
+
+
+def test_hooks_on_the_model_run_through_the_compiled_call():
+    model = _linear(tapegrad)
+    shapes, before = [], []
+    model.register_forward_pre_hook(lambda m, args: before.append(args[0].shape[0]))
+    model.register_forward_hook(lambda m, args, out: shapes.append(tuple(out.shape)))
+    compiled = tapegrad.compile(model)
+    x = tapegrad.linspace(-1, 1, 6).view(2, 3)
+    out = compiled(x)
+    assert before == [2] and shapes == [(2, 2)]
+    assert tapegrad.allclose(out, x @ model.weight.T + model.bias)
+
+
+def test_a_hook_that_changes_the_output_changes_the_compiled_output():
+    model = _linear(tapegrad)
+    model.register_forward_hook(lambda m, args, out: out * 2)
+    x = tapegrad.ones(4, 3)
+    assert tapegrad.allclose(tapegrad.compile(model)(x), 2 * (x @ model.weight.T + model.bias))
+
+
+def test_recompile_messages_still_name_forward_and_its_arguments(caplog):
+    model = _linear(tapegrad)
+    compiled = tapegrad.compile(model)
+    compiled(tapegrad.ones(2, 3))
+    tapegrad.compile.set_logs(recompiles=True)
+    try:
+        with caplog.at_level("INFO"):
+            compiled(tapegrad.ones(5, 3))
+    finally:
+        tapegrad.compile.set_logs(recompiles=False)
+    assert "recompiling Linear.forward(): input.shape[0] changed 2 → 5" in caplog.text
+
+
+def test_same_as_torch():
+    torch = pytest.importorskip("torch")
+
+    def eval_mode_and_hook(lib):
+        model = _linear(lib)
+        model.register_forward_hook(lambda m, args, out: out + 1)
+        compiled = lib.compile(model)
+        model.eval()
+        x = lib.linspace(-1, 1, 6).view(2, 3)
+        return compiled(x), lib.tensor(float(compiled.training)), lib.tensor(float(len(
+            lib.compile(lib.nn.Sequential(model, lib.nn.ReLU())))))
+    assert_same(eval_mode_and_hook, torch)
