@@ -133,7 +133,7 @@ class _Builder:
             self.emit(f"{name}[{_zero_index(len(shape))}] = {value}")
             return
         flat, i = self.fresh(name + "_flat"), self.fresh("i")
-        self.emit(f"{flat} = {lowerings.reshaped(name, (size,))}")
+        self.emit(f"{flat} = {name}.reshape({size})")
         self.emit(f"for {i} in range({size}):")
         self.emit(f"    {flat}[{i}] = {value}")
 
@@ -337,7 +337,7 @@ class _LoopPlan:
                 self.operand[value] = (b.name(value), None)
             else:
                 name = b.fresh(b.name(value) + "_l")
-                b.emit(f"{name} = {lowerings.reshaped(b.contiguous(value), view)}")
+                b.emit(f"{name} = {b.contiguous(value)}.reshape({_shape_text(view)})")
                 self.operand[value] = (name, None)
         self.store_views = {}
         for value in self.stored:
@@ -353,7 +353,7 @@ class _LoopPlan:
                 self.store_views[value] = b.name(value)
                 continue
             name = b.fresh(b.name(value) + "_l")
-            b.emit(f"{name} = {lowerings.reshaped(b.name(value), view)}")
+            b.emit(f"{name} = {b.name(value)}.reshape({_shape_text(view)})")
             self.store_views[value] = name
         n_reduced = sum(self.reduced)
         if not self.reductions:
@@ -518,7 +518,7 @@ class _LoopPlan:
         b.indent -= len(outer)
         for node in self.reductions:
             out = node.outputs[0]
-            b.define(out, lowerings.reshaped(results[node], out.shape))
+            b.define(out, f"{results[node]}.reshape({_shape_text(out.shape)})")
 
     def _init_accumulators(self):
         accs = {}
@@ -607,7 +607,7 @@ class _LoopPlan:
             total = arrays[node] if kind != "mean" else f"({arrays[node]} / {count})"
             if np.dtype(dtype) != out.dtype or kind == "mean":
                 total = f"{total}.astype({numba_dtype(out.dtype)})"
-            b.define(out, lowerings.reshaped(total, out.shape))
+            b.define(out, f"{total}.reshape({_shape_text(out.shape)})")
 
 
 # ------------------------------------------------------------------------------- expressions

@@ -18,12 +18,10 @@ import os
 
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.arrayobj import array_reshape, make_array, populate_array
 
 __all__ = ["LOWERING_FUNCTIONS", "function_for", "exp32", "tanh32", "sigmoid32", "sigmoid64",
-           "wrap_index", "blas_gemm", "reshaped"]
+           "wrap_index", "blas_gemm"]
 
 _F32 = np.float32
 _JIT = {"cache": True, "error_model": "numpy", "fastmath": {"contract", "nsz", "arcp"}}
@@ -36,44 +34,6 @@ def _int32_bits_as_float32(typingctx, bits):
 
     def codegen(context, builder, sig, args):
         return builder.bitcast(args[0], context.get_value_type(types.float32))
-    return signature, codegen
-
-
-@intrinsic
-def reshaped(typingctx, array, shape):
-    """``array.reshape(shape)`` for a kernel's fixed shapes, cheap to compile.
-
-    Numba's ``reshape`` emits a general no-copy reshape at every call (a loop over dimensions and
-    an error path for LLVM to optimize): about 10 ms of a first compile each, and a kernel has
-    dozens. An array Numba types as C-contiguous is viewed in the new shape directly (C strides
-    from the shape); any other layout takes Numba's own reshape, checks included.
-    """
-    if not (isinstance(array, types.Array) and isinstance(shape, types.BaseTuple)
-            and all(isinstance(d, types.Integer) for d in shape)):
-        return None
-    result = types.Array(array.dtype, len(shape), "C")
-    signature = result(array, shape)
-
-    def codegen(context, builder, sig, args):
-        intp = context.get_value_type(types.intp)
-        dims = [context.cast(builder, d, t, types.intp)
-                for d, t in zip(cgutils.unpack_tuple(builder, args[1]), shape)]
-        if array.layout != "C":
-            shape_type = types.UniTuple(types.intp, len(dims))
-            return array_reshape(context, builder, result(array, shape_type),
-                                 [args[0], cgutils.pack_array(builder, dims, intp)])
-        source = make_array(array)(context, builder, args[0])
-        strides, stride = [], source.itemsize
-        for d in reversed(dims):
-            strides.insert(0, stride)
-            stride = builder.mul(stride, d)
-        view = make_array(result)(context, builder)
-        populate_array(view, data=source.data, shape=cgutils.pack_array(builder, dims, intp),
-                       strides=cgutils.pack_array(builder, strides, intp),
-                       itemsize=source.itemsize, meminfo=source.meminfo, parent=source.parent)
-        value = view._getvalue()
-        context.nrt.incref(builder, result, value)
-        return value
     return signature, codegen
 
 

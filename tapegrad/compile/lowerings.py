@@ -50,12 +50,6 @@ def _shape(shape):
     return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
-def reshaped(expr, shape):
-    """Kernel text viewing array ``expr`` in ``shape`` (``M.reshaped``: compiles faster than
-    Numba's ``reshape``)."""
-    return f"M.reshaped({expr}, {_shape(shape)})"
-
-
 def _dtype(value):
     from .codegen import numba_dtype
     return numba_dtype(value.dtype)
@@ -68,7 +62,7 @@ def _reshape(b, node):
     if b is None:
         return None
     (x,), (out,) = node.inputs, node.outputs
-    b.define(out, reshaped(b.contiguous(x), out.shape))
+    b.define(out, f"{b.contiguous(x)}.reshape({_shape(out.shape)})")
 
 
 @template("permute", "transpose", "t")
@@ -147,7 +141,7 @@ def _select(b, node):
         return None
     picked = f"{b.array(x)}[{_basic_key(plain)}]"
     if _holds(key, None):
-        b.define(out, reshaped(f"np.ascontiguousarray({picked})", out.shape))
+        b.define(out, f"np.ascontiguousarray({picked}).reshape({_shape(out.shape)})")
     else:
         b.define(out, picked, "A")
 
@@ -180,7 +174,7 @@ def _fallback_product(transposes, a, c, shape=None):
     """Source of the product of matrices ``a`` and ``c`` (``transposes``: "nt" … whether each is
     read transposed) by the fallback functions, reshaped to ``shape`` if given."""
     product = f"M.{M.FALLBACK_PRODUCT}_{transposes}({a}, {c})"
-    return product if shape is None else reshaped(product, shape)
+    return product if shape is None else f"{product}.reshape({_shape(shape)})"
 
 
 def _product(b, x, y, out):
@@ -193,7 +187,7 @@ def _product(b, x, y, out):
     n = y.shape[1] if len(y.shape) == 2 else 1
     gemm = M.blas_gemm(out.dtype)
     if gemm is None:
-        return _fallback_product(f"{ta}{tc}", a, c if len(y.shape) == 2 else reshaped(c, (k, 1)),
+        return _fallback_product(f"{ta}{tc}", a, c if len(y.shape) == 2 else f"{c}.reshape(({k}, 1))",
                                  out.shape)
     result = b.fresh("mm")
     b.emit(f"{result} = np.empty({_shape(out.shape)}, {_dtype(out)})")
@@ -248,7 +242,7 @@ def _dot(b, node):
     k = x.shape[0]
     if gemm is None:
         b.emit(f"{b.name(out)}[()] = " + _fallback_product(
-            "nn", reshaped(b.contiguous(x), (1, k)), reshaped(b.contiguous(y), (k, 1)))
+            "nn", f"{b.contiguous(x)}.reshape((1, {k}))", f"{b.contiguous(y)}.reshape(({k}, 1))")
             + "[0, 0]")
         return
     # a (1, k) row times a (k, 1) column
@@ -350,7 +344,7 @@ def _row_view(b, x, rows):
     """Emit ``x`` viewed as (outer, n, inner): the reduced axis in the middle; returns its name."""
     outer, n, inner = rows
     x3 = b.fresh("x3")
-    b.emit(f"{x3} = {reshaped(b.contiguous(x), (outer, n, inner))}")
+    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
     return x3
 
 
@@ -358,7 +352,7 @@ def _row_output(b, out, rows):
     """Define ``out`` as a new array and return its name viewed as (outer, n, inner)."""
     o3 = b.fresh("o3")
     b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
-    b.emit(f"{o3} = {reshaped(b.name(out), rows)}")
+    b.emit(f"{o3} = {b.name(out)}.reshape(({', '.join(map(str, rows))}))")
     return o3
 
 
@@ -458,7 +452,7 @@ def _logsumexp(b, node):
     b.emit(f"    {s} += {function_for('exp', x.dtype)}({x3}[{p}, {j}, {r}] - {m})")
     b.emit(f"{o2}[{p}, {r}] = {dtype}(np.log({s}) + {m})")
     b.indent -= 2
-    b.define(out, reshaped(o2, out.shape))
+    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
 
 
 @template("var", "std")
@@ -490,7 +484,7 @@ def _moments(b, node):
         result = f"np.sqrt({result})"
     b.emit(f"{o2}[{p}, {r}] = {dtype}({result})")
     b.indent -= 2
-    b.define(out, reshaped(o2, out.shape))
+    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
 
 
 @template("max_dim", "min_dim")
@@ -519,8 +513,8 @@ def _extremum_dim(b, node):
     b.emit(f"{v2}[{p}, {r}] = {best}")
     b.emit(f"{i2}[{p}, {r}] = {at}")
     b.indent -= 2
-    b.define(values, reshaped(v2, values.shape))
-    b.define(indices, reshaped(i2, indices.shape))
+    b.define(values, f"{v2}.reshape({_shape(values.shape)})")
+    b.define(indices, f"{i2}.reshape({_shape(indices.shape)})")
 
 
 # ----------------------------------------------------------------------------------------- loss
@@ -539,8 +533,8 @@ def _nll_loss(b, node):
     lp, tg, losses, total, loss_sum, k = (b.fresh("lp"), b.fresh("tg"), b.fresh("losses"),
                                           b.fresh("wsum"), b.fresh("lsum"), b.fresh("k"))
     ignore = int(node.params["ignore_index"])
-    b.emit(f"{lp} = {reshaped(b.contiguous(log_probs), (rows, classes))}")
-    b.emit(f"{tg} = {reshaped(b.contiguous(target), (rows,))}")
+    b.emit(f"{lp} = {b.contiguous(log_probs)}.reshape(({rows}, {classes}))")
+    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
     b.emit(f"{losses} = np.empty({rows}, {dtype})")
     b.emit(f"{total} = 0.0")
     b.emit(f"{loss_sum} = 0.0")
@@ -562,7 +556,7 @@ def _nll_loss(b, node):
     b.emit(f"    {loss_sum} += {losses}[{k}]")
     reduction = node.params["reduction"]
     if reduction == "none":
-        b.define(out, reshaped(losses, out.shape))
+        b.define(out, f"{losses}.reshape({_shape(out.shape)})")
     else:
         b.define(out, f"np.empty((), {dtype})")
         value = loss_sum if reduction == "sum" else f"{loss_sum} / {total}"
@@ -587,8 +581,8 @@ def _nll_loss_backward(b, node):
     tg, go, result, total, k = (b.fresh("tg"), b.fresh("go"), b.fresh("gi"), b.fresh("wsum"),
                                 b.fresh("k"))
     w = None if weight is None else b.param_array(weight)
-    b.emit(f"{tg} = {reshaped(b.contiguous(target), (rows,))}")
-    b.emit(f"{go} = {reshaped(b.contiguous(grad), (rows if reduction == 'none' else 1,))}")
+    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
+    b.emit(f"{go} = {b.contiguous(grad)}.reshape({rows if reduction == 'none' else 1})")
     b.filled(result, (rows, classes), 0, out.dtype)
     b.emit(f"{total} = 0.0")
     if reduction == "mean":  # the total weight of the kept rows, as the forward divided by it
@@ -604,7 +598,7 @@ def _nll_loss_backward(b, node):
         scale = f"{scale} / {total}"
     coefficient = "" if w is None else f" * {w}[c]"
     b.emit(f"    {result}[{k}, c] = {dtype}(-{scale}{coefficient})")
-    b.define(out, reshaped(result, out.shape))
+    b.define(out, f"{result}.reshape({_shape(out.shape)})")
 
 
 # ------------------------------------------------------------------------------------- indexing
