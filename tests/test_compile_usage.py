@@ -79,3 +79,21 @@ def test_same_as_torch():
         return compiled(x), lib.tensor(float(compiled.training)), lib.tensor(float(len(
             lib.compile(lib.nn.Sequential(model, lib.nn.ReLU())))))
     assert_same(eval_mode_and_hook, torch)
+
+
+def test_a_kernel_mixing_a_lowered_loss_and_a_numpy_fallback_runs():
+    """Cross-entropy (lowered) beside mse_loss (numpy in objmode), both returned detached: a
+    kernel of this shape once crashed; it must give eager mode's values."""
+    F = tapegrad.nn.functional
+
+    def losses(logits, labels, boxes, targets):
+        cls, reg = F.cross_entropy(logits, labels), F.mse_loss(boxes, targets)
+        return cls + reg, cls.detach(), reg.detach()
+    args = (tapegrad.sin(tapegrad.arange(12.0)).view(4, 3).requires_grad_(),
+            tapegrad.tensor([0, 2, 1, 2]),
+            tapegrad.linspace(0, 1, 16).view(4, 4).requires_grad_(), tapegrad.full((4, 4), 0.5))
+    expected = [t.item() for t in losses(*args)]
+    compiled = tapegrad.compile(losses)
+    compiled(*args)  # traced (eagerly) and compiled
+    found = [t.item() for t in compiled(*args)]  # the kernel
+    assert found == pytest.approx(expected, rel=1e-6)
