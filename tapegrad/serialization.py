@@ -348,22 +348,33 @@ def _builtin_safe_globals():
     from .dtypes import as_dtype
     from .nn.parameter import _rebuild_parameter
     from .tensor import _rebuild, _size, device
-    reconstruct = np.zeros(0).__reduce__()[0]
-    return [_rebuild, _rebuild_parameter, as_dtype, _size, device, reconstruct, np.ndarray,
-            np.dtype, OrderedDict, set, frozenset, slice, complex, bytearray]
+    return [_rebuild, _rebuild_parameter, as_dtype, _size, device, *_numpy_array_globals(),
+            OrderedDict, set, frozenset, slice, complex, bytearray]
+
+
+def _numpy_array_globals():
+    """What a numpy array pickles through: allowed only inside a tensor (a plain numpy array
+    is refused by default, as in PyTorch)."""
+    return [np.zeros(0).__reduce__()[0], np.ndarray, np.dtype]
 
 
 class _AllowlistUnpickler(pickle.Unpickler):
     """Rebuilds only objects whose every class/function is allowed (built in, or on the user's
     allowlist), refusing any other global with PyTorch's message."""
 
+    _inside_tensor = False  # a tensor's rebuild function came first: its array may follow
+
     def find_class(self, module, name):
         allowed = {_global_name(entry): entry[0] if isinstance(entry, tuple) else entry
                    for entry in _builtin_safe_globals() + _user_safe_globals}
         full_name = f"{module}.{name}"
-        if full_name not in allowed:
+        found = allowed.get(full_name)
+        if found is None or (not self._inside_tensor and found in _numpy_array_globals()
+                             and not any(found is e for e in _user_safe_globals)):
             raise pickle.UnpicklingError(_weights_only_message(full_name))
-        return allowed[full_name]
+        if getattr(found, "__name__", "") in ("_rebuild", "_rebuild_parameter"):
+            self._inside_tensor = True
+        return found
 
 
 def _decode_size(decoder, value):
