@@ -1,6 +1,7 @@
 """``torch.compile(model)`` as training scripts use it: the ``OptimizedModule`` wrapper mirrors
 the model's train/eval mode and length, and runs the model's hooks (what compiles is the
 module's call, not only its ``forward``)."""
+import numpy as np
 import pytest
 
 import tapegrad
@@ -97,3 +98,21 @@ def test_a_kernel_mixing_a_lowered_loss_and_a_numpy_fallback_runs():
     compiled(*args)  # traced (eagerly) and compiled
     found = [t.item() for t in compiled(*args)]  # the kernel
     assert found == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_function_storing_into_a_dict_it_was_given_runs_once_per_call():
+    """The first call runs traced (eagerly); a function whose only effect is to store into a
+    container it was given must not then run compiled as well, doing the work twice."""
+    @tapegrad.compile
+    def running_mean(state, x, momentum=0.1):
+        state["mean"] = (1 - momentum) * state["mean"] + momentum * x.mean(0)
+        state["count"] += 1
+        return state
+
+    x = tapegrad.arange(10.0).view(2, 5)
+    state = {"mean": tapegrad.zeros(5), "count": 0}
+    for i in range(3):
+        state = running_mean(state, x * (i + 1))
+    expected = 0.561 * np.arange(10.0).reshape(2, 5).mean(0)  # 0.1, then 0.9 m + 0.2, + 0.3
+    np.testing.assert_allclose(state["mean"].numpy(), expected, rtol=1e-6)
+    assert state["count"] == 3

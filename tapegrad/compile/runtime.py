@@ -202,6 +202,7 @@ class CompiledFunction:
             logs.log("recompiles", f"recompiling {self._name}(): {reason}")
         started = time.perf_counter()
         arg_names = _argument_names(self._fn, args, kwargs)
+        arguments_before = pytree.flatten((args, kwargs))
         recorded = trace(self._fn, args, kwargs, fullgraph=self._fullgraph,
                          function_name=self._name, arg_names=arg_names)
         traced_in = time.perf_counter() - started
@@ -212,7 +213,8 @@ class CompiledFunction:
                                    "this call, such as optimizer buffers); tracing again next call")
         else:
             entry = self._compile(recorded, reason, traced_in)
-            if isinstance(entry, Specialization) and entry.changes_nothing():
+            if isinstance(entry, Specialization) and entry.changes_nothing() and \
+                    _same_arguments(arguments_before, pytree.flatten((args, kwargs))):
                 return entry.run(args, kwargs)  # what later calls return (and their grad_fn)
         return recorded.result
 
@@ -315,6 +317,14 @@ class _EagerEntry:
     def describe(self):
         return "runs eagerly: " + self.reason
 
+
+
+def _same_arguments(before, after):
+    """Whether the traced call left the arguments' Python structure as it found it: a function
+    that stores into a dict or list it was given (``state["mean"] = ...``) has done its work
+    once, and running the compiled call again would do it twice."""
+    (leaves_before, spec_before), (leaves_after, spec_after) = before, after
+    return spec_before == spec_after and all(a is b for a, b in zip(leaves_before, leaves_after))
 
 class Specialization:
     """One compiled version of the function: guards plus a ``Program`` of kernels."""
