@@ -1,6 +1,8 @@
 """Shared pytest configuration."""
 import os
+import sys
 
+import pytest
 from hypothesis import settings
 
 # HYPOTHESIS_PROFILE=ci (set by .ci/run): property tests draw the same examples on every run, so
@@ -13,3 +15,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "notebook: executes a notebook under notebooks/ (slow; deselect with -m 'not notebook')")
+
+
+@pytest.fixture(autouse=True)
+def _pytorch_validates_distribution_arguments():
+    """The first ``torch.compile`` call switches off PyTorch's distribution argument checks for the
+    whole process (``TorchPatcher.patch``). Tests that compare against those checks must not depend
+    on whether a compile test ran earlier in the same worker, so each test starts from PyTorch's
+    default."""
+    torch = sys.modules.get("torch")
+    if torch is not None and "torch.distributions" in sys.modules:
+        torch.distributions.Distribution.set_default_validate_args(__debug__)
+    yield
