@@ -44,9 +44,12 @@ def numba_dtype(dtype):
 class Kernel:
     """One generated function: its source lines, and what to pass it."""
 
-    def __init__(self, name, source, args, parallel, fallbacks, constants, returned):
+    def __init__(self, name, source, effects_source, args, parallel, fallbacks, constants,
+                 returned):
         self.name = name
         self.source = source
+        self.effects_source = effects_source  # ``{name}_effects``: the same work, returning
+                                              # nothing (no arrays made for results nobody reads)
         self.returned = returned      # positions of the graph outputs the kernel returns
         self.constants = constants    # module-level definitions the kernel uses
         self.args = args              # per parameter: ("input", i), ("constant", array) or
@@ -232,6 +235,7 @@ class _Builder:
             value, destination = self.graph.outputs[position], self.graph.inputs[target]
             if self.in_place.get(value) is not destination:
                 self.emit(f"{self.name(destination)}[...] = {self.array(value)}")
+        effects_end = len(self.lines)
         returned = [i for i in range(len(self.graph.outputs)) if i not in self.writebacks]
         results = ", ".join(self.array(self.graph.outputs[i]) for i in returned)
         self.emit(f"return ({results}{',' if len(returned) == 1 else ''})")
@@ -239,11 +243,13 @@ class _Builder:
         fastmath = "{" + ", ".join(repr(flag) for flag in FASTMATH) + "}"
         decorator = (f"@njit(cache=True, error_model=\"numpy\", fastmath={fastmath}, "
                      f"parallel={self.parallel})")
-        header = [decorator, f"def {self.kernel_name}({', '.join(params)}):"]
-        source = "\n".join(header + self.lines) + "\n"
+        signature = f"({', '.join(params)}):"
+        source = "\n".join([decorator, f"def {self.kernel_name}{signature}", *self.lines]) + "\n"
+        effects_source = "\n".join([decorator, f"def {self.kernel_name}_effects{signature}",
+                                    *self.lines[:effects_end], "    return"]) + "\n"
         constants = [f"{name} = {text}" for text, name in self.module_constants.items()]
-        return Kernel(self.kernel_name, source, self.args, self.parallel, self.fallbacks,
-                      constants, returned)
+        return Kernel(self.kernel_name, source, effects_source, self.args, self.parallel,
+                      self.fallbacks, constants, returned)
 
     # -- loops ----------------------------------------------------------------------------------
     def _emit_loop(self, group):

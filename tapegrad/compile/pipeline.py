@@ -264,11 +264,13 @@ def _module_source(kernels, key):
     for kernel in kernels:
         lines += ["", kernel.source]
     params = ", ".join(f"a{i}" for i in range(len(kernels[0].args)))
-    lines += ["", "@njit(cache=True)",
+    lines += ["", kernels[0].effects_source,
+              "@njit(cache=True)",
               f"def forward_repeated(times, {params}):",
-              "    # CompiledFunction.repeat(): the state a step changes lives in its arguments",
+              "    # CompiledFunction.repeat(): the state a step changes lives in its arguments;",
+              "    # only the last call's results are wanted",
               "    for _ in range(times - 1):",
-              f"        forward({params})",
+              f"        forward_effects({params})",
               f"    return forward({params})", ""]
     return "\n".join(lines)
 
