@@ -14,6 +14,7 @@ from numpy.lib.array_utils import byte_bounds
 
 from . import dtypes
 from . import _layout
+from . import _shared_memory
 from . import memory_format as _memory_format
 from ._printing import format_tensor
 from ._warnings import warn_at_caller
@@ -200,18 +201,30 @@ class Tensor:
         return typed_storage(self)
 
     def is_shared(self):
-        """Always False: no tensor lives in shared memory (see ``share_memory_``)."""
-        return False
+        return _shared_memory.segment_of(self._array) is not None
 
     def share_memory_(self):
-        """Nothing to move: tapegrad has no multiprocessing shared memory; returns ``self``."""
+        """Move the storage into shared memory (once), so that processes forked afterwards, and
+        those this tensor is sent to (``tapegrad.multiprocessing``), read and write the same
+        elements. Views and ``detach()`` aliases made earlier keep the old memory."""
+        holder = self._base if self._base is not None else self
+        storage = holder._storage_array()
+        if _shared_memory.segment_of(storage) is not None:
+            return self
+        owner = _shared_memory.owning_array(storage)
+        segment = _shared_memory.move_to_segment(owner)
+        for tensor in {id(holder): holder, id(self): self}.values():
+            tensor._array = _shared_memory.rebased(tensor._array, owner, segment)
+        if holder._storage is not None:
+            holder._storage = _shared_memory.rebased(holder._storage, owner, segment)
         return self
 
     def is_pinned(self, device=None):
         return False
 
     def pin_memory(self, device=None):
-        return self
+        """Refused as in a CPU-only PyTorch: pinned memory belongs to an accelerator."""
+        raise RuntimeError("Cannot access accelerator device when none is available.")
 
     is_meta = is_quantized = is_sparse = is_mkldnn = property(lambda self: False)
 

@@ -467,8 +467,15 @@ class Module:
         return self
 
     def share_memory(self):
-        """A no-op returning the module: tapegrad loads data in one process, so memory is
-        never shared with worker processes."""
+        """Move every parameter, gradient and buffer into shared memory
+        (``Tensor.share_memory_``): processes forked afterwards train the same weights
+        (Hogwild), and the module can be sent to others through ``tapegrad.multiprocessing``."""
+        for module in self.modules():
+            for tensor in (*module._parameters.values(), *module._buffers.values()):
+                if tensor is not None:
+                    tensor.share_memory_()
+                    if tensor._grad is not None:
+                        tensor._grad.share_memory_()
         return self
 
     def cuda(self, device=None):
