@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from .. import _profiling
 from .._warnings import warn_at_caller
 from ..memory_format import is_non_overlapping_and_dense
 from ..tensor import Tensor
@@ -316,9 +317,12 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
     state = grad_mode._state
     grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
     outer_walk, state.walk = state.walk, (counts, roots, visits)
+    recorder, profiled = _profiling.active, None  # a profiler's events for the current node
     try:
         while ready:
             node = heappop(ready)[2]
+            if recorder is not None:
+                profiled = recorder.node_started(node, profiled)
             grads = buffers.pop(node, None)
             if grads is None:
                 input_grads = None  # no gradient reached this node: its inputs get none from it
@@ -368,6 +372,8 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
     finally:
         state.grad_enabled = grad_was_enabled
         state.walk = outer_walk
+        if recorder is not None:
+            recorder.node_started(None, profiled)
     return captured
 
 

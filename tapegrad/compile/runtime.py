@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from .. import _profiling
 from ..autograd import grad_mode
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
 from ..ops.registry import _modified_message
@@ -143,7 +144,12 @@ class CompiledFunction:
         if tracing_here() or stance == "force_eager":  # (tracing: inlined into the caller)
             return self._fn(*args, **kwargs)
         entry = self._lookup(args, kwargs)
-        return entry.run(args, kwargs) if entry is not None else self._miss(args, kwargs)
+        if entry is None:
+            return self._miss(args, kwargs)
+        if _profiling.active is None:
+            return entry.run(args, kwargs)
+        with _profiling.Range("CompiledFunction"):
+            return entry.run(args, kwargs)
 
     def repeat(self, times, *args, **kwargs):
         """Call the function ``times`` times with the same arguments; return the last result.

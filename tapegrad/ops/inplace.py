@@ -6,7 +6,7 @@ involved, re-points the tensor's ``grad_fn`` at the new node, as PyTorch's ``reb
 """
 import numpy as np
 
-from .. import dtypes
+from .. import _profiling, dtypes
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
@@ -29,6 +29,13 @@ __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "c
 
 def apply_inplace(prim, target, others, params):
     """Apply ``prim(target, *others, **params)`` and store the result in ``target``."""
+    if _profiling.active is not None:  # one event for the write (it bypasses the op table)
+        with _profiling.Range(_profiling.active.op_name(prim, inplace=True)):
+            return _apply_inplace(prim, target, others, params)
+    return _apply_inplace(prim, target, others, params)
+
+
+def _apply_inplace(prim, target, others, params):
     if "_inference" in target.__dict__ and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
@@ -351,6 +358,8 @@ def _binary_inplace(prim, scaled=None):
         if isinstance(alpha, Tensor) and scaled is not None:
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         other = _operand_into(input, other)
+        if scaled is not None:
+            ew.check_alpha(op.__name__, input.dtype, alpha)
         if alpha != 1:
             if scaled is None:
                 raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'alpha'")
