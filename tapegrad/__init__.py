@@ -38,6 +38,7 @@ from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 from . import accelerator, amp, cpu, distributed, multiprocessing, profiler, version  # noqa: E402
+from .autograd import forward_ad as _forward_ad  # noqa: E402,F401  torch.autograd.forward_ad
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  torch.autograd.profiler
 from .amp import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa: E402
                   is_autocast_cpu_enabled, is_autocast_enabled)

@@ -8,16 +8,18 @@ active = None  # the running profiler's recorder, or None
 
 
 class Range:
-    """``with Range(name): ...`` records one event named ``name`` while a profiler runs."""
+    """``with Range(name): ...`` records one event named ``name`` while a profiler runs (in
+    ``recorder``, if given, else in the innermost running profiler)."""
 
-    __slots__ = ("name", "event")
+    __slots__ = ("name", "event", "recorder")
 
-    def __init__(self, name):
-        self.name, self.event = name, None
+    def __init__(self, name, recorder=None):
+        self.name, self.event, self.recorder = name, None, recorder
 
     def __enter__(self):
-        if active is not None:
-            self.event = active.open(self.name, None)
+        recorder = self.recorder or active
+        if recorder is not None:
+            self.event = recorder.open(self.name, None)
         return self
 
     def __exit__(self, *exc_info):

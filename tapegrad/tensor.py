@@ -101,6 +101,7 @@ class Tensor:
     # "no_grad" or "inference_mode" for a view made in that mode of a tensor requiring grad
     # (see ops.registry._mark_view_made_without_grad)
     _view_made_without_grad = None
+    _fw_grad = None  # the tangent, inside a forward-AD level (autograd.forward_ad)
 
     def __init__(self, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -536,6 +537,8 @@ class Tensor:
             suffixes.append(f"grad_fn=<{node_name}>")
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
+        if self._fw_grad is not None:
+            suffixes.append(f"tangent={self._fw_grad!r}")
         d = self.dtype
         implied = (dtypes.get_default_dtype(),) if self._array.size == 0 else (
             dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)

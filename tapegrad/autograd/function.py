@@ -20,6 +20,7 @@ PyTorch 2's split style — ``forward(x)`` without a ctx, plus ``setup_context(c
 The gradients ``backward`` returns are checked as PyTorch checks them: one per ``forward`` argument,
 None for non-tensor arguments, and a shape the input's shape can be broadcast to (summed back down).
 """
+import contextlib
 import inspect
 
 import numpy as np
@@ -35,8 +36,15 @@ __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 class FunctionCtx:
     """What ``forward`` may tell ``backward``: saved tensors, and any attribute it sets."""
 
+    _in_jvp = False
+    _saved_for_forward = ()
+
     def save_for_backward(self, *tensors):
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Tensors ``jvp`` reads back as ``ctx.saved_tensors`` (forward-mode AD)."""
+        self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -49,6 +57,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self._in_jvp:
+            return self._saved_for_forward
         saved = self._saved
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
@@ -174,6 +184,11 @@ class Function:
                                   "custom autograd.Function to use it with backward mode AD.")
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         """PyTorch 2's split style: ``forward(*args)`` computes without a ctx, then
         ``setup_context(ctx, inputs, output)`` saves what ``backward`` needs."""
@@ -207,7 +222,11 @@ class Function:
         ctx._tensor_positions = positions
         ctx._input_meta = tuple((t._array.shape, t._array.dtype) for t in tensors)
         ctx._n_args = len(args)
-        with grad_mode.no_grad():
+        dual = forward_ad_level is not None and any(t._fw_grad is not None for t in tensors)
+        if dual and cls.jvp is Function.jvp:
+            Function.jvp(ctx)  # PyTorch's error: no forward-mode rule
+        with grad_mode.no_grad(), (forward_ad_level.paused() if dual else
+                                   contextlib.nullcontext()):
             if split_style:
                 outputs = cls.forward(*args)
                 cls.setup_context(ctx, args, outputs)
@@ -221,7 +240,29 @@ class Function:
                                      else None for o in outputs)
         ctx._saved = tuple(_save(t, outputs if recording else ()) for t in ctx._to_save)
         ctx._to_save = ()
+        if dual:
+            _attach_tangents(cls, ctx, args, outputs)
         return outputs[0] if single else outputs
+
+
+# The active forward-AD level's propagator (set by autograd.forward_ad), or None.
+forward_ad_level = None
+
+
+def _attach_tangents(cls, ctx, args, outputs):
+    """The outputs' tangents, from the Function's own ``jvp(ctx, *input_tangents)``."""
+    level = forward_ad_level
+    ctx._in_jvp = True
+    try:
+        with level.paused():
+            tangents = cls.jvp(ctx, *(a._fw_grad if isinstance(a, Tensor) else None
+                                      for a in args))
+    finally:
+        ctx._in_jvp = False
+    tangents = tangents if isinstance(tangents, tuple) else (tangents,)
+    for output, tangent in zip(outputs, tangents):
+        if isinstance(output, Tensor) and isinstance(tangent, Tensor):
+            level.attach(output, tangent)
 
 
 def _save(tensor, outputs):

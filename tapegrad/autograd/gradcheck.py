@@ -12,9 +12,10 @@ PyTorch's two further checks: a zero grad_output must give zero gradients, and a
 accept undefined (None) output gradients. ``raise_exception=False`` turns a failed check into
 ``False``.
 
-Forward-mode AD and vmap are not part of tapegrad: ``check_forward_ad``,
-``check_batched_grad``, ``check_batched_forward_grad`` (and gradgradcheck's
-``check_fwd_over_rev``) set to True raise ``NotImplementedError`` instead of being ignored.
+``check_forward_ad`` (and gradgradcheck's ``check_fwd_over_rev``) compare forward-mode AD's
+Jacobians, one dual pass per input element, with the same finite differences. Batching rules
+are not part of tapegrad: ``check_batched_grad`` and ``check_batched_forward_grad`` set to True
+raise ``NotImplementedError`` instead of being ignored.
 """
 import warnings
 
@@ -86,11 +87,12 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError(
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    _refuse_unsupported(check_forward_ad=check_forward_ad, check_batched_grad=check_batched_grad,
+    _refuse_unsupported(check_batched_grad=check_batched_grad,
                         check_batched_forward_grad=check_batched_forward_grad)
     try:
         return _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                                 check_grad_dtypes, fast_mode)
+                                 check_grad_dtypes, fast_mode, check_forward_ad,
+                                 check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -98,21 +100,25 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _refuse_unsupported(**options):
-    """Options that need forward-mode AD or vmap, which tapegrad lacks: an error, not a check
+    """Options that need batching rules (vmap), which tapegrad lacks: an error, not a check
     silently skipped."""
     for name, value in options.items():
         if value:
-            needs = "vmap" if "batched" in name else "forward-mode AD"
-            raise NotImplementedError(f"gradcheck: {name}=True needs {needs}, which tapegrad does "
-                                      f"not implement; call it with {name}=False")
+            raise NotImplementedError(f"gradcheck: {name}=True needs vmap's batching rules, "
+                                      f"which tapegrad does not implement; call it with "
+                                      f"{name}=False")
 
 
 def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                      check_grad_dtypes, fast_mode):
+                      check_grad_dtypes, fast_mode, check_forward_ad, check_backward_ad):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     func_out = func(*inputs)
     outputs = _differentiable_outputs(func_out)
+    if check_forward_ad:
+        _check_forward_ad(func, func_out, inputs, eps, rtol, atol)
+    if not check_backward_ad:
+        return True
     check = _fast_gradcheck if fast_mode else _slow_gradcheck
     check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
     _test_backward_mul_by_grad_output(outputs, inputs)
@@ -309,6 +315,29 @@ def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
                 raise GradcheckError(_notallclose_msg(a, n, i, j))
 
 
+def _check_forward_ad(func, func_out, inputs, eps, rtol, atol):
+    """Forward-mode Jacobians, one dual pass per input element (whatever ``fast_mode``),
+    against the finite differences."""
+    from . import forward_ad
+    numerical = _numerical_jacobians(func, inputs, func_out, eps)
+    outputs = _floating_outputs(func_out)
+    for j, t in enumerate(_differentiable_inputs(inputs)):
+        forward = [np.zeros((t._array.size, o._array.size), o._array.dtype) for o in outputs]
+        for k in range(t._array.size):
+            tangent = Tensor._make(np.eye(1, t._array.size, k, dtype=t._array.dtype)
+                                   .reshape(t._array.shape))
+            with forward_ad.dual_level():
+                dual = forward_ad.make_dual(t, tangent)
+                results = func(*(dual if x is t else x for x in inputs))
+                for jacobian, output in zip(forward, _floating_outputs(results)):
+                    derivative = forward_ad.unpack_dual(output).tangent
+                    if derivative is not None:
+                        jacobian[k] = derivative._array.reshape(-1)
+        for i, (a, n) in enumerate(zip(forward, numerical[j])):
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(_notallclose_msg(a, n, i, j))
+
+
 def _random_unit_vector(t, rng):
     """A random direction with non-negative entries and norm 1, in ``t``'s dtype."""
     vector = rng.random(t._array.size).astype(t._array.dtype)
@@ -454,7 +483,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     if check_batched_grad and not check_rev_over_rev:
         raise AssertionError(
             "Setting check_batched_grad=True requires check_rev_over_rev to be True")
-    _refuse_unsupported(check_fwd_over_rev=check_fwd_over_rev)
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = tuple(_random_grad_output(o, gen_non_contig_grad_outputs)

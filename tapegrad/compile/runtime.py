@@ -15,6 +15,7 @@ import weakref
 import numpy as np
 
 from .. import _profiling
+from ..autograd import function as autograd_function
 from ..autograd import grad_mode
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
 from ..ops.registry import _modified_message
@@ -141,7 +142,8 @@ class CompiledFunction:
         return self if instance is None else functools.partial(self, instance)
 
     def __call__(self, *args, **kwargs):
-        if tracing_here() or stance == "force_eager":  # (tracing: inlined into the caller)
+        if (tracing_here() or stance == "force_eager"  # tracing: inlined into the caller
+                or autograd_function.forward_ad_level is not None):  # tangents: the op table
             return self._fn(*args, **kwargs)
         entry = self._lookup(args, kwargs)
         if entry is None:

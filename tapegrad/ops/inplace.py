@@ -4,9 +4,11 @@ An in-place op writes into the tensor's own memory (so its views see the change)
 version counter (so a backward step that saved the old value refuses to run), and, when autograd is
 involved, re-points the tensor's ``grad_fn`` at the new node, as PyTorch's ``rebase_history`` does.
 """
+import contextlib
+
 import numpy as np
 
-from .. import _profiling, dtypes
+from .. import dtypes
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
@@ -29,8 +31,10 @@ __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "c
 
 def apply_inplace(prim, target, others, params):
     """Apply ``prim(target, *others, **params)`` and store the result in ``target``."""
-    if _profiling.active is not None:  # one event for the write (it bypasses the op table)
-        with _profiling.Range(_profiling.active.op_name(prim, inplace=True)):
+    if registry.inplace_observers:  # a profiler, forward-mode AD
+        with contextlib.ExitStack() as observed:
+            for observer in registry.inplace_observers:
+                observed.enter_context(observer(prim, target, others, params))
             return _apply_inplace(prim, target, others, params)
     return _apply_inplace(prim, target, others, params)
 

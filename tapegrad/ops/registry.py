@@ -31,6 +31,12 @@ PRIMITIVES = {}  # name -> Primitive: the op table
 _interceptor = None
 
 
+# Context-manager factories ``observer(primitive, target, others, params)`` wrapped around every
+# in-place write (which bypasses the interceptor): the profiler times it, forward-mode AD updates
+# the target's tangent. Empty unless one of them is active.
+inplace_observers = []
+
+
 def set_interceptor(fn):
     """Route all primitive calls through ``fn`` (None restores eager execution); returns the
     previous interceptor so that callers can restore it."""
@@ -115,7 +121,10 @@ def _unpack(node, entry):
     if saved._version_counter.value != version:
         raise RuntimeError(_modified_message(saved, version, node))
     if type(saved) is _SavedOutput:
-        return Tensor._make(saved._array, node, saved._output_nr)
+        output = Tensor._make(saved._array, node, saved._output_nr)
+        if saved._fw_grad is not None:
+            output._fw_grad = saved._fw_grad
+        return output
     return saved
 
 
@@ -123,12 +132,13 @@ class _SavedOutput:
     """A node's own output, saved without the tensor: holding the tensor would make a cycle
     (output -> node -> output). Unpacking rebuilds a tensor that points at the node."""
 
-    __slots__ = ("_array", "_version_counter", "_output_nr")
+    __slots__ = ("_array", "_version_counter", "_output_nr", "_fw_grad", "__weakref__")
 
     def __init__(self, tensor, output_nr=0):
         self._array = tensor._array
         self._version_counter = tensor._version_counter
         self._output_nr = output_nr
+        self._fw_grad = None  # the output's tangent (forward-mode AD), for rules that read it
 
 
 def _modified_message(saved, expected, node):

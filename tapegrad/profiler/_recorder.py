@@ -56,6 +56,7 @@ class Recorder:
     def start(self):
         self._outer = (registry.set_interceptor(self), _profiling.active)
         _profiling.active = self
+        registry.inplace_observers.append(self.observe_inplace)
 
     def stop(self):
         for event in reversed(getattr(self._open, "stack", ())):
@@ -63,6 +64,7 @@ class Recorder:
         interceptor, outer = self._outer
         registry.set_interceptor(interceptor)
         _profiling.active = outer
+        registry.inplace_observers.remove(self.observe_inplace)
 
     def result(self):
         """The finished events, in the order they started."""
@@ -88,7 +90,9 @@ class Recorder:
             pass
 
     # -- what reports to it ----------------------------------------------------------------------
-    op_name = staticmethod(op_name)
+    def observe_inplace(self, primitive, target, others, params):
+        """An in-place write (it bypasses the op table) is one event: ``aten::add_``."""
+        return _profiling.Range(op_name(primitive, inplace=True), self)
 
     def __call__(self, primitive, inputs, params):
         """The interceptor: time one primitive call (the outer interceptor, if any, runs it)."""

@@ -1,0 +1,246 @@
+"""Forward-mode AD (``torch.autograd.forward_ad``): dual tensors carry a tangent through each
+operation, giving a Jacobian-vector product in one forward pass.
+
+Inside ``dual_level()``, every primitive call of the op table passes through ``_Propagator``.
+When an input carries a tangent, the output's tangent is the operation's Jacobian applied to the
+input tangents. tapegrad writes each operation's derivative once, as a vector-Jacobian product,
+so the Jacobian-vector product is found from it: the VJP ``u -> J^T u`` is linear in ``u``, and
+differentiating ``<J^T u, t>`` with respect to ``u`` gives ``J t`` (the "double-VJP" trick, done
+per operation on the reverse engine). It is exact, and slower than dedicated forward rules.
+Views apply themselves to the tangent, so a view's tangent is a view of its base's.
+"""
+
+import contextlib
+import weakref
+from collections import namedtuple
+
+import numpy as np
+
+from ..ops import registry
+from ..tensor import Tensor
+from . import function, grad_mode
+
+__all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
+           "make_dual", "unpack_dual"]
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+
+_level = None  # the one active level (0), or None
+
+
+def enter_dual_level():
+    """Start a forward-AD level (PyTorch supports one at a time, and so does tapegrad)."""
+    global _level
+    if _level is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _level = _Propagator()
+    _level.start()
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """End the level: every tangent made in it is dropped."""
+    global _level
+    if _level is None or level not in (None, 0):
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    propagator, _level = _level, None
+    propagator.stop()
+
+
+class dual_level(contextlib.ContextDecorator):
+    """``with dual_level(): ...`` — tangents live until the block ends."""
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc_info):
+        exit_dual_level()
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` whose tangent is ``tangent``."""
+    if _level is None:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    if not (tensor.is_floating_point() or tensor.is_complex()):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not (tangent.is_floating_point() or tangent.is_complex()):
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
+    if tensor._fw_grad is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
+                           "gradient at the same level 0 is not supported.")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError("Trying to set a forward gradient that has a different size than "
+                           "that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {list(tangent.shape)}.")
+    with _level.paused():
+        dual = tensor.view_as(tensor)
+    _level.attach(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """``(primal, tangent)``: the primal is a view without the tangent; the tangent is None
+    outside a level or for a tensor that has none."""
+    if _level is None or tensor._fw_grad is None:
+        return UnpackedDualTensor(tensor, None)
+    with _level.paused():
+        primal = tensor.view_as(tensor)
+    return UnpackedDualTensor(primal, tensor._fw_grad)
+
+
+def _has_tangent_dtype(t):
+    return isinstance(t, Tensor) and t._array.dtype.kind in "fc"
+
+
+class _Propagator:
+    """The op table's interceptor while a level is active: runs each primitive, then gives its
+    floating outputs the tangent the inputs' tangents imply."""
+
+    def __init__(self):
+        self._outer = None
+        self._carriers = []  # weak references to every tensor given a tangent
+
+    def start(self):
+        self._outer = registry.set_interceptor(self)
+        registry.inplace_observers.append(self.observe_inplace)
+        function.forward_ad_level = self
+
+    def stop(self):
+        registry.set_interceptor(self._outer)
+        registry.inplace_observers.remove(self.observe_inplace)
+        function.forward_ad_level = None
+        for ref in self._carriers:
+            carrier = ref()
+            if carrier is not None:
+                carrier._fw_grad = None
+
+    @contextlib.contextmanager
+    def paused(self):
+        """Run operations without propagating (the tangent arithmetic itself)."""
+        registry.set_interceptor(self._outer)
+        try:
+            yield
+        finally:
+            registry.set_interceptor(self)
+
+    def attach(self, tensor, tangent):
+        tensor._fw_grad = tangent
+        self._carriers.append(weakref.ref(tensor))
+
+    def _run(self, primitive, inputs, params):
+        if self._outer is not None:
+            return self._outer(primitive, inputs, params)
+        return primitive.apply(inputs, params)
+
+    # -- out-of-place operations ---------------------------------------------------------------
+    def __call__(self, primitive, inputs, params):
+        result = self._run(primitive, inputs, params)
+        tangents = [getattr(t, "_fw_grad", None) for t in inputs]
+        if all(t is None for t in tangents):
+            return result
+        outputs = result if isinstance(result, tuple) else (result,)
+        with self.paused():
+            out_tangents = _output_tangents(primitive, inputs, params, tangents)
+        for output, tangent in zip(outputs, out_tangents):
+            if tangent is not None and _has_tangent_dtype(output):
+                self.attach(output, tangent)
+                self._attach_to_saved_output(output, tangent)
+        return result
+
+    def _attach_to_saved_output(self, output, tangent):
+        """A backward rule that reads the node's own output (exp, tanh ...) sees its tangent
+        too, so that gradients computed inside the level carry tangents (forward over
+        reverse)."""
+        for entry in getattr(output._grad_fn, "_saved", None) or ():
+            saved = entry[0] if entry is not None else None
+            if type(saved) is registry._SavedOutput and saved._array is output._array:
+                self.attach(saved, tangent)
+
+    def record_inplace(self, primitive, target, others, params):
+        if self._outer is not None:
+            self._outer.record_inplace(primitive, target, others, params)
+
+    # -- in-place operations ---------------------------------------------------------------------
+    @contextlib.contextmanager
+    def observe_inplace(self, primitive, target, others, params):
+        """The tangent of ``target`` after the write, computed from the values before it."""
+        tangents = [t._fw_grad for t in (target, *others)]
+        if all(t is None for t in tangents) or not _has_tangent_dtype(target):
+            yield
+            return
+        with self.paused():
+            (new,) = _output_tangents(primitive, (target, *others), params, tangents)[:1]
+            if new is None:
+                new = Tensor._make(np.zeros_like(target._array))
+        yield
+        self._store_inplace_tangent(target, new)
+
+    def _store_inplace_tangent(self, target, new):
+        """A write into a view writes the same region of its base's tangent."""
+        base = target._base
+        if base is None or not _has_tangent_dtype(base):
+            self.attach(target, new)
+            return
+        if base._fw_grad is None or base._fw_grad._array.strides != base._array.strides:
+            laid_out = np.zeros_like(base._array)
+            if base._fw_grad is not None:
+                laid_out[...] = base._fw_grad._array
+            self.attach(base, Tensor._make(laid_out))
+        region = np.ndarray(target._array.shape, target._array.dtype,
+                            buffer=base._fw_grad._array, strides=target._array.strides,
+                            offset=_address(target._array) - _address(base._array))
+        region[...] = new._array
+        self.attach(target, Tensor._make(region))
+
+
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+def _output_tangents(primitive, inputs, params, tangents):
+    """Per output of ``primitive(*inputs)``: its tangent (None: none), given the inputs'.
+
+    Where gradients are being recorded and a primal or tangent requires grad, the tangent is
+    computed on the tape too (``create_graph``), so that a loss built from tangents can be
+    differentiated with respect to parameters (reverse over forward)."""
+    if primitive.is_view and sum(isinstance(t, Tensor) for t in inputs) == 1:
+        return _as_tuple(primitive.apply([tangents[0]], params))  # linear: a view of the tangent
+    on_tape = grad_mode.is_grad_enabled() and any(
+        isinstance(t, Tensor) and t.requires_grad for t in (*inputs, *tangents))
+    with grad_mode.enable_grad():
+        wrt, wrt_tangents, copies = [], [], []
+        for t, tangent in zip(inputs, tangents):
+            if not isinstance(t, Tensor):
+                copy = t
+            elif tangent is not None and _has_tangent_dtype(t):
+                copy = t.view_as(t) if on_tape and t.requires_grad else \
+                    t.detach().requires_grad_(True)
+                wrt.append(copy)
+                wrt_tangents.append(tangent)
+            else:
+                copy = t if on_tape else t.detach()
+            copies.append(copy)
+        outputs = _as_tuple(primitive.apply(copies, params))
+        differentiable = [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+        if not differentiable:
+            return (None,) * len(outputs)
+        cotangents = [Tensor._make(np.zeros_like(o._array)).requires_grad_(True)
+                      for o in differentiable]
+        from .engine import grad
+        vjps = grad(differentiable, wrt, cotangents, create_graph=True, allow_unused=True)
+        pairs = [(v, t) for v, t in zip(vjps, wrt_tangents) if v is not None and v.requires_grad]
+        jvps = grad([v for v, _ in pairs], cotangents, [t for _, t in pairs],
+                    create_graph=on_tape, allow_unused=True) if pairs else \
+            [None] * len(cotangents)
+    by_output = {id(o): (j if j is not None else Tensor._make(np.zeros_like(o._array)))
+                 for o, j in zip(differentiable, jvps)}
+    return tuple(by_output.get(id(o)) if isinstance(o, Tensor) else None for o in outputs)
+
+
+def _as_tuple(result):
+    return result if isinstance(result, tuple) else (result,)
