@@ -44,6 +44,8 @@ from .amp import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa:
                   is_autocast_cpu_enabled, is_autocast_enabled)
 
 from .version import __version__  # noqa: E402
+from ._control_flow import cond, while_loop  # noqa: E402
+from .utils.dlpack import from_dlpack  # noqa: E402
 
 # PyTorch's constants (``torch.pi`` …); ``newaxis`` is None, for indexing as in numpy.
 from math import e, inf, nan, pi  # noqa: E402

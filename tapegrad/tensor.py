@@ -223,6 +223,49 @@ class Tensor:
     def is_pinned(self, device=None):
         return False
 
+    # -- the complex-number API, on real tensors (see tapegrad.ops.conjugation) ------------------
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        return ops.imag(self)
+
+    # -- Python callbacks over the elements (CPU tensors, no autograd, as in PyTorch) ----------
+    def apply_(self, callable):
+        """Replace each element ``x`` by ``callable(x)`` (slow: a Python call per element)."""
+        return self._map_elements("apply_", callable)
+
+    def map_(self, tensor, callable):
+        """``self[i] = callable(self[i], tensor[i])``, ``tensor`` broadcast to this shape."""
+        return self._map_elements("map_", callable, tensor)
+
+    def map2_(self, x, y, callable):
+        return self._map_elements("map2_", callable, x, y)
+
+    def _map_elements(self, name, callable, *others):
+        if self._requires_grad:
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                               f"var.detach().{name}() instead.")
+        arrays = [np.broadcast_to(o._array, self._array.shape) for o in others]
+        kind = type(self._array.dtype.type(0).item())
+        values = [kind(callable(*(a[i].item() for a in (self._array, *arrays))))
+                  for i in np.ndindex(self._array.shape)]
+        self._array[...] = np.array(values, self._array.dtype).reshape(self._array.shape)
+        self._version_counter.value += 1
+        return self
+
+    # -- DLPack: zero-copy exchange with numpy, JAX, CuPy ... ------------------------------------
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if self._requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._array.__dlpack__(stream=stream, max_version=max_version,
+                                      dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
     def pin_memory(self, device=None):
         """Refused as in a CPU-only PyTorch: pinned memory belongs to an accelerator."""
         raise RuntimeError("Cannot access accelerator device when none is available.")

@@ -138,6 +138,7 @@ SAMPLES = {
     "bitwise_left_shift": ([ints(9, 3, 4)], lambda a: a << 2),
     "bitwise_right_shift": ([ints(99, 3, 4)], lambda a: a >> 1),
     "sign": ([f(3, 4)], lambda a: a.sign() * a),
+    "angle": ([f(3, 4)], lambda a: a.angle() * a),
     "floor": ([f(3, 4)], lambda a: a.floor()),
     "ceil": ([f(3, 4)], lambda a: a.ceil()),
     "round": ([f(3, 4)], lambda a: a.round()),

@@ -57,6 +57,7 @@ from .ranges import *  # noqa: F401,F403
 from .gamma_functions import *  # noqa: F401,F403
 from .incomplete_gamma import *  # noqa: F401,F403
 from .bessel import *  # noqa: F401,F403
+from .conjugation import *  # noqa: F401,F403
 from . import gaussian as _gaussian  # noqa: F401  (torch.special's; registers its primitives)
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
@@ -135,6 +136,8 @@ TENSOR_METHODS = (
     "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
     "igamma", "igammac", "igamma_", "igammac_",
+    "conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_neg", "is_conj",
+    "is_neg", "angle", "adjoint",
 )
 not_equal, not_equal_ = ne, ne_  # PyTorch's other names
 
@@ -169,6 +172,7 @@ _accept_numpy_names_everywhere(globals(), [_module for _name, _module in list(_s
                                            if _name.startswith(__name__ + ".")])
 
 METHOD_ONLY += ("put_", "not_equal_", "igamma_", "igammac_")
+# ``torch.real``/``torch.imag`` are functions; on a tensor they are properties (tensor.py)
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.
 __all__ = [name for name, value in globals().items()
