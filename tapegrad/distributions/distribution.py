@@ -30,7 +30,14 @@ class Distribution:
             self._validate_parameters()
 
     def _validate_parameters(self):
-        for name, constraint in self.arg_constraints.items():
+        try:
+            arg_constraints = self.arg_constraints
+        except NotImplementedError:  # a user's subclass that names no constraints: warn
+            arg_constraints = {}
+            warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
+                          "`arg_constraints = {}` or initialize the distribution with "
+                          "`validate_args=False` to turn off validation.", stacklevel=3)
+        for name, constraint in arg_constraints.items():
             if constraints.is_dependent(constraint):
                 continue
             if name not in self.__dict__ and isinstance(getattr(type(self), name), lazy_property):
@@ -162,7 +169,13 @@ class Distribution:
             if i != 1 and j != 1 and i != j:
                 raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
                                  f"{actual} vs {expected}.")
-        support = self.support
+        try:
+            support = self.support
+        except NotImplementedError:  # a user's subclass without a support: nothing to check
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample "
+                          "validation. Please initialize the distribution with "
+                          "`validate_args=False` to turn off validation.", stacklevel=2)
+            return
         if not bool(support.check(value).all()):
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape "
                              f"{tuple(value.shape)}) to be within the support ({support!r}) of "

@@ -4,6 +4,7 @@ import math
 import numbers
 
 from .. import ops
+from ..tensor import Tensor
 from ..ops.gamma_functions import digamma, lgamma, standard_gamma
 from ..ops.incomplete_gamma import igamma
 from . import constraints
@@ -46,6 +47,10 @@ class Gamma(ExponentialFamily):
         return standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
 
     def log_prob(self, value):
+        """In the parameters' dtype: PyTorch casts ``value`` to the rate's first (keeping its
+        graph: ToCopyBackward0)."""
+        value = (value.to(self.rate.dtype) if isinstance(value, Tensor)
+                 else ops.as_tensor(value, dtype=self.rate.dtype))
         if self._validate_args:
             self._validate_sample(value)
         return (ops.xlogy(self.concentration, self.rate)
@@ -103,12 +108,15 @@ class Dirichlet(ExponentialFamily):
 
     @property
     def mode(self):
+        """The normalized ``concentration - 1`` (clamped at 0). Where every concentration is
+        below one that is 0 / 0, and the mode is a corner: PyTorch's, the first one (its
+        argmax of the nans)."""
         peak = (self.concentration - 1).clamp(min=0.0)
-        peak = peak / peak.sum(-1, True)
-        below_one = (self.concentration < 1).all(-1)  # the mode is the largest one's corner
-        return ops.where(below_one.unsqueeze(-1),
-                         ops.zeros_like(peak).scatter(-1, self.concentration.argmax(-1, True),
-                                                      1.0), peak)
+        mode = peak / peak.sum(-1, True)
+        below_one = (self.concentration < 1).all(-1)
+        corner = ops.zeros_like(mode).scatter(-1, mode.argmax(-1, True), 1.0)
+        mode[below_one] = corner[below_one]
+        return mode
 
     @property
     def variance(self):

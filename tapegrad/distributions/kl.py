@@ -3,7 +3,6 @@ import math
 
 from .. import autograd, ops
 from ..ops.gamma_functions import digamma, lgamma
-from ..ops.matrix import solve
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .continuous_bernoulli import ContinuousBernoulli
@@ -20,7 +19,7 @@ from .normal import Normal
 from .one_hot import OneHotCategorical
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
-from .utils import euler_constant, sum_rightmost
+from .utils import euler_constant, fill_masked_, solve_lower, sum_rightmost
 
 __all__ = ["kl_divergence", "register_kl"]
 
@@ -60,9 +59,22 @@ def softplus(x):
     return x.clamp(min=0) + (-x.abs()).exp().log1p()
 
 
+def _event_shape_error(kinds):
+    """PyTorch's text, with the indentation its line continuation carries into the message."""
+    return (f"KL-divergence between two {kinds} with" + " " * 26
+            + "different event shapes cannot be computed")
+
+
 def _replace_where(mask, value, tensor):
-    """``tensor`` with ``value`` where ``mask`` holds (no gradient flows there)."""
-    return ops.where(mask, ops.full_like(tensor, value), tensor)
+    """``tensor`` with ``value`` where ``mask`` holds (no gradient flows there), written in
+    place as PyTorch writes it."""
+    return fill_masked_(tensor, mask, value)
+
+
+def _inf_where(mask, tensor):
+    """``tensor`` with inf where ``mask`` holds, out of place (WhereBackward0): PyTorch's
+    continuous-Bernoulli/uniform divergences select rather than assign."""
+    return ops.where(mask, ops.full_like(tensor, math.inf), tensor)
 
 
 @register_kl(Normal, Normal)
@@ -99,13 +111,12 @@ def _kl_uniform_uniform(p, q):
 def _kl_multivariate_normal(p, q):
     """½ (tr(Σq⁻¹ Σp) + (μq − μp)ᵀ Σq⁻¹ (μq − μp) − n) + log √det Σq − log √det Σp."""
     if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Multivariate Normals with different event "
-                         "shapes cannot be computed")
+        raise ValueError(_event_shape_error("Multivariate Normals"))
     n = p.event_shape[0]
     batch = tuple(ops.broadcast_shapes(p.batch_shape, q.batch_shape))
     q_factor = q._unbroadcasted_scale_tril.expand(batch + (n, n))
     p_factor = p._unbroadcasted_scale_tril.expand(batch + (n, n))
-    trace = solve(q_factor, p_factor).pow(2).sum((-2, -1))
+    trace = solve_lower(q_factor, p_factor).pow(2).sum((-2, -1))
     mahalanobis = q.mahalanobis((q.loc - p.loc).expand(batch + (n,)))
     return q.half_log_det() - p.half_log_det() + 0.5 * (trace + mahalanobis - n)
 
@@ -113,16 +124,15 @@ def _kl_multivariate_normal(p, q):
 @register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
 def _kl_lowrank_lowrank(p, q):
     if p.event_shape != q.event_shape:
-        raise ValueError("KL-divergence between two Low Rank Multivariate Normals with "
-                         "different event shapes cannot be computed")
+        raise ValueError(_event_shape_error("Low Rank Multivariate Normals"))
     log_det_ratio = (_lowrank_logdet(q._unbroadcasted_cov_diag, q._capacitance_tril)
                      - _lowrank_logdet(p._unbroadcasted_cov_diag, p._capacitance_tril))
     mahalanobis = _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag,
                                        q.loc - p.loc, q._capacitance_tril)
     # tr(Σq⁻¹ Σp) through Woodbury: Σq⁻¹ = Dq⁻¹ − Aᵀ A with A = Lc⁻¹ Wqᵀ Dq⁻¹
     qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = solve(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
-                                         + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
+    A = solve_lower(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
+                                               + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
     p_diag, p_factor = p._unbroadcasted_cov_diag, p._unbroadcasted_cov_factor
     trace = ((p_diag / q._unbroadcasted_cov_diag).sum(-1)
              + (p_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1)).pow(2).sum((-2, -1))
@@ -412,7 +422,7 @@ def _kl_continuous_bernoulli_normal(p, q):
 def _kl_continuous_bernoulli_uniform(p, q):
     result = -p.entropy() + (q.high - q.low).log()
     outside = (q.low >= p.support.lower_bound) | (q.high <= p.support.upper_bound)
-    return _replace_where(outside, math.inf, result)
+    return _inf_where(outside, result)
 
 
 @register_kl(Exponential, Gumbel)
@@ -501,7 +511,7 @@ def _kl_uniform_beta(p, q):
 def _kl_uniform_continuous_bernoulli(p, q):
     result = -p.entropy() - p.mean * q.logits - (-q.probs).log1p() - q._cont_bern_log_norm()
     outside = (p.high >= q.support.upper_bound) | (p.low <= q.support.lower_bound)
-    return _replace_where(outside, math.inf, result)
+    return _inf_where(outside, result)
 
 
 @register_kl(Uniform, Exponential)
@@ -536,9 +546,7 @@ def _kl_uniform_pareto(p, q):
     return _replace_where(p.low < q.support.lower_bound, math.inf, t2 * (q.alpha + 1) - t1)
 
 
-# PyTorch's text, with the indentation its line continuation carries into the message
-_LOWRANK_EVENT_SHAPE_ERROR = ("KL-divergence between two (Low Rank) Multivariate Normals with"
-                              + " " * 26 + "different event shapes cannot be computed")
+_LOWRANK_EVENT_SHAPE_ERROR = _event_shape_error("(Low Rank) Multivariate Normals")
 
 
 def _trace_xxt(matrices):
@@ -558,7 +566,8 @@ def _kl_lowrank_multivariate_normal(p, q):
     q_factor = q._unbroadcasted_scale_tril.expand(batch + (n, n))
     p_cov_factor = p._unbroadcasted_cov_factor.expand(batch + (n, p.cov_factor.shape[-1]))
     p_cov_diag = p._unbroadcasted_cov_diag.sqrt().diag_embed().expand(batch + (n, n))
-    trace = _trace_xxt(solve(q_factor, p_cov_factor)) + _trace_xxt(solve(q_factor, p_cov_diag))
+    trace = (_trace_xxt(solve_lower(q_factor, p_cov_factor))
+             + _trace_xxt(solve_lower(q_factor, p_cov_diag)))
     mahalanobis = q.mahalanobis(q.loc - p.loc)
     return 0.5 * (log_det_ratio + trace + mahalanobis - n)
 
@@ -573,8 +582,8 @@ def _kl_multivariate_normal_lowrank(p, q):
                                        q.loc - p.loc, q._capacitance_tril)
     # tr(Σq⁻¹ Σp) through Woodbury: Σq⁻¹ = Dq⁻¹ − Aᵀ A with A = Lc⁻¹ Wqᵀ Dq⁻¹
     qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = solve(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
-                                         + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
+    A = solve_lower(q._capacitance_tril.expand(tuple(qWt_qDinv.shape[:-2])
+                                               + tuple(q._capacitance_tril.shape[-2:])), qWt_qDinv)
     p_factor = p._unbroadcasted_scale_tril
     trace = (_trace_xxt(p_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
              - _trace_xxt(A.matmul(p_factor)))

@@ -1,13 +1,15 @@
 """The Kumaraswamy distribution on (0, 1): like Beta, but with a closed-form cdf, so sampled as
 ``(1 − (1 − U)^(1/b))^(1/a)`` for U uniform."""
 
+import math
+
 from .. import ops
 from ..ops.gamma_functions import digamma, lgamma
 from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
 from .uniform import Uniform
-from .utils import broadcast_all, euler_constant, nan_where
+from .utils import broadcast_all, euler_constant, fill_masked_
 
 __all__ = ["Kumaraswamy"]
 
@@ -47,7 +49,7 @@ class Kumaraswamy(TransformedDistribution):
     def mode(self):
         a, b = self.concentration1, self.concentration0
         log_mode = b.reciprocal() * (-b).log1p() - (-b * a).log1p()
-        return nan_where((b < 1) | (a < 1), log_mode).exp()
+        return fill_masked_(log_mode, (b < 1) | (a < 1), math.nan).exp()
 
     @property
     def variance(self):

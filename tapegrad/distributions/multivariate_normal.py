@@ -5,10 +5,10 @@ densities need only an m × m Cholesky factor (Woodbury)."""
 import math
 
 from .. import ops
-from ..ops.matrix import cholesky, inv, solve
+from ..ops.matrix import cholesky
 from . import constraints
 from .distribution import Distribution
-from .utils import lazy_property, the_one_matrix
+from .utils import lazy_property, precision_to_scale_tril, solve_lower, the_one_matrix
 
 __all__ = ["MultivariateNormal", "LowRankMultivariateNormal"]
 
@@ -40,7 +40,7 @@ class MultivariateNormal(Distribution):
         elif name == "covariance_matrix":
             self._unbroadcasted_scale_tril = cholesky(matrix)
         else:
-            self._unbroadcasted_scale_tril = cholesky(inv(matrix))
+            self._unbroadcasted_scale_tril = precision_to_scale_tril(matrix)
 
     def _matrix_shape(self):
         return tuple(self._batch_shape) + tuple(self._event_shape) * 2
@@ -56,7 +56,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self):
-        return inv(self.covariance_matrix)
+        return ops.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
 
     @property
     def mean(self):
@@ -83,7 +83,7 @@ class MultivariateNormal(Distribution):
         """|L⁻¹ diff|², the squared Mahalanobis length of ``diff`` (batched)."""
         n = self._event_shape[0]
         factor = self._unbroadcasted_scale_tril.expand(tuple(diff.shape[:-1]) + (n, n))
-        return solve(factor, diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
+        return solve_lower(factor, diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
 
     def log_prob(self, value):
         if self._validate_args:
@@ -116,7 +116,7 @@ def _lowrank_mahalanobis(W, D, x, capacitance_tril):
     Wt_Dinv_x = ((W.mT / D.unsqueeze(-2)) @ x.unsqueeze(-1)).squeeze(-1)
     factor = capacitance_tril.expand(tuple(Wt_Dinv_x.shape[:-1])
                                      + tuple(capacitance_tril.shape[-2:]))
-    whitened = solve(factor, Wt_Dinv_x.unsqueeze(-1)).squeeze(-1)
+    whitened = solve_lower(factor, Wt_Dinv_x.unsqueeze(-1)).squeeze(-1)
     return (x.pow(2) / D).sum(-1) - whitened.pow(2).sum(-1)
 
 
@@ -187,7 +187,7 @@ class LowRankMultivariateNormal(Distribution):
         Wt_Dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)
         factor = self._capacitance_tril.expand(tuple(Wt_Dinv.shape[:-2])
                                                + tuple(self._capacitance_tril.shape[-2:]))
-        A = solve(factor, Wt_Dinv)
+        A = solve_lower(factor, Wt_Dinv)
         return (self._unbroadcasted_cov_diag.reciprocal().diag_embed() - A.mT @ A
                 ).expand(self._matrix_shape())
 

@@ -7,7 +7,7 @@ from ..ops.gamma_functions import digamma, lgamma
 from . import constraints
 from .distribution import Distribution
 from .gamma import Chi2, Gamma
-from .utils import broadcast_all, finfo, nan_where
+from .utils import broadcast_all, fill_masked_, finfo
 
 __all__ = ["StudentT", "FisherSnedecor"]
 
@@ -26,7 +26,7 @@ class StudentT(Distribution):
 
     @property
     def mean(self):
-        return nan_where(self.df <= 1, self.loc.clone())
+        return fill_masked_(self.loc.clone(), self.df <= 1, math.nan)
 
     @property
     def mode(self):
@@ -34,9 +34,12 @@ class StudentT(Distribution):
 
     @property
     def variance(self):
-        finite = self.scale.pow(2) * self.df / (self.df - 2)
-        infinite = ops.where(self.df > 2, finite, ops.full_like(finite, math.inf))
-        return nan_where(self.df <= 1, infinite)
+        """scale² df / (df - 2), computed only where df > 2 (so that df = 2 gives no nan
+        gradient); inf for 1 < df <= 2, nan below."""
+        finite = self.df > 2
+        variance = self.df.clone()
+        variance[finite] = self.scale[finite].pow(2) * self.df[finite] / (self.df[finite] - 2)
+        return fill_masked_(fill_masked_(variance, ~finite, math.inf), self.df <= 1, math.nan)
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
@@ -74,16 +77,17 @@ class FisherSnedecor(Distribution):
 
     @property
     def mean(self):
-        df2 = nan_where(self.df2 <= 2, self.df2.clone())
+        df2 = fill_masked_(self.df2.clone(), self.df2 <= 2, math.nan)
         return df2 / (df2 - 2)
 
     @property
     def mode(self):
-        return nan_where(self.df1 <= 2, (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2))
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        return fill_masked_(mode, self.df1 <= 2, math.nan)
 
     @property
     def variance(self):
-        df2 = nan_where(self.df2 <= 4, self.df2.clone())
+        df2 = fill_masked_(self.df2.clone(), self.df2 <= 4, math.nan)
         return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
 
     def rsample(self, sample_shape=()):

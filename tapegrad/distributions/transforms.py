@@ -706,11 +706,11 @@ class StickBreakingTransform(_SameType, Transform):
 
     def forward_shape(self, shape):
         _at_least_one_dim(shape)
-        return Size(tuple(shape[:-1]) + (shape[-1] + 1,))
+        return shape[:-1] + (shape[-1] + 1,)
 
     def inverse_shape(self, shape):
         _at_least_one_dim(shape)
-        return Size(tuple(shape[:-1]) + (shape[-1] - 1,))
+        return shape[:-1] + (shape[-1] - 1,)
 
 
 class LowerCholeskyTransform(_SameType, Transform):
@@ -774,7 +774,7 @@ class CorrCholeskyTransform(Transform):
         d = round((0.25 + 2 * n) ** 0.5 + 0.5)
         if d * (d - 1) // 2 != n:
             raise ValueError("Input is not a flattened lower-diagonal number")
-        return Size(tuple(shape[:-1]) + (d, d))
+        return shape[:-1] + (d, d)
 
     def inverse_shape(self, shape):
         if len(shape) < 2:
@@ -782,7 +782,7 @@ class CorrCholeskyTransform(Transform):
         if shape[-2] != shape[-1]:
             raise ValueError("Input is not square")
         d = shape[-1]
-        return Size(tuple(shape[:-2]) + (d * (d - 1) // 2,))
+        return shape[:-2] + (d * (d - 1) // 2,)
 
 
 class CumulativeDistributionTransform(Transform):

@@ -1,5 +1,6 @@
 """The continuous uniform distribution on ``[low, high)``, reparameterized as
 ``low + (high − low) · u``."""
+import math
 import numbers
 
 from .. import ops
@@ -34,7 +35,7 @@ class Uniform(Distribution):
 
     @property
     def mode(self):
-        return ops.full_like(self.low, float("nan"))
+        return math.nan * self.high  # nan, in the graph of high as PyTorch records it
 
     @property
     def stddev(self):

@@ -6,11 +6,13 @@ import numpy as np
 
 from .. import dtypes, ops, random
 from ..autograd import grad_mode
+from ..ops.factorizations import solve_triangular
+from ..ops.matrix import cholesky
 from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
            "tril_matrix_to_vec", "vec_to_tril_matrix", "format_value", "sum_rightmost", "finfo",
-           "clipped_sigmoid", "draw", "draw_given_values", "nan_where"]
+           "clipped_sigmoid", "draw", "draw_given_values", "fill_masked_"]
 
 
 euler_constant = 0.57721566490153286060  # the Euler–Mascheroni constant γ
@@ -136,9 +138,12 @@ def draw_given_values(sampler, dtype):
     return Tensor._make(np.asarray(sampler(random.generator())).astype(dtype.numpy))
 
 
-def nan_where(mask, value):
-    """``value`` with nan where ``mask`` holds (no gradient flows there)."""
-    return ops.where(mask, ops.full_like(value, float("nan")), value)
+def fill_masked_(tensor, mask, value):
+    """``tensor[mask] = value`` in place, as PyTorch's distributions write it: the entries picked
+    get ``value`` and no gradient, the graph records IndexPutBackward0. ``tensor`` is a fresh
+    result of the caller's, never a parameter."""
+    tensor[mask.expand_as(tensor)] = value
+    return tensor
 
 
 def the_one_matrix(error, scale_tril, covariance_matrix, precision_matrix):
@@ -152,3 +157,18 @@ def the_one_matrix(error, scale_tril, covariance_matrix, precision_matrix):
         raise error("Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
                     "specified.")
     return given[0]
+
+
+def solve_lower(L, B):
+    """``L⁻¹ B`` for a lower-triangular ``L`` (a Cholesky factor): a triangular solve reads only
+    that triangle, so the upper one gets no gradient, as in PyTorch."""
+    return solve_triangular(L, B, upper=False)
+
+
+def precision_to_scale_tril(P):
+    """The lower Cholesky factor of ``P⁻¹`` without inverting ``P``: with J the exchange matrix,
+    J P J = Lf Lfᵀ gives P⁻¹ = (J Lf J)⁻ᵀ (J Lf J)⁻¹, and ``(J Lf J)ᵀ`` is lower triangular
+    (PyTorch's route, so its values and their rounding are PyTorch's)."""
+    flipped = cholesky(ops.flip(P, (-2, -1)))
+    inverse_factor = ops.flip(flipped, (-2, -1)).mT
+    return solve_lower(inverse_factor, ops.eye(P.shape[-1], dtype=P.dtype))

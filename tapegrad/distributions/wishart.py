@@ -6,13 +6,13 @@ import numbers
 import warnings
 
 from .. import ops
-from ..ops.matrix import cholesky, inv
+from ..ops.matrix import cholesky
 from ..ops.matrix_functions import linalg_slogdet as slogdet
 from ..tensor import Size
 from . import constraints
 from .exp_family import ExponentialFamily
 from .gamma import Chi2
-from .utils import finfo, lazy_property, the_one_matrix
+from .utils import finfo, lazy_property, precision_to_scale_tril, the_one_matrix
 
 __all__ = ["Wishart"]
 
@@ -68,7 +68,7 @@ class Wishart(ExponentialFamily):
         elif name == "covariance_matrix":
             self._unbroadcasted_scale_tril = cholesky(matrix)
         else:
-            self._unbroadcasted_scale_tril = cholesky(inv(matrix))
+            self._unbroadcasted_scale_tril = precision_to_scale_tril(matrix)
         self._dist_chi2 = self._bartlett_chi2()
 
     def _bartlett_chi2(self):

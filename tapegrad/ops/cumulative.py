@@ -3,14 +3,17 @@ and diff, the differences that undo a running sum."""
 
 import numpy as np
 
+from .. import dtypes
+from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES
+from .creation import eye, ones
 from .elementwise import clone, logical_xor, sub, where
 from .inplace import apply_inplace, copy_
-from .layout import _dims_of, _flip
+from .layout import _dims_of, _flip, triu
 from .reduction import amax, amin, in_dtype, return_types
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, Primitive, primitive
-from .shape import _axis, cat, narrow, reshape
+from .shape import _axis, cat, movedim, narrow, reshape, unsqueeze
 
 __all__ = [
     "cumsum", "cumprod", "logcumsumexp", "prod", "aminmax", "diff", "cumsum_", "cumprod_",
@@ -92,13 +95,17 @@ def _cumprod(a, dim):
 def _(ctx, grad, dim):
     """Input i reaches output k >= i as the product of the others up to k. Before the first zero
     of a slice that is ``out_k / a_i``; at the first zero, the running product with that zero
-    taken as one; after it, nothing reaches (every path multiplies by that zero)."""
+    taken as one; after it, nothing reaches (every path multiplies by that zero). That shortcut's
+    own derivative is not cumprod's second one, so under ``create_graph`` a slice holding a zero
+    takes the quadratic route, differentiable again (as PyTorch does)."""
     if grad._array.ndim == 0:
         return grad
     a, out = ctx.saved
     is_zero = a == 0
     if not is_zero._array.any():  # PyTorch's shortcut (its DivBackward0 under create_graph)
         return _reverse_cumsum(grad * out, dim) / a
+    if grad_mode.is_grad_enabled():
+        return _cumprod_vjp_differentiable(grad, a, dim)
     zeros_so_far = _cumsum(is_zero, dim=dim)
     first_zero = is_zero & (zeros_so_far == 1)
     before_zeros = _reverse_cumsum(grad * out, dim) / where(is_zero, 1.0, a)
@@ -106,6 +113,19 @@ def _(ctx, grad, dim):
     at_first_zero = _reduce_sum(where(zeros_so_far >= 1, grad * zero_as_one, 0.0), (dim,),
                                 keepdim=True)
     return where(zeros_so_far == 0, before_zeros, where(first_zero, at_first_zero, 0.0))
+
+
+def _cumprod_vjp_differentiable(grad, a, dim):
+    """cumprod's vector-Jacobian product as tapegrad ops, without dividing: row i of an n x n
+    matrix holds ``a`` with its i-th entry replaced by one, so that row's running product at k
+    is d out_k / d a_i for k >= i."""
+    n = a.shape[dim]
+    a_last, grad_last = movedim(a, dim, -1), movedim(grad, dim, -1)
+    diagonal = eye(n, dtype=dtypes.bool)
+    others = _cumprod(where(diagonal, 1.0, unsqueeze(a_last, -2)), dim=a_last.ndim)
+    reaches = triu(ones(n, n, dtype=dtypes.bool))  # output k depends on input i for k >= i
+    products = where(reaches, others * unsqueeze(grad_last, -2), 0.0)
+    return movedim(_reduce_sum(products, (a_last.ndim,), keepdim=False), -1, dim)
 
 
 def _reverse_cumsum(t, dim):
@@ -161,29 +181,40 @@ def _prod_forward(a, dims, keepdim):
 
 
 _prod_all = Primitive("prod_all", _prod_forward, node="ProdBackward0", group=REDUCTION,
-                      saves=("a",))
-_prod = Primitive("prod", _prod_forward, node="ProdBackward1", group=REDUCTION, saves=("a",))
+                      saves=("a", "out"))
+_prod = Primitive("prod", _prod_forward, node="ProdBackward1", group=REDUCTION,
+                  saves=("a", "out"))
 
 
 @_prod_all.vjp
 @_prod.vjp
 def _(ctx, grad, dims, keepdim):
-    """d prod / d a_i is the product of the others; computed without dividing by a zero: one
-    zero leaves a gradient at that position only, two leave none. (Second derivatives at inputs
-    holding a zero are not exact: the rule treats the other positions' zero gradient as constant.)
-    """
-    (a,) = ctx.saved
+    """d prod / d a_i is the product of the others: ``out / a_i`` when no input is zero, else
+    the running products from either side, which divide by nothing and differentiate again
+    exactly (PyTorch's two routes, whole-tensor products through a flattened view)."""
+    a, out = ctx.saved
     shape = ctx.input_shapes[0]
-    reduced = tuple(range(len(shape))) if dims is None else dims
-    is_zero = a == 0
-    safe = where(is_zero, 1.0, a)
-    product_of_nonzeros = _prod(safe, dims=reduced, keepdim=True)
-    zero_count = _reduce_sum(is_zero, reduced, keepdim=True)
-    local = where(zero_count == 0, product_of_nonzeros / safe,
-                  where(is_zero & (zero_count == 1), product_of_nonzeros, 0.0))
+    if not shape:
+        return grad
     if not keepdim:
-        grad = reshape(grad, tuple(1 if d in reduced else s for d, s in enumerate(shape)))
-    return grad * local
+        kept = tuple(1 if dims is None or d in dims else s for d, s in enumerate(shape))
+        grad, out = reshape(grad, kept), reshape(out, kept)
+    if not (a == 0)._array.any():
+        return grad * (out / a)
+    if dims is None:
+        return reshape(grad * _product_of_others(reshape(a, (-1,)), 0), shape)
+    return grad * _product_of_others(a, dims[0])
+
+
+def _product_of_others(a, dim):
+    """Along ``dim``, each entry's product of all the other entries: the running product of
+    those before it times the running product of those after it."""
+    n = a.shape[dim]
+    one = ones(*(1 if d == dim else s for d, s in enumerate(a.shape)), dtype=a.dtype)
+    before = _cumprod(cat([one, narrow(a, dim, 0, n - 1)], dim), dim=dim)
+    after = _flip(_cumprod(cat([one, _flip(narrow(a, dim, 1, n - 1), dims=(dim,))], dim),
+                           dim=dim), dims=(dim,))
+    return before * after
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):

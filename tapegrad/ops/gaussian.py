@@ -7,7 +7,7 @@ the others are primitives over the kernels in ``special_kernels``, accurate in t
 """
 import math
 
-from .elementwise import _floating, exp
+from .elementwise import _floating, exp, mul_scalar
 from .registry import ELEMENTWISE, primitive
 from .special import erf, kernel_forward
 
@@ -42,8 +42,9 @@ def _(ctx, grad):
 
 
 def ndtr(input):
-    """The standard normal CDF, (1 + erf(x / sqrt 2)) / 2."""
-    return (1 + erf(_floating(input) * math.sqrt(0.5))) * 0.5
+    """The standard normal CDF, (1 + erf(x / sqrt 2)) / 2, its products by numbers ATen's
+    ``mul.Scalar`` (MulBackward1), as PyTorch's C++ composes it."""
+    return mul_scalar(1 + erf(mul_scalar(_floating(input), math.sqrt(0.5))), 0.5)
 
 
 def log_ndtr(input):

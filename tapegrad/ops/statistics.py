@@ -4,7 +4,7 @@ Composed of differentiable operations, in PyTorch's order, so the gradients and 
 (``SqueezeBackward0``, ``ClampBackward1``) are PyTorch's.
 """
 from .. import dtypes
-from ..tensor import _LEGACY_TYPE_NAMES
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .._warnings import warn_at_caller
 from .elementwise import clamp, sqrt
 from .linalg import mm
@@ -38,13 +38,19 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         norm_factor = total - correction
     else:
         norm_factor = total - correction * _sum(weights * aweights) / total
-    if float(norm_factor) <= 0:
+    if _value(norm_factor) <= 0:
         warn_at_caller("cov(): degrees of freedom is <= 0. Correction should be strictly less "
                        "than the number of observations.")
         norm_factor = 0
     centered = x - mean.unsqueeze(1)
     product = mm(centered, (centered if weights is None else centered * weights).t())
     return (product / norm_factor).squeeze()
+
+
+def _value(number):
+    """A Python number or a one-element tensor's value, read without touching its graph (a
+    learnable weight's ``float()`` would warn)."""
+    return float(number.detach()) if isinstance(number, Tensor) else number
 
 
 def _check_weights(name, weights, observations, kinds, kind_name):
