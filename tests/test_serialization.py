@@ -67,11 +67,14 @@ def test_nothing_is_unpickled():
         tapegrad.save({"f": lambda: None}, io.BytesIO())
 
 
-def test_loading_wrong_shapes_or_keys_leaves_the_model_unchanged(tmp_path):
+def test_loading_wrong_shapes_or_keys_copies_only_what_fits(tmp_path):
+    """As PyTorch: a mismatched entry is reported, the ones that fit (``2.bias``) are copied."""
     path = tmp_path / "other.pt"
-    tapegrad.save(nn.Sequential(nn.Linear(3, 5), nn.ReLU(), nn.Linear(5, 2)).state_dict(), path)
+    other = nn.Sequential(nn.Linear(3, 5), nn.ReLU(), nn.Linear(5, 2))
+    tapegrad.save(other.state_dict(), path)
     model = _model()
     before = [p.detach().numpy().copy() for p in model.parameters()]
+    before[-1] = other[2].bias.detach().numpy().copy()
     with pytest.raises(RuntimeError, match="size mismatch for 0.weight: copying a param with "
                                            r"shape torch.Size\(\[5, 3\]\) from checkpoint"):
         model.load_state_dict(tapegrad.load(path))

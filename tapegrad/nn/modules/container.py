@@ -4,6 +4,7 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
+from ..._runtime import typename
 from ...tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _indent
@@ -33,11 +34,24 @@ def _renumber(container, modules):
         container.add_module(str(i), module)
 
 
+def _dir_without_indices(container):
+    """``dir()`` of a numbered container leaves out the entries "0", "1", …"""
+    return [key for key in Module.__dir__(container) if not key.isdigit()]
+
+
 class _ModuleSequence(Module):
     """What Sequential and ModuleList share: modules numbered "0", "1", … kept contiguous."""
 
     def __delitem__(self, index):
-        _renumber(self, _without(list(self._modules.values()), index))
+        """Renumbered in place (no registration hooks run again); like PyTorch, the modules
+        end up in an OrderedDict."""
+        modules = _without(list(self._modules.values()), index)
+        object.__setattr__(self, "_modules",
+                           OrderedDict((str(i), module) for i, module in enumerate(modules)))
+        Module._changes += 1
+
+    def __dir__(self):
+        return _dir_without_indices(self)
 
     def __len__(self):
         return len(self._modules)
@@ -87,8 +101,7 @@ class Sequential(_ModuleSequence):
         return list(self._modules.values())[_checked_index(index, len(self._modules))]
 
     def __setitem__(self, index, module):
-        key = list(self._modules)[_checked_index(index, len(self._modules))]
-        self.add_module(key, module)
+        setattr(self, list(self._modules)[_checked_index(index, len(self._modules))], module)
 
     def insert(self, index, module):
         if not isinstance(module, Module):
@@ -125,15 +138,23 @@ class Sequential(_ModuleSequence):
 def _check_sequential_operand(other):
     if not isinstance(other, Sequential):
         raise ValueError("add operator supports only objects of Sequential class, but "
-                         f"{type(other)} is given.")
+                         f"{_class_repr(type(other))} is given.")
 
 
 def _check_multiplier(sequential, times):
     """Repeating a Sequential shares its modules ``times`` over, as PyTorch's ``seq * n``."""
     if not isinstance(times, int):
-        raise TypeError(f"unsupported operand type(s) for *: {type(sequential)} and {type(times)}")
+        raise TypeError(f"unsupported operand type(s) for *: {_class_repr(type(sequential))} "
+                        f"and {_class_repr(type(times))}")
     if times <= 0:
-        raise ValueError(f"Non-positive multiplication factor {times} for {type(sequential)}")
+        raise ValueError(f"Non-positive multiplication factor {times} for "
+                         f"{_class_repr(type(sequential))}")
+
+
+def _class_repr(cls):
+    """``<class 'torch.nn.modules.container.Sequential'>``: a class as PyTorch's messages show
+    it, tapegrad's classes under their PyTorch names."""
+    return f"<class '{typename(cls)}'>"
 
 
 class ModuleList(_ModuleSequence):
@@ -150,7 +171,7 @@ class ModuleList(_ModuleSequence):
         return self._modules[str(_checked_index(index, len(self._modules)))]
 
     def __setitem__(self, index, module):
-        self.add_module(str(_checked_index(index, len(self._modules))), module)
+        setattr(self, str(_checked_index(index, len(self._modules))), module)
 
     def __iadd__(self, modules):
         return self.extend(modules)
@@ -305,6 +326,20 @@ class ParameterList(Module):
         return "\n".join(f"  ({i}): " + _describe(p, lambda t: str(t.dtype))
                          for i, p in enumerate(self))
 
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+    def __dir__(self):
+        return _dir_without_indices(self)
+
+
+def _key_to_attr(key):
+    if not isinstance(key, str):
+        raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a "
+                        f"string (type is '{type(key).__name__}'). Open an issue on github if "
+                        "you need non-string keys.")
+    return key
+
 
 class ParameterDict(Module):
     """A dict of parameters, kept in insertion order, registered under their keys."""
@@ -316,15 +351,55 @@ class ParameterDict(Module):
             self.update(parameters)
 
     def __getitem__(self, key):
-        return getattr(self, key)
+        return getattr(self, _key_to_attr(key))
 
     def __setitem__(self, key, value):
+        attr = _key_to_attr(key)
         self._keys[key] = None
-        setattr(self, key, _as_parameter(value))
+        setattr(self, attr, _as_parameter(value))
 
     def __delitem__(self, key):
         del self._keys[key]
-        delattr(self, key)
+        delattr(self, _key_to_attr(key))
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def copy(self):
+        """A new ParameterDict holding the same parameters."""
+        return ParameterDict(OrderedDict(self.items()))
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def popitem(self):
+        """The last entry, removed."""
+        key = next(reversed(self._keys))
+        return key, self.pop(key)
+
+    def fromkeys(self, keys, default=None):
+        """A new ParameterDict with ``default`` under every key (called on an instance, as in
+        PyTorch)."""
+        return ParameterDict((key, default) for key in keys)
+
+    def __or__(self, other):
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other):
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
     def __len__(self):
         return len(self._keys)

@@ -55,82 +55,111 @@ class BackwardHookFunction(Function):
 
 
 class BackwardHook:
-    """One forward call's share of a module's full backward hooks and backward pre-hooks."""
+    """One forward call's share of a module's full backward hooks and backward pre-hooks.
+
+    As in PyTorch, the hooks see one gradient per positional input and one per element of a
+    tuple output: ``None`` where that entry is no tensor or (for outputs) got no gradient, zeros
+    for an input tensor that needs no gradient while another input does.
+    """
 
     def __init__(self, module, hooks, pre_hooks):
         self.module = module
         self.hooks = hooks
         self.pre_hooks = pre_hooks
         self.n_inputs = 0
-        self.input_positions = None  # positions of the inputs that take part in the graph
+        self.input_positions = None  # positions of the tensor inputs, once routed
+        self.n_outputs = 0
+        self.output_positions = None
         self.grad_outputs = None
 
     def setup_input_hook(self, args):
-        """``args`` with its grad-requiring tensors routed through the input identity node."""
+        """``args`` with its tensors routed through the input identity node."""
         self.n_inputs = len(args)
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
-        if not positions:
-            return args
-        self.input_positions = positions
-        routed = _as_tuple(BackwardHookFunction.apply(*[args[i] for i in positions]))
-        routed[0].grad_fn.register_hook(self._input_hook)
-        args = list(args)
-        for i, tensor in zip(positions, routed):
-            args[i] = tensor
-        return tuple(args)
+        args, self.input_positions = _route_tensors(args, lambda node: node.register_hook(
+            self._input_hook))
+        return args
 
     def setup_output_hook(self, output):
-        """``output`` (a tensor or a tuple of them) routed through the output identity node."""
-        single = isinstance(output, Tensor)
-        outputs = (output,) if single else tuple(output)
-        positions = [i for i, o in enumerate(outputs) if isinstance(o, Tensor) and o.requires_grad]
-        if not positions:
-            return output
-        routed = _as_tuple(BackwardHookFunction.apply(*[outputs[i] for i in positions]))
-        routed[0].grad_fn.register_prehook(self._output_hook)
-        outputs = list(outputs)
-        for i, tensor in zip(positions, routed):
-            outputs[i] = tensor
-        return outputs[0] if single else type(output)(outputs)
+        """``output`` (a tensor or a tuple) with its tensors routed through the output node."""
+        if not isinstance(output, (Tensor, tuple)):
+            warn_at_caller("For backward hooks to be called, module output should be a Tensor "
+                           f"or a tuple of Tensors but received {type(output)}")
+        single = not isinstance(output, tuple)
+        outputs = (output,) if single else output
+        self.n_outputs = len(outputs)
+        outputs, self.output_positions = _route_tensors(outputs, lambda node: node.register_prehook(
+            self._output_hook))
+        return outputs[0] if single else outputs
 
     def _output_hook(self, grad_outputs):
+        received = len(grad_outputs)  # the walk leaves out trailing outputs that got nothing
+        grad_outputs = grad_outputs + (None,) * (len(self.output_positions) - received)
+        self.grad_outputs = _pack_with_none(self.output_positions, grad_outputs, self.n_outputs)
         for hook in tuple(self.pre_hooks.values()):
-            replaced = hook(self.module, grad_outputs)
-            if replaced is not None:
-                replaced = _as_tuple(replaced)
-                if len(replaced) != len(grad_outputs):
-                    raise RuntimeError(f"Backward pre hook returned an invalid number of "
-                                       f"grad_output, got {len(replaced)}, but expected "
-                                       f"{len(grad_outputs)}")
-                grad_outputs = replaced
-        self.grad_outputs = grad_outputs
-        if self.input_positions is None and self.hooks:  # no input takes part: the hooks run now
-            warn_at_caller("Full backward hook is firing when gradients are computed with "
-                           "respect to module outputs since no inputs require gradients. See "
-                           "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
-                           "#torch.nn.Module.register_full_backward_hook for more details.")
-            for hook in tuple(self.hooks.values()):
-                if hook(self.module, (None,) * self.n_inputs, grad_outputs) is not None:
-                    raise RuntimeError("Backward hook for Modules where no input requires "
-                                       "gradient should always return None or None for all "
-                                       "gradients.")
-        return grad_outputs
+            replaced = hook(self.module, self.grad_outputs)
+            if replaced is None:
+                continue
+            if len(replaced) != len(self.grad_outputs):
+                raise RuntimeError(f"Backward pre hook returned an invalid number of "
+                                   f"grad_output, got {len(replaced)}, but expected "
+                                   f"{len(self.grad_outputs)}")
+            self.grad_outputs = replaced
+        routed = tuple(self.grad_outputs[i] for i in self.output_positions)[:received]
+        if self.input_positions is None:
+            self._run_hooks_without_inputs()
+        return routed
+
+    def _run_hooks_without_inputs(self):
+        """No input takes part in the graph: the hooks run now, with ``None`` for every input."""
+        warn_at_caller("Full backward hook is firing when gradients are computed with respect "
+                       "to module outputs since no inputs require gradients. See "
+                       "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                       "#torch.nn.Module.register_full_backward_hook for more details.")
+        for hook in tuple(self.hooks.values()):
+            result = hook(self.module, (None,) * self.n_inputs, self.grad_outputs)
+            if result is not None and not (isinstance(result, tuple)
+                                           and all(g is None for g in result)):
+                raise RuntimeError("Backward hook for Modules where no input requires "
+                                   "gradient should always return None or None for all "
+                                   "gradients.")
+        self.grad_outputs = None
 
     def _input_hook(self, grad_inputs, _):
-        full = [None] * self.n_inputs
-        for i, grad in zip(self.input_positions, grad_inputs):
-            full[i] = grad
-        full = tuple(full)
+        if self.grad_outputs is None:  # reached without passing through the outputs
+            return None
+        full = _pack_with_none(self.input_positions, grad_inputs, self.n_inputs)
         for hook in tuple(self.hooks.values()):
             replaced = hook(self.module, full, self.grad_outputs)
             if replaced is None:
                 continue
-            replaced = _as_tuple(replaced)
             if len(replaced) != len(full):
                 raise RuntimeError(f"Backward hook returned an invalid number of grad_input, "
                                    f"got {len(replaced)}, but expected {len(full)}")
             full = replaced
+        self.grad_outputs = None
         return tuple(full[i] for i in self.input_positions)
+
+
+def _route_tensors(values, on_node):
+    """``values`` (a tuple) with all its tensors passed together through one
+    ``BackwardHookFunction`` whose node ``on_node`` receives, and the tensors' positions; the
+    tuple unchanged and ``None`` when no tensor requires grad."""
+    positions = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+    if not any(values[i].requires_grad for i in positions):
+        return values, None
+    routed = _as_tuple(BackwardHookFunction.apply(*[values[i] for i in positions]))
+    on_node(next(t.grad_fn for t in routed if t.grad_fn is not None))
+    replaced = list(values)
+    for i, tensor in zip(positions, routed):
+        replaced[i] = tensor
+    return (tuple(replaced) if type(values) is tuple else type(values)(*replaced)), positions
+
+
+def _pack_with_none(positions, values, size):
+    full = [None] * size
+    for i, value in zip(positions, values):
+        full[i] = value
+    return tuple(full)
 
 
 def _as_tuple(value):

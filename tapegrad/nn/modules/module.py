@@ -8,11 +8,11 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping, Sized
 from itertools import chain
 
-import numpy as np
-
 from ... import dtypes
 from ...autograd import grad_mode
 from ...compile import compile as compile_function
+from ..._runtime import typename
+from ..._warnings import warn_at_caller
 from ...tensor import Tensor, _check_device, type_argument_dtype
 from ..parameter import Buffer, Parameter, reset_grad
 from .hooks import BackwardHook, RemovableHandle
@@ -49,6 +49,9 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        # Which kind of backward hook ``_backward_hooks`` holds: None until one is registered,
+        # then True (full) or False (the deprecated kind) for good, as in PyTorch.
+        object.__setattr__(self, "_is_full_backward_hook", None)
         for table in _HOOK_TABLES:  # ordered dicts: handles refer to them weakly
             object.__setattr__(self, table, OrderedDict())
 
@@ -58,7 +61,7 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks or self._legacy_backward_hooks or _GLOBAL_HOOKS.any):
+                or self._backward_pre_hooks or _GLOBAL_HOOKS.any):
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -89,7 +92,7 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to the
         module's inputs are computed; it may return a new ``grad_input``."""
-        self._check_backward_hook_kind(full=True)
+        self._set_backward_hook_kind(full=True)
         handle = RemovableHandle(self._backward_hooks)
         _insert(self._backward_hooks, handle.id, hook, prepend)
         return handle
@@ -98,15 +101,16 @@ class Module:
         """The deprecated hook: ``hook(module, grad_input, grad_output)`` on the node that made
         the module's output, so ``grad_input`` are that last operation's input gradients
         (``nn.Linear``: bias, input, weight.t()). Prefer ``register_full_backward_hook``."""
-        self._check_backward_hook_kind(full=False)
-        handle = RemovableHandle(self._legacy_backward_hooks)
-        self._legacy_backward_hooks[handle.id] = hook
+        self._set_backward_hook_kind(full=False)
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
         return handle
 
-    def _check_backward_hook_kind(self, full):
-        if (self._legacy_backward_hooks if full else self._backward_hooks):
+    def _set_backward_hook_kind(self, full):
+        if self._is_full_backward_hook is (not full):
             raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
                                "on a single Module. Please use only one of them.")
+        object.__setattr__(self, "_is_full_backward_hook", full)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """``hook(module, grad_output)`` runs when the gradients with respect to the module's
@@ -122,10 +126,11 @@ class Module:
             for hook_id, hook in (*_GLOBAL_HOOKS.forward_pre.items(),
                                   *self._forward_pre_hooks.items()):
                 args, kwargs = self._run_forward_pre_hook(hook_id, hook, args, kwargs)
-            backward_hooks = {**_GLOBAL_HOOKS.backward, **self._backward_hooks}
+            full_hooks, legacy_hooks = self._backward_hooks_by_kind()
+            pre_hooks = {**_GLOBAL_HOOKS.backward_pre, **self._backward_pre_hooks}
             backward_hook = None
-            if (backward_hooks or self._backward_pre_hooks) and grad_mode.is_grad_enabled():
-                backward_hook = BackwardHook(self, backward_hooks, self._backward_pre_hooks)
+            if (full_hooks or pre_hooks) and grad_mode.is_grad_enabled():
+                backward_hook = BackwardHook(self, full_hooks, pre_hooks)
                 args = backward_hook.setup_input_hook(args)
             output = self.forward(*args, **kwargs)
         except Exception:
@@ -138,15 +143,34 @@ class Module:
             result = self._run_forward_hook(hook_id, hook, args, kwargs, output)
             if result is not None:
                 output = result
-        if self._legacy_backward_hooks and isinstance(output, Tensor) and \
-                output.grad_fn is not None:
-            module, hooks = self, self._legacy_backward_hooks
-            output.grad_fn.register_hook(
-                lambda grad_input, grad_output: _run_legacy_hooks(module, hooks, grad_input,
-                                                                  grad_output))
         if backward_hook is not None:
             output = backward_hook.setup_output_hook(output)
+        if legacy_hooks:
+            self._attach_legacy_backward_hooks(legacy_hooks, args, output)
         return output
+
+    def _backward_hooks_by_kind(self):
+        """The global and own backward hooks, as (full, deprecated-kind) dicts; hooks put in
+        the table directly, with no kind registered, are not run (as in PyTorch)."""
+        full, legacy = {}, {}
+        for is_full, hooks in ((_GLOBAL_HOOKS.is_full_backward, _GLOBAL_HOOKS.backward),
+                               (self._is_full_backward_hook, self._backward_hooks)):
+            if is_full is not None:
+                (full if is_full else legacy).update(hooks)
+        return full, legacy
+
+    def _attach_legacy_backward_hooks(self, hooks, args, output):
+        """The deprecated hooks go on the node of the output's first tensor, as in PyTorch."""
+        first = output
+        while not isinstance(first, Tensor):
+            first = next(v for v in first.values() if isinstance(v, Tensor)) \
+                if isinstance(first, Mapping) else first[0]
+        node = first.grad_fn
+        if node is None:
+            return
+        for hook in hooks.values():
+            node.register_hook(functools.partial(hook, self))
+        _warn_legacy_backward_hook(args, output, node)
 
     def _run_forward_pre_hook(self, hook_id, hook, args, kwargs):
         if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -172,7 +196,7 @@ class Module:
     def register_parameter(self, name, param):
         self._check_registrable(name, "parameter", "_parameters")
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         if param is not None and param._grad_fn is not None:
             raise ValueError(
@@ -185,7 +209,7 @@ class Module:
     def register_buffer(self, name, tensor, persistent=True):
         self._check_registrable(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = _registered(_BUFFER_REGISTRATION_HOOKS, self, name, tensor)
         if persistent:
@@ -196,7 +220,7 @@ class Module:
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_registrable(name, "module", "_modules")
         self._modules[name] = _registered(_MODULE_REGISTRATION_HOOKS, self, name, module)
         Module._changes += 1
@@ -207,7 +231,7 @@ class Module:
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         # PyTorch checks a module's name for a clash first and quotes it in the "." message.
         clash = hasattr(self, name) and name not in getattr(self, own_dict)
         if clash and kind == "module":
@@ -219,6 +243,14 @@ class Module:
             raise KeyError(f'{kind} name can\'t be empty string ""')
         if clash:
             raise KeyError(f"attribute '{name}' already exists")
+
+    def __setstate__(self, state):
+        """Unpickling fills in what a module pickled by an older tapegrad lacks (a newer hook
+        table, the backward-hook kind), as PyTorch does for its older modules."""
+        self.__dict__.update(state)
+        for table in _HOOK_TABLES:
+            self.__dict__.setdefault(table, OrderedDict())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
 
     def __getattr__(self, name):
         # Only called when normal lookup fails: the registered state lives in three dicts.
@@ -238,7 +270,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
@@ -248,7 +280,7 @@ class Module:
             self._modules[name] = _registered(_MODULE_REGISTRATION_HOOKS, self, name, value)
         elif params is not None and name in self._modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = None
         elif isinstance(value, Buffer):
@@ -258,8 +290,8 @@ class Module:
             self.register_buffer(name, value, value.persistent)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._buffers[name] = _registered(_BUFFER_REGISTRATION_HOOKS, self, name, value)
         else:
             object.__setattr__(self, name, value)
@@ -417,8 +449,31 @@ class Module:
         fn(self)
         return self
 
+    def _apply(self, fn, recurse=True):
+        """Put ``fn`` of every parameter, gradient and buffer in its place (children first,
+        unless not ``recurse``): what ``to``, ``float``, ``double``, ``half``, ``type``, ``cpu``
+        and ``to_empty`` do. As in PyTorch, parameters stay the same objects (their ``.data`` is
+        set) while buffers are replaced, and a subclass overrides it to convert tensors it keeps
+        elsewhere (a cache, say) and then calls ``super()._apply(fn)``."""
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        with grad_mode.no_grad():
+            for param in self._parameters.values():
+                if param is None:
+                    continue
+                param.data = fn(param)
+                if param._grad is not None:
+                    param._grad.data = fn(param._grad)
+            for name, buffer in self._buffers.items():
+                if buffer is not None:
+                    self._buffers[name] = fn(buffer)
+        Module._changes += 1
+        return self
+
     def to(self, *args, **kwargs):
-        """Converts floating-point parameters and buffers in place (the CPU is the only device)."""
+        """Converts floating-point parameters and buffers (the CPU is the only device); with
+        ``memory_format``, the 4-d and 5-d ones also take that layout."""
         target = kwargs.get("dtype")
         _check_device(kwargs.get("device"))
         for arg in args:
@@ -431,40 +486,32 @@ class Module:
         if target is not None and not dtypes.as_dtype(target).is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={target}")
-        if kwargs.get("memory_format") is not None:
-            self._relayout(kwargs["memory_format"])
-        return self if target is None else self._cast_floating(target)
+        memory_format = kwargs.get("memory_format")
 
-    def _relayout(self, memory_format):
-        """``to(memory_format=...)``: 4-d and 5-d parameters, buffers and grads take the layout
-        (in place, keeping the Parameter objects), as PyTorch converts only those."""
-        for module in self.modules():
-            for tensor in (*module._parameters.values(), *module._buffers.values()):
-                for t in () if tensor is None else (tensor, tensor._grad):
-                    if t is not None and t._array.ndim in (4, 5):
-                        t._array = t.to(memory_format=memory_format)._array
+        def convert(t):
+            dtype = target if t.is_floating_point() else None
+            if memory_format is not None and t.dim() in (4, 5):
+                return t.to(dtype=dtype, memory_format=memory_format)
+            return t if dtype is None else t.to(dtype)
+        return self._apply(convert)
 
     def float(self):
-        return self._cast_floating(dtypes.float32)
+        return self._apply(_floating_to(dtypes.float32))
 
     def double(self):
-        return self._cast_floating(dtypes.float64)
+        return self._apply(_floating_to(dtypes.float64))
 
     def half(self):
-        return self._cast_floating(dtypes.float16)
+        return self._apply(_floating_to(dtypes.float16))
 
     def cpu(self):
-        return self
+        return self._apply(lambda t: t.cpu())
 
     def to_empty(self, *, device=None, recurse=True):
         """Give every parameter and buffer new, uninitialized memory of its shape and dtype
         (on the CPU, the only device), as after building a model on the meta device."""
         _check_device("cpu" if device is None else device)
-        for module in self.modules() if recurse else (self,):
-            for tensor in (*module._parameters.values(), *module._buffers.values()):
-                if tensor is not None:
-                    tensor._array = np.empty_like(tensor._array)
-        return self
+        return self._apply(lambda t: t.new_empty(t.shape), recurse=recurse)
 
     def share_memory(self):
         """Move every parameter, gradient and buffer into shared memory
@@ -489,20 +536,7 @@ class Module:
         if not dtype.is_floating_point and any(p.requires_grad for p in self.parameters()):
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
-        return self._cast_floating(dtype, floating_only=False)
-
-    def _cast_floating(self, dtype, floating_only=True):
-        """Swaps the data of every floating tensor of the tree (of every tensor unless
-        ``floating_only``), keeping the Parameter objects."""
-        numpy_dtype = dtypes.as_dtype(dtype).numpy
-        for module in self.modules():
-            for tensor in (*module._parameters.values(), *module._buffers.values()):
-                if tensor is None or floating_only and tensor._array.dtype.kind != "f":
-                    continue
-                tensor._array = tensor._array.astype(numpy_dtype)
-                if tensor._grad is not None:
-                    tensor._grad._array = tensor._grad._array.astype(numpy_dtype)
-        return self
+        return self._apply(lambda t: t.to(dtype))
 
     # -- state dict -------------------------------------------------------------------------------
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
@@ -514,7 +548,8 @@ class Module:
         module saves its entries, post-hooks after its children saved theirs.
         """
         if args:
-            destination = args[0]
+            destination, prefix, keep_vars = _positional_state_dict_args(args, destination, prefix,
+                                                                         keep_vars)
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
@@ -613,7 +648,8 @@ class Module:
         return handle
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        """Copy ``state_dict`` into the model; every problem is found before anything is copied."""
+        """Copy ``state_dict`` into the model, module by module, as PyTorch does: every entry
+        that fits is copied, and the problems found are raised together at the end."""
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         metadata = getattr(state_dict, "_metadata", None)
@@ -621,18 +657,18 @@ class Module:
         if metadata is not None:
             state_dict._metadata = metadata
         missing, unexpected, errors = [], [], []
-        modules = []
 
-        def check(module, prefix):
+        def load(module, local_state_dict, prefix):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
             if assign:
                 local_metadata["assign_to_params_buffers"] = assign
-            module._load_from_state_dict(state_dict, prefix, local_metadata, True, missing,
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing,
                                          unexpected, errors)
-            modules.append((prefix, module))
             for name, child in module._modules.items():
                 if child is not None:
-                    check(child, prefix + name + ".")
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state_dict.items()
+                                 if k.startswith(child_prefix)}, child_prefix)
             keys = _IncompatibleKeys(missing, unexpected)
             for hook in tuple(module._load_state_dict_post_hooks.values()):
                 if hook(module, keys) is not None:
@@ -641,66 +677,73 @@ class Module:
                         "expected to return new values, if incompatible_keys need to be "
                         "modified, it should be done inplace.")
 
-        check(self, "")
+        load(self, state_dict, "")
         if strict:
             errors[:0] = _key_errors("Missing", missing) + _key_errors("Unexpected", unexpected)
         if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {self._get_name()}:\n\t"
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
-        with grad_mode.no_grad():
-            for prefix, module in modules:
-                module._copy_from_state_dict(state_dict, prefix, assign)
         return _IncompatibleKeys(missing, unexpected)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
-        """Check this module's own entries of ``state_dict`` (its children check theirs).
+        """Copy this module's own entries of ``state_dict`` (its children load theirs).
 
         As in PyTorch, a subclass overrides it to bring a checkpoint of an older ``_version``
         (``local_metadata.get("version")``, None for a plain dict) up to date in ``state_dict``
-        before calling it. Nothing is copied here: ``load_state_dict`` copies once all passed.
+        before calling it, or to refresh what it derives from its parameters after.
         """
         for hook in tuple(self._load_state_dict_pre_hooks.values()):
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                  error_msgs)
         own = self._own_state()
+        assign = local_metadata.get("assign_to_params_buffers", False)
         for name, target in own.items():
             key = prefix + name
             if key in state_dict:
-                error = _load_error(key, state_dict[key], target)
-                if error:
-                    error_msgs.append(error)
+                self._load_entry(name, key, target, state_dict[key], assign, error_msgs)
             elif strict:
                 missing_keys.append(key)
         extra_key = prefix + _EXTRA_STATE_KEY
-        if self._has_extra_state() and extra_key not in state_dict and strict:
-            missing_keys.append(extra_key)
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
         if strict:
             unexpected_keys.extend(key for key in state_dict if key.startswith(prefix)
                                    and key != extra_key
                                    and not self._expects(key[len(prefix):], own))
 
+    def _load_entry(self, name, key, target, source, assign, error_msgs):
+        """Copy (or with ``assign`` put) the checkpoint's ``source`` in place of ``target``;
+        what goes wrong is added to ``error_msgs``."""
+        if isinstance(source, Tensor) and target.dim() == 0 and source.shape == (1,):
+            source = source[0]  # a scalar saved as a 1-element vector (PyTorch 0.3 layout)
+        error = _load_error(key, source, target)
+        if error:
+            error_msgs.append(error)
+            return
+        try:
+            with grad_mode.no_grad():
+                if not assign:
+                    target.copy_(source)
+                elif isinstance(target, Parameter):
+                    setattr(self, name, _assigned_parameter(source, target.requires_grad))
+                else:
+                    setattr(self, name, source)
+        except Exception as ex:  # reported with the other problems, as PyTorch does
+            error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in '
+                              f"the model are {target.size()} and whose dimensions in the "
+                              f"checkpoint are {source.size()}, an exception occurred : "
+                              f"{ex.args}.")
+
     def _expects(self, key, own):
         """Whether ``key`` (relative to this module) is this module's or a child's to load."""
         child, dot, _ = key.partition(".")
         return child in self._modules if dot else key in own
-
-    def _copy_from_state_dict(self, state_dict, prefix, assign):
-        """Copy this module's entries of a checked ``state_dict``; ``assign`` takes the tensors
-        themselves, as Parameters where the module has Parameters."""
-        for name, target in self._own_state().items():
-            key = prefix + name
-            if key not in state_dict:
-                continue
-            source = state_dict[key]
-            if not assign:
-                target.copy_(source)
-            elif isinstance(target, Parameter):
-                setattr(self, name, _assigned_parameter(source, target.requires_grad))
-            else:
-                setattr(self, name, source)
-        if self._has_extra_state() and prefix + _EXTRA_STATE_KEY in state_dict:
-            self.set_extra_state(state_dict[prefix + _EXTRA_STATE_KEY])
 
     def compile(self, *args, **kwargs):
         """Compile this module's ``forward`` in place (``tapegrad.compile`` with these arguments):
@@ -737,7 +780,7 @@ class Module:
 
 _HOOK_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks", "_backward_pre_hooks",
                 "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
-                "_forward_hooks_always_called", "_legacy_backward_hooks",
+                "_forward_hooks_always_called",
                 "_state_dict_pre_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
                 "_load_state_dict_post_hooks")
 _EXTRA_STATE_KEY = "_extra_state"
@@ -746,12 +789,66 @@ _NEVER_CALLED = ("Reached a code path in Module.{}() that should never be called
                  "to report this bug.")
 
 
-def _run_legacy_hooks(module, hooks, grad_input, grad_output):
-    for hook in tuple(hooks.values()):
-        replaced = hook(module, grad_input, grad_output)
-        if replaced is not None:
-            grad_input = replaced
-    return grad_input
+def _floating_to(dtype):
+    """The conversion of ``Module.float()`` and kin: floating tensors to ``dtype``, the rest
+    (integer counters, boolean masks) as they are."""
+    return lambda t: t.to(dtype) if t.is_floating_point() else t
+
+
+def _positional_state_dict_args(args, destination, prefix, keep_vars):
+    """``state_dict(destination, prefix, keep_vars)`` given positionally: still honoured (a
+    keyword given too wins), with PyTorch's deprecation warning."""
+    warn_at_caller("Positional args are being deprecated, use kwargs instead. Refer to "
+                   "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                   "#torch.nn.Module.state_dict for details.", FutureWarning)
+    if destination is None:
+        destination = args[0]
+    if len(args) > 1 and prefix == "":
+        prefix = args[1]
+    if len(args) > 2 and keep_vars is False:
+        keep_vars = args[2]
+    return destination, prefix, keep_vars
+
+
+def _warn_legacy_backward_hook(inputs, output, node):
+    """PyTorch's FutureWarning where a deprecated backward hook sees only part of the
+    gradients: the module's inputs or outputs are no tuple of tensors, or its forward ran
+    more than the one operation the hook sits on."""
+    outputs = (output,) if isinstance(output, Tensor) else output
+    if not (isinstance(outputs, tuple) and all(isinstance(o, Tensor) for o in outputs)):
+        message = ("Using non-full backward hooks on a Module that does not return a single "
+                   "Tensor or a tuple of Tensors is deprecated and will be removed in future "
+                   "versions. This hook will be missing some of the grad_output. Please use "
+                   "register_full_backward_hook to get the documented behavior.")
+    elif not all(isinstance(i, Tensor) for i in inputs):
+        message = ("Using non-full backward hooks on a Module that does not take as input a "
+                   "single Tensor or a tuple of Tensors is deprecated and will be removed in "
+                   "future versions. This hook will be missing some of the grad_input. Please "
+                   "use register_full_backward_hook to get the documented behavior.")
+    else:
+        message = _legacy_hook_graph_warning(inputs, outputs, node)
+    if message is not None:
+        warn_at_caller(message, FutureWarning)
+
+
+def _legacy_hook_graph_warning(inputs, outputs, node):
+    output_nodes = {o.grad_fn for o in outputs if o.grad_fn is not None}
+    if not output_nodes or len(output_nodes) == 1 and node not in output_nodes:
+        return ("Using a non-full backward hook when outputs are nested in python data "
+                "structure is deprecated and will be removed in future versions. This hook "
+                "will be missing some grad_output.")
+    if len(output_nodes) > 1:
+        return ("Using a non-full backward hook when outputs are generated by different "
+                "autograd Nodes is deprecated and will be removed in future versions. This hook "
+                "will be missing some grad_output. Please use register_full_backward_hook to "
+                "get the documented behavior.")
+    input_nodes = {i.grad_fn for i in inputs if i.grad_fn is not None}
+    if input_nodes != {n for n, _ in node.next_functions}:
+        return ("Using a non-full backward hook when the forward contains multiple autograd "
+                "Nodes is deprecated and will be removed in future versions. This hook will be "
+                "missing some grad_input. Please use register_full_backward_hook to get the "
+                "documented behavior.")
+    return None
 
 
 class _GlobalHooks:
@@ -760,11 +857,22 @@ class _GlobalHooks:
 
     def __init__(self):
         self.forward_pre, self.forward, self.backward = OrderedDict(), OrderedDict(), OrderedDict()
+        self.backward_pre = OrderedDict()
         self.forward_with_kwargs, self.forward_always_called = OrderedDict(), OrderedDict()
+        self.is_full_backward = None  # as ``Module._is_full_backward_hook``, for all modules
 
     @property
     def any(self):
-        return bool(self.forward_pre or self.forward or self.backward)
+        return bool(self.forward_pre or self.forward or self.backward or self.backward_pre)
+
+    def add_backward(self, hook, full):
+        if self.is_full_backward is (not full):
+            raise RuntimeError("Cannot use both regular backward hooks and full backward hooks "
+                               "as a global Module hook. Please use only one of them.")
+        self.is_full_backward = full
+        handle = RemovableHandle(self.backward)
+        self.backward[handle.id] = hook
+        return handle
 
 
 _GLOBAL_HOOKS = _GlobalHooks()
@@ -791,8 +899,19 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
 
 def register_module_full_backward_hook(hook):
     """``hook(module, grad_input, grad_output)`` for every module, as a full backward hook."""
-    handle = RemovableHandle(_GLOBAL_HOOKS.backward)
-    _GLOBAL_HOOKS.backward[handle.id] = hook
+    return _GLOBAL_HOOKS.add_backward(hook, full=True)
+
+
+def register_module_backward_hook(hook):
+    """The deprecated kind of ``register_module_full_backward_hook`` (see
+    ``Module.register_backward_hook``)."""
+    return _GLOBAL_HOOKS.add_backward(hook, full=False)
+
+
+def register_module_full_backward_pre_hook(hook):
+    """``hook(module, grad_output)`` for every module, before its own backward pre-hooks."""
+    handle = RemovableHandle(_GLOBAL_HOOKS.backward_pre)
+    _GLOBAL_HOOKS.backward_pre[handle.id] = hook
     return handle
 
 
@@ -934,6 +1053,3 @@ def _assigned_parameter(source, requires_grad):
         return source.requires_grad_(requires_grad)
     return Parameter(source, requires_grad)
 
-
-def _type_name(value):
-    return value.type() if isinstance(value, Tensor) else type(value).__name__

@@ -1,15 +1,17 @@
 """``nn.utils``: gradient clipping; parameters as one vector; padding and packing sequences;
 pruning; parametrizations (and the older, hook-based weight and spectral norms); folding
 BatchNorm into the layer before it; calling a module with other parameters (``stateless``);
-building a module without initializing it (``skip_init``)."""
-from . import (clip_grad, convert_parameters, fusion, parametrizations, parametrize, prune, rnn,
-               stateless)
+building a module without initializing it (``skip_init``); convolution weights in channels-last
+layout."""
+from . import (clip_grad, convert_parameters, fusion, memory_format, parametrizations, parametrize,
+               prune, rnn, stateless)
 from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_,
                         get_total_norm)
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import (fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval,
                      fuse_linear_bn_weights)
 from .init import skip_init
+from .memory_format import convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
@@ -18,4 +20,5 @@ __all__ = ["clip_grad", "convert_parameters", "fusion", "parametrizations", "par
            "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters", "remove_spectral_norm", "spectral_norm", "remove_weight_norm",
            "weight_norm", "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
-           "fuse_linear_bn_weights", "skip_init"]
+           "fuse_linear_bn_weights", "skip_init", "memory_format",
+           "convert_conv2d_weight_memory_format", "convert_conv3d_weight_memory_format"]

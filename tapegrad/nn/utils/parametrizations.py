@@ -1,5 +1,6 @@
 """Ready-made parametrizations (see ``parametrize``): ``orthogonal``, ``weight_norm`` and
 ``spectral_norm``."""
+import functools
 import math
 from enum import Enum, auto
 
@@ -195,9 +196,22 @@ class _WeightNorm(Module):
 def weight_norm(module, name="weight", dim=0):
     """Split ``module.<name>`` into a magnitude ``parametrizations.<name>.original0`` and a
     direction ``parametrizations.<name>.original1``; the norm is over every dimension but
-    ``dim`` (over all for ``dim=None``)."""
+    ``dim`` (over all for ``dim=None``). A checkpoint of the older ``nn.utils.weight_norm``
+    (``<name>_g``, ``<name>_v``) loads into it."""
     parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+    module._register_load_state_dict_pre_hook(functools.partial(_rename_old_weight_norm_keys,
+                                                                name))
     return module
+
+
+def _rename_old_weight_norm_keys(name, state_dict, prefix, local_metadata, strict, missing_keys,
+                                 unexpected_keys, error_msgs):
+    """The load pre-hook of ``weight_norm``: ``<name>_g`` and ``<name>_v`` become
+    ``parametrizations.<name>.original0`` and ``original1``."""
+    g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+    if g_key in state_dict and v_key in state_dict:
+        state_dict[f"{prefix}parametrizations.{name}.original0"] = state_dict.pop(g_key)
+        state_dict[f"{prefix}parametrizations.{name}.original1"] = state_dict.pop(v_key)
 
 
 # ------------------------------------------------------------------------------ spectral norm

@@ -36,8 +36,8 @@ def _reparametrize_module(module, parameters_and_buffers, *, tie_weights=False, 
     """Swaps the tensors in, then the originals back; the module's in-place changes to the
     swapped-in entries (a running statistic replaced, say) are written back to the dict."""
     tensors = _untied(module, parameters_and_buffers) if tie_weights else parameters_and_buffers
-    if strict:
-        _check_keys(module, parameters_and_buffers)
+    if strict:  # a tensor given for one name of a tied parameter counts for all its names
+        _check_keys(module, tensors)
     originals = {}
     try:
         for name, tensor in tensors.items():
