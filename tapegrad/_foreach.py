@@ -5,7 +5,11 @@ PyTorch fuses these into multi-tensor kernels; here each applies the per-tensor 
 one tensor, or a list of tensors; in-place forms return the list they were given, out-of-place
 forms a tuple.
 """
+from . import ops
+from .dtypes import SCALAR_TYPE_NAMES
+from .ops.inplace import check_result_type
 from .ops.norm import vector_norm
+from .ops.operands import CPP_TYPE_NAMES
 from .tensor import Tensor
 
 __all__ = []  # filled below: every _foreach_ function this module defines
@@ -59,8 +63,64 @@ def _binary(op, method, keywords=False):
     _define(f"_foreach_{op}_", inplace)
 
 
-for _op in ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "clamp_min", "clamp_max"):
+for _op in ("add", "sub", "mul", "div", "pow", "clamp_min", "clamp_max"):
     _binary(_op, _op)
+
+
+def _number_as_tensor(operand):
+    """A number operand of maximum/minimum as the 0-d tensor PyTorch's scalar overload acts as
+    (``torch.maximum`` itself takes tensors only)."""
+    return operand if isinstance(operand, Tensor) else ops.tensor(operand)
+
+
+def _no_tensor_overload(name):
+    """PyTorch's ``TypeError`` for a tensor of several elements where only a number, a list of
+    numbers or a list of tensors fits."""
+    mismatch = ("      didn't match because some of the arguments have invalid types: "
+                "(!list of [Tensor]!, !Tensor!)")
+    overloads = ("tuple of Tensors self, Number scalar", "tuple of Tensors self, tuple of Scalars "
+                 "scalars", "tuple of Tensors self, tuple of Tensors other")
+    lines = [f"{name}() received an invalid combination of arguments - got (list, Tensor), but "
+             "expected one of:"]
+    for overload in overloads:
+        lines += [f" * ({overload})", mismatch]
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _elementwise_extremum(op):
+    """``_foreach_maximum``/``_foreach_minimum`` and their in-place forms, which write the result
+    back (there is no ``Tensor.maximum_``) and, as PyTorch, refuse a result of a higher kind."""
+    function = getattr(ops, op)
+
+    def outplace(self, other):
+        _check_list(self)
+        if isinstance(other, Tensor) and other.ndim:
+            raise _no_tensor_overload(f"_foreach_{op}")
+        return tuple(function(t, _number_as_tensor(o)) for t, o in zip(self, _spread(self, other)))
+
+    def inplace(self, other):
+        for t, result in zip(self, outplace(self, other)):
+            check_result_type(t, result.dtype, CPP_TYPE_NAMES)
+            t.copy_(result)
+        return self
+    _define(f"_foreach_{op}", outplace)
+    _define(f"_foreach_{op}_", inplace)
+
+
+_elementwise_extremum("maximum")
+_elementwise_extremum("minimum")
+
+
+_foreach_pow_tensors = _foreach_pow  # the list-base form _binary made, wrapped below
+
+
+def _foreach_pow(self, exponent):
+    """``self ** exponent`` for each tensor; ``self`` may also be one number raised to each
+    tensor of ``exponent``, PyTorch's scalar-base overload."""
+    if isinstance(self, (int, float, bool)):
+        _check_list(exponent)
+        return tuple(ops.pow(self, e) for e in exponent)
+    return _foreach_pow_tensors(self, exponent)
 
 
 def _unary(op):
@@ -78,7 +138,8 @@ def _unary(op):
 
 
 for _op in ("sqrt", "neg", "abs", "exp", "log", "sign", "reciprocal", "sigmoid", "tanh", "sin",
-            "cos", "floor", "ceil", "round", "trunc", "frac", "expm1", "log1p", "rsqrt"):
+            "cos", "floor", "ceil", "round", "trunc", "frac", "expm1", "log1p", "rsqrt", "acos",
+            "asin", "atan", "cosh", "sinh", "tan", "erf", "erfc", "lgamma", "log10", "log2"):
     _unary(_op)
 
 
@@ -127,6 +188,40 @@ def _foreach_norm(self, ord=2, dtype=None):
     return tuple(vector_norm(t, ord, dtype=dtype) for t in self)
 
 
+def _foreach_powsum(self, ord=2, dtype=None):
+    """``sum(|t| ** ord)`` of each tensor, as 0-d tensors: the norm before its root, literally
+    (``ord=0`` counts ``0 ** 0`` as one, as PyTorch's kernel does)."""
+    _check_list(self)
+    for t in self:
+        if not t.is_floating_point():
+            raise NotImplementedError(f'"powsum_cpu" not implemented for '
+                                      f"'{SCALAR_TYPE_NAMES[t._array.dtype.name]}'")
+    return tuple(t.abs().to(dtype or t.dtype).pow(ord).sum() for t in self)
+
+
+def _foreach_max(self):
+    """The largest element of each tensor, as 0-d tensors."""
+    _check_list(self)
+    for t in self:
+        if not t.numel():
+            raise RuntimeError("_foreach_max cannot compute the maximum of an empty tensor; max "
+                               "over zero elements is undefined.")
+    return tuple(t.max() for t in self)
+
+
+def _foreach_mm(self, mat2):
+    _check_list(self)
+    if len(mat2) != len(self):
+        raise RuntimeError("_foreach_mm: self and mat2 must have the same number of tensors")
+    return tuple(ops.mm(a, b) for a, b in zip(self, mat2))
+
+
+def _foreach_clone(self, *, memory_format=None):
+    _check_list(self)
+    kwargs = {} if memory_format is None else {"memory_format": memory_format}
+    return tuple(t.clone(**kwargs) for t in self)
+
+
 def _foreach_zero_(self):
     _check_list(self)
     for t in self:
@@ -142,5 +237,5 @@ def _foreach_copy_(self, src, non_blocking=False):
 
 
 __all__ += ["_foreach_lerp", "_foreach_lerp_", "_foreach_norm", "_foreach_zero_",
-            "_foreach_copy_"]
+            "_foreach_copy_", "_foreach_powsum", "_foreach_max", "_foreach_mm", "_foreach_clone"]
 del _op

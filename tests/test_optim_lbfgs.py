@@ -83,8 +83,15 @@ def test_strong_wolfe_finds_the_rosenbrock_minimum():
 def test_unknown_line_search_is_rejected():
     w = nn.Parameter(tapegrad.ones(1))
     optimizer = optim.LBFGS([w], line_search_fn="backtracking")
+
+    def closure():  # with a gradient: PyTorch looks at line_search_fn only once it searches
+        optimizer.zero_grad()
+        loss = (w * w).sum()
+        loss.backward()
+        return loss
+
     with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
-        optimizer.step(lambda: (w * w).sum())
+        optimizer.step(closure)
 
 
 def test_rejects_parameter_groups():

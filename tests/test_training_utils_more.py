@@ -370,19 +370,34 @@ def test_optimizer_hooks_match_pytorch(with_global):
     assert _sgd_run(tapegrad, with_global) == _sgd_run(torch, with_global)
 
 
-def test_step_pre_hook_may_replace_the_arguments_and_runs_once_for_super_step():
-    class Twice(tapegrad.optim.SGD):
+def test_step_pre_hook_may_replace_the_arguments_and_super_step_hooks_per_patched_class():
+    # As PyTorch, the hooks wrap the step of each class an instance was made of: a subclass step
+    # calling super().step() runs them once, until the parent class has had an instance too.
+    class Parent(tapegrad.optim.Optimizer):
+        def __init__(self, params):
+            super().__init__(params, {"lr": 1.0})
+
+        def step(self, closure=None):
+            for p in self.param_groups[0]["params"]:
+                p.data.sub_(p.grad)
+            return closure() if closure is not None else None
+
+    class Child(Parent):
         def step(self, closure=None):
             return super().step(closure)
 
     w = nn.Parameter(tapegrad.ones(1))
-    opt = Twice([w], lr=1.0)
+    opt = Child([w])
     calls = []
-    opt.register_step_pre_hook(lambda o, args, kwargs: (args, {"closure": lambda: 3.0}))
+    replace = opt.register_step_pre_hook(lambda o, args, kwargs: (args, {"closure": lambda: 3.0}))
     opt.register_step_post_hook(lambda o, args, kwargs: calls.append(kwargs))
     w.grad = tapegrad.ones(1)
     assert opt.step() == 3.0
     assert len(calls) == 1 and w.item() == 0.0
+    replace.remove()
+    Parent([nn.Parameter(tapegrad.ones(1))])  # now Parent's step runs the hooks as well
+    opt.step()
+    assert len(calls) == 3
 
 
 def test_optimizer_hooks_survive_deepcopy_as_empty_tables():

@@ -6,6 +6,9 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("capturable", False))
+    _legacy_number_state = ("step",)
     _capturable_xla = (False, False)
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,

@@ -6,6 +6,10 @@ __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("fused", None))
+    _legacy_number_state = ("step",)
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
         check_hyperparameters(lr, eps, weight_decay)

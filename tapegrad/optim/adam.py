@@ -9,6 +9,11 @@ __all__ = ["Adam", "AdamW"]
 
 
 class Adam(Optimizer):
+    _legacy_group_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None),
+                              ("capturable", False), ("differentiable", False),
+                              ("decoupled_weight_decay", False), ("fused", None))
+    _legacy_number_state = ("step",)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False):
@@ -85,3 +90,9 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
                          maximize=maximize, capturable=capturable, differentiable=differentiable,
                          fused=fused, decoupled_weight_decay=True)
+
+    def _upgrade_legacy_state(self):
+        """Loaded groups always decay decoupled, whatever they say, as PyTorch's AdamW has it."""
+        super()._upgrade_legacy_state()
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

@@ -6,6 +6,10 @@ __all__ = ["Adamax"]
 
 
 class Adamax(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("capturable", False))
+    _legacy_number_state = ("step",)
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
         check_hyperparameters(lr, eps, weight_decay, betas)

@@ -7,6 +7,9 @@ __all__ = ["ASGD"]
 
 
 class ASGD(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("capturable", False))
+    _legacy_number_state = ("step", "eta", "mu")
     _capturable_tensors = ("params, mus, etas, and state_steps",) * 2
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,

@@ -91,8 +91,6 @@ class LBFGS(Optimizer):
         call ``backward()`` and return the loss."""
         group = self.param_groups[0]
         line_search = group["line_search_fn"]
-        if line_search not in (None, "strong_wolfe"):
-            raise RuntimeError("only 'strong_wolfe' is supported")
         lr, max_iter, max_eval = group["lr"], group["max_iter"], group["max_eval"]
         tolerance_grad, tolerance_change = group["tolerance_grad"], group["tolerance_change"]
         # LBFGS state is global; PyTorch keeps it under the first parameter.
@@ -130,6 +128,9 @@ class LBFGS(Optimizer):
                     break
                 optimal = False
                 if line_search is not None:
+                    # Checked only here, as PyTorch: a step that stops earlier never looks.
+                    if line_search != "strong_wolfe":
+                        raise RuntimeError("only 'strong_wolfe' is supported")
                     loss, flat_grad, t, evaluations = strong_wolfe(
                         partial(self._evaluate_at, closure, direction=d), t, d, loss,
                         flat_grad, gtd, max_ls=max_eval - current_evals)

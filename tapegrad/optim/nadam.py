@@ -6,6 +6,9 @@ __all__ = ["NAdam"]
 
 
 class NAdam(Optimizer):
+    _legacy_group_defaults = (("maximize", False), ("foreach", None), ("capturable", False),
+                              ("differentiable", False), ("decoupled_weight_decay", False))
+    _legacy_number_state = ("step", "mu_product")
     _capturable_tensors = ("params, mu_products and state_steps",
                            "params, mu_products, and state_steps")
 

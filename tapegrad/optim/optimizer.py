@@ -9,6 +9,7 @@ import warnings
 from collections import OrderedDict, defaultdict
 from itertools import chain
 
+from .. import dtypes, ops
 from .._runtime import typename
 from ..autograd import grad_mode
 from ..nn.modules.hooks import RemovableHandle
@@ -59,13 +60,10 @@ def register_optimizer_step_post_hook(hook):
 
 
 def _with_step_hooks(step):
-    """``step`` running the step pre- and post-hooks around it, as PyTorch's optimizers do; a
-    step called from inside another (``super().step()``) runs them only once."""
+    """``step`` running the step pre- and post-hooks around it, as PyTorch's optimizers do."""
     @functools.wraps(step)
     def hooked_step(*args, **kwargs):
         self = args[0]
-        if self.__dict__.get("_in_step"):
-            return step(*args, **kwargs)
         for hook in chain(tuple(_global_optimizer_pre_hooks.values()),
                           tuple(self._optimizer_step_pre_hooks.values())):
             result = hook(self, args, kwargs)
@@ -74,11 +72,7 @@ def _with_step_hooks(step):
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
-        self._in_step = True
-        try:
-            out = step(*args, **kwargs)
-        finally:
-            self._in_step = False
+        out = step(*args, **kwargs)
         for hook in chain(tuple(self._optimizer_step_post_hooks.values()),
                           tuple(_global_optimizer_post_hooks.values())):
             hook(self, args, kwargs)
@@ -87,19 +81,25 @@ def _with_step_hooks(step):
     return hooked_step
 
 
+def _patch_step_hooks(optimizer):
+    """PyTorch's ``_patch_step_function``: the ``step`` the optimizer's class resolves to gets
+    wrapped in the hooks, once, on that class, when an instance runs ``Optimizer.__init__``,
+    ``zero_grad`` or ``__setstate__``. So a wrapper that skips ``__init__`` (timm's
+    ``Lookahead``) steps bare, and a subclass's ``step`` calling ``super().step()`` runs the
+    hooks a second time once the parent class has been patched too, as in PyTorch."""
+    cls = type(optimizer)
+    if not getattr(cls.step, "_hooked", False):
+        cls.step = _with_step_hooks(cls.step)
+
+
 class Optimizer:
     """Base class: ``params`` is an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts
     (parameter groups, each with its own options)."""
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        step = cls.__dict__.get("step")
-        if step is not None and not getattr(step, "_hooked", False):
-            cls.step = _with_step_hooks(step)
-
     def __init__(self, params, defaults):
         for table in _HOOK_TABLES:
             setattr(self, table, OrderedDict())
+        _patch_step_hooks(self)
         self.defaults = defaults
         self.state = defaultdict(dict)
         self.param_groups = []
@@ -158,11 +158,22 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none=True):
+        _patch_step_hooks(self)
         for group in self.param_groups:
             for param in group["params"]:
                 reset_grad(param, set_to_none)
 
+    def __init_subclass__(cls, **kwargs):
+        """A built-in optimizer (a class with an update rule) gets its own ``step``, as each of
+        PyTorch's defines one, so that hooks are patched onto it class by class as there."""
+        super().__init_subclass__(**kwargs)
+        if "_update" in cls.__dict__ and "step" not in cls.__dict__:
+            cls.step = Optimizer._step_by_rule
+
     def step(self, closure=None):
+        raise NotImplementedError
+
+    def _step_by_rule(self, closure=None):
         """One update of every parameter that has a gradient; ``closure`` re-evaluates the loss."""
         loss = None
         if closure is not None:
@@ -184,9 +195,8 @@ class Optimizer:
                         del self.state[param]
         return loss
 
-    step = _with_step_hooks(step)
-
     def _update(self, group, param, grad, state):
+        """The rule for one parameter, which each built-in optimizer defines."""
         raise NotImplementedError
 
     # What PyTorch's capturable (CUDA-graph) implementations name in their device check, and
@@ -264,8 +274,9 @@ class Optimizer:
                 index_of.setdefault(id(param), len(index_of))
             packed["params"] = [index_of[id(p)] for p in group["params"]]
             groups.append(packed)
-        state = {index_of[id(param)]: value for param, value in self.state.items()
-                 if id(param) in index_of}
+        # keys that are no tensor (state loaded for no parameter) stay as they are, as PyTorch
+        state = {index_of[id(key)] if isinstance(key, Tensor) else key: value
+                 for key, value in self.state.items()}
         state_dict = {"state": state, "param_groups": groups}
         for hook in tuple(self._optimizer_state_dict_post_hooks.values()):
             result = hook(self, state_dict)
@@ -280,7 +291,7 @@ class Optimizer:
             result = hook(self, state_dict)
             if result is not None:
                 state_dict = result
-        saved_groups = state_dict["param_groups"]
+        saved_groups = copy.deepcopy(state_dict["param_groups"])  # they become the groups
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         if any(len(saved["params"]) != len(own["params"])
@@ -289,18 +300,20 @@ class Optimizer:
                              "size of optimizer's group")
         param_of = {index: param for saved, own in zip(saved_groups, self.param_groups)
                     for index, param in zip(saved["params"], own["params"])}
+        group_of = {index: saved for saved in saved_groups for index in saved["params"]}
         state = defaultdict(dict)
         for index, value in state_dict["state"].items():
             if index in param_of:
-                param = param_of[index]
-                state[param] = {key: _cast_like(param, key, v) for key, v in value.items()}
-        groups = []
+                state[param_of[index]] = _cast_like(param_of[index], None, value,
+                                                    group_of[index])
+            else:  # the state of no parameter is kept as it is, as PyTorch keeps it
+                state[index] = value
         for saved, own in zip(saved_groups, self.param_groups):
-            group = copy.deepcopy({key: value for key, value in saved.items() if key != "params"})
-            group["params"] = own["params"]
-            groups.append(group)
-        self.state = state
-        self.param_groups = groups
+            saved["params"] = own["params"]
+            if "param_names" in own and "param_names" not in saved:
+                saved["param_names"] = own["param_names"]
+        # Through __setstate__, as PyTorch: it (or a subclass's override) upgrades old state.
+        self.__setstate__({"state": state, "param_groups": saved_groups})
         for hook in tuple(self._optimizer_load_state_dict_post_hooks.values()):
             hook(self)
 
@@ -311,6 +324,28 @@ class Optimizer:
         self.__dict__.update(state)
         for table in _HOOK_TABLES:  # hooks are not saved
             self.__dict__.setdefault(table, OrderedDict())
+        _patch_step_hooks(self)
+        self.defaults.setdefault("differentiable", False)
+        self._upgrade_legacy_state()
+
+    # What PyTorch's optimizers fill in, in ``__setstate__``, for the state dicts of its older
+    # versions: options a group lacks, (name, value) in PyTorch's order, and the state kept as
+    # Python numbers then, which become 0-d tensors.
+    _legacy_group_defaults = ()
+    _legacy_number_state = ()
+
+    def _upgrade_legacy_state(self):
+        for group in self.param_groups:
+            for key, value in self._legacy_group_defaults:
+                group.setdefault(key, value)
+            for param in group["params"]:
+                param_state = self.state.get(param)
+                if not param_state:
+                    continue
+                for key in self._legacy_number_state:
+                    if not isinstance(param_state[key], Tensor):
+                        dtype = dtypes.float32 if group.get("fused") else None
+                        param_state[key] = ops.tensor(float(param_state[key]), dtype=dtype)
 
     def __repr__(self):
         text = type(self).__name__ + " ("
@@ -362,11 +397,19 @@ def check_hyperparameters(lr=0.0, eps=0.0, weight_decay=0.0, betas=(0.0, 0.0)):
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
-def _cast_like(param, key, value):
-    """A loaded state value as PyTorch takes it: a tensor moved to a floating parameter's dtype
+def _cast_like(param, key, value, group):
+    """A loaded state value as PyTorch takes it: tensors moved to a floating parameter's dtype
     with ``.to`` — the same tensor when it already is one, so that an optimizer loaded from
-    another's live ``state_dict()`` shares its state, as in PyTorch — ``step`` and everything
-    else as it is."""
-    if isinstance(value, Tensor) and key != "step" and param.is_floating_point():
-        return value.to(param.dtype)
+    another's live ``state_dict()`` shares its state, as in PyTorch — except a ``step``, kept
+    as it is (float32 for fused or capturable groups); dicts, lists and tuples are rebuilt with
+    their items cast alike (list items have no key)."""
+    if isinstance(value, Tensor):
+        if key == "step":
+            fused_or_capturable = group.get("fused") or group.get("capturable")
+            return value.to(dtypes.float32) if fused_or_capturable else value
+        return value.to(param.dtype) if param.is_floating_point() else value
+    if isinstance(value, dict):
+        return {k: _cast_like(param, k, v, group) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_like(param, None, v, group) for v in value)
     return value

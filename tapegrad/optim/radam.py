@@ -7,6 +7,10 @@ __all__ = ["RAdam"]
 
 
 class RAdam(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("decoupled_weight_decay", False), ("capturable", False))
+    _legacy_number_state = ("step",)
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):

@@ -6,6 +6,10 @@ __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
+    _legacy_group_defaults = (("momentum", 0), ("centered", False), ("foreach", None),
+                              ("maximize", False), ("differentiable", False),
+                              ("capturable", False))
+    _legacy_number_state = ("step",)
     _capturable_xla = (True, True)
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,

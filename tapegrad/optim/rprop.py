@@ -7,6 +7,9 @@ __all__ = ["Rprop"]
 
 
 class Rprop(Optimizer):
+    _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                              ("capturable", False))
+    _legacy_number_state = ("step",)
     _capturable_xla = (True, True)
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,

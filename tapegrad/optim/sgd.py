@@ -5,6 +5,9 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    _legacy_group_defaults = (("nesterov", False), ("maximize", False), ("foreach", None),
+                              ("differentiable", False), ("fused", False))
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False,
                  *, maximize=False, foreach=None, differentiable=False, fused=None):
         check_lr(lr)

@@ -11,6 +11,11 @@ __all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_
            "get_total_norm"]
 
 
+NO_GRADIENTS_TO_GROUP = ("Expected !nested_tensorlist[0].empty() to be true, but got false.  "
+                         "(Could this error message be improved?  If so, please report an "
+                         "enhancement request to PyTorch.)")
+
+
 def _grads(parameters):
     if isinstance(parameters, Tensor):
         parameters = [parameters]
@@ -78,6 +83,9 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient element into ``[-clip_value, clip_value]``."""
     clip_value = float(clip_value)
+    grads = _grads(parameters)
+    if not grads:  # PyTorch's grouping of the gradients by device refuses an empty list
+        raise RuntimeError(NO_GRADIENTS_TO_GROUP)
     with grad_mode.no_grad():
-        for grad in _grads(parameters):
+        for grad in grads:
             grad.clamp_(-clip_value, clip_value)

@@ -9,7 +9,7 @@ from ._plateau import ReduceLROnPlateau
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR", "LinearLR",
            "PolynomialLR", "LambdaLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
            "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "ChainedScheduler",
-           "MultiplicativeLR", "CyclicLR", "_LRScheduler"]
+           "MultiplicativeLR", "CyclicLR"]
 
 
 class _LRScheduler(LRScheduler):

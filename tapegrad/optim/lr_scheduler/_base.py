@@ -172,7 +172,8 @@ class LRScheduler:
                 self.last_epoch = epoch
                 lrs = (self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr")
                        else self.get_lr())
-        for group, lr in zip(self.optimizer.param_groups, lrs):
+        # strict, as PyTorch: a group added after the scheduler was made has no lr to take
+        for group, lr in zip(self.optimizer.param_groups, lrs, strict=True):
             set_group_value(group, "lr", lr)
         self._last_lr = self._current_lrs()
 

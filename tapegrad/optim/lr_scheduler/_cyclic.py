@@ -39,10 +39,10 @@ class CosineAnnealingLR(LRScheduler):
             return self._current_lrs()
         if self._step_count == 1 and epoch > 0:
             return [eta_min + (base - eta_min) * (1 + math.cos(epoch * math.pi / t_max)) / 2
-                    for base in self.base_lrs]
+                    for base, _ in zip(self.base_lrs, self._current_lrs(), strict=True)]
         if (epoch - 1 - t_max) % (2 * t_max) == 0:
             return [lr + (base - eta_min) * (1 - math.cos(math.pi / t_max)) / 2
-                    for lr, base in zip(self._current_lrs(), self.base_lrs)]
+                    for base, lr in zip(self.base_lrs, self._current_lrs(), strict=True)]
         return [(1 + math.cos(math.pi * epoch / t_max))
                 / (1 + math.cos(math.pi * (epoch - 1) / t_max)) * (lr - eta_min) + eta_min
                 for lr in self._current_lrs()]
@@ -91,7 +91,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self.last_epoch = math.floor(epoch)
         with within_step(self):
             lrs = self.get_lr()
-        for group, lr in zip(self.optimizer.param_groups, lrs):
+        for group, lr in zip(self.optimizer.param_groups, lrs, strict=True):
             set_group_value(group, "lr", lr)
         self._last_lr = self._current_lrs()
 
@@ -272,10 +272,10 @@ class CyclicLR(LRScheduler):
             scale_factor = (x - 1) / (self.step_ratio - 1)
         scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
         lrs = [base + (top - base) * scale_factor * scale
-               for base, top in zip(self.base_lrs, self.max_lrs)]
+               for base, top in zip(self.base_lrs, self.max_lrs, strict=True)]
         if self.cycle_momentum:
             for group, bottom, top in zip(self.optimizer.param_groups, self.base_momentums,
-                                          self.max_momentums):
+                                          self.max_momentums, strict=True):
                 _set_momentum(group, top - (top - bottom) * scale_factor * scale, self.use_beta1)
         return lrs
 

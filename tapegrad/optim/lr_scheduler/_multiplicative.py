@@ -177,7 +177,8 @@ class LambdaLR(_LambdaScheduler):
 
     def get_lr(self):
         warn_get_lr_outside_step(self)
-        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs)]
+        return [base * fn(self.last_epoch) for fn, base in zip(self.lr_lambdas, self.base_lrs,
+                                                                strict=True)]
 
 
 class MultiplicativeLR(_LambdaScheduler):
@@ -194,4 +195,5 @@ class MultiplicativeLR(_LambdaScheduler):
         warn_get_lr_outside_step(self)
         if self._is_initial:
             return self._current_lrs()
-        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, self._current_lrs())]
+        return [lr * fn(self.last_epoch)
+                for fn, lr in zip(self.lr_lambdas, self._current_lrs(), strict=True)]
