@@ -131,7 +131,11 @@ def test_in_place_writes_and_compiled_kernels_are_events():
         step(x).backward()
         optimizer.step()
     names = {a.key for a in prof.key_averages()}
-    assert {"CompiledFunction", EVALUATE + "CompiledFunctionBackward", "aten::add_"} <= names
+    assert {"CompiledFunction", EVALUATE + "CompiledFunctionBackward", "aten::add_",
+            "Optimizer.step#SGD.step"} <= names
+    with profile() as prof:
+        optimizer.zero_grad()
+    assert [e.name for e in prof.events()] == ["Optimizer.zero_grad#SGD.zero_grad"]
 
 
 def test_profiling_the_first_call_of_a_compiled_function_gives_its_results():

@@ -9,7 +9,7 @@ import warnings
 from collections import OrderedDict, defaultdict
 from itertools import chain
 
-from .. import dtypes, ops
+from .. import _profiling, dtypes, ops
 from .._runtime import typename
 from ..autograd import grad_mode
 from ..nn.modules.hooks import RemovableHandle
@@ -63,6 +63,12 @@ def _with_step_hooks(step):
     """``step`` running the step pre- and post-hooks around it, as PyTorch's optimizers do."""
     @functools.wraps(step)
     def hooked_step(*args, **kwargs):
+        if _profiling.active is None:
+            return run_with_hooks(args, kwargs)
+        with _profiling.Range(f"Optimizer.step#{type(args[0]).__name__}.step"):  # as PyTorch's
+            return run_with_hooks(args, kwargs)
+
+    def run_with_hooks(args, kwargs):
         self = args[0]
         for hook in chain(tuple(_global_optimizer_pre_hooks.values()),
                           tuple(self._optimizer_step_pre_hooks.values())):
@@ -159,9 +165,10 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         _patch_step_hooks(self)
-        for group in self.param_groups:
-            for param in group["params"]:
-                reset_grad(param, set_to_none)
+        with _profiling.Range(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+            for group in self.param_groups:
+                for param in group["params"]:
+                    reset_grad(param, set_to_none)
 
     def __init_subclass__(cls, **kwargs):
         """A built-in optimizer (a class with an update rule) gets its own ``step``, as each of
