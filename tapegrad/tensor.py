@@ -745,9 +745,11 @@ class Tensor:
         """``torch.where(condition, self, other)``: self where condition holds, else other."""
         return ops.where(condition, self, other)
 
-    def view(self, *shape):
+    def view(self, *shape, dtype=None):
+        if dtype is not None and not shape:
+            return ops.shape.view_dtype(self, dtype)
         if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
-            raise NotImplementedError("view(dtype) is not supported")
+            return ops.shape.view_dtype(self, shape[0])
         return ops.view(self, *shape)
 
     def view_as(self, other):

@@ -111,7 +111,8 @@ TENSOR_METHODS = (
     "cummax", "unique", "bincount", "histc", "cummin", "logcumsumexp", "mode", "quantile",
     "nanquantile", "nanmedian", "nansum", "nanmean", "histogram", "histogramdd",
     # scatter
-    "masked_select", "nonzero", "argwhere", "index_fill", "index_fill_", "masked_scatter",
+    "masked_select", "nonzero", "nonzero_static", "argwhere", "index_fill", "index_fill_",
+    "masked_scatter",
     "masked_scatter_", "scatter", "scatter_", "scatter_add", "scatter_add_",
     "index_add", "index_add_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_",
     "index_reduce", "index_reduce_", "index_copy", "index_copy_", "take", "take_along_dim",

@@ -79,6 +79,8 @@ def combinations(input, r=2, with_replacement=False):
 def cartesian_prod(*tensors):
     """Every tuple of one element from each vector, one per row, the last varying fastest (a
     single vector comes back as it is)."""
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
     for tensor in tensors:
         _check_vector(tensor)
     if len(tensors) == 1:

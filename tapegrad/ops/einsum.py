@@ -5,7 +5,9 @@ import collections
 import math
 import string
 
+from ..tensor import Tensor
 from .broadcast import expand
+from .elementwise import mul
 from .layout import diagonal
 from .linalg import matmul
 from .reduction import sum as _reduce_sum
@@ -16,13 +18,17 @@ __all__ = [
 ]
 
 
-def einsum(equation, *operands):
+def einsum(*args):
     """Einstein summation, as a sequence of permutes, reductions and batched matmuls (the way
-    PyTorch evaluates it, so gradients come from those ops' rules)."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
+    PyTorch evaluates it, so gradients come from those ops' rules). Takes an equation string
+    and operands, or PyTorch's sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``."""
+    equation, operands = _equation_and_operands(args)
     inputs, output = _parse_equation(equation, operands)
     operands = _broadcast_subscripts(inputs, operands)
+    if len(operands) == 1:
+        return _single_term(operands[0], inputs[0], output)
+    if set("".join(inputs)) <= set(output):
+        return _broadcast_product(operands, inputs, output)
     terms = [_reduce_term(t, labels, output, inputs[:i] + inputs[i + 1:])
              for i, (t, labels) in enumerate(zip(operands, inputs))]
     result, labels = terms[0]
@@ -34,40 +40,124 @@ def einsum(equation, *operands):
     return permute(result, [labels.index(c) for c in output]) if labels != output else result
 
 
+def _equation_and_operands(args):
+    """The equation string and the operand tensors, from either calling form."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], Tensor):
+        return _sublist_equation(args), tuple(args[0:len(args) - len(args) % 2:2])
+    equation, operands = args[0], args[1:]
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{type(equation).__name__}")
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return equation, operands
+
+
+def _sublist_equation(args):
+    """The equation that an interleaving of operands and subscript lists (with an optional
+    output list last) spells: subscripts 0-25 are A-Z, 26-51 are a-z, ``...`` is Ellipsis."""
+    def letters(sublist):
+        return "".join(_sublist_letter(n) for n in sublist)
+
+    equation = ",".join(letters(sublist) for sublist in args[1::2])
+    if len(args) % 2:
+        equation += "->" + letters(args[-1])
+    return equation
+
+
+def _sublist_letter(n):
+    if n is Ellipsis:
+        return "..."
+    if not 0 <= n < 52:
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                         "[0, 52)")
+    return string.ascii_uppercase[n] if n < 26 else string.ascii_lowercase[n - 26]
+
+
+def _scan_subscripts(text, start, operands=None):
+    """The subscripts in ``text`` (the equation's part at index ``start``) as label strings:
+    one per operand for the left-hand side (``operands`` is their count), one for the output
+    (``operands`` None). Spaces are ignored; a stray '.', a label that is not a letter or more
+    operands than given raise PyTorch's errors."""
+    groups, labels, i = [], "", 0
+
+    def whose():
+        return "output" if operands is None else f"operand {len(groups)}"
+
+    while i < len(text):
+        c = text[i]
+        if c == ".":
+            if "..." in labels:
+                raise RuntimeError(f"einsum(): found '.' for {whose()}" + (
+                    " but an ellipsis (...) was already found" if operands is None else
+                    " for which an ellipsis was already found"))
+            if text[i:i + 3] != "...":
+                raise RuntimeError(f"einsum(): found '.' for {whose()} that is not part of any "
+                                   f"ellipsis{' (...)' if operands is None else ''}")
+            labels, i = labels + "...", i + 3
+            continue
+        if c == "," and operands is not None:
+            groups, labels = groups + [labels], ""
+            if len(groups) >= operands:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the "
+                                   "equation")
+        elif c in string.ascii_letters:
+            labels += c
+        elif c != " ":
+            raise RuntimeError(f"einsum(): invalid subscript given at index {start + i} in the "
+                               "equation string, subscripts must be in [a-zA-Z]")
+        i += 1
+    return groups + [labels]
+
+
 def _parse_equation(equation, operands):
     """Input label strings and the output's, with ``...`` spelled out as unused letters."""
-    equation = equation.replace(" ", "")
     lhs, arrow, rhs = equation.partition("->")
-    inputs = lhs.split(",")
-    if len(inputs) != len(operands):
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
-                           if len(operands) > len(inputs) else
-                           "einsum(): fewer operands were provided than specified in the equation")
+    inputs = _scan_subscripts(lhs, 0, len(operands))
+    if len(inputs) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    for number, (labels, t) in enumerate(zip(inputs, operands)):
+        _check_rank(labels, t._array.ndim, number)
     spare = [c for c in string.ascii_letters if c not in equation]
     batch_rank = builtins.max((t._array.ndim - len(s.replace("...", "")) for s, t in
                                zip(inputs, operands) if "..." in s), default=0)
     ellipsis = "".join(spare[:batch_rank])
-    expanded = []
-    for labels, t in zip(inputs, operands):
-        if "..." in labels:
-            own = t._array.ndim - len(labels.replace("...", ""))
-            labels = labels.replace("...", ellipsis[batch_rank - own:])
-        if len(labels) != t._array.ndim:
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                               f"({len(labels)}) does not match the number of dimensions "
-                               f"({t._array.ndim}) for operand {len(expanded)}"
-                               f"{'' if '...' in lhs else ' and no ellipsis was given'}")
-        expanded.append(labels)
+    expanded = [labels.replace("...", ellipsis[batch_rank + len(labels) - 3 - t._array.ndim:])
+                for labels, t in zip(inputs, operands)]
     if arrow:
-        output = rhs.replace("...", ellipsis)
-        for label in output:
-            if not any(label in labels for labels in expanded):
-                raise RuntimeError(f"einsum(): output subscript {label} does not appear in the "
-                                   "equation for any input operand")
+        (output,) = _scan_subscripts(rhs, len(lhs) + 2)
+        _check_output(output, "".join(inputs))
+        output = output.replace("...", ellipsis)
     else:  # implicit output: the ellipsis, then the labels used once, in alphabetical order
         counts = collections.Counter("".join(inputs).replace("...", ""))
         output = ellipsis + "".join(sorted(c for c, n in counts.items() if n == 1))
     return expanded, output
+
+
+def _check_rank(labels, ndim, number):
+    """PyTorch's error for an operand with more or fewer subscripts than dimensions."""
+    count = len(labels.replace("...", ""))
+    if "..." in labels and count > ndim:
+        raise RuntimeError(f"einsum(): the number of subscripts in the equation ({count}) is more "
+                           f"than the number of dimensions ({ndim}) for operand {number}")
+    if "..." not in labels and count != ndim:
+        raise RuntimeError(f"einsum(): the number of subscripts in the equation ({count}) does "
+                           f"not match the number of dimensions ({ndim}) for operand {number} "
+                           "and no ellipsis was given")
+
+
+def _check_output(output, input_labels):
+    """Each output subscript must appear in some input, and only once in the output."""
+    seen = set()
+    for label in output.replace("...", ""):
+        if label in seen or label not in input_labels:
+            raise RuntimeError(f"einsum(): output subscript {label} " + (
+                "appears more than once in the output" if label in seen else
+                "does not appear in the equation for any input operand"))
+        seen.add(label)
 
 
 def _broadcast_subscripts(inputs, operands):
@@ -93,14 +183,43 @@ def _broadcast_subscripts(inputs, operands):
             for labels, t in zip(inputs, operands)]
 
 
-def _reduce_term(t, labels, output, others):
-    """Take diagonals of repeated labels and sum out labels no other term or the output uses."""
+def _single_term(t, labels, output):
+    """One operand, as PyTorch: its diagonals, permuted into the output's order (a view even
+    when nothing moves), the labels left out of the output summed last."""
+    t, labels = _take_diagonals(t, labels)
+    summed = [c for c in labels if c not in output]
+    t = permute(t, [labels.index(c) for c in output + "".join(summed)])
+    return _reduce_sum(t, tuple(range(len(output), len(labels)))) if summed else t
+
+
+def _broadcast_product(operands, inputs, output):
+    """Operands whose labels all stay in the output: each aligned with the output (permuted, size-1
+    dimensions for its missing labels) and multiplied in turn, as PyTorch does."""
+    result = None
+    for t, labels in zip(operands, inputs):
+        t, labels = _take_diagonals(t, labels)
+        aligned = sorted(labels, key=output.index)
+        t = permute(t, [labels.index(c) for c in aligned])
+        t = reshape(t, tuple(t._array.shape[aligned.index(c)] if c in aligned else 1
+                             for c in output))
+        result = t if result is None else mul(result, t)
+    return result
+
+
+def _take_diagonals(t, labels):
+    """The diagonal of each label repeated within one operand (moved to the last dimension)."""
     for label in set(labels):
         while labels.count(label) > 1:
             first = labels.index(label)
             second = labels.index(label, first + 1)
             t = diagonal(t, 0, first, second)
             labels = "".join(c for i, c in enumerate(labels) if i not in (first, second)) + label
+    return t, labels
+
+
+def _reduce_term(t, labels, output, others):
+    """Take diagonals of repeated labels and sum out labels no other term or the output uses."""
+    t, labels = _take_diagonals(t, labels)
     needed = set(output).union(*others)
     lonely = tuple(i for i, c in enumerate(labels) if c not in needed)
     if lonely:

@@ -6,6 +6,8 @@ import warnings
 
 import numpy as np
 
+from ..memory_format import (_element_strides, _empty_strided, contiguous_format, copy_in, is_in,
+                             is_non_overlapping_and_dense, suggested)
 from ..tensor import _LEGACY_TYPE_NAMES, Size, Tensor
 from .broadcast import expand
 from .creation import _index, eye
@@ -22,6 +24,19 @@ __all__ = [
     "hstack", "vstack", "broadcast_tensors", "broadcast_shapes", "meshgrid", "diagonal", "diag",
     "diag_embed", "trace", "fill_diagonal_",
 ]
+
+
+def laid_out_like(result, source):
+    """``result`` (of ``source``'s shape) laid out as PyTorch's ``empty_like(source)`` is:
+    with ``source``'s strides when they are dense, else in the format they suggest."""
+    if source.flags.c_contiguous:
+        return np.asarray(result, order="C")
+    if is_non_overlapping_and_dense(source) and builtins.min(source.strides) >= 0:
+        out = _empty_strided(source.shape, _element_strides(source), result.dtype)
+        out[...] = result
+        return out
+    format = suggested(source)
+    return result if is_in(result, format) else copy_in(result, format)
 
 
 # ---------------------------------------------------------------------- flips, rolls, triangles
@@ -93,7 +108,11 @@ def flipud(input):
 
 @primitive("roll", node="RollBackward0", group=OTHER)
 def _roll(a, shifts, dims):
-    return np.roll(a, shifts, axis=dims)
+    # PyTorch's roll writes row-major (channels_last when the input suggests it), whatever
+    # order the input's strides have
+    rolled = np.roll(a, shifts, axis=dims)
+    format = suggested(a) if dims is not None else contiguous_format
+    return rolled if is_in(rolled, format) else copy_in(rolled, format)
 
 
 @_roll.vjp
@@ -142,7 +161,7 @@ triu = _triangle("triu", "TriuBackward0", lambda a, k: np.triu(a, k))
 
 @primitive("repeat", node="RepeatBackward0", group=OTHER)
 def _repeat(a, repeats):
-    return np.tile(a, repeats)
+    return np.asarray(np.tile(a, repeats), order="C")  # row-major, whatever the input's order
 
 
 @_repeat.vjp

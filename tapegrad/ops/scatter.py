@@ -9,6 +9,7 @@ import functools
 import numpy as np
 
 from .._warnings import warn_at_caller
+from ..memory_format import copy_in, preserve_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .broadcast import sum_to
 from .elementwise import where
@@ -17,11 +18,12 @@ from .layout import _dims_of
 from .operands import CPP_TYPE_NAMES, broadcast_error, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
-from .shape import _index_backward, cat, gather, getitem, index_put_dtype_error, index_select
+from .shape import (_index_backward, _key_parts, _parse_key, cat, gather, getitem,
+                    index_put_dtype_error, index_select)
 
 __all__ = [
-    "masked_fill", "masked_fill_", "masked_select", "nonzero", "argwhere", "index_fill",
-    "index_fill_", "masked_scatter", "masked_scatter_", "scatter", "scatter_",
+    "masked_fill", "masked_fill_", "masked_select", "nonzero", "nonzero_static", "argwhere",
+    "index_fill", "index_fill_", "masked_scatter", "masked_scatter_", "scatter", "scatter_",
     "scatter_add", "scatter_add_", "index_add", "index_add_", "index_put", "index_put_",
     "scatter_reduce", "scatter_reduce_", "index_reduce", "index_reduce_", "index_copy",
     "index_copy_", "take", "take_along_dim",
@@ -32,13 +34,14 @@ __all__ = [
 @primitive("masked_fill", node="MaskedFillBackward0", group=ELEMENTWISE, saves=("mask",),
            nondifferentiable=("mask",), lowering="{value} if {1} else {0}")
 def _masked_fill(a, mask, *, value):
-    return np.where(mask, np.asarray(value, dtype=a.dtype), a)
+    # ATen fills a row-major clone, whatever the input's order
+    return np.asarray(np.where(mask, np.asarray(value, dtype=a.dtype), a), order="C")
 
 
 @primitive("masked_fill_tensor", node="MaskedFillBackward1", group=ELEMENTWISE, saves=("mask",),
            nondifferentiable=("mask",), lowering="{2} if {1} else {0}")
 def _masked_fill_tensor(a, mask, value):
-    return np.where(mask, value.astype(a.dtype), a)
+    return np.asarray(np.where(mask, value.astype(a.dtype), a), order="C")
 
 
 _masked_fill.inplace = lambda out, mask, *, value: np.copyto(out, value, where=mask,
@@ -132,12 +135,22 @@ def nonzero(input, *, as_tuple=False):
 argwhere = nonzero
 
 
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero``'s rows in a result of a fixed number of rows (``size``): the first ``size``
+    found, then rows of ``fill_value`` (a shape known before the data, for export)."""
+    if not isinstance(size, int) or size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = nonzero(input)._array[:size]
+    filler = np.full((size - found.shape[0], found.shape[1]), fill_value, np.int64)
+    return Tensor._make(np.concatenate([found, filler]))
+
+
 # --------------------------------------------------------------------- index_fill, masked_scatter
 
 @primitive("index_fill", node="IndexFillBackward0", group=OTHER, saves=("index",),
            nondifferentiable=("index",))
 def _index_fill(a, index, *, dim, value):
-    out = a.copy()
+    out = copy_in(a, preserve_format)  # ATen fills a clone that keeps the input's layout
     _fill_into(out, index, dim, value)
     return out
 
@@ -145,7 +158,7 @@ def _index_fill(a, index, *, dim, value):
 @primitive("index_fill_tensor", node="IndexFillBackward1", group=OTHER, saves=("index",),
            nondifferentiable=("index",))
 def _index_fill_tensor(a, index, value, *, dim):
-    out = a.copy()
+    out = copy_in(a, preserve_format)
     _fill_into(out, index, dim, value)
     return out
 
@@ -543,24 +556,54 @@ def _(ctx, grad, key):
             sum_to(getitem(grad, key), ctx.input_shapes[1]) if need_values else None)
 
 
-def _index_key(indices):
+def _index_put_key(name, input, indices, values):
+    """The numpy key of ``index_put``'s index tensors, checked as PyTorch checks them: a tuple
+    (or list) of tensors, integer or mask dtypes, in bounds, broadcasting together, with
+    ``values`` broadcasting to the indexed shape."""
     if not isinstance(indices, (tuple, list)):
-        raise TypeError("index_put(): argument 'indices' must be tuple of Tensors")
-    return tuple(i._array if isinstance(i, Tensor) else np.asarray(i) for i in indices)
+        raise TypeError(f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, "
+                        f"not {type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+    for i, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(index).__name__}")
+    shape = input._array.shape
+    parts = _key_parts(tuple(indices))
+    given = sum(p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
+                for p in parts)
+    if given > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got {given})")
+    _parse_key(shape, parts)  # bounds, mask shapes, broadcasting of the index tensors
+    key = tuple(np.asarray(p) for p in parts)
+    indexed = np.broadcast_to(np.empty((), np.bool_), shape)[key].shape
+    if not _broadcasts_to(values._array.shape, indexed):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._array.shape)} "
+                           f"cannot be broadcast to indexing result of shape {list(indexed)}")
+    return key
+
+
+def _broadcasts_to(shape, target):
+    return len(shape) <= len(target) and all(
+        s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
 def index_put(input, indices, values, accumulate=False):
+    _index_put_key("index_put", input, indices, values)
     return index_put_(input.clone(), indices, values, accumulate)
 
 
 def index_put_(input, indices, values, accumulate=False):
     """``input[indices] = values``, or ``+=`` with repeated indices adding up (``accumulate``)."""
+    key = _index_put_key("index_put_", input, indices, values)
     if values._array.dtype != input._array.dtype:
         raise RuntimeError(index_put_dtype_error(input, values))
     if not accumulate:
         input[tuple(indices)] = values
         return input
-    return apply_inplace(_index_put_accumulate, input, (values,), {"key": _index_key(indices)})
+    return apply_inplace(_index_put_accumulate, input, (values,), {"key": key})
 
 
 # ------------------------------------------------------ scatter_reduce, index_reduce, index_copy
@@ -701,9 +744,11 @@ def _(ctx, grad, dim, reduce, include_self):
 
 
 _SCATTER_REDUCTIONS = tuple(_REDUCE_UFUNCS)
+_SCATTER_ALIASES = {"max": "amax", "min": "amin"}  # PyTorch's scatter_reduce takes both names
 
 
 def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
+    reduce = _SCATTER_ALIASES.get(reduce, reduce)
     if reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")

@@ -9,6 +9,7 @@ import operator
 
 import numpy as np
 
+from .. import memory_format
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
@@ -78,6 +79,39 @@ def view(input, *shape):
         return _reshape(input, shape=_infer_shape(shape, input._array.size))
     except ValueError:
         raise RuntimeError(_NOT_A_VIEW) from None
+
+
+def view_dtype(input, dtype):
+    """``x.view(dtype)``: the same memory read as elements of ``dtype``, a view that is not
+    differentiable. A different element size rescales the last dimension (which must be
+    dense) and, by the ratio of the sizes, the other strides and the storage offset."""
+    from .. import dtypes
+    target = dtypes.float64 if dtype is builtins.float else dtypes.as_dtype(dtype)
+    array = input._array
+    if target.itemsize != array.itemsize and array.size:  # (an empty one has nothing to read)
+        _check_view_dtype(input, target)
+    result = Tensor._make(array.view(target.numpy))
+    result._become_view_of(input)
+    return result
+
+
+def _check_view_dtype(input, target):
+    """PyTorch's conditions for reading memory as elements of another size."""
+    array = input._array
+    what = (f"to view {_LEGACY_TYPE_NAMES[array.dtype.name]} as "
+            f"{_LEGACY_TYPE_NAMES[target.numpy.name]} (different element sizes)")
+    if array.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    if input.stride(-1) != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {input.stride(-1)}")
+    ratio = target.itemsize // array.itemsize
+    if ratio > 1:
+        facts = [("self.size(-1)", array.shape[-1]),
+                 ("self.storage_offset()", input.storage_offset())]
+        facts += [(f"self.stride({d})", input.stride(d)) for d in range(array.ndim - 1)]
+        for name, value in facts:
+            if value % ratio:
+                raise RuntimeError(f"{name} must be divisible by {ratio} {what}, but got {value}")
 
 
 def _view_signature_error(args):
@@ -255,7 +289,25 @@ def _squeeze_dim(a, shape):
 
 @primitive("unsqueeze", node="UnsqueezeBackward0", group=VIEW, is_view=True)
 def _unsqueeze(a, shape):
-    return a.reshape(shape)
+    return np.lib.stride_tricks.as_strided(a, shape, _strides_with_new_ones(a, shape))
+
+
+def _strides_with_new_ones(a, shape):
+    """The (byte) strides PyTorch gives ``a`` with size-1 dims inserted to make ``shape``: a new
+    dim strides over the whole dim after it (its size times its stride), or 1 at the end."""
+    kept, old = [], 0
+    for size in shape:  # which dims of ``shape`` are ``a``'s own (the first that fit)
+        mine = old < a.ndim and a.shape[old] == size
+        kept.append(mine)
+        old += mine
+    strides, after = [0] * len(shape), a.itemsize
+    for d in reversed(range(len(shape))):
+        if kept[d]:
+            old -= 1
+            strides[d], after = a.strides[old], a.strides[old] * a.shape[old]
+        else:
+            strides[d] = after
+    return tuple(strides)
 
 
 @_squeeze_all.vjp
@@ -273,7 +325,10 @@ def squeeze(input, dim=None):
     shape = input._array.shape
     if dim is None:
         return _squeeze_all(input, shape=tuple(s for s in shape if s != 1))
-    dims = {_axis(d, len(shape)) for d in ((dim,) if isinstance(dim, int) else dim)}
+    dims = [_axis(d, len(shape)) for d in ((dim,) if isinstance(dim, int) else dim)]
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return _squeeze_dim(input, shape=tuple(s for i, s in enumerate(shape)
                                            if not (i in dims and s == 1)))
 
@@ -298,7 +353,13 @@ def _index_forward(a, key):
 _select = primitive("select", node="SelectBackward0", group=VIEW, is_view=True)(_index_forward)
 _slice = primitive("slice", node="SliceBackward0", group=VIEW, is_view=True)(_index_forward)
 _index = primitive("index", node="IndexBackward0", group=OTHER)(_index_forward)
-_index_select = primitive("index_select", node="IndexSelectBackward0", group=OTHER)(_index_forward)
+
+
+@primitive("index_select", node="IndexSelectBackward0", group=OTHER)
+def _index_select(a, key):
+    return np.asarray(a[key], order="C")  # ATen allocates index_select's output row-major
+
+
 _gather = primitive("gather", node="GatherBackward0", group=OTHER)(_index_forward)
 
 
@@ -772,8 +833,18 @@ def _is_legacy_empty(shape):
 
 @primitive("cat", node="CatBackward0", group=OTHER)
 def _cat(*arrays, dim):
-    kept = [a for a in arrays if not _is_legacy_empty(a.shape)]
-    return np.concatenate(kept or arrays, axis=dim)
+    kept = [a for a in arrays if not _is_legacy_empty(a.shape)] or arrays
+    shape = list(kept[0].shape)
+    shape[dim] = builtins.sum(a.shape[dim] for a in kept)
+    out = memory_format._empty_in(tuple(shape), kept[0].dtype, _cat_memory_format(arrays))
+    return np.concatenate(kept, axis=dim, out=out)
+
+
+def _cat_memory_format(arrays):
+    """PyTorch's layout of a concatenation: the format all inputs suggest (channels_last when
+    every input looks channels_last), else row-major, whatever order the inputs' strides have."""
+    formats = {memory_format.suggested(a) for a in arrays}
+    return formats.pop() if len(formats) == 1 else memory_format.contiguous_format
 
 
 @_cat.vjp
@@ -793,7 +864,7 @@ def _(ctx, grad, dim):
 
 @primitive("stack", node="StackBackward0", group=OTHER)
 def _stack(*arrays, dim):
-    return np.stack(arrays, axis=dim)
+    return np.asarray(np.stack(arrays, axis=dim), order="C")  # row-major, as PyTorch's
 
 
 @_stack.vjp
@@ -1003,7 +1074,10 @@ def chunk(input, chunks, dim=0):
 
 
 def unbind(input, dim=0):
-    return _unbind(input, dim=_axis(dim, input._array.ndim))
+    dim = _axis(dim, input._array.ndim)
+    if input._array.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return _unbind(input, dim=dim)
 
 
 def expand_as(input, other):

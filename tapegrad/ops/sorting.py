@@ -19,7 +19,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
 from .creation import zeros
 from .cumulative import NO_DIM, required_dim
-from .layout import _dims_of
+from .layout import _dims_of, laid_out_like
 from .reduction import evenly_distribute, return_types
 from .registry import OTHER, Primitive, _edge, primitive
 from .scatter import _scatter_add
@@ -42,9 +42,17 @@ def _take_along_forward(a, indices, *, dim, keepdim):
     return values if keepdim else values.squeeze(dim)
 
 
-def _take_along(name, node):
-    """A value-selecting primitive: ``values = input`` at ``indices`` along ``dim``."""
-    prim = Primitive(name, _take_along_forward, node=node, group=OTHER, saves=("indices",))
+def _row_major(values, a):
+    return np.asarray(values, order="C")  # (0-d stays 0-d)
+
+
+def _take_along(name, node, layout=None):
+    """A value-selecting primitive: ``values = input`` at ``indices`` along ``dim``, laid out
+    by ``layout(values, input)`` when the ATen kernel has its own rule for that."""
+    forward = _take_along_forward if layout is None else (
+        lambda a, indices, *, dim, keepdim: layout(
+            _take_along_forward(a, indices, dim=dim, keepdim=keepdim), a))
+    prim = Primitive(name, forward, node=node, group=OTHER, saves=("indices",))
 
     @prim.vjp
     def _(ctx, grad, dim, keepdim):
@@ -60,14 +68,16 @@ def _take_along(name, node):
     return prim
 
 
-_sort_values = _take_along("sort", "SortBackward0")
-_topk_values = _take_along("topk", "TopkBackward0")
+# sort's outputs are laid out as its input (``empty_like``); topk's and the running extrema's
+# row-major, whatever the input's order
+_sort_values = _take_along("sort", "SortBackward0", laid_out_like)
+_topk_values = _take_along("topk", "TopkBackward0", _row_major)
 _kthvalue_values = _take_along("kthvalue", "KthvalueBackward0")
 _median_values = _take_along("median", "MedianBackward1")
 _nanmedian_values = _take_along("nanmedian", "NanmedianBackward1")
 _mode_values = _take_along("mode", "ModeBackward0")
-_cummax_values = _take_along("cummax", "CummaxBackward0")
-_cummin_values = _take_along("cummin", "CumminBackward0")
+_cummax_values = _take_along("cummax", "CummaxBackward0", _row_major)
+_cummin_values = _take_along("cummin", "CumminBackward0", _row_major)
 
 
 def _lower_median(a, ignore_nan):
@@ -102,9 +112,9 @@ def _sort_indices(a, dim, descending):
     A primitive (not numpy in the public functions) so that a compiled graph computes the order
     from each call's data instead of keeping the traced one."""
     if not descending:
-        return np.argsort(a, axis=dim, kind="stable")
+        return laid_out_like(np.argsort(a, axis=dim, kind="stable"), a)
     reversed_order = np.argsort(np.flip(a, axis=dim), axis=dim, kind="stable")
-    return a.shape[dim] - 1 - np.flip(reversed_order, axis=dim)
+    return laid_out_like(a.shape[dim] - 1 - np.flip(reversed_order, axis=dim), a)
 
 
 @primitive("topk_indices", node="TopkIndicesBackward0", group=OTHER)
@@ -120,7 +130,7 @@ def _topk_indices(a, k, dim, largest, sorted):
     else:
         found = selection.topk_positions(rows, k, largest, sorted)
     shape = np.moveaxis(a, dim, -1).shape[:-1] + (k,)
-    return np.moveaxis(found.reshape(shape), -1, dim).astype(np.int64, copy=False)
+    return np.asarray(np.moveaxis(found.reshape(shape), -1, dim), np.int64, order="C")
 
 
 def _has_ties(rows):
@@ -226,7 +236,8 @@ def _running_extremum_indices(a, dim, largest):
     takes_over = (a == running) | (a != a)
     positions = np.arange(a.shape[dim], dtype=np.int64).reshape(
         [-1 if d == dim else 1 for d in range(a.ndim)])
-    return np.maximum.accumulate(np.where(takes_over, positions, 0), axis=dim)
+    found = np.maximum.accumulate(np.where(takes_over, positions, 0), axis=dim)
+    return np.asarray(found, order="C")
 
 
 _cummax_indices = Primitive("cummax_indices", lambda a, dim: _running_extremum_indices(
