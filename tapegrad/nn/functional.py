@@ -37,7 +37,8 @@ from ..ops.pooling import (
     fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
     fractional_max_pool3d_with_indices,
 )
-from ..ops.operands import broadcast_error
+from ..ops.operands import broadcast_error, type_name
+from ..ops.elementwise import check_in_place_broadcast
 from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
 from ..ops import loss as _loss
@@ -86,41 +87,55 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
 
 # ------------------------------------------------------------------------------------- layers
 
+def _require_tensors(function, optional=(), **arguments):
+    """PyTorch's binding refuses an argument that is not a tensor (a list, a numpy array),
+    naming it with its position; those named in ``optional`` may be None."""
+    for position, (name, value) in enumerate(arguments.items(), 1):
+        if not isinstance(value, Tensor) and not (value is None and name in optional):
+            raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {type_name(type(value))}")
+
+
 def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``. With a bias, PyTorch folds the leading dimensions into one:
-    a view to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this."""
+    """``input @ weight.T + bias``. With a bias, PyTorch folds the leading dimensions of a
+    contiguous input into one when the bias is a vector (once its 1s are squeezed out): a view
+    to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this.
+    Otherwise it is ``matmul``, then ``add_(bias)``."""
+    _require_tensors("linear", ("bias",), input=input, weight=weight, bias=bias)
     ndim, shape = input._array.ndim, input._array.shape
     if ndim == 0 or weight._array.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{ndim}D and {weight._array.ndim}D")
-    if bias is None:  # matmul's dtype check, with its message ("expected m1 and m2 ...")
-        return ops.mm(input, weight.t()) if ndim == 2 else ops.matmul(input, weight.t())
+    if bias is None:  # mm's dtype check, with its message ("expected m1 and m2 ...")
+        two_matrices = ndim == 2 and weight._array.ndim == 2
+        return ops.mm(input, weight.t()) if two_matrices else ops.matmul(input, weight.t())
     if input._array.dtype != weight._array.dtype:
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
-    if ndim != 2 and not input.is_contiguous():
-        # ATen folds contiguous inputs only; else matmul, then ``add_(bias)``
+    vector_bias = bias._array.ndim == 1 or sum(n != 1 for n in bias._array.shape) == 1
+    if not (ndim == 2 or input.is_contiguous() and vector_bias):
         out = ops.matmul(input, weight.t())
-        _check_in_place_broadcast(out.shape, _broadcast_shape(out, bias))
+        check_in_place_broadcast(out.shape, _broadcast_shape(out, bias))
         return out + bias
-    rows = input if ndim == 2 else input.reshape(-1, shape[-1])
-    out_features = weight._array.shape[0]
-    if bias._array.shape != (out_features,):  # (that one always broadcasts)
-        expand_shape(bias, (rows._array.shape[0], out_features))  # addmm's check and message
-    out = ops.addmm(bias, rows, weight.t())
-    return out if ndim == 2 else out.view(*shape[:-1], out_features)
+    rows = input if ndim == 2 else input.reshape(math.prod(shape[:-1]), shape[-1])
+    out = _addmm_checked(bias, rows, weight)
+    return out if ndim == 2 else out.view(*shape[:-1], out.shape[1])
 
 
-def _check_in_place_broadcast(shape, broadcast_shape):
-    """PyTorch's message when an in-place op's result would need a larger shape."""
-    if tuple(broadcast_shape) != tuple(shape):
-        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
-                           f"{list(broadcast_shape)}")
+def _addmm_checked(bias, rows, weight):
+    """``addmm(bias, rows, weight.T)``, its bias checked against the product's shape with
+    addmm's message (a (out,) bias always fits)."""
+    if weight._array.ndim == 2 and bias._array.shape != (weight._array.shape[0],) \
+            and rows._array.shape[1] == weight._array.shape[1]:
+        expand_shape(bias, (rows._array.shape[0], weight._array.shape[0]))
+    return ops.addmm(bias, rows, weight.t())
 
 
 def bilinear(input1, input2, weight, bias=None):
     """``x1ᵀ W[o] x2 + b[o]`` for each output feature ``o``, over any leading dimensions:
     one matrix product with ``W`` laid out as (in1, out * in2), then a product with ``x2``."""
+    _require_tensors("bilinear", ("bias",), input1=input1, input2=input2, weight=weight,
+                     bias=bias)
     out_features, in1, in2 = weight.shape
     if input1.shape[:-1] != input2.shape[:-1]:
         mismatch = next((d for d, (a, b) in enumerate(zip(input1.shape, input2.shape)) if a != b),
@@ -144,6 +159,7 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 def relu(input, inplace=False):
+    _require_tensors("relu_" if inplace else "relu", input=input)
     return ops.relu_(input) if inplace else ops.relu(input)
 
 
@@ -315,6 +331,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _require_tensors("dropout", input=input)
     if not training or p == 0.0:
         return input
     if p == 1.0:
@@ -435,6 +452,7 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalises over the trailing ``normalized_shape`` dimensions (biased variance), as one
     ``NativeLayerNormBackward0``; a missing weight or bias is a constant one or zero."""
+    _require_tensors("layer_norm", input=input)
     normalized_shape = _checked_normalized_shape("layer_norm", input, normalized_shape, weight,
                                                  bias)
     _normalization.check_dtypes("LayerNormKernelImpl", input, weight, bias)
@@ -449,13 +467,39 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
-    if input.shape[1] % num_groups:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
-                           f"but got input of shape {list(input.shape)} and "
-                           f"num_groups={num_groups}")
+    batch, channels = input.shape[:2]
+    _verify_batch_size([batch * channels // num_groups, num_groups, *input.shape[2:]])
+    _check_group_norm_arguments(input, num_groups, weight, bias)
     _normalization.check_dtypes("GroupNormKernelImpl", input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, input.shape[1], input.dtype)
     return _normalization.group_norm(input, weight, bias, num_groups, eps)
+
+
+def _check_group_norm_arguments(input, num_groups, weight, bias):
+    """ATen's checks, in its order. Its bias message prints the weight's shape (``[0]`` for no
+    weight): that is what PyTorch prints, so it is reproduced."""
+    channels = input.shape[1]
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, value in (("weight", weight), ("bias", bias)):
+        if value is not None and (value.dim() != 1 or value.numel() != channels):
+            printed = [0] if weight is None else list(weight.shape)
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {printed} and input "
+                               f"of shape {list(input.shape)}")
+
+
+def _verify_batch_size(size):
+    """PyTorch's check before normalising with batch statistics: the dims other than the
+    channels' (dim 1) must hold more than one value (none at all is allowed)."""
+    values = size[0] * math.prod(size[2:])
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{size}")
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
@@ -465,9 +509,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if input.dim() < 2:
         raise ValueError(f"expected 2D or more input (got {input.dim()}D input)")
     channels = input.shape[1]
-    if training and input.numel() // channels <= 1:
-        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                         f"{input.shape}")
+    if training:
+        _verify_batch_size(input.shape)
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):
         if value is None and not training:
             raise RuntimeError(f"{name} must be defined in evaluation mode")
@@ -476,12 +519,25 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     _check_channel_count("bias", bias, channels)
     require_floating(input, "batch_norm")
     _normalization.check_dtypes("batch_norm", input, weight, bias, running_mean, running_var)
+    if input.numel() == 0:
+        return _empty_batch_norm(input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, channels, input.dtype)
     if not training and running_mean is not None:
         return _normalization.batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
     if running_mean is not None:
         _normalization.update_running_stats(input, running_mean, running_var, momentum)
     return _normalization.batch_norm_train(input, weight, bias, eps)
+
+
+def _empty_batch_norm(input, weight, bias):
+    """ATen's path for an input without elements: the running statistics are left alone, and
+    the result is a new empty tensor still connected to the weight and bias for autograd."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 def _affine_parameters(weight, bias, shape, dtype):
@@ -498,12 +554,14 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     With ``max_norm``, the picked rows of ``weight`` are first renormalised in place."""
     if sparse:
         raise NotImplementedError("embedding: sparse gradients are not supported")
-    if padding_idx is not None:
-        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+    if padding_idx:  # (0 needs no check, nor the weight's size)
+        if not -weight.size(0) <= padding_idx < weight.size(0):
             raise AssertionError("Padding_idx must be within num_embeddings")
-        padding_idx %= weight.shape[0]
+        padding_idx %= weight.size(0)
     if max_norm is not None:
+        input = input.contiguous()  # (a list fails here, as in PyTorch)
         _renorm_rows_(weight, input, max_norm, norm_type)
+    _require_tensors("embedding", weight=weight, indices=input)
     return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
@@ -1229,8 +1287,16 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _check_loss_arguments(function, reduction, **tensors):
+    """What PyTorch's loss bindings check first: the reduction's name, then that each tensor
+    argument is a tensor (named with its position, as the binding's parser does)."""
+    if reduction not in _loss.REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _require_tensors(function, **tensors)
+
+
 def _warn_if_broadcasting(input, target, stacklevel=3):
-    if target.shape != input.shape:
+    if target.size() != input.size():  # (PyTorch's order, and its AttributeError on a number)
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
@@ -1254,7 +1320,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def _broadcast_pair(input, target):
     """Both tensors expanded to their common shape (PyTorch's losses broadcast, warning first)."""
     _warn_if_broadcasting(input, target, stacklevel=4)
-    if target.shape == input.shape:
+    if target.size() == input.size():
         return input, target
     shape = _broadcast_shape(input, target)
     return ops.broadcast_to(input, shape), ops.broadcast_to(target, shape)
@@ -1286,6 +1352,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", UserWarning, stacklevel=2)
+    _check_loss_arguments("kl_div", "sum" if reduction == "batchmean" else reduction,
+                          input=input, target=target)
     if not (input.is_floating_point() and target.is_floating_point()):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
@@ -1304,6 +1372,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     """``1 - cos`` for pairs labelled 1, ``max(0, cos - margin)`` for pairs labelled -1."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    _check_loss_arguments("cosine_embedding_loss", reduction, input1=input1, input2=input2,
+                          target=target)
     cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
     zeros = ops.zeros_like(cos)
     positive = ops.where(target == 1, 1 - cos, zeros)
@@ -1333,6 +1403,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
                          reduction="mean"):
     """``x`` where ``y = 1``, ``max(0, margin - x)`` where ``y = -1`` (x: a distance)."""
     reduction = _reduction_of(size_average, reduce, reduction)
+    _check_loss_arguments("hinge_embedding_loss", reduction, input=input, target=target)
     zeros = ops.zeros_like(input)
     output_margin = ops.where(target != 1, (margin - input).clamp_min(0), zeros)
     return _reduce(output_margin + ops.where(target != -1, input, zeros), reduction)
@@ -1341,9 +1412,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-y x))`` for ±1 targets, one ``SoftMarginLossBackward0``."""
     reduction = _reduction_of(size_average, reduce, reduction)
-    if input.shape != target.shape:
-        shape = _broadcast_shape(input, target)
-        input, target = ops.broadcast_to(input, shape), ops.broadcast_to(target, shape)
+    _check_loss_arguments("soft_margin_loss", reduction, input=input, target=target)
     return _loss.soft_margin_loss(input, target, reduction)
 
 
@@ -1446,8 +1515,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     """``exp(x) - t x`` for a log-rate ``x`` (else ``x - t log(x + eps)``); ``full`` adds
     Stirling's approximation of ``log(t!)`` where ``t > 1``."""
     reduction = _reduction_of(size_average, reduce, reduction)
-    if reduction not in _loss.REDUCTIONS:
-        raise ValueError(reduction + " is not a valid value for reduction")
+    _check_loss_arguments("poisson_nll_loss", reduction, input=input, target=target)
     if log_input:
         loss = input.exp() - target * input
     else:
@@ -1495,6 +1563,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
              reduction="mean"):
     """Negative log-likelihood of class indices given log-probabilities (classes in dim 1)."""
     reduction = _reduction_of(size_average, reduce, reduction)
+    _check_loss_arguments("nll_loss_nd", reduction, input=input, target=target)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     return _nll_nd(input, target, weight, ignore_index, reduction)
@@ -1506,8 +1575,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     input's shape), ``-(log_softmax(input) * target).sum()`` reduced as PyTorch composes it."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if reduction not in _loss.REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _check_loss_arguments("cross_entropy_loss", reduction, input=input, target=target)
     class_dim = 0 if input.dim() == 1 else 1
     log_probs = ops.log_softmax(input, class_dim)
     if target.shape == input.shape:
@@ -1579,9 +1647,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          reduction="mean"):
     """Mean of ``-(t log x + (1 - t) log(1 - x))``, logs clamped at -100 as PyTorch does."""
     reduction = _reduction_of(size_average, reduce, reduction)
-    if target.shape == input.shape:  # else the size message comes first
+    if target.size() == input.size():  # else the size message comes first
         if weight is not None:
-            _loss._check_expandable(weight, input.shape)
+            _loss.check_weight_expandable(weight, target.shape)
         _refuse_grad("binary_cross_entropy", weight=weight)
         for name, values in (("input", input), ("target", target)):
             array = values._array  # checked as the kernel does, recording nothing (NaN fails)
@@ -1595,7 +1663,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     """BCE on logits, one ``BinaryCrossEntropyWithLogitsBackward0``."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if target.shape == input.shape:  # else the size message comes first
+    if target.size() == input.size():  # else the size message comes first
         _check_logits_weights(input, target, weight, pos_weight)
     return _loss.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
@@ -1607,7 +1675,7 @@ def _check_logits_weights(input, target, weight, pos_weight):
     if weight is not None:
         shapes.append(_broadcast_shape(input, weight))
     for shape in shapes:
-        _check_in_place_broadcast(input.shape, shape)
+        check_in_place_broadcast(input.shape, shape)
 
 
 # ------------------------------------------------------------------------ PyTorch's C++ functions

@@ -57,6 +57,9 @@ def int_list(args, name, argument="size"):
     integer tensors of one element); anything else refused in PyTorch's words."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
+        if args and _index(args[0]) is None:  # the parser reads the first to tell the overload
+            raise TypeError(f"{name}(): argument '{argument}' (position 1) must be tuple of "
+                            f"ints, but found element of type {type(args[0]).__name__} at pos 0")
     elif args and _index(args[0]) is None:
         if len(args) > 1:
             raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given")

@@ -4,6 +4,7 @@ Binary ops broadcast like numpy; each backward rule sums its gradient back to th
 ``sum_to``. Lowerings are scalar expressions over the operands ``{0}``, ``{1}`` (and parameters by
 name) that the compiler inlines into fused loops.
 """
+import numbers
 import warnings
 
 import numpy as np
@@ -13,7 +14,7 @@ from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
-                       tensor_operands)
+                       tensor_operands, type_name)
 from .registry import ELEMENTWISE, Primitive, primitive
 from .signatures import invalid_combination
 from .._warnings import warn_at_caller
@@ -26,6 +27,16 @@ from .broadcast import sum_to
 # methods with a Python layer (``ndarray.sum``), wherever inf - inf can reach them.
 warnings.filterwarnings("ignore", r"(divide by zero|invalid value|overflow) encountered",
                         RuntimeWarning, r"tapegrad\.(ops|autograd)\.")
+
+
+
+def check_in_place_broadcast(shape, broadcast_shape):
+    """ATen's message when an operand combined in place into an output of ``shape`` would need
+    the larger ``broadcast_shape``."""
+    if tuple(broadcast_shape) != tuple(shape):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shape)}")
+
 
 # --------------------------------------------------------------------------------------- binary
 
@@ -59,13 +70,19 @@ def _(ctx, grad):
 @primitive("add_alpha", node="AddBackward0", group=ELEMENTWISE, lowering="{0} + {alpha} * {1}",
            error=broadcast_error)
 def _add_alpha(a, b, alpha):
-    return a + alpha * b
+    return _in_dtype_of(a, a + alpha * b)
 
 
 @primitive("sub_alpha", node="SubBackward0", group=ELEMENTWISE, lowering="{0} - {alpha} * {1}",
            error=broadcast_error)
 def _sub_alpha(a, b, alpha):
-    return a - alpha * b
+    return _in_dtype_of(a, a - alpha * b)
+
+
+def _in_dtype_of(operand, result):
+    """``result`` in the operands' dtype: numpy widens bools times an int ``alpha`` (and float32
+    times a numpy float64 one), where PyTorch computes in the operands' common dtype."""
+    return result if result.dtype == operand.dtype else result.astype(operand.dtype)
 
 
 _SCALED_ADD_BLOCK = 1 << 15
@@ -705,23 +722,52 @@ def scaled_by_tensor_alpha(name, other, alpha):
     return other * alpha
 
 
+def check_operand_types(name, input, other):
+    """PyTorch's binding takes a tensor or a number for each operand of a binary function:
+    anything else (a list, a numpy array, None) is refused, naming the argument."""
+    for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, (Tensor, numbers.Number, np.generic)):
+            raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
+                            f"Tensor, not {type_name(type(value))}")
+
+
+def check_alpha(name, result, alpha):
+    """ATen's checks of ``alpha`` against the result's dtype ``result``: a bool only for a bool
+    result, a floating-point number only for a floating-point one."""
+    if type(alpha) is int:
+        return
+    if not isinstance(alpha, (numbers.Number, np.generic)):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not "
+                        f"{type_name(type(alpha))}")
+    if isinstance(alpha, (bool, np.bool_)):
+        if result is not dtypes.bool:
+            raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    elif not (result.is_floating_point or result.is_complex or
+              isinstance(alpha, (numbers.Integral, np.integer))):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+
+
 def add(input, other, *, alpha=1):
+    check_operand_types("add", input, other)
     if not isinstance(input, Tensor):  # number + tensor: the tensor is PyTorch's ``self``
         input, other = other, input
-    if isinstance(alpha, Tensor):
-        other, alpha = scaled_by_tensor_alpha("add", other, alpha), 1
-    if alpha != 1:
-        return _add_alpha(*promote(input, other), alpha=alpha)
-    return _add(*promote(input, other))
+    return _scaled_sum(_add, _add_alpha, "add", input, other, alpha)
 
 
 def sub(input, other, *, alpha=1):
+    check_operand_types("sub", input, other)
     check_bool_subtraction(input, other)
+    return _scaled_sum(_sub, _sub_alpha, "sub", input, other, alpha)
+
+
+def _scaled_sum(plain, scaled, name, input, other, alpha):
+    """``input ± alpha * other`` in their common dtype, ``alpha`` checked against it."""
     if isinstance(alpha, Tensor):
-        other, alpha = scaled_by_tensor_alpha("sub", other, alpha), 1
-    if alpha != 1:
-        return _sub_alpha(*promote(input, other), alpha=alpha)
-    return _sub(*promote(input, other))
+        other, alpha = scaled_by_tensor_alpha(name, other, alpha), 1
+    a, b = promote(input, other)
+    check_alpha(name, a.dtype, alpha)
+    return scaled(a, b, alpha=alpha) if alpha != 1 else plain(a, b)
 
 
 subtract = sub
@@ -737,6 +783,7 @@ def rsub(input, other, *, alpha=1):
 
 
 def mul(input, other):
+    check_operand_types("mul", input, other)
     if not isinstance(input, Tensor):  # number * tensor: the tensor is PyTorch's ``self``
         input, other = other, input
     return _mul(*promote(input, other))
@@ -746,6 +793,7 @@ multiply = mul
 
 
 def div(input, other, *, rounding_mode=None):
+    check_operand_types("div", input, other)
     if rounding_mode not in (None, "trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                            f"found '{rounding_mode}'")
@@ -796,10 +844,17 @@ def div_scalar(input, divisor):
     return _div_scalar(input, divisor=divisor)
 
 
+_POW_OVERLOADS = ("Tensor input, Tensor exponent, *, Tensor out = None",
+                  "Number self, Tensor exponent, *, Tensor out = None",
+                  "Tensor input, Number exponent, *, Tensor out = None")
+
+
 def pow(input, exponent):
+    operands = (input, exponent)
+    if not (any(isinstance(v, Tensor) for v in operands) and
+            all(isinstance(v, (Tensor, numbers.Number, np.generic)) for v in operands)):
+        raise invalid_combination("pow", list(operands), {}, _POW_OVERLOADS)
     if not isinstance(exponent, Tensor):
-        if not isinstance(input, Tensor):
-            raise TypeError("pow needs at least one tensor")
         if input._array.dtype.kind != "f" or type(exponent) not in (float, int):
             input, _ = promote(input, exponent)  # the result's dtype (an int tensor ** 0.5)
         return _pow_scalar(input, exponent=exponent)

@@ -509,6 +509,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         if operand._array.dtype != mat2._array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{_kind(operand)} and {_kind(mat2)}")
+    for name, operand in (("mat1", mat1), ("mat2", mat2)):
+        if operand._array.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {operand._array.ndim}-D tensor")
     return _addmm(input, mat1, mat2, beta=beta, alpha=alpha)
 
 

@@ -18,8 +18,9 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import require_floating
-from .broadcast import sum_to
-from .elementwise import _div_scalar
+from .broadcast import broadcast_to, sum_to
+from .elementwise import _div_scalar, check_in_place_broadcast
+from .layout import broadcast_shapes
 from .creation import arange, zeros_like
 from .operands import broadcast_error
 from .registry import ELEMENTWISE, OTHER, primitive
@@ -248,24 +249,15 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
         raise RuntimeError("all elements of input should be between 0 and 1")
     weight_array = None
     if weight is not None:
-        _check_expandable(weight, values.shape)
+        check_weight_expandable(weight, target.shape)
         weight_array = np.broadcast_to(weight._array, values.shape).astype(values.dtype)
     return _binary_cross_entropy(input, target, weight=weight_array, reduction=reduction)
 
 
-def _check_expandable(weight, shape):
-    """``weight.expand(shape)`` as PyTorch's BCE checks it: a dimension of another length, or a
-    weight of more dimensions, is refused with its message."""
-    weight_shape = weight._array.shape
-    if len(weight_shape) > len(shape):
-        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
-                           f"{list(np.broadcast_shapes(weight_shape, shape))}")
-    for i in range(1, len(weight_shape) + 1):
-        if weight_shape[-i] not in (1, shape[-i]):
-            raise RuntimeError(
-                f"Attempting to broadcast a dimension of length {weight_shape[-i]} at -{i}! "
-                f"Mismatching argument at index 1 had torch.Size({list(weight_shape)}); but "
-                f"expected shape should be broadcastable to {list(shape)}")
+def check_weight_expandable(weight, target_shape):
+    """PyTorch's BCE expands ``weight`` to ``broadcast_shapes(target, weight)`` (refused with
+    that function's message), then multiplies the loss, of the target's shape, by it in place."""
+    check_in_place_broadcast(target_shape, broadcast_shapes(target_shape, weight.shape))
 
 
 def _broadcasts_to(shape, target_shape):
@@ -525,11 +517,25 @@ def soft_margin_loss(input, target, reduction="mean"):
     if target.requires_grad and grad_mode.is_grad_enabled():  # PyTorch has no target gradient
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
                            "to argument 'target'. This input cannot have requires_grad True.")
-    target = _cast_target(input, target)
+    target = _cast_target(input, _broadcast_into(target, input))
     if not input.is_floating_point():  # ATen computes in floating point, then writes it back
         raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]} "
                            f"can't be cast to the desired output type {_type_name(input)}")
     return _soft_margin_loss(input, target, reduction=reduction)
+
+
+def _broadcast_into(operand, output):
+    """``operand`` expanded to ``output``'s shape, as ATen combines it into ``output`` in place:
+    shapes that do not broadcast, and a broadcast larger than ``output``, are refused with
+    ATen's messages."""
+    if operand._array.shape == output._array.shape:
+        return operand
+    try:
+        shape = np.broadcast_shapes(operand._array.shape, output._array.shape)
+    except ValueError:
+        raise RuntimeError(broadcast_error((output, operand), {})) from None
+    check_in_place_broadcast(output.shape, shape)
+    return broadcast_to(operand, output.shape)
 
 
 @primitive("multi_margin_loss", node="MultiMarginLossBackward0", group=OTHER,
@@ -581,15 +587,22 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
             "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
             f"input samples (batch size). Expected target size [{batch}], but got "
             f"{list(target.shape)}. Input has shape {list(input.shape)}.")
-    labels = target._array
-    if ((labels < 0) | (labels >= classes)).any():
-        raise RuntimeError("target out of range")
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
+    _require_long_target(target)
+    labels = target._array
+    if ((labels < 0) | (labels >= classes)).any():
+        raise RuntimeError("target out of range")
     weight_array = None if weight is None else weight._array.astype(input._array.dtype)
     return _multi_margin_loss(input, target, p=p, margin=margin, weight=weight_array,
                               reduction=reduction)
+
+
+def _require_long_target(target):
+    """The margin losses' kernels read class indices as int64 only."""
+    if target.dtype != dtypes.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
 
 
 def _multilabel_slopes(rows, labels):
@@ -642,9 +655,7 @@ def multilabel_margin_loss(input, target, reduction):
     if target.shape != input.shape:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
-    if target.dtype != dtypes.int64:
-        raise RuntimeError("expected scalar type Long but found "
-                           f"{_LEGACY_TYPE_NAMES[target._array.dtype.name]}")
+    _require_long_target(target)
     labels = target._array
     if labels.size and (labels.min() < -1 or labels.max() >= max(input.shape[-1], 1)):
         raise RuntimeError("argument #2 'target' is out of range")

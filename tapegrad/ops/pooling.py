@@ -586,11 +586,11 @@ def _adaptive_avg_pool(input, output_size, spatial):
     """Means over adaptive bins of the last ``spatial`` dimensions; an output of ones is a
     plain mean (``MeanBackward1``), as in PyTorch."""
     name = f"adaptive_avg_pool{spatial}d"
-    _check_adaptive_input(input, spatial, name)
     output_size = _output_size(output_size, input.shape, spatial, name)
     _check_output_size(input, output_size, name)
-    if output_size == (1,) * spatial:
+    if output_size == (1,) * spatial:  # (before ATen checks the input's rank)
         return input.mean(tuple(range(-spatial, 0)), keepdim=True)
+    _check_adaptive_input(input, spatial, name)
     if not input.is_floating_point():  # ATen's kernel is for floating types only
         kernel = f"{name}_cpu" if spatial == 3 else name
         raise NotImplementedError(f'"{kernel}" not implemented for '

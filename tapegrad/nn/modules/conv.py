@@ -4,7 +4,6 @@ PyTorch initialises them."""
 import math
 
 from ... import ops
-from ...ops.conv import _pair
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -16,15 +15,16 @@ __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
-def _single(value, name):
-    """A 1-d layer's size argument as the 1-tuple PyTorch keeps (and prints); ``name`` is there
-    to take ``_pair``'s arguments."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+def _ntuple(n):
+    """An n-d layer's size argument as the n-tuple PyTorch keeps (and prints): a sequence is
+    kept as given, unchecked, as there (a wrong one fails where it is used). ``name`` is there
+    to take the arguments of ``ops.conv._pair``, which the pooling layers use."""
+    def sizes(value, name):
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    return sizes
 
 
-def _triple(value, name):
-    """A 3-d layer's size argument as the 3-tuple PyTorch keeps (a sequence is kept as given)."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * 3
+_single, _pair, _triple = _ntuple(1), _ntuple(2), _ntuple(3)
 
 
 class _ConvNd(Module):
@@ -65,7 +65,7 @@ class _ConvNd(Module):
         factory = {"device": device, "dtype": dtype}
         shape = ((in_channels, out_channels // groups) if transposed else
                  (out_channels, in_channels // groups))
-        self.weight = Parameter(ops.empty(*shape, *self.kernel_size, **factory))
+        self.weight = Parameter(ops.empty((*shape, *self.kernel_size), **factory))
         if bias:
             self.bias = Parameter(ops.empty(out_channels, **factory))
         else:

@@ -27,7 +27,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty(out_features, in_features, device=device, dtype=dtype))
+        self.weight = Parameter(ops.empty((out_features, in_features), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(ops.empty(out_features, device=device, dtype=dtype))
         else:
@@ -63,7 +63,7 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(ops.empty(out_features, in1_features, in2_features,
+        self.weight = Parameter(ops.empty((out_features, in1_features, in2_features),
                                           device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(ops.empty(out_features, device=device, dtype=dtype))

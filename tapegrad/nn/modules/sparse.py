@@ -27,7 +27,7 @@ class Embedding(Module):
         self.scale_grad_by_freq = scale_grad_by_freq
         self.sparse = sparse
         if _weight is None:
-            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, device=device,
+            self.weight = Parameter(ops.empty((num_embeddings, embedding_dim), device=device,
                                               dtype=dtype), requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -88,7 +88,7 @@ class EmbeddingBag(Module):
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(ops.empty(num_embeddings, embedding_dim, device=device,
+            self.weight = Parameter(ops.empty((num_embeddings, embedding_dim), device=device,
                                               dtype=dtype))
             self.reset_parameters()
         else:

@@ -1,0 +1,77 @@
+# Forum question: "view size is not compatible with input tensor's size and stride",
+# impossible reshapes, expand of non-singleton dims, cat/stack with mismatched shapes, bad indices.
+import torch
+
+
+def attempt(label, fn):
+    try:
+        out = fn()
+        print(label, "->", out)
+    except Exception as e:  # noqa: BLE001
+        print(label, "->", type(e).__name__, e)
+
+
+x = torch.arange(24).view(2, 3, 4)
+xt = x.transpose(1, 2)
+attempt("view after transpose", lambda: xt.view(2, 12))
+attempt("view(-1) after transpose", lambda: xt.view(-1))
+attempt("contiguous().view fix", lambda: xt.contiguous().view(2, 12).shape)
+attempt("reshape fix", lambda: xt.reshape(2, 12).shape)
+attempt("view after permute", lambda: x.permute(2, 0, 1).view(4, 6))
+attempt("view ok on merged dims", lambda: x.permute(1, 2, 0)[:, :, 0].shape)
+attempt("is_contiguous", lambda: (x.is_contiguous(), xt.is_contiguous(), xt.contiguous().is_contiguous()))
+attempt("view after t()", lambda: torch.arange(6).view(2, 3).t().view(6))
+attempt("view after slicing cols", lambda: x[:, :, :2].view(12))
+attempt("view on expand", lambda: torch.ones(3, 1).expand(3, 4).view(12))
+
+attempt("reshape impossible", lambda: x.reshape(5, 5))
+attempt("view impossible", lambda: x.view(7, -1))
+attempt("two -1", lambda: x.view(-1, -1))
+attempt("view negative", lambda: x.view(-2, 12))
+attempt("view zero dim", lambda: x.view(0, -1))
+attempt("reshape to scalar", lambda: x.reshape(()))
+attempt("flatten bad dims", lambda: x.flatten(2, 1))
+attempt("unflatten bad", lambda: x.unflatten(1, (2, 2)))
+attempt("squeeze dim size 3", lambda: x.squeeze(1).shape)
+attempt("unsqueeze out of range", lambda: x.unsqueeze(5))
+
+attempt("expand non-singleton", lambda: torch.ones(3, 2).expand(3, 4))
+attempt("expand fewer dims", lambda: torch.ones(2, 3, 1).expand(3, 4))
+attempt("expand -1 new dim", lambda: torch.ones(3, 1).expand(-1, 2, 4))
+attempt("expand ok", lambda: torch.ones(3, 1).expand(2, 3, 4).shape)
+attempt("expand_as bad", lambda: torch.ones(3, 2).expand_as(torch.zeros(3, 4)))
+attempt("repeat fewer dims", lambda: torch.ones(2, 3).repeat(2))
+
+a, b = torch.ones(2, 3), torch.zeros(2, 4)
+attempt("cat dim 0", lambda: torch.cat([a, b]))
+attempt("cat dim 1 ok", lambda: torch.cat([a, b], dim=1).shape)
+attempt("cat rank mismatch", lambda: torch.cat([a, torch.zeros(3)]))
+attempt("cat dim out of range", lambda: torch.cat([a, a], dim=2))
+attempt("cat empty list", lambda: torch.cat([]))
+attempt("cat tensor not list", lambda: torch.cat(a, b))
+attempt("cat dtype mix", lambda: torch.cat([a, torch.ones(2, 3, dtype=torch.int64)]).dtype)
+attempt("stack mismatch", lambda: torch.stack([a, b]))
+attempt("stack diff rank", lambda: torch.stack([torch.ones(3), torch.ones(1, 3)]))
+attempt("stack dim too big", lambda: torch.stack([a, a], dim=3))
+attempt("stack ok dim -1", lambda: torch.stack([a, a], dim=-1).shape)
+attempt("hstack mismatch", lambda: torch.hstack([torch.ones(2, 1), torch.ones(3, 1)]))
+attempt("vstack mismatch", lambda: torch.vstack([torch.ones(3), torch.ones(4)]))
+
+v = torch.arange(5)
+attempt("index 5", lambda: v[5])
+attempt("index -6", lambda: v[-6])
+attempt("2-D row 2", lambda: a[2])
+attempt("2-D col 3", lambda: a[0, 3])
+attempt("too many indices", lambda: v[0, 0])
+attempt("long index oob", lambda: v[torch.tensor([1, 7])])
+attempt("float index", lambda: v[torch.tensor([1.0])])
+attempt("bool mask wrong size", lambda: v[torch.tensor([True, False])])
+attempt("index_select oob", lambda: v.index_select(0, torch.tensor([9])))
+attempt("gather oob", lambda: a.gather(1, torch.tensor([[0], [5]])))
+attempt("narrow oob", lambda: v.narrow(0, 3, 4))
+attempt("select oob", lambda: a.select(1, 3))
+attempt("dim oob sum", lambda: a.sum(dim=2))
+attempt("dim oob softmax", lambda: a.softmax(dim=-3))
+attempt("setitem shape mismatch", lambda: a.__setitem__(0, torch.ones(4)))
+attempt("split bad", lambda: v.split([2, 2]))
+attempt("chunk 0", lambda: v.chunk(0))
