@@ -89,7 +89,8 @@ __all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log
 
 def _require_tensors(function, optional=(), **arguments):
     """PyTorch's binding refuses an argument that is not a tensor (a list, a numpy array),
-    naming it with its position; those named in ``optional`` may be None."""
+    naming it with its position; those named in ``optional`` may be None. (Hot functions test
+    their arguments first and call this only to raise.)"""
     for position, (name, value) in enumerate(arguments.items(), 1):
         if not isinstance(value, Tensor) and not (value is None and name in optional):
             raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
@@ -101,7 +102,9 @@ def linear(input, weight, bias=None):
     contiguous input into one when the bias is a vector (once its 1s are squeezed out): a view
     to a matrix, one ``addmm``, a view back (``ViewBackward0`` on top) — so does this.
     Otherwise it is ``matmul``, then ``add_(bias)``."""
-    _require_tensors("linear", ("bias",), input=input, weight=weight, bias=bias)
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)
+            and (bias is None or isinstance(bias, Tensor))):
+        _require_tensors("linear", ("bias",), input=input, weight=weight, bias=bias)
     ndim, shape = input._array.ndim, input._array.shape
     if ndim == 0 or weight._array.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
@@ -159,7 +162,8 @@ def bilinear(input1, input2, weight, bias=None):
 
 
 def relu(input, inplace=False):
-    _require_tensors("relu_" if inplace else "relu", input=input)
+    if not isinstance(input, Tensor):
+        _require_tensors("relu_" if inplace else "relu", input=input)
     return ops.relu_(input) if inplace else ops.relu(input)
 
 
@@ -331,7 +335,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    _require_tensors("dropout", input=input)
+    if not isinstance(input, Tensor):
+        _require_tensors("dropout", input=input)
     if not training or p == 0.0:
         return input
     if p == 1.0:
@@ -452,7 +457,8 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalises over the trailing ``normalized_shape`` dimensions (biased variance), as one
     ``NativeLayerNormBackward0``; a missing weight or bias is a constant one or zero."""
-    _require_tensors("layer_norm", input=input)
+    if not isinstance(input, Tensor):
+        _require_tensors("layer_norm", input=input)
     normalized_shape = _checked_normalized_shape("layer_norm", input, normalized_shape, weight,
                                                  bias)
     _normalization.check_dtypes("LayerNormKernelImpl", input, weight, bias)
@@ -561,7 +567,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     if max_norm is not None:
         input = input.contiguous()  # (a list fails here, as in PyTorch)
         _renorm_rows_(weight, input, max_norm, norm_type)
-    _require_tensors("embedding", weight=weight, indices=input)
+    if not (isinstance(weight, Tensor) and isinstance(input, Tensor)):
+        _require_tensors("embedding", weight=weight, indices=input)
     return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 

@@ -722,28 +722,39 @@ def scaled_by_tensor_alpha(name, other, alpha):
     return other * alpha
 
 
+# The operand types of nearly every call, accepted by one type lookup (the hot path: an ABC
+# isinstance test costs more than a 0-d addition).
+_PLAIN_OPERANDS = frozenset((Tensor, int, float, bool))
+
+
+def _is_operand(value):
+    return type(value) in _PLAIN_OPERANDS or isinstance(value, (Tensor, numbers.Number,
+                                                                np.generic))
+
+
 def check_operand_types(name, input, other):
     """PyTorch's binding takes a tensor or a number for each operand of a binary function:
     anything else (a list, a numpy array, None) is refused, naming the argument."""
+    if type(input) in _PLAIN_OPERANDS and type(other) in _PLAIN_OPERANDS:
+        return
     for position, (argument, value) in enumerate((("input", input), ("other", other)), 1):
-        if not isinstance(value, (Tensor, numbers.Number, np.generic)):
+        if not _is_operand(value):
             raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
                             f"Tensor, not {type_name(type(value))}")
 
 
 def check_alpha(name, result, alpha):
-    """ATen's checks of ``alpha`` against the result's dtype ``result``: a bool only for a bool
-    result, a floating-point number only for a floating-point one."""
-    if type(alpha) is int:
+    """ATen's checks of ``alpha`` against the result's numpy dtype ``result``: a bool only for
+    a bool result, a floating-point number only for a floating-point one."""
+    if type(alpha) is int or type(alpha) is float and result.kind == "f":  # (the hot path)
         return
     if not isinstance(alpha, (numbers.Number, np.generic)):
         raise TypeError(f"{name}(): argument 'alpha' must be Number, not "
                         f"{type_name(type(alpha))}")
     if isinstance(alpha, (bool, np.bool_)):
-        if result is not dtypes.bool:
+        if result.kind != "b":
             raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    elif not (result.is_floating_point or result.is_complex or
-              isinstance(alpha, (numbers.Integral, np.integer))):
+    elif not (result.kind in "fc" or isinstance(alpha, (numbers.Integral, np.integer))):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
 
@@ -763,10 +774,12 @@ def sub(input, other, *, alpha=1):
 
 def _scaled_sum(plain, scaled, name, input, other, alpha):
     """``input ± alpha * other`` in their common dtype, ``alpha`` checked against it."""
+    if type(alpha) is int and alpha == 1:  # the default (the hot path): nothing to check
+        return plain(*promote(input, other))
     if isinstance(alpha, Tensor):
         other, alpha = scaled_by_tensor_alpha(name, other, alpha), 1
     a, b = promote(input, other)
-    check_alpha(name, a.dtype, alpha)
+    check_alpha(name, a._array.dtype, alpha)
     return scaled(a, b, alpha=alpha) if alpha != 1 else plain(a, b)
 
 
@@ -850,10 +863,9 @@ _POW_OVERLOADS = ("Tensor input, Tensor exponent, *, Tensor out = None",
 
 
 def pow(input, exponent):
-    operands = (input, exponent)
-    if not (any(isinstance(v, Tensor) for v in operands) and
-            all(isinstance(v, (Tensor, numbers.Number, np.generic)) for v in operands)):
-        raise invalid_combination("pow", list(operands), {}, _POW_OVERLOADS)
+    if not ((isinstance(input, Tensor) or isinstance(exponent, Tensor))
+            and _is_operand(input) and _is_operand(exponent)):
+        raise invalid_combination("pow", [input, exponent], {}, _POW_OVERLOADS)
     if not isinstance(exponent, Tensor):
         if input._array.dtype.kind != "f" or type(exponent) not in (float, int):
             input, _ = promote(input, exponent)  # the result's dtype (an int tensor ** 0.5)

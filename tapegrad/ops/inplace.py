@@ -363,7 +363,7 @@ def _binary_inplace(prim, scaled=None):
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         other = _operand_into(input, other)
         if scaled is not None:
-            ew.check_alpha(op.__name__, input.dtype, alpha)
+            ew.check_alpha(op.__name__, input._array.dtype, alpha)
         if alpha != 1:
             if scaled is None:
                 raise TypeError(f"{op.__name__}() got an unexpected keyword argument 'alpha'")

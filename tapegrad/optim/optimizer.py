@@ -165,10 +165,15 @@ class Optimizer:
 
     def zero_grad(self, set_to_none=True):
         _patch_step_hooks(self)
+        if _profiling.active is None:
+            return self._reset_grads(set_to_none)
         with _profiling.Range(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
-            for group in self.param_groups:
-                for param in group["params"]:
-                    reset_grad(param, set_to_none)
+            self._reset_grads(set_to_none)
+
+    def _reset_grads(self, set_to_none):
+        for group in self.param_groups:
+            for param in group["params"]:
+                reset_grad(param, set_to_none)
 
     def __init_subclass__(cls, **kwargs):
         """A built-in optimizer (a class with an update rule) gets its own ``step``, as each of
