@@ -4,6 +4,9 @@ nested in the state, ``__setstate__`` upgrading older checkpoints, parameter nam
 parameter), the ``torch._foreach_*`` ops optimizers and EMA code call, ``clip_grad_value_``
 without gradients, and schedulers meeting a parameter group added after them."""
 import math
+import subprocess
+import sys
+import textwrap
 from collections import defaultdict
 
 import numpy as np
@@ -413,12 +416,20 @@ def test_super_step_hooks_follow_patched_classes():
 
 def test_builtin_optimizers_each_have_their_own_step():
     """Each built-in has a ``step`` of its own class, as in PyTorch, so that patching one (or the
-    bare base class, whose step raises) hooks no other's."""
-    for name in ("SGD", "Adam", "Adagrad", "Rprop", "Muon"):
-        assert "step" in vars(getattr(tapegrad.optim, name))
-    assert "step" not in vars(tapegrad.optim.AdamW)  # it inherits Adam's, as PyTorch's does
-    with pytest.raises(NotImplementedError):
-        tapegrad.optim.Optimizer([tapegrad.nn.Parameter(tapegrad.ones(1))], {}).step()
+    bare base class, whose step raises) hooks no other's. Checked in a fresh process: creating
+    an AdamW anywhere earlier patches a ``step`` onto AdamW itself, as in PyTorch."""
+    program = textwrap.dedent("""
+        import tapegrad
+        for name in ("SGD", "Adam", "Adagrad", "Rprop", "Muon"):
+            assert "step" in vars(getattr(tapegrad.optim, name))
+        assert "step" not in vars(tapegrad.optim.AdamW)  # it inherits Adam's, as PyTorch's
+        try:
+            tapegrad.optim.Optimizer([tapegrad.nn.Parameter(tapegrad.ones(1))], {}).step()
+        except NotImplementedError:
+            print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 @needs_torch
