@@ -10,6 +10,7 @@ so values agree with PyTorch's to float64 rounding, edge values (inf, nan) inclu
 
 Cephes Math Library, Copyright 1984, 1987, 1992, 2000 by Stephen L. Moshier (3-clause BSD).
 """
+import functools
 import math
 
 import numba
@@ -18,6 +19,25 @@ import numpy as np
 _JIT = {"cache": True}
 _UNARY = ["float64(float64)"]
 _BINARY = ["float64(float64, float64)"]
+
+
+class _LazyUfunc:
+    """A Numba ufunc built on its first call (compiled, or loaded from Numba's cache): a program
+    pays only for the special functions it uses, not for every kernel of this module (about 2 s
+    cold and 0.6 s warm for all of them)."""
+
+    def __init__(self, function, signatures):
+        functools.update_wrapper(self, function)
+        self._function, self._signatures, self._ufunc = function, signatures, None
+
+    def __call__(self, *arrays):
+        if self._ufunc is None:
+            self._ufunc = numba.vectorize(self._signatures, **_JIT)(self._function)
+        return self._ufunc(*arrays)
+
+
+def _ufunc(signatures):
+    return lambda function: _LazyUfunc(function, signatures)
 
 
 def apply(ufunc, *arrays):
@@ -108,23 +128,23 @@ def _scaled_bessel(x, order):
     return _chbevl(32.0 / x - 2.0, _I0E_B if order == 0 else _I1E_B) / math.sqrt(x)
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def i0(x):
     return math.exp(abs(x)) * _scaled_bessel(x, 0)  # nan at ±inf (inf * 0), as PyTorch
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def i0e(x):
     return _scaled_bessel(x, 0)
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def i1(x):
     out = math.exp(abs(x)) * _scaled_bessel(x, 1)
     return -out if x < 0 else out
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def i1e(x):
     out = _scaled_bessel(x, 1)
     return -out if x < 0 else out
@@ -164,7 +184,7 @@ _EXP_MINUS_2 = 0.13533528323661269189
 _SQRT_2PI = 2.50662827463100050242
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def ndtri(p):
     """The quantile of the standard normal: rational approximations in the centre and in
     sqrt(-2 log p) in the tails (Cephes)."""
@@ -216,7 +236,7 @@ def _erfcx_nonnegative(x):
     return total / (x * math.sqrt(math.pi))
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def erfcx(x):
     """exp(x^2) erfc(x), without its overflow and underflow."""
     if x != x:
@@ -228,7 +248,7 @@ def erfcx(x):
     return 2.0 * math.exp(x * x) - _erfcx_nonnegative(-x)  # x * x rounded, as PyTorch's
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def log_ndtr(x):
     """log of the normal distribution function: through erfcx in the left tail (PyTorch's)."""
     t = x * 0.70710678118654752440
@@ -289,7 +309,7 @@ def _zeta(x, q):
     return s
 
 
-@numba.vectorize(_BINARY, **_JIT)
+@_ufunc(_BINARY)
 def zeta(x, q):
     return _zeta(x, q)
 
@@ -304,7 +324,7 @@ _DIGAMMA_A = np.array([8.33333333333333333333E-2, -2.10927960927960927961E-2,
 _PSI_10 = 2.25175258906672110764  # digamma(10)
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def lgamma(x):
     return math.lgamma(x)  # the C library's, as PyTorch's
 
@@ -351,12 +371,12 @@ def _trigamma(x):
     return sign * result
 
 
-@numba.vectorize(_UNARY, **_JIT)
+@_ufunc(_UNARY)
 def digamma(x):
     return _digamma(x)
 
 
-@numba.vectorize(_BINARY, **_JIT)
+@_ufunc(_BINARY)
 def polygamma(n, x):
     """The n-th derivative of digamma: digamma, trigamma, then (-1)^(n+1) n! zeta(n + 1, x)."""
     if n == 0.0:
