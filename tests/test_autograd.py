@@ -1482,3 +1482,26 @@ def test_increment_version_makes_backward_refuse_a_changed_saved_tensor():
     assert x._version == 3
     with pytest.raises(RuntimeError, match="is at version 3; expected version 0"):
         y.sum().backward()
+
+
+def test_node_hooks_get_a_slot_for_every_output_of_a_custom_function():
+    """A Function with two outputs, one unused: its node's pre-hook sees (gradient, None), as
+    PyTorch's does (the engine sizes the tuple from the node's outputs, not from the gradients
+    that arrived)."""
+    class TwoOutputs(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, a, b):
+            return a * 2 + (0 if b is None else b * 3)
+
+    x = tg.ones(2, requires_grad=True)
+    first, _ = TwoOutputs.apply(x)
+    seen = []
+    first.grad_fn.register_prehook(lambda grads: seen.append([g is None for g in grads]))
+    first.grad_fn.register_hook(lambda inputs, outputs: seen.append(len(outputs)))
+    first.sum().backward()
+    assert seen == [[False, True], 2]
+    assert x.grad.tolist() == [2.0, 2.0]

@@ -479,13 +479,13 @@ def _call(node, grads, create_graph, shared):
     table = node._hooks
     if table is not None:
         for hook in tuple(table.pre):
-            originals = _complete(grads)
+            originals = _complete(grads, node.output_count)
             replaced = hook(originals)
             if replaced is not None:
                 _checked_hook_results(hook, originals, replaced)
                 shared.update(id(g._array) for g in replaced if g is not None)
                 grads = dict(enumerate(replaced))
-    output_grads = _complete(grads)
+    output_grads = _complete(grads, node.output_count if table is not None else None)
     if type(node) is AccumulateGrad:
         if output_grads[0] is not None:
             _accumulate(node.variable, output_grads[0], create_graph, shared)
@@ -503,11 +503,12 @@ def _call(node, grads, create_graph, shared):
     return input_grads
 
 
-def _complete(grads):
-    """Gradients per output as a tuple; an output nothing flowed into gets None."""
-    if len(grads) == 1 and 0 in grads:
+def _complete(grads, count=None):
+    """Gradients per output as a tuple (``count`` outputs, where known); an output nothing
+    flowed into gets None."""
+    n = max(max(grads) + 1 if grads else 1, count or 0)
+    if n == 1 and 0 in grads:
         return (grads[0],)
-    n = max(grads) + 1 if grads else 1
     return tuple(grads.get(i) for i in range(n))
 
 

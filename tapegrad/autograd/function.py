@@ -107,6 +107,10 @@ class BackwardCFunction(Node, FunctionCtx):
         self._input_meta = ()
         self._output_meta = ()
 
+    @property
+    def output_count(self):
+        return len(self._output_meta) or None
+
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {id(self):#x}>"
 

@@ -50,6 +50,9 @@ class Node:
         self._hooks = None
 
     qualified_name = None  # PyTorch's name() where it differs from the class name
+    # How many outputs the node's forward made, where known (None: as many as gradients arrived
+    # for); node hooks get one gradient slot per output, None for those nothing flowed into.
+    output_count = None
 
     def name(self):
         return self.qualified_name or type(self).__name__
