@@ -317,6 +317,9 @@ class Tensor:
 
     @data.setter
     def data(self, value):
+        if self._requires_grad and value._array.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._array = value._array
 
     @property

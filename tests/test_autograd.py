@@ -1505,3 +1505,14 @@ def test_node_hooks_get_a_slot_for_every_output_of_a_custom_function():
     first.sum().backward()
     assert seen == [[False, True], 2]
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_data_of_a_tensor_that_requires_grad_must_stay_floating():
+    p = tg.nn.Parameter(tg.ones(2))
+    with pytest.raises(RuntimeError, match="data set to a tensor that requires gradients must "
+                                           "be floating point or complex dtype"):
+        p.data = tg.ones(2, dtype=tg.int64)
+    assert p.dtype == tg.float32
+    plain = tg.ones(2)
+    plain.data = tg.ones(3, dtype=tg.int64)  # no grad required: anything goes
+    assert plain.tolist() == [1, 1, 1]
