@@ -14,36 +14,18 @@ __all__ = ["conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_n
            "is_neg", "real", "imag", "angle", "adjoint"]
 
 
-def conj(input):
+def _the_input(input):
+    """Conjugating a real tensor, or taking its real part, gives the tensor itself."""
     return input
 
 
-def conj_physical(input):
-    return input
-
-
-def conj_physical_(input):
-    return input
-
-
-def resolve_conj(input):
-    return input
-
-
-def resolve_neg(input):
-    return input
-
-
-def is_conj(input):
+def _false(input):
+    """A real tensor is never a lazily conjugated or negated view."""
     return False
 
 
-def is_neg(input):
-    return False
-
-
-def real(input):
-    return input
+conj = conj_physical = conj_physical_ = resolve_conj = resolve_neg = real = _the_input
+is_conj = is_neg = _false
 
 
 def imag(input):
