@@ -7,7 +7,8 @@ from . import dtypes
 from .dtypes import (bool, can_cast, double, dtype, finfo, float, float16, float32, float64,
                      get_default_dtype, half, iinfo, int, int8, int16, int32, int64, long,
                      promote_types, result_type, set_default_dtype, short, uint8, uint16, uint32,
-                     uint64, bfloat16)
+                     uint64, bfloat16, cdouble, cfloat, chalf, complex32, complex64,
+                     complex128)
 from .tensor import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
                      IntTensor, LongTensor, ShortTensor, Size, Tensor, device)
 from ._printing import set_printoptions
@@ -37,6 +38,7 @@ from ._layout import layout, strided
 from . import distributions, testing, viz
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
+from . import library  # noqa: E402  torch.library.custom_op
 from . import accelerator, amp, cpu, distributed, multiprocessing, profiler, version  # noqa: E402
 from .autograd import forward_ad as _forward_ad  # noqa: E402,F401  torch.autograd.forward_ad
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  torch.autograd.profiler

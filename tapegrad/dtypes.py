@@ -10,12 +10,13 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "half", "float32", "float", "float64", "double", "int8", "int16", "short",
     "int32", "int", "int64", "long", "uint8", "uint16", "uint32", "uint64", "bool", "bfloat16",
+    "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble",
     "get_default_dtype", "set_default_dtype",
     "as_dtype", "promote_types", "result_type", "can_cast", "finfo", "iinfo",
 ]
 
 # Categories order the kinds of number: a value of a higher category wins a promotion.
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class dtype:
@@ -54,23 +55,39 @@ bool = dtype("bool", np.bool_)
 
 
 class _StorageOnlyDtype(dtype):
-    """A dtype PyTorch has and numpy has not (bfloat16): it exists, so that code naming it
-    (``{'bfloat16': torch.bfloat16, ...}[name]``) runs, but no tensor can hold it."""
+    """A dtype of PyTorch's that tapegrad cannot compute in (bfloat16, which numpy lacks; the
+    complex types, which tapegrad lacks): it exists, so that code naming it
+    (``{'bfloat16': torch.bfloat16, ...}[name]``, ``torch.finfo(torch.bfloat16).min``) runs, but
+    no tensor can hold it."""
 
-    __slots__ = ()
+    __slots__ = ("_why", "_limits")
 
-    def __init__(self, name, itemsize):
-        for slot, value in (("name", name), ("is_floating_point", True), ("is_signed", True),
-                            ("itemsize", itemsize), ("_category", _FLOAT)):
+    def __init__(self, name, itemsize, why, complex=False, limits=None):
+        for slot, value in (("name", name), ("is_floating_point", not complex),
+                            ("is_signed", True), ("itemsize", itemsize),
+                            ("_category", _COMPLEX if complex else _FLOAT), ("_why", why),
+                            ("_limits", limits)):
             object.__setattr__(self, slot, value)
 
     @property
+    def is_complex(self):
+        return self._category == _COMPLEX
+
+    @property
     def numpy(self):
-        raise TypeError(f"tapegrad cannot compute in {self!r}: numpy has no such type "
-                        "(use torch.float32)")
+        raise TypeError(f"tapegrad cannot compute in {self!r}: {self._why}")
 
 
-bfloat16 = _StorageOnlyDtype("bfloat16", 2)
+# bfloat16's limits, for torch.finfo: an 8-bit significand with float32's exponent range
+_BFLOAT16_LIMITS = {"bits": 16, "eps": 0.0078125, "max": 3.3895313892515355e+38,
+                    "smallest_normal": 1.1754943508222875e-38, "resolution": 0.01}
+bfloat16 = _StorageOnlyDtype("bfloat16", 2, "numpy has no such type (use torch.float32)",
+                             limits=_BFLOAT16_LIMITS)
+_NO_COMPLEX = "tapegrad has no complex tensors"
+complex32 = chalf = _StorageOnlyDtype("complex32", 4, _NO_COMPLEX, complex=True)
+complex64 = cfloat = _StorageOnlyDtype("complex64", 8, _NO_COMPLEX, complex=True)
+complex128 = cdouble = _StorageOnlyDtype("complex128", 16, _NO_COMPLEX, complex=True)
+_COMPLEX_PARTS = {complex32: float16, complex64: float32, complex128: float64}
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)
 # PyTorch's ScalarType names, as its messages spell dtypes.
@@ -82,7 +99,8 @@ _BARELY_SUPPORTED = (uint16, uint32, uint64)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, float=float32, double=float64, short=int16, int=int32, long=int64,
-                bfloat16=bfloat16)
+                bfloat16=bfloat16, complex32=complex32, chalf=complex32, complex64=complex64,
+                cfloat=complex64, complex128=complex128, cdouble=complex128)
 
 _default_float = float32
 
@@ -154,15 +172,21 @@ class finfo:
 
     def __init__(self, type=None):
         type = get_default_dtype() if type is None else as_dtype(type)
+        type = _COMPLEX_PARTS.get(type, type)  # a complex type's limits are its parts'
         if not type.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo "
                             "to handle 'torch.finfo'")
-        info = np.finfo(type.numpy)
-        self.bits, self.dtype = info.bits, type.name
-        self.eps, self.max, self.min = builtins.float(info.eps), builtins.float(info.max), \
-            builtins.float(info.min)
-        self.tiny = self.smallest_normal = builtins.float(info.smallest_normal)
-        self.resolution = 10.0 ** -info.precision
+        limits = getattr(type, "_limits", None)
+        if limits is None:
+            info = np.finfo(type.numpy)
+            limits = {"bits": info.bits, "eps": builtins.float(info.eps),
+                      "max": builtins.float(info.max),
+                      "smallest_normal": builtins.float(info.smallest_normal),
+                      "resolution": 10.0 ** -info.precision}
+        self.bits, self.dtype = limits["bits"], type.name
+        self.eps, self.max, self.min = limits["eps"], limits["max"], -limits["max"]
+        self.tiny = self.smallest_normal = limits["smallest_normal"]
+        self.resolution = limits["resolution"]
 
     def __repr__(self):
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "

@@ -349,3 +349,26 @@ def test_legacy_conversions_and_constructors():
     assert w.new(2, 3).shape == (2, 3) and w.new(2, 3).dtype == tapegrad.float64
     assert w.new([1, 2]).tolist() == [1.0, 2.0] and w.new().shape == (0,)
     assert not x.is_complex() and not tapegrad.is_complex(x)
+
+
+def test_dtypes_tapegrad_cannot_compute_in_exist_with_their_facts():
+    """bfloat16 and the complex types can be named, compared and asked about, as code written
+    for PyTorch does at import time; making a tensor of one is a clear error."""
+    assert tapegrad.cfloat is tapegrad.complex64 and tapegrad.cdouble is tapegrad.complex128
+    assert tapegrad.complex64.is_complex and not tapegrad.complex64.is_floating_point
+    assert tapegrad.bfloat16.is_floating_point and not tapegrad.bfloat16.is_complex
+    assert repr(tapegrad.finfo(tapegrad.bfloat16)) == (
+        "finfo(resolution=0.01, min=-3.38953e+38, max=3.38953e+38, eps=0.0078125, "
+        "smallest_normal=1.17549e-38, tiny=1.17549e-38, dtype=bfloat16)")
+    assert tapegrad.finfo(tapegrad.complex128).eps == tapegrad.finfo(tapegrad.float64).eps
+    for kind in (tapegrad.bfloat16, tapegrad.complex64):
+        with pytest.raises(TypeError, match=f"tapegrad cannot compute in {kind!r}"):
+            tapegrad.zeros(2, dtype=kind)
+
+
+def test_limits_of_dtypes_tapegrad_cannot_compute_in_match_pytorch():
+    torch = pytest.importorskip("torch")
+    for name in ("bfloat16", "complex64", "complex128"):
+        ours, theirs = tapegrad.finfo(getattr(tapegrad, name)), torch.finfo(getattr(torch, name))
+        assert repr(ours) == repr(theirs)
+        assert getattr(tapegrad, name).itemsize == getattr(torch, name).itemsize
