@@ -665,6 +665,15 @@ class Tensor:
     def half(self):
         return self.to(dtypes.float16)
 
+    def bfloat16(self):
+        return self.to(dtypes.bfloat16)  # tapegrad's TypeError: numpy has no bfloat16
+
+    def cfloat(self):
+        return self.to(dtypes.complex64)  # tapegrad's TypeError: no complex tensors
+
+    def cdouble(self):
+        return self.to(dtypes.complex128)
+
     def long(self):
         return self.to(dtypes.int64)
 

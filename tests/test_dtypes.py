@@ -372,3 +372,12 @@ def test_limits_of_dtypes_tapegrad_cannot_compute_in_match_pytorch():
         ours, theirs = tapegrad.finfo(getattr(tapegrad, name)), torch.finfo(getattr(torch, name))
         assert repr(ours) == repr(theirs)
         assert getattr(tapegrad, name).itemsize == getattr(torch, name).itemsize
+
+
+def test_casting_to_a_dtype_tapegrad_cannot_compute_in_is_refused_whole():
+    model = tapegrad.nn.Linear(2, 2)
+    for cast in (model.bfloat16, tapegrad.ones(2).bfloat16, tapegrad.ones(2).cfloat,
+                 tapegrad.ones(2).cdouble):
+        with pytest.raises(TypeError, match="tapegrad cannot compute in"):
+            cast()
+    assert {p.dtype for p in model.parameters()} == {tapegrad.float32}  # nothing half-cast

@@ -504,6 +504,11 @@ class Module:
     def half(self):
         return self._apply(_floating_to(dtypes.float16))
 
+    def bfloat16(self):
+        """As in PyTorch; tapegrad cannot compute in bfloat16, so this raises its TypeError
+        (before any parameter is cast)."""
+        return self._apply(_floating_to(dtypes.bfloat16))
+
     def cpu(self):
         return self._apply(lambda t: t.cpu())
 
