@@ -503,7 +503,9 @@ class Tensor:
 
     # -- conversion -------------------------------------------------------------------------------
     def numpy(self, *, force=False):
-        if self._requires_grad and not force:
+        """The data as a numpy array sharing memory; refused for a tensor that requires grad
+        while grad mode is on (under ``no_grad`` PyTorch allows it, as here)."""
+        if self._requires_grad and not force and _grad_mode._state.grad_enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self._array

@@ -1516,3 +1516,11 @@ def test_data_of_a_tensor_that_requires_grad_must_stay_floating():
     plain = tg.ones(2)
     plain.data = tg.ones(3, dtype=tg.int64)  # no grad required: anything goes
     assert plain.tolist() == [1, 1, 1]
+
+
+def test_numpy_of_a_tensor_that_requires_grad_only_under_no_grad():
+    x = tg.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
+        x.numpy()
+    with tg.no_grad():
+        assert x.numpy().tolist() == [1.0, 1.0]
