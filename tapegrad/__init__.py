@@ -36,6 +36,7 @@ from ._functional_aliases import *  # noqa: F401,F403  torch.conv2d, torch.layer
 from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_algorithms, …
 from ._layout import layout, strided
 from . import distributions, testing, viz
+from . import signal  # noqa: E402  torch.signal.windows
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 from . import library  # noqa: E402  torch.library.custom_op

@@ -24,7 +24,7 @@ from .._warnings import warn_at_caller
 from ..memory_format import is_non_overlapping_and_dense
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, GradientEdge
 
 __all__ = ["backward", "grad"]
 
@@ -76,7 +76,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     roots = _roots(outputs, grad_outputs, create_graph)  # PyTorch checks the outputs first
     for t in inputs:
-        if not t._requires_grad:
+        if isinstance(t, Tensor) and not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     if retain_graph is None:
         retain_graph = create_graph
@@ -173,13 +173,15 @@ def _warn_create_graph_cycle():
 
 
 def _as_tuple(x):
-    if isinstance(x, Tensor) or x is None:
+    if isinstance(x, (Tensor, GradientEdge)) or x is None:
         return (x,)
     return tuple(x)
 
 
 def _edge_of(t):
-    """The (node, output_nr) where ``t``'s gradient arrives."""
+    """The (node, output_nr) where ``t``'s gradient arrives (``t`` may be that GradientEdge)."""
+    if isinstance(t, GradientEdge):
+        return t.node, t.output_nr
     grad_fn = t.grad_fn  # the property: a stale view's history is regenerated first
     if grad_fn is not None:
         return grad_fn, t._output_nr

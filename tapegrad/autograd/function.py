@@ -16,12 +16,13 @@ class Exp(Function):
 y = Exp.apply(x)          # y.grad_fn is an <ExpBackward object ...>
 ```
 PyTorch 2's split style — ``forward(x)`` without a ctx, plus ``setup_context(ctx, inputs, output)``
-— works as well. The node recorded for a call is the ``ctx`` itself (a ``BackwardCFunction``), named after the class.
+— works as well, and ``backward`` may be written under its other name, ``vjp``. The node recorded for a call is the ``ctx`` itself (a ``BackwardCFunction``), named after the class.
 The gradients ``backward`` returns are checked as PyTorch checks them: one per ``forward`` argument,
 None for non-tensor arguments, and a shape the input's shape can be broadcast to (summed back down).
 """
 import contextlib
 import inspect
+import warnings
 
 import numpy as np
 
@@ -120,7 +121,7 @@ class BackwardCFunction(Node, FunctionCtx):
         if self._materialize_grads:  # a non-tensor output (meta None) gets None regardless
             grads = tuple(Tensor._make(np.zeros(*meta)) if g is None and meta is not None else g
                           for g, meta in zip(grads, self._output_meta))
-        result = self._function.backward(self, *grads)
+        result = self._function._user_backward()(self, *grads)
         return self._checked(result if isinstance(result, tuple) else (result,))
 
     def _checked(self, result):
@@ -177,6 +178,19 @@ class Function:
 
     _node_classes = {}
 
+    def __init__(self, *args, **kwargs):
+        """Functions are used through the class (``apply``); an instance is deprecated."""
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions "
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom "
@@ -186,6 +200,20 @@ class Function:
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
+
+    @staticmethod
+    def vjp(ctx, *grad_outputs):
+        """PyTorch's other name for ``backward``: a Function defines one or the other."""
+        raise NotImplementedError("You must implement either the backward or vjp method for your "
+                                  "custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def _user_backward(cls):
+        has_backward, has_vjp = cls.backward is not Function.backward, cls.vjp is not Function.vjp
+        if has_backward and has_vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
+                               "not allowed. You should only implement one of them.")
+        return cls.vjp if has_vjp else cls.backward
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
@@ -229,8 +257,8 @@ class Function:
         dual = forward_ad_level is not None and any(t._fw_grad is not None for t in tensors)
         if dual and cls.jvp is Function.jvp:
             Function.jvp(ctx)  # PyTorch's error: no forward-mode rule
-        with grad_mode.no_grad(), (forward_ad_level.paused() if dual else
-                                   contextlib.nullcontext()):
+        with grad_mode.no_grad(), (_primals_only(tensors) if dual else
+                                   contextlib.nullcontext(())) as tangents:
             if split_style:
                 outputs = cls.forward(*args)
                 cls.setup_context(ctx, args, outputs)
@@ -238,14 +266,16 @@ class Function:
                 outputs = cls.forward(ctx, *args, **kwargs)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
-        if recording:
+        _check_dirty_returned(ctx._dirty, outputs)
+        if recording:  # (else no backward can read saved tensors: none saved, none checked)
             outputs = tuple(_attach(ctx, i, out, tensors) for i, out in enumerate(outputs))
             ctx._output_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, Tensor)
                                      else None for o in outputs)
-        ctx._saved = tuple(_save(t, outputs if recording else ()) for t in ctx._to_save)
+            _check_saveable(ctx._to_save)
+            ctx._saved = tuple(_save(t, outputs) for t in ctx._to_save)
         ctx._to_save = ()
         if dual:
-            _attach_tangents(cls, ctx, args, outputs)
+            _attach_tangents(cls, ctx, args, tensors, tangents, outputs)
         return outputs[0] if single else outputs
 
 
@@ -253,20 +283,57 @@ class Function:
 forward_ad_level = None
 
 
-def _attach_tangents(cls, ctx, args, outputs):
+@contextlib.contextmanager
+def _primals_only(tensors):
+    """Run ``forward`` on the inputs without their tangents (yielded), as PyTorch does: an
+    in-place op in ``forward`` must not also update a tangent, ``jvp`` does that."""
+    tangents = tuple(t._fw_grad for t in tensors)
+    for t in tensors:
+        t._fw_grad = None
+    try:
+        with forward_ad_level.paused():
+            yield tangents
+    finally:
+        for t, tangent in zip(tensors, tangents):
+            t._fw_grad = tangent
+
+
+def _input_tangents(ctx, args, tensors, tangents):
+    """What ``jvp`` receives per argument: the tangent, zeros for a tensor without one (unless
+    ``set_materialize_grads(False)``: None), None for a non-tensor."""
+    by_id = {id(t): tangent for t, tangent in zip(tensors, tangents)}
+    result = []
+    for a in args:
+        tangent = by_id.get(id(a)) if isinstance(a, Tensor) else None
+        if tangent is None and isinstance(a, Tensor) and ctx._materialize_grads \
+                and a._array.dtype.kind in "fc":
+            tangent = Tensor._make(np.zeros_like(a._array))
+        result.append(tangent)
+    return result
+
+
+def _attach_tangents(cls, ctx, args, tensors, tangents, outputs):
     """The outputs' tangents, from the Function's own ``jvp(ctx, *input_tangents)``."""
     level = forward_ad_level
     ctx._in_jvp = True
     try:
         with level.paused():
-            tangents = cls.jvp(ctx, *(a._fw_grad if isinstance(a, Tensor) else None
-                                      for a in args))
+            tangents = cls.jvp(ctx, *_input_tangents(ctx, args, tensors, tangents))
     finally:
         ctx._in_jvp = False
     tangents = tangents if isinstance(tangents, tuple) else (tangents,)
     for output, tangent in zip(outputs, tangents):
         if isinstance(output, Tensor) and isinstance(tangent, Tensor):
             level.attach(output, tangent)
+
+
+def _check_saveable(to_save):
+    """``save_for_backward`` takes tensors and None only (checked after ``forward`` when a graph
+    is recorded, as PyTorch does)."""
+    for i, t in enumerate(to_save):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is "
+                            f"of type {type(t).__name__}")
 
 
 def _save(tensor, outputs):
@@ -289,15 +356,25 @@ def _attach(ctx, index, out, inputs):
         return out
     if any(out is d for d in ctx._dirty):
         _check_dirty(out)
+        out._version_counter.value += 1  # PyTorch bumps a dirty tensor's version once more
     elif any(out is t or np.may_share_memory(out._array, t._array) for t in inputs):
         if any(out is t for t in inputs):
             out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
         # a view of an input: writing into it in place would bypass this node's backward
         out._custom_function_view = type(ctx).__name__.removesuffix("Backward")
+        out._view_made_without_grad = None  # made under forward's no_grad, yet ctx's output
     out._grad_fn = ctx
     out._output_nr = index
     out._requires_grad = True
     return out
+
+
+def _check_dirty_returned(dirty, outputs):
+    """Every tensor ``mark_dirty`` names must be an output (checked with or without a graph)."""
+    if any(not any(d is o for o in outputs) for d in dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all be "
+                           "outputs of the Function.")
 
 
 def _check_dirty(out):

@@ -6,16 +6,19 @@ operation's output(s) and returns the gradients of its inputs. ``next_functions`
 an input that needs none. This module knows nothing about particular operations; the op table
 (``tapegrad.ops``) makes one ``Node`` subclass per primitive, named as PyTorch names it.
 """
+import contextlib
 import itertools
 import sys
 import weakref
+from typing import NamedTuple, Optional
 
 from ..tensor import Tensor
 from .grad_mode import _state
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensorsFreedError", "saved_tensors_hooks",
            "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
-           "increment_version"]
+           "increment_version", "GradientEdge", "get_gradient_edge",
+           "allow_mutation_on_saved_tensors"]
 
 _sequence = itertools.count()
 
@@ -267,6 +270,68 @@ class disable_saved_tensors_hooks:
         return False
 
 
+class _SavedForMutation:
+    """One tensor saved under ``allow_mutation_on_saved_tensors``, with the copy of its value
+    taken just before an in-place write first reached its memory."""
+
+    __slots__ = ("tensor", "original", "__weakref__")
+
+    def __init__(self, tensor):
+        self.tensor, self.original = tensor, None
+
+
+class _AllowMutationOnSavedContext:
+    """The saved tensors of the graphs recorded inside one ``allow_mutation_on_saved_tensors``."""
+
+    def __init__(self):
+        self.saved = weakref.WeakSet()
+        self.closed = False
+
+    def pack(self, tensor):
+        entry = _SavedForMutation(tensor)
+        self.saved.add(entry)
+        return entry
+
+    def unpack(self, entry):
+        if self.closed:
+            raise AssertionError("Trying to backward outside of the 'allow_mutation_on_saved_"
+                                 "tensors' contextin which the graph was originally recorded.")
+        return entry.tensor if entry.original is None else entry.original
+
+    @contextlib.contextmanager
+    def before_inplace(self, primitive, target, others, params):
+        """Keep the value of every saved tensor the write is about to change (views too)."""
+        import numpy as np
+        for entry in self.saved:
+            saved = entry.tensor
+            if entry.original is None and np.may_share_memory(saved._array, target._array):
+                entry.original = Tensor._make(saved._array.copy(), saved._grad_fn,
+                                              saved._output_nr)
+        yield
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Inside, a tensor saved for backward may be modified in place: the backward uses its value
+    from before the modification (kept as a copy when the write happens). The graphs recorded
+    inside must be differentiated inside."""
+    from ..ops import registry
+    ctx = _AllowMutationOnSavedContext()
+    registry.inplace_observers.append(ctx.before_inplace)
+    try:
+        with saved_tensors_hooks(ctx.pack, ctx.unpack):
+            yield ctx
+    finally:
+        registry.inplace_observers.remove(ctx.before_inplace)
+        ctx.closed = True
+
+
+PACK_HOOK_INPLACE_ERROR = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook.")
+
+
 class PackedTensor:
     """A saved tensor as the pack hook stored it, with the unpack hook that gives it back."""
 
@@ -274,7 +339,10 @@ class PackedTensor:
 
     def __init__(self, tensor, hooks):
         pack_hook, self.unpack_hook = hooks
+        version = tensor._version_counter.value
         self.packed = _without_hooks(pack_hook, tensor)
+        if tensor._version_counter.value != version:  # the op's own value would change under it
+            raise RuntimeError(PACK_HOOK_INPLACE_ERROR)
 
     def unpack(self):
         tensor = _without_hooks(self.unpack_hook, self.packed)
@@ -299,5 +367,31 @@ def _without_hooks(hook, value):
 def increment_version(tensor):
     """Count a modification of ``tensor`` (or of each tensor of an iterable) that autograd did
     not see — a write through numpy, say — so that a backward needing its old value refuses."""
-    for t in (tensor,) if hasattr(tensor, "_version_counter") else tensor:
+    if isinstance(tensor, Tensor):
+        tensor = (tensor,)
+    elif not hasattr(tensor, "__iter__"):
+        raise RuntimeError("increment_version expect a Iterable[Tensor] as input")
+    for t in tensor:
         t._version_counter.value += 1
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient enters the graph: ``(node, output_nr)``. Usable as an input of
+    ``autograd.grad`` / ``backward(inputs=...)`` in place of the tensor (which may be gone, or
+    modified in place since)."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Optional[Node] = None
+
+
+def get_gradient_edge(tensor):
+    """The ``GradientEdge`` of ``tensor``: its ``grad_fn`` and output number, or for a leaf its
+    ``AccumulateGrad`` node."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    grad_fn = tensor.grad_fn  # the property: a stale view's history is regenerated first
+    if grad_fn is not None:
+        return GradientEdge(grad_fn, tensor._output_nr)
+    return GradientEdge(AccumulateGrad.of(tensor), 0)
