@@ -621,22 +621,24 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    """``input / sqrt(mean(input², trailing dims) + eps) * weight``; ``eps`` defaults to the
-    dtype's machine epsilon."""
+    """``input / sqrt(mean(input², trailing dims) + eps) * weight``, computed as PyTorch does in
+    float32 for a half-precision input (its square would overflow float16) and cast back;
+    ``eps`` defaults to the machine epsilon of that computing dtype."""
     normalized_shape = _checked_normalized_shape("rms_norm", input, normalized_shape, weight)
     require_floating(input, "rms_norm")
+    upcast = input.float() if input.dtype == dtypes.float16 else input
     if eps is None:
-        eps = float(np.finfo(input._array.dtype).eps)
+        eps = float(np.finfo(upcast._array.dtype).eps)
     dims = tuple(range(-len(normalized_shape), 0))
-    out = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
-    if weight is None:
-        return out
-    if weight.dtype != input.dtype:
-        _warn_once(f"Mismatch dtype between input and weight: input dtype = "
-                   f"{_CPP_TYPE_NAMES[input.dtype.name]}, weight dtype = "
-                   f"{_CPP_TYPE_NAMES[weight.dtype.name]}, Cannot dispatch to fused "
-                   f"implementation.", site="rms_norm dtype")
-    return (out * weight).to(input.dtype)  # the input's dtype, as PyTorch's type_as
+    out = upcast * ((upcast * upcast).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        if weight.dtype != input.dtype:
+            _warn_once(f"Mismatch dtype between input and weight: input dtype = "
+                       f"{_CPP_TYPE_NAMES[input.dtype.name]}, weight dtype = "
+                       f"{_CPP_TYPE_NAMES[weight.dtype.name]}, Cannot dispatch to fused "
+                       f"implementation.", site="rms_norm dtype")
+        out = out * weight
+    return out.to(input.dtype)  # the input's dtype, as PyTorch's type_as
 
 
 def _checked_normalized_shape(name, input, normalized_shape, weight, bias=None):

@@ -18,10 +18,12 @@ have a rule written with tapegrad ops.
 ``rrelu_with_noise`` (``RreluWithNoiseBackward0``) take a second input or split their input, so
 they are primitives of their own, with backward primitives for the same reason.
 """
+import functools
 import math
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES
 from .broadcast import _sum_to, sum_to
 from .creation import zeros_like
@@ -31,7 +33,7 @@ from .inplace import apply_inplace
 from .registry import OTHER, primitive
 from .shape import cat, narrow
 
-__all__ = ["require_floating", "gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
+__all__ = ["require_floating", "in_float32", "gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
            "log_sigmoid", "hardswish", "hardsigmoid", "threshold", "softshrink", "hardshrink",
            "prelu", "glu", "rrelu_with_noise"]
 
@@ -50,11 +52,34 @@ def require_floating(input, kernel):
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
 
 
+def in_float32(kernel):
+    """``kernel`` (on numpy arrays) as PyTorch's CPU kernels run it for float16: computed in
+    float32 and rounded to float16 once at the end, where numpy would round after every step."""
+    @functools.wraps(kernel)
+    def run(*arrays, **params):
+        if not any(_is_half(a) for a in arrays):
+            return kernel(*arrays, **params)
+        out = kernel(*(a.astype(np.float32) if _is_half(a) else a for a in arrays), **params)
+        if isinstance(out, tuple):
+            return tuple(_to_half(o) for o in out)
+        return _to_half(out)
+    return run
+
+
+def _is_half(array):
+    return isinstance(array, np.ndarray) and array.dtype == np.float16
+
+
+def _to_half(array):
+    return array.astype(np.float16) if array.dtype == np.float32 else array
+
+
 def _tanh_inner(a):
     return _SQRT_2_OVER_PI * (a + _CUBIC * a * a * a)
 
 
 @primitive("gelu", node="GeluBackward0", group=OTHER, saves=("a",))
+@in_float32
 def _gelu(a, approximate):
     if approximate == "tanh":
         return 0.5 * a * (1 + np.tanh(_tanh_inner(a)))
@@ -68,6 +93,7 @@ def _(ctx, grad, approximate):
 
 
 @primitive("gelu_backward", node="GeluBackwardBackward0", group=OTHER, saves=("grad", "a"))
+@in_float32
 def _gelu_backward(grad, a, approximate):
     """``grad * gelu'(a)``."""
     if approximate == "tanh":
@@ -135,7 +161,7 @@ def _backward_primitive(name, node, slope, curvature=None):
         return zero_where(~mask, scaled, out)
 
     prim = primitive(name, node=node, group=OTHER, saves=("grad", "value"),
-                     saves_for=saves_for)(forward)
+                     saves_for=saves_for)(in_float32(forward))
 
     @prim.vjp
     def _(ctx, upstream, result, **params):
@@ -155,7 +181,7 @@ def _backward_primitive(name, node, slope, curvature=None):
 def _pointwise(name, node, forward, backward, saves="a"):
     """A primitive ``forward(a, **params)`` whose rule is ``backward(grad, v, **params)``, v being
     the saved input ``a`` or (``saves="out"``, the in-place forms) the saved result."""
-    prim = primitive(name, node=node, group=OTHER, saves=(saves,))(forward)
+    prim = primitive(name, node=node, group=OTHER, saves=(saves,))(in_float32(forward))
     result = saves == "out"
 
     @prim.vjp
@@ -169,11 +195,13 @@ def _pointwise(name, node, forward, backward, saves="a"):
 def _composite(name, node, forward, derivative):
     """A primitive whose rule is ``grad * derivative(a)`` written with tapegrad ops (PyTorch's
     ``MulBackward0`` under ``create_graph``)."""
-    prim = primitive(name, node=node, group=OTHER, saves=("a",))(forward)
+    prim = primitive(name, node=node, group=OTHER, saves=("a",))(in_float32(forward))
 
     @prim.vjp
     def _(ctx, grad):
         (a,) = ctx.saved
+        if a.dtype == dtypes.float16:  # in float32, rounded once, as PyTorch's kernel
+            return (grad.float() * derivative(a.float())).to(a.dtype)
         return grad * derivative(a)
 
     return prim
@@ -361,6 +389,7 @@ _hardshrink = _pointwise(
 
 
 @primitive("prelu", node="PreluKernelBackward0", group=OTHER, saves=("a", "weight"))
+@in_float32
 def _prelu(a, weight):
     return np.where(a > 0, a, weight * a)
 
@@ -373,6 +402,7 @@ def _(ctx, grad):
 
 @primitive("prelu_backward", node="PreluKernelBackwardBackward0", group=OTHER, n_outputs=None,
            saves=("grad", "a", "weight"))
+@in_float32
 def _prelu_backward(grad, a, weight):
     """PReLU's gradients for the input and the slopes, as one node (PyTorch's
     ``_prelu_kernel_backward``): both stay connected to all three inputs under create_graph."""
@@ -408,6 +438,7 @@ def _zero_if_none(gradient, like):
 
 
 @primitive("glu", node="GluBackward0", group=OTHER, saves=("a",))
+@in_float32
 def _glu(a, dim):
     first, second = np.split(a, 2, axis=dim)
     with np.errstate(over="ignore"):  # a very negative gate: exp overflows, the product is 0
@@ -417,8 +448,17 @@ def _glu(a, dim):
 @_glu.vjp
 def _(ctx, grad, dim):
     (a,) = ctx.saved
+    if a.dtype == dtypes.float16:  # in float32 and rounded once, as PyTorch's kernel, which
+        # rounds the sigmoid of the gate to float16 first
+        return _glu_gradient(grad.float(), a.float(), dim, gate_dtype=a.dtype).to(a.dtype)
+    return _glu_gradient(grad, a, dim)
+
+
+def _glu_gradient(grad, a, dim, gate_dtype=None):
     half = a.shape[dim] // 2
     first, gate = narrow(a, dim, 0, half), narrow(a, dim, half, half).sigmoid()
+    if gate_dtype is not None:
+        gate = gate.to(gate_dtype).to(a.dtype)
     return cat([grad * gate, grad * first * gate * (1 - gate)], dim)
 
 

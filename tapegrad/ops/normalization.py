@@ -14,7 +14,8 @@ import math
 import numpy as np
 
 from ..autograd import grad_mode
-from .activation import require_floating
+from .. import dtypes
+from .activation import in_float32, require_floating
 from .registry import OTHER, primitive
 
 __all__ = ["check_dtypes", "layer_norm", "group_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
@@ -36,7 +37,18 @@ def check_dtypes(kernel, input, *parameters):
 
 def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps):
     """Gradients of ``normalize(x over dims) * weight + bias`` for x, weight and bias; weight and
-    bias gradients are summed over ``reduce_dims`` (then shaped as ``ctx`` says they were)."""
+    bias gradients are summed over ``reduce_dims`` (then shaped as ``ctx`` says they were).
+    A float16 input's are computed in float32 and rounded once, as PyTorch's kernels do (its
+    squares would overflow float16)."""
+    if x.dtype != dtypes.float16:
+        return _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps)
+    gradients = _normalized_gradients(ctx, grad.float(), x.float(), weight.float(), dims,
+                                      reduce_dims, eps)
+    return tuple(None if g is None else g.to(dtype)
+                 for g, dtype in zip(gradients, (x.dtype, weight.dtype, weight.dtype)))
+
+
+def _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps):
     centered = x - x.mean(dims, keepdim=True)
     inverse_std = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
     normalized = centered * inverse_std
@@ -70,6 +82,7 @@ def _mean(a, dims):
 
 @primitive("layer_norm", node="NativeLayerNormBackward0", group=OTHER,
            saves=("x", "weight"))
+@in_float32
 def _layer_norm(x, weight, bias, normalized_ndim, eps):
     x = np.ascontiguousarray(x)  # ATen's kernel reads a contiguous copy: the output is C-ordered
     dims = _normalized_dims(x.ndim, normalized_ndim)
@@ -99,6 +112,7 @@ def _grouped_shape(shape, groups):
 
 
 @primitive("group_norm", node="NativeGroupNormBackward0", group=OTHER, saves=("x", "weight"))
+@in_float32
 def _group_norm(x, weight, bias, num_groups, eps):
     grouped = x.reshape(_grouped_shape(x.shape, num_groups))
     dims = tuple(range(2, grouped.ndim))
@@ -140,12 +154,28 @@ def _batch_dims(ndim):
 
 @primitive("batch_norm", node="NativeBatchNormBackward0", group=OTHER, saves=("x", "weight"))
 def _batch_norm_train(x, weight, bias, eps):
+    if x.dtype == np.float16:
+        return _half_batch_norm_train(x, weight, bias, eps)
     dims = _batch_dims(x.ndim)
     mean = _mean(x, dims)
     centered = x - mean
     variance = _mean(centered * centered, dims)
     normalized = centered / np.sqrt(variance + x.dtype.type(eps))
     return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
+
+
+def _half_batch_norm_train(x, weight, bias, eps):
+    """PyTorch's kernel for a float16 input: statistics computed in float32 but kept (the mean and
+    the inverse standard deviation) in the parameters' dtype, normalisation in float32, the
+    result rounded once."""
+    stats = weight.dtype
+    x32 = x.astype(np.float32)
+    dims = _batch_dims(x.ndim)
+    mean = _mean(x32, dims).astype(stats)
+    centered = x32 - mean
+    inverse_std = (1 / np.sqrt(_mean(centered * centered, dims) + np.float32(eps))).astype(stats)
+    out = centered * inverse_std * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
+    return out.astype(np.float16)
 
 
 @_batch_norm_train.vjp
@@ -157,6 +187,7 @@ def _(ctx, grad, eps):
 
 @primitive("batch_norm_eval", node="NativeBatchNormBackward0", group=OTHER,
            saves=("x", "weight", "mean", "var"), nondifferentiable=("mean", "var"))
+@in_float32
 def _batch_norm_eval(x, weight, bias, mean, var, *, eps):
     scale = weight / np.sqrt(var + x.dtype.type(eps))
     return (x - _channel_view(mean, x.ndim)) * _channel_view(scale, x.ndim) + _channel_view(
@@ -171,8 +202,8 @@ def _(ctx, grad, eps):
     inverse_std = _channel_view((var + eps).rsqrt(), ndim)
     need_x, need_weight, need_bias = ctx.needs_input_grad[:3]
     dims = _batch_dims(ndim)
-    grad_x = grad * _channel_view(weight, ndim) * inverse_std if need_x else None
-    grad_weight = ((grad * (x - _channel_view(mean, ndim)) * inverse_std).sum(dims)
+    grad_x = (grad * _channel_view(weight, ndim) * inverse_std).to(x.dtype) if need_x else None
+    grad_weight = ((grad * (x - _channel_view(mean, ndim)) * inverse_std).sum(dims).to(weight.dtype)
                    if need_weight else None)
     grad_bias = grad.sum(dims) if need_bias else None
     return grad_x, grad_weight, grad_bias, None, None
@@ -184,8 +215,9 @@ def batch_norm_train(input, weight, bias, eps):
 
 
 def batch_norm_eval(input, weight, bias, running_mean, running_var, eps):
-    """Normalise each channel of ``input`` with the given (running) statistics."""
-    dtype = input.dtype
+    """Normalise each channel of ``input`` with the given (running) statistics; a float16
+    input's float32 statistics are used as they are (the kernel computes in float32)."""
+    dtype = dtypes.float32 if input.dtype == dtypes.float16 else input.dtype
     return _batch_norm_eval(input, weight, bias, running_mean.to(dtype), running_var.to(dtype),
                             eps=eps)
 
@@ -195,6 +227,8 @@ def update_running_stats(input, running_mean, running_var, momentum):
     dims = _batch_dims(input.dim())
     count = input.numel() // input.shape[1]
     with grad_mode.no_grad():
+        if input.dtype == dtypes.float16:  # in float32, as PyTorch's kernel: x² overflows float16
+            input = input.float()
         mean = input.mean(dims)
         variance = input.var(dims, correction=0) * (count / (count - 1))
         running_mean.copy_(running_mean * (1 - momentum) + mean * momentum)

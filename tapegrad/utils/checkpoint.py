@@ -5,6 +5,7 @@ kept alive by the graph; only the inputs are saved. When the backward pass reach
 ``fn`` is run again with recording on (with the random state it saw the first time, so dropout
 draws the same mask) and the gradient flows through that fresh graph.
 """
+import contextlib
 import warnings
 
 from .. import random
@@ -13,8 +14,9 @@ from ..autograd.engine import backward as run_backward
 from ..autograd.graph import saved_tensors_hooks
 from ..ops.registry import _modified_message
 from ..tensor import Tensor
+from .._warnings import warn_at_caller
 
-__all__ = ["checkpoint", "checkpoint_sequential"]
+__all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
 
 
 class CheckpointFunction(Function):
@@ -28,6 +30,12 @@ class CheckpointFunction(Function):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
+        if _walk_has_targets():
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
+                "passing an `inputs` parameter to .backward(). To resolve this error, you can "
+                "either set use_reentrant=False, or call .backward() without passing the `inputs` "
+                "argument.")
         saved = iter(ctx.saved_tensors)
         inputs = [next(saved) if a is None else a for a in ctx.arguments]
         detached = [a.detach().requires_grad_(a._requires_grad) if isinstance(a, Tensor) else a
@@ -41,6 +49,13 @@ class CheckpointFunction(Function):
                                "necessary")
         run_backward([o for o, _ in pairs], [g for _, g in pairs])
         return (None, None, *(a._grad if isinstance(a, Tensor) else None for a in detached))
+
+
+def _walk_has_targets():
+    """Whether the running backward walk is a ``grad()`` or ``backward(inputs=)`` one: the
+    reentrant backward would run a whole walk of its own that ignores those targets."""
+    walk = grad_mode._state.walk
+    return walk is not None and walk[2] is not None
 
 
 def _recompute(function, rng_state, inputs):
@@ -62,8 +77,9 @@ class _Recomputation:
     operations save for backward is only a position; the first backward step that needs a saved
     tensor reruns the function (under the same random state) and takes its saved tensors."""
 
-    def __init__(self, function, args, kwargs, rng_state):
+    def __init__(self, function, args, kwargs, rng_state, recompute_context):
         self.function, self.args, self.kwargs, self.rng_state = function, args, kwargs, rng_state
+        self.recompute_context = recompute_context
         self.versions = [(a, a._version_counter.value) for a in args if isinstance(a, Tensor)]
         self.count = 0
         self.recomputed = None
@@ -82,31 +98,61 @@ class _Recomputation:
             if tensor._version_counter.value != version:
                 raise RuntimeError(_modified_message(tensor, version, None))
         saved = []
-        inputs = [a.detach().requires_grad_(a._requires_grad) if isinstance(a, Tensor) else a
-                  for a in self.args]
+        # The rerun takes the original inputs, as PyTorch's does: the tensors it saves then carry
+        # their history, so a backward with create_graph=True can be differentiated again.
         with saved_tensors_hooks(lambda t: saved.append(t) or len(saved) - 1, saved.__getitem__):
-            _recompute(lambda *a: self.function(*a, **self.kwargs), self.rng_state, inputs)
+            with self.recompute_context:
+                _recompute(lambda *a: self.function(*a, **self.kwargs), self.rng_state, self.args)
         self.recomputed = saved
 
 
-def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, **kwargs):
+def noop_context_fn():
+    """The default ``context_fn``: no context around the forward nor the recomputation."""
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+_DETERMINISM_CHECKS = ("default", "none")
+
+
+def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
+               determinism_check="default", debug=False, early_stop=True, **kwargs):
     """``function(*args, **kwargs)``, keeping only what is needed to run it again for the
     backward pass.
 
     ``use_reentrant=False`` (PyTorch's recommendation): the call is recorded as usual but keeps
     none of its intermediate results; gradients reach everything it used, parameters included.
-    Otherwise (the default, as in PyTorch) the reentrant form: the segment is one node whose
-    backward reruns it, and at least one input must require grad for gradients to flow at all.
+    Otherwise (the default, with a warning, as in PyTorch) the reentrant form: the segment is one
+    node whose backward reruns it, and at least one input must require grad for gradients to flow.
+    ``preserve_rng_state`` travels in ``kwargs``, as in PyTorch; ``early_stop`` changes nothing
+    here (the recomputation always runs to the end).
     """
-    if use_reentrant is False:
-        if not grad_mode.is_grad_enabled():
-            return function(*args, **kwargs)
-        rng_state = random.get_rng_state() if preserve_rng_state else None
-        frame = _Recomputation(function, args, kwargs, rng_state)
-        with saved_tensors_hooks(frame.pack, frame.unpack):
-            return function(*args, **kwargs)
+    if use_reentrant is None:
+        warn_at_caller(
+            "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
+            "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
+            "exception. use_reentrant=False is recommended, but if you need to preserve the "
+            "current default behavior, you can pass use_reentrant=True. Refer to docs for more "
+            "details on the differences between the two variants.")
+        use_reentrant = True
+    preserve_rng_state = kwargs.pop("preserve_rng_state", True)
+    if use_reentrant:
+        return _checkpoint_reentrant(function, args, kwargs, preserve_rng_state, context_fn, debug)
+    if determinism_check not in _DETERMINISM_CHECKS:
+        raise ValueError(f"determinism_check should be one of {list(_DETERMINISM_CHECKS)}, "
+                         f"but got {determinism_check}")
+    forward_context, recompute_context = context_fn()
+    rng_state = random.get_rng_state() if preserve_rng_state else None
+    frame = _Recomputation(function, args, kwargs, rng_state, recompute_context)
+    with saved_tensors_hooks(frame.pack, frame.unpack), forward_context:
+        return function(*args, **kwargs)
+
+
+def _checkpoint_reentrant(function, args, kwargs, preserve_rng_state, context_fn, debug):
     if kwargs:
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+    if context_fn is not noop_context_fn or debug is not False:
+        raise ValueError("Passing `context_fn` or `debug` is only supported when "
+                         "use_reentrant=False.")
     if grad_mode.is_grad_enabled() and not any(isinstance(a, Tensor) and a._requires_grad
                                               for a in args):
         warnings.warn("None of the inputs have requires_grad=True. Gradients will be None")
@@ -115,13 +161,25 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, **k
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a Sequential (or list of modules) in ``segments`` checkpointed chunks."""
+    if use_reentrant is None:
+        warn_at_caller(
+            "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
+            "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
+            "passed. use_reentrant=False is recommended, but if you need to preserve the current "
+            "default behavior, you can pass use_reentrant=True. Refer to docs for more details "
+            "on the differences between the two variants.")
+        use_reentrant = True
+    preserve_rng_state = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
     functions = list(functions.children()) if hasattr(functions, "children") else list(functions)
     size = len(functions) // segments
     end = -1
     for start in range(0, size * (segments - 1), size):
         end = start + size - 1
         chunk = functions[start:end + 1]
-        input = checkpoint(_run_chunk(chunk), input, use_reentrant=use_reentrant, **kwargs)
+        input = checkpoint(_run_chunk(chunk), input, use_reentrant=use_reentrant,
+                           preserve_rng_state=preserve_rng_state)
     return _run_chunk(functions[end + 1:])(input)
 
 
