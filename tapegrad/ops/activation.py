@@ -29,11 +29,12 @@ from .broadcast import _sum_to, sum_to
 from .creation import zeros_like
 from .elementwise import _threshold_backward, where, zero_where
 from .erf import erf as _erf
+from .half_precision import in_float32
 from .inplace import apply_inplace
 from .registry import OTHER, primitive
 from .shape import cat, narrow
 
-__all__ = ["require_floating", "in_float32", "gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
+__all__ = ["require_floating", "gelu", "leaky_relu", "elu", "celu", "softplus", "silu", "mish", "hardtanh",
            "log_sigmoid", "hardswish", "hardsigmoid", "threshold", "softshrink", "hardshrink",
            "prelu", "glu", "rrelu_with_noise"]
 
@@ -50,28 +51,6 @@ def require_floating(input, kernel):
     if input._array.dtype.kind != "f":
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
-
-
-def in_float32(kernel):
-    """``kernel`` (on numpy arrays) as PyTorch's CPU kernels run it for float16: computed in
-    float32 and rounded to float16 once at the end, where numpy would round after every step."""
-    @functools.wraps(kernel)
-    def run(*arrays, **params):
-        if not any(_is_half(a) for a in arrays):
-            return kernel(*arrays, **params)
-        out = kernel(*(a.astype(np.float32) if _is_half(a) else a for a in arrays), **params)
-        if isinstance(out, tuple):
-            return tuple(_to_half(o) for o in out)
-        return _to_half(out)
-    return run
-
-
-def _is_half(array):
-    return isinstance(array, np.ndarray) and array.dtype == np.float16
-
-
-def _to_half(array):
-    return array.astype(np.float16) if array.dtype == np.float32 else array
 
 
 def _tanh_inner(a):

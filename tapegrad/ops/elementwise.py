@@ -15,6 +15,7 @@ from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
                        tensor_operands, type_name)
+from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive
 from .signatures import invalid_combination
 from .._warnings import warn_at_caller
@@ -429,6 +430,7 @@ def _(ctx, grad):
 
 @primitive("sigmoid", node="SigmoidBackward0", group=ELEMENTWISE, saves=("out",),
            lowering="sigmoid({0})")
+@in_float32
 def _sigmoid(a):
     # 1 / (1 + exp(-a)), as PyTorch computes it, in place in one new array: four passes over
     # memory. Each step is one rounding, so both sides of zero keep full relative precision; exp
@@ -464,6 +466,7 @@ def _(ctx, grad):
 
 @primitive("tanh_backward", node="TanhBackwardBackward0", group=ELEMENTWISE,
            saves=("grad", "output"), lowering="{0} * (1 - {1} * {1})")
+@in_float32  # (PyTorch computes this one in float32 for float16; sigmoid's not)
 def _tanh_backward(grad, output):
     result = np.multiply(output, output, out=_result_like(grad, output))
     np.subtract(1, result, out=result)
@@ -483,8 +486,8 @@ def _(ctx, grad):
            saves=("grad", "output"), lowering="{0} * {1} * (1 - {1})")
 def _sigmoid_backward(grad, output):
     result = np.subtract(1, output, out=_result_like(grad, output))
+    result *= grad  # grad * (1 - out) * out: PyTorch's order, so roundings agree
     result *= output
-    result *= grad
     return result
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..autograd import grad_mode
 from .. import dtypes
-from .activation import in_float32, require_floating
+from .activation import require_floating
+from .half_precision import in_float32
 from .registry import OTHER, primitive
 
 __all__ = ["check_dtypes", "layer_norm", "group_norm", "batch_norm_train", "batch_norm_eval", "update_running_stats"]
