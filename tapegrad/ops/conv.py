@@ -25,6 +25,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .. import _runtime
 from .._warnings import warn_at_caller
 from .activation import require_floating
 from .padding import constant_pad_nd
@@ -89,7 +90,8 @@ def _im2col(x, kernel, stride, padding, dilation, groups):
     out = windows.shape[2:2 + spatial]
     grouped = windows.reshape(n, groups, c // groups, *windows.shape[2:])
     order = (1, 0, *range(3, 3 + spatial), 2, *range(3 + spatial, 3 + 2 * spatial))
-    return grouped.transpose(order).reshape(groups, n * math.prod(out), -1), out
+    patch = c // groups * math.prod(kernel)  # explicit: an empty batch leaves -1 ambiguous
+    return grouped.transpose(order).reshape(groups, n * math.prod(out), patch), out
 
 
 def _grad_as_rows(grad, groups):
@@ -226,7 +228,8 @@ def _adjoint(grad, w, size, stride, padding, dilation, groups):
     n, o, *out = grad.shape
     _, c_per_group, *kernel = w.shape
     spatial = len(kernel)
-    cols = _grad_as_rows(grad, groups) @ w.reshape(groups, o // groups, -1)
+    patch = c_per_group * math.prod(kernel)
+    cols = _grad_as_rows(grad, groups) @ w.reshape(groups, o // groups, patch)
     cols = cols.reshape(groups, n, *out, c_per_group, *kernel)
     order = (1, 0, 2 + spatial, *range(3 + spatial, 3 + 2 * spatial), *range(2, 2 + spatial))
     return _col2im(cols.transpose(order).reshape(n, groups * c_per_group, *kernel, *out), size,
@@ -328,15 +331,19 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     if input.dim() == spatial + 1:
         return _convolve(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups,
                          spatial).squeeze(0)
-    kernel_dims = max(weight.dim() - 2, 1)
+    _check_weight_and_groups(weight, groups)
+    kernel_dims = weight.dim() - 2
     stride = _conv_param(stride, spatial, kernel_dims, "stride")
     if not isinstance(padding, str):
         padding = _conv_param(padding, spatial, kernel_dims, "padding")
     dilation = _conv_param(dilation, spatial, kernel_dims, "dilation")
-    _check_conv(input, weight, bias, groups, spatial)
     kernel = tuple(weight.shape[2:])
+    if isinstance(padding, str):  # ATen's string-padding path checks this first
+        _check_weight_rank(input, weight, spaced=False)
     padding = _conv_padding(padding, kernel, dilation, stride)
-    _check_geometry(stride, padding, dilation, spatial)
+    _check_bias_dtype(input, bias)
+    _check_geometry(stride, padding, dilation)
+    _check_shapes(input, weight, bias, groups)
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     padded = [n + before + after for n, before, after in zip(input.shape[2:], padding[::2],
                                                             padding[1::2])]
@@ -345,6 +352,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
             "actual input size")
+    _check_backend(input, weight, groups, stride, dilation, spatial)
     inputs = (input, weight) if bias is None else (input, weight, bias)
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         **_layouts(input, weight))
@@ -366,6 +374,17 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convolve(input, weight, bias, stride, padding, dilation, groups, spatial=3)
 
 
+def _check_ints(name, key, value, position):
+    """The binding's check of a ``tuple of ints`` argument's elements (worded as for a
+    positional argument, the way the layers pass it)."""
+    if isinstance(value, (tuple, list)):
+        for index, element in enumerate(value):
+            if not isinstance(element, (int, np.integer)) or isinstance(element, bool):
+                raise TypeError(f"{name}(): argument '{key}' (position {position}) must be tuple "
+                                f"of ints, but found element of type {type(element).__name__} "
+                                f"at pos {index}")
+
+
 def _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups, dilation,
                          spatial):
     """conv_transpose{spatial}d: PyTorch's checks, in its order, then the primitive."""
@@ -376,21 +395,24 @@ def _convolve_transposed(input, weight, bias, stride, padding, output_padding, g
     if input.dim() == spatial + 1:
         return _convolve_transposed(input.unsqueeze(0), weight, bias, stride, padding,
                                     output_padding, groups, dilation, spatial).squeeze(0)
-    kernel_dims = max(weight.dim() - 2, 1)
+    for key, value, position in (("stride", stride, 4), ("padding", padding, 5),
+                                 ("output_padding", output_padding, 6), ("dilation", dilation, 8)):
+        _check_ints(name, key, value, position)
+    _check_weight_and_groups(weight, groups)
+    kernel_dims = weight.dim() - 2
     stride, padding, dilation, output_padding = (
         _conv_param(value, spatial, kernel_dims, key) for value, key in (
             (stride, "stride"), (padding, "padding"), (dilation, "dilation"),
             (output_padding, "output_padding")))
-    _check_conv(input, weight, bias, groups, spatial, transposed=True)
     padding = _conv_padding(padding, weight.shape[2:], dilation, stride)
-    _check_geometry(stride, padding, dilation, spatial, transposed=True)
-    if min(output_padding) < 0:
-        raise RuntimeError("negative output_padding is not supported")
+    _check_geometry(stride, padding, dilation, output_padding)
+    _check_shapes(input, weight, bias, groups, transposed=True)
     if any(extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
         shown = _as_shown(spatial, output_padding=output_padding, stride=stride,
                           dilation=dilation)
         raise RuntimeError("output padding must be smaller than either stride or dilation, but "
                            f"got {' '.join(f'{k}: {v}' for k, v in shown)}")
+    _check_backend(input, weight, groups, stride, dilation, spatial, transposed=True)
     sizes = tuple(input.shape[2:])
     out = _transposed_size(sizes, weight.shape[2:], stride, padding, dilation, output_padding)
     if min(out) < 1:
@@ -439,17 +461,35 @@ def _as_shown(spatial, **values):
                                   (unit[key],) * (dims - spatial) + tuple(sizes))]
 
 
-def _check_geometry(stride, padding, dilation, spatial, transposed=False):
-    if min(stride) < 1:
-        raise RuntimeError("non-positive stride is not supported")
+def _check_geometry(stride, padding, dilation, output_padding=(0,)):
+    """The signs of the size arguments, checked before any shape (a zero dilation passes
+    here: the backend rejects it, in its own words, see ``_check_zero_dilation``)."""
     if min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
-    if min(dilation) < 1:
+    if min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if min(stride) < 1:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) < 0:
+        raise RuntimeError("dilation should be greater than zero")
+
+
+def _check_zero_dilation(dilation, spatial, mkldnn, transposed):
+    """A zero dilation as the backend ATen picked rejects it."""
+    if min(dilation) > 0:
+        return
+    if mkldnn:
         if transposed:
-            shown = ", ".join(f"{k}: {v}" for k, v in _as_shown(spatial, dilation=dilation))
-            raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
-        shown = list(dilation) if spatial > 1 else [1, *dilation]
+            raise RuntimeError("could not create a primitive descriptor for the deconvolution "
+                               "forward propagation primitive. Run workload with environment "
+                               "variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                               "information.")
+        raise RuntimeError("non-positive dilation is not supported")
+    if transposed:
+        shown = ", ".join(f"{k}: {v}" for k, v in _as_shown(spatial, dilation=dilation))
         raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+    shown = list(dilation) if spatial > 1 else [1, *dilation]
+    raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
 
 
 # The element types as ATen's convolution messages name them (C++ type names).
@@ -458,13 +498,45 @@ _CPP_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Hal
                    "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
-def _check_dtypes(input, weight, bias, transposed, spatial):
-    """ATen's dtype checks, in its order: a convolution's bias must match the input (a
-    transposed one's is cast); bool inputs (and, transposed, integers but int64) have no
-    kernel; then the weight must match the input."""
-    if not transposed and bias is not None and bias.dtype != input.dtype:
+def _uses_mkldnn(input, weight, groups, stride, dilation):
+    """Whether ATen runs this convolution on oneDNN, whose dtype-mismatch message differs from
+    the native kernels': always for half, for float32 by ``use_mkldnn``'s size heuristic (a 1-d
+    convolution counts as a 2-d one of unit height)."""
+    kind = input._array.dtype
+    if kind == np.float16:
+        return True
+    if kind != np.float32:
+        return False
+    n, c, *size = input.shape
+    height, width = ([1] + list(weight.shape[2:]))[-2:]
+    worth_it = (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or n >= 16
+                or width != 1 or height != 1 or _runtime.get_num_threads() > 1)
+    not_tiny = (groups > 1 or (width > 3 and height > 3) or n > 1
+                or n * c * math.prod(size[-2:]) > 20480)
+    return worth_it and not_tiny
+
+
+def _check_bias_dtype(input, bias):
+    """A convolution's bias must match the input (a transposed one's is cast), checked before
+    anything else about the shapes."""
+    if bias is not None and bias.dtype != input.dtype:
         raise RuntimeError(f"Input type ({_CPP_TYPE_NAMES[input.dtype.name]}) and bias type "
                            f"({_CPP_TYPE_NAMES[bias.dtype.name]}) should be the same")
+
+
+def _check_backend(input, weight, groups, stride, dilation, spatial, transposed=False):
+    """The checks of the backend ATen picks, after every shape check: oneDNN checks the
+    dtypes before a zero dilation, the native kernels after."""
+    mkldnn = _uses_mkldnn(input, weight, groups, stride, dilation)
+    checks = [lambda: _check_dtypes(input, weight, transposed, spatial, mkldnn),
+              lambda: _check_zero_dilation(dilation, spatial, mkldnn, transposed)]
+    for check in checks if mkldnn else reversed(checks):
+        check()
+
+
+def _check_dtypes(input, weight, transposed, spatial, mkldnn):
+    """Bool inputs (and, transposed, integers but int64) have no kernel; then the weight must
+    match the input, worded as the chosen backend words it."""
     kind = input._array.dtype
     if kind == np.bool_ or (transposed and kind.kind in "iu" and kind != np.int64):
         volume = spatial == 3
@@ -472,7 +544,7 @@ def _check_dtypes(input, weight, bias, transposed, spatial):
                                  "slow_conv_transpose2d_out_cpu") if transposed else
                          "compute_columns3d" if volume else "slow_conv2d_cpu")
     if weight.dtype != input.dtype:
-        if kind == np.float16:
+        if mkldnn:
             raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) "
                                "should be the same or input should be a MKLDNN tensor and weight "
                                "is a dense tensor")
@@ -480,14 +552,27 @@ def _check_dtypes(input, weight, bias, transposed, spatial):
                            f"{weight.type()[6:-6]}")
 
 
-def _check_conv(input, weight, bias, groups, spatial, transposed=False):
-    if weight.dim() != input.dim():
-        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
-                           f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
-                           f"dimensional input of size {list(input.shape)} instead")
-    _check_dtypes(input, weight, bias, transposed, spatial)
+def _check_weight_and_groups(weight, groups):
+    """The first checks of ATen's convolution, before it reads any size argument."""
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     if groups < 1:
         raise RuntimeError("non-positive groups is not supported")
+
+
+def _check_weight_rank(input, weight, spaced=True):
+    """``spaced``: the message's space before the weight's sizes, which ATen's string-padding
+    path leaves out."""
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight{' ' if spaced else ''}{list(weight.shape)}, but "
+                           f"got {input.dim()}-dimensional input of size {list(input.shape)} "
+                           "instead")
+
+
+def _check_shapes(input, weight, bias, groups, transposed=False):
+    """ATen's ``check_shape_forward``: ranks, groups, channels, the bias's size."""
+    _check_weight_rank(input, weight)
     channels = input.shape[1]
     if weight.shape[0] < groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "

@@ -85,14 +85,51 @@ def _check_half_kernel_padding(pad, kernel, dilation):
                                f"pad={p}, kernel_size={k} and dilation={d}")
 
 
+def _check_pool_input(input, spatial):
+    """ATen's rank check, then its check that only the batch dimension may be empty (worded
+    by the 2-d kernels; the 3-d ones keep the rank check's words)."""
+    ranks = (spatial + 1, spatial + 2)
+    if input.dim() not in ranks:
+        raise RuntimeError(f"non-empty {ranks[0]}D or {ranks[1]}D (batch mode) tensor expected "
+                           "for input")
+    if 0 in input.shape[-spatial - 1:]:
+        if spatial == 3:
+            raise RuntimeError(f"non-empty {ranks[0]}D or {ranks[1]}D (batch mode) tensor "
+                               "expected for input")
+        raise RuntimeError(f"Expected {ranks[0]}D or {ranks[1]}D (batch mode) tensor with "
+                           f"optional 0 dim batch size for input, but got:{list(input.shape)}")
+
+
 def _lowest(dtype):
     """What pads max pooling's input: below every value of ``dtype``."""
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
-def _unit_height(value):
+def _one_int(value, name, argument):
+    """A 1-d pooling's size argument as its binding reads it: an int or a sequence of one."""
+    if isinstance(value, (tuple, list)) and len(value) != 1:
+        raise RuntimeError(f"{name}() argument '{argument}' should contain one int (got "
+                           f"{len(value)})")
+    return _single(value, argument)
+
+
+def _unit_height(value, name, argument):
     """A 1-d pooling's size argument as the 2-d pooling over a unit height takes it."""
-    return (1, _single(value, "size"))
+    return (1, _one_int(value, name, argument))
+
+
+# max_pool1d's own kernel words its size checks differently per argument.
+_MAX_POOL1D_SIZE_RULES = {"kernel_size": "an int, list of ints or tuple of ints",
+                          "stride": "None, an int, list of ints, or tuple of ints",
+                          "padding": "an int, list of ints, or tuple of ints",
+                          "dilation": "an int, list of ints or tuple of ints"}
+
+
+def _max_pool1d_size(value, argument):
+    if isinstance(value, (tuple, list)) and len(value) != 1:
+        raise RuntimeError(f"max_pool1d() {argument} must be {_MAX_POOL1D_SIZE_RULES[argument]} "
+                           f"of size 1 but got size {len(value)}")
+    return _single(value, argument)
 
 
 # ---------------------------------------------------------------------------- max pooling
@@ -104,14 +141,14 @@ def _pool_indices(x, kernel, stride, padding, dilation):
     lowest = _lowest(x.dtype)
     windows = _windows(_pad(x, padding, lowest), kernel, stride, dilation)
     out = windows.shape[-2 * spatial:-spatial]
-    flat = windows.reshape(*windows.shape[:-spatial], -1)
+    flat = windows.reshape(*windows.shape[:-spatial], math.prod(kernel))
     best = flat.argmax(axis=-1)
     values = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
     bottom = values == lowest
     if bottom.any():  # a window of nothing but the lowest value: its first in-bound position
         inside = _windows(_pad(np.ones(x.shape[-spatial:], bool), padding, False), kernel,
                           stride, dilation)  # (*O, *K)
-        first = inside.reshape(*out, -1).argmax(-1)
+        first = inside.reshape(*out, math.prod(kernel)).argmax(-1)
         best = np.where(bottom, first, best)
     offsets = np.unravel_index(best, kernel)
     sizes = x.shape[-spatial:]
@@ -186,9 +223,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, spatial,
         stride, spatial, name, "stride", omitted=True)
     pad = _pool_sizes(padding, spatial, name, "padding")
     dilation = _pool_sizes(dilation, spatial, name, "dilation", must="must be either")
-    if input.dim() not in (spatial + 1, spatial + 2) or 0 in input.shape[-spatial - 1:]:
-        raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
-                           "expected for input")
+    _check_pool_input(input, spatial)
     if min(stride) == 0:
         raise RuntimeError("stride should not be zero")
     if min(dilation) < 1:
@@ -234,9 +269,11 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(input.shape)}")
     stride = kernel_size if stride is None or stride == [] else stride
-    values, indices = _max_pool(input.unsqueeze(-2), _unit_height(kernel_size),
-                                _unit_height(stride), (0, _single(padding, "padding")),
-                                _unit_height(dilation), ceil_mode, 2)
+    values, indices = _max_pool(
+        input.unsqueeze(-2), _unit_height(kernel_size, "max_pool1d", "kernel_size"),
+        _unit_height(stride, "max_pool1d", "stride"),
+        (0, _one_int(padding, "max_pool1d", "padding")),
+        _unit_height(dilation, "max_pool1d", "dilation"), ceil_mode, 2)
     return values.squeeze(-2), indices.squeeze(-2)
 
 
@@ -261,12 +298,12 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """Values only: ATen's own 1-d kernel's checks (no integers), then the 2-d one's path."""
     if return_indices:
         return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
-    if input.dim() not in (2, 3):
+    if input.dim() not in (2, 3) or 0 in input.shape[-2 if input.dim() == 3 else 0:]:
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(input.shape)}")
-    kernel = _single(kernel_size, "kernel_size")
-    step = kernel if stride is None or stride == [] else _single(stride, "stride")
-    pad, spacing = _single(padding, "padding"), _single(dilation, "dilation")
+    kernel = _max_pool1d_size(kernel_size, "kernel_size")
+    step = kernel if stride is None or stride == [] else _max_pool1d_size(stride, "stride")
+    pad, spacing = _max_pool1d_size(padding, "padding"), _max_pool1d_size(dilation, "dilation")
     for what, value, smallest in (("kernel_size", kernel, 1), ("stride", step, 1),
                                   ("padding", pad, 0), ("dilation", spacing, 1)):
         if value < smallest:
@@ -376,9 +413,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     stride = kernel if stride is None or stride == [] else _pool_sizes(
         stride, spatial, name, "stride", must, omitted=True)
     pad = _pool_sizes(padding, spatial, name, "padding", must)
-    if input.dim() not in (spatial + 1, spatial + 2) or 0 in input.shape[-spatial - 1:]:
-        raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
-                           "expected for input")
+    _check_pool_input(input, spatial)
     if divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     if min(stride) == 0:
@@ -438,33 +473,43 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor "
                            "for argument #1 'self' (while checking arguments for avg_pool1d)")
     stride = kernel_size if stride is None or stride == [] else stride
-    return avg_pool2d(input.unsqueeze(-2), _unit_height(kernel_size), _unit_height(stride),
-                      (0, _single(padding, "padding")), ceil_mode,
+    return avg_pool2d(input.unsqueeze(-2), _unit_height(kernel_size, "avg_pool1d", "kernel_size"),
+                      _unit_height(stride, "avg_pool1d", "stride"),
+                      (0, _one_int(padding, "avg_pool1d", "padding")), ceil_mode,
                       count_include_pad).squeeze(-2)
 
 
 # ----------------------------------------------------------------------- power-average
 
-def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, spatial, average):
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, spatial):
     """``(sum of x**p over each window) ** (1/p)``, as PyTorch computes it: an average pool
-    of ``x**p`` times the window's volume (negative sums, from odd powers, clipped to 0)."""
-    kernel = (_single(kernel_size, "kernel_size"),) if spatial == 1 else _pool_sizes(
-        kernel_size, spatial, f"avg_pool{spatial}d", "kernel_size")
+    of ``x**p`` times the window's volume (negative sums, from odd powers, clipped to 0); an
+    infinite ``p`` is the limit, a max pool of ``|x|`` (or minus one of ``-|x|``)."""
+    average, maximum = _LP_POOL_PARTS[spatial]
+    kernel = (_one_int(kernel_size, "avg_pool1d", "kernel_size"),) if spatial == 1 else (
+        _pool_sizes(kernel_size, spatial, f"avg_pool{spatial}d", "kernel_size"))
+    if norm_type in (math.inf, -math.inf):
+        sign = 1 if norm_type > 0 else -1
+        return sign * maximum(sign * input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     stride = kernel_size if stride is None else stride
     out = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     return (out.sign() * out.abs().relu()).mul(math.prod(kernel)).pow(1.0 / norm_type)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1, avg_pool1d)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2, avg_pool2d)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
 
 
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, avg_pool3d)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+_LP_POOL_PARTS = {1: (avg_pool1d, max_pool1d), 2: (avg_pool2d, max_pool2d),
+                  3: (avg_pool3d, max_pool3d)}
 
 
 # ------------------------------------------------------------------------ adaptive pooling
@@ -538,7 +583,8 @@ def _output_size(output_size, shape, spatial, name):
     """``output_size`` as a tuple of ``spatial`` ints, None standing for the input's size."""
     if isinstance(output_size, int):
         return (output_size,) * spatial
-    if spatial == 1:
+    if spatial == 1:  # a 1-d pooling's binding takes a tuple of ints only
+        _check_int_tuple(output_size, name)
         if len(output_size) != 1:
             raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got "
                                f"{len(output_size)})")
@@ -551,6 +597,18 @@ def _output_size(output_size, shape, spatial, name):
         raise RuntimeError(f"{name}: output_size must be {spatial}")
     return tuple(size if wanted is None else wanted
                  for wanted, size in zip(output_size, shape[-len(output_size):]))
+
+
+def _check_int_tuple(output_size, name):
+    """The binding's ``tuple of ints`` check of a 1-d pooling's ``output_size``."""
+    if not isinstance(output_size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'output_size' (position 2) must be tuple of ints, "
+                        f"not {type(output_size).__name__}")
+    for index, size in enumerate(output_size):
+        if not isinstance(size, (int, np.integer)):
+            raise TypeError(f"{name}(): argument 'output_size' (position 2) must be tuple of "
+                            f"ints, but found element of type {type(size).__name__} at pos "
+                            f"{index}")
 
 
 def _check_output_size(input, output_size, name):
@@ -704,6 +762,10 @@ def _adaptive_max_pool(input, output_size, spatial):
     _check_adaptive_input(input, spatial, name, got="got:")
     output_size = _output_size(output_size, input.shape, spatial, name)
     _check_output_size(input, output_size, name)
+    if input._array.dtype.kind not in "f":  # ATen's kernels are for floating types only
+        kernel = "adaptive_max_pool3d_cpu" if spatial == 3 else "adaptive_max_pool2d"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]}'")
     indices_of, values_at = _ADAPTIVE_MAX_POOLS[spatial]
     indices = indices_of(input, output_size=output_size)
     return values_at(input, indices), indices

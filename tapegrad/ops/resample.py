@@ -127,9 +127,10 @@ def _cubic_far(x, a=_CUBIC_A):
     return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
 
-def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name):
+def _axis_matrix(mode, in_size, out_size, scale, align_corners, dtype_name, half_1d=False):
     """The ``(out, in)`` matrix of one axis's map (repeated taps add up)."""
-    taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name)
+    taps, weights = _kernel_taps(mode, in_size, out_size, scale, align_corners, dtype_name,
+                                 half_1d)
     matrix = np.zeros((out_size, in_size), weights.dtype)
     np.add.at(matrix, (np.arange(out_size)[:, None], taps), weights)
     return matrix
@@ -139,16 +140,17 @@ def _resample_forward(x, *, mode, plan, align_corners):
     """Resample each spatial axis in turn; ``plan`` holds (in_size, out_size, scale) per axis."""
     if x.dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
         return laid_out_as(_resample_uint8(x, mode, plan, align_corners), x)
-    source = x
+    source, x = x, _in_opmath(x)
     # ATen's kernels resample the last axis first (its innermost loop)
     for axis, (in_size, out_size, scale) in reversed(list(enumerate(plan, x.ndim - len(plan)))):
-        taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, x.dtype.name)
+        taps, weights = _kernel_taps(mode, in_size, out_size, scale, align_corners,
+                                     x.dtype.name, _half_1d(source, plan))
         shape = [1] * x.ndim
         shape[axis] = out_size
         terms = [(np.take(x, taps[:, k], axis), weights[:, k].reshape(shape))
                  for k in range(taps.shape[1])]
         x = _weighted_sum(terms, mode)
-    return laid_out_as(x, source)  # channels_last in, channels_last out
+    return laid_out_as(x.astype(source.dtype, copy=False), source)  # channels_last stays
 
 
 def _weighted_sum(terms, mode):
@@ -213,11 +215,39 @@ def _check_dtype(input, mode, spatial):
 
 def _resample_transposed(grad, *, mode, plan, align_corners):
     """The transpose of ``_resample_forward``: each output's gradient back to its taps."""
-    source = grad
+    source, grad = grad, _in_opmath(grad)
     for axis, (in_size, out_size, scale) in enumerate(plan, grad.ndim - len(plan)):
-        matrix = _axis_matrix(mode, in_size, out_size, scale, align_corners, grad.dtype.name)
+        matrix = _axis_matrix(mode, in_size, out_size, scale, align_corners, grad.dtype.name,
+                              _half_1d(source, plan))
         grad = np.moveaxis(np.moveaxis(grad, axis, -1) @ matrix, -1, axis)
-    return laid_out_as(grad, source)
+    return laid_out_as(grad.astype(source.dtype, copy=False), source)
+
+
+def _half_1d(x, plan):
+    """Whether ATen's 1-d half kernel computes this resampling (its 2-d one does not)."""
+    return x.dtype == np.float16 and len(plan) == 1
+
+
+def _kernel_taps(mode, in_size, out_size, scale, align_corners, dtype_name, half_1d):
+    """``_axis_taps``, with a 1-d half kernel's linear weights where it applies."""
+    taps, weights = _axis_taps(mode, in_size, out_size, scale, align_corners, dtype_name)
+    if half_1d and mode == "linear":
+        weights = _half_linear_weights(weights)
+    return taps, weights
+
+
+def _half_linear_weights(weights):
+    """(1 - t, t) as ATen's 1-d linear kernel has them for half: t, from a float32 coordinate,
+    rounded to half and 1 - t taken in half (its 2-d kernel keeps float32 weights); the
+    weighted sum is in float32 either way."""
+    near = weights[:, 1].astype(np.float16)
+    return np.stack([np.float16(1) - near, near], 1).astype(np.float32)
+
+
+def _in_opmath(x):
+    """``x`` in the type ATen's kernels compute a half tensor in (float32, coordinates
+    included), rounding only the result back."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
 
 
 def _resampling_pair(mode, spatial):

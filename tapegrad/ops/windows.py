@@ -4,6 +4,8 @@ Each follows PyTorch's recipe step by step in the target dtype (a periodic windo
 symmetric one of length + 1 without its last sample), so float32 results agree with PyTorch's to
 the last bit or two.
 """
+import operator
+
 import numpy as np
 
 from .creation import _finish, _numpy_dtype
@@ -13,9 +15,19 @@ __all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window"
            "kaiser_window"]
 
 
+def _length(name, window_length):
+    """``window_length`` as an int, the binding's error for anything without ``__index__``."""
+    try:
+        return operator.index(window_length)
+    except TypeError:
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
+                        f"{type(window_length).__name__}") from None
+
+
 def _window(name, window_length, periodic, dtype, device, requires_grad, shape):
     """Check the arguments, handle lengths 0 and 1, and otherwise call ``shape(n, d)`` with the
     symmetric window's length and the numpy dtype; the periodic form drops the last sample."""
+    window_length = _length(name, window_length)
     if window_length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got "
                            f"window_length={window_length}")

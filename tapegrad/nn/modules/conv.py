@@ -116,12 +116,16 @@ class _PlainConvNd(_ConvNd):
                          0, groups, bias, padding_mode, device, dtype)
 
     def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+    def _conv_forward(self, input, weight, bias):
+        """The convolution with a given weight and bias: what subclasses that transform the
+        weight first (weight standardization, say) call, as in PyTorch."""
         if self.padding_mode != "zeros":  # padded first, then convolved without padding
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
-            return self._conv(padded, self.weight, self.bias, self.stride, 0, self.dilation,
-                              self.groups)
-        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
-                          self.dilation, self.groups)
+            return self._conv(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return self._conv(input, weight, bias, self.stride, self.padding, self.dilation,
+                          self.groups)
 
 
 class Conv1d(_PlainConvNd):
@@ -145,6 +149,8 @@ class _ConvTransposeNd(_ConvNd):
                  device=None, dtype=None):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        if isinstance(padding, str):  # no "same"/"valid" here: PyTorch keeps it as a sequence
+            padding = tuple(padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, True,
                          output_padding, groups, bias, padding_mode, device, dtype)
 
@@ -153,14 +159,19 @@ class _ConvTransposeNd(_ConvNd):
         that gives it), as when undoing a strided convolution of a known input size."""
         if self.padding_mode != "zeros":
             raise ValueError(f"Only `zeros` padding mode is supported for {type(self).__name__}")
-        output_padding = self._output_padding(input, output_size)
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding,
+                                              self.kernel_size, len(self.kernel_size),
+                                              self.dilation)
         return self._conv(input, self.weight, self.bias, self.stride, self.padding,
                           output_padding, self.groups, self.dilation)
 
-    def _output_padding(self, input, output_size):
+    def _output_padding(self, input, output_size, stride, padding, kernel_size,
+                        num_spatial_dims, dilation=None):
+        """PyTorch's signature, which subclasses call with their own geometry."""
         if output_size is None:
             return self.output_padding
-        spatial = len(self.kernel_size)
+        spatial = num_spatial_dims
+        dilation = [1] * spatial if dilation is None else dilation
         leading = 2 if input.dim() == spatial + 2 else 1
         if len(output_size) == leading + spatial:
             output_size = output_size[leading:]
@@ -168,9 +179,9 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError(f"ConvTranspose{spatial}D: for {input.dim()}D input, output_size "
                              f"must have {spatial} or {leading + spatial} elements (got "
                              f"{len(output_size)})")
-        smallest = [(input.shape[d + leading] - 1) * self.stride[d] - 2 * self.padding[d]
-                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(spatial)]
-        largest = [size + stride - 1 for size, stride in zip(smallest, self.stride)]
+        smallest = [(input.shape[d + leading] - 1) * stride[d] - 2 * padding[d]
+                    + dilation[d] * (kernel_size[d] - 1) + 1 for d in range(spatial)]
+        largest = [size + step - 1 for size, step in zip(smallest, stride)]
         for size, low, high in zip(output_size, smallest, largest):
             if not low <= size <= high:
                 raise ValueError(f"requested an output size of {output_size}, but valid sizes "
