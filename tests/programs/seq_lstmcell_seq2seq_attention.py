@@ -65,4 +65,4 @@ with torch.no_grad():
     logits, attns, _ = model(src, mask)
 print(logits.argmax(-1))
 print(attns[1])
-print(attns.sum(-1))
+print(attns.sum(-1).round(decimals=4))  # rows of a softmax: 1 up to float noise
