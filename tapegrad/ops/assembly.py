@@ -6,7 +6,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from . import layout  # noqa: F401  (registers the tril/triu primitives the in-place forms use)
-from .creation import ones
+from .creation import ones, zeros
 from .cumulative import cumprod
 from .inplace import apply_inplace
 from .layout import diag_embed, flip, hstack, vstack
@@ -36,7 +36,7 @@ def _block_corners(shapes):
 @primitive("block_diag", node="BlockDiagBackward0", group=OTHER)
 def _block_diag(*arrays):
     starts, sizes, shape = _block_corners([a.shape for a in arrays])
-    out = np.zeros(shape, arrays[0].dtype if arrays else np.float32)
+    out = np.zeros(shape, arrays[0].dtype)
     for array, (row, col), (rows, cols) in zip(arrays, starts, sizes):
         out[row:row + rows, col:col + cols] = array.reshape(rows, cols)
     return out
@@ -58,7 +58,9 @@ def block_diag(*tensors):
         if tensor._array.ndim > 2:
             raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions. "
                                f"Input {i} has {tensor._array.ndim} dimensions")
-    return _block_diag(*_same_dtype(tensors)) if tensors else _block_diag()
+    if not tensors:
+        return zeros(1, 0)  # as PyTorch: one empty row, of the default dtype
+    return _block_diag(*_same_dtype(tensors))
 
 
 @primitive("rot90", node="Rot90Backward0", group=OTHER)

@@ -338,10 +338,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def as_tensor(data, dtype=None, device=None):
+    """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype; a
+    tensor of another dtype is converted as ``data.to(dtype)`` (on the tape, ToCopyBackward0)."""
     _check_device(device)
-    """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype."""
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtypes.as_dtype(dtype)):
-        return data
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
     array = _infer_array(data, dtype)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype), copy=False)

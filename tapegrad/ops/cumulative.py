@@ -42,15 +42,13 @@ def _scan(ufunc, a, dim):
     """``ufunc``'s running reduction along ``dim``, integers in int64, floats accumulated as
     PyTorch's CPU kernels accumulate them (float32 in float64, float16 in float32: its
     ``acc_type``), then rounded back; a 0-d array is one element. The ufunc, not np.cumsum: see
-    the warning filter in elementwise.py."""
+    the warning filter in elementwise.py. Row-major whatever ``a``'s layout, as PyTorch's."""
     if a.ndim == 0:
         return _scan(ufunc, a.reshape(1), 0).reshape(())
     if a.dtype.kind in "biu":
-        return ufunc.accumulate(a, axis=dim, dtype=np.int64)
-    accumulator = _ACCUMULATORS.get(a.dtype.name)
-    if accumulator is None:
-        return ufunc.accumulate(a, axis=dim)
-    return ufunc.accumulate(a, axis=dim, dtype=accumulator).astype(a.dtype)
+        return np.ascontiguousarray(ufunc.accumulate(a, axis=dim, dtype=np.int64))
+    accumulator = _ACCUMULATORS.get(a.dtype.name, a.dtype)
+    return np.ascontiguousarray(ufunc.accumulate(a, axis=dim, dtype=accumulator), dtype=a.dtype)
 
 
 _ACCUMULATORS = {"float32": np.float64, "float16": np.float32}

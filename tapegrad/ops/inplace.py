@@ -16,7 +16,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLAC
 from . import elementwise as ew
 from . import registry
 from .operands import (CPP_TYPE_NAMES, as_tensor_operand, broadcast_error, cast_operand,
-                       checked_number, wrapped_number)
+                       checked_number, is_operand, not_a_tensor, wrapped_number)
 from . import shape as shape_ops
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
@@ -361,6 +361,8 @@ def _binary_inplace(prim, scaled=None):
     def op(input, other, *, alpha=1):
         if isinstance(alpha, Tensor) and scaled is not None:
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
+        if not is_operand(other):  # a list, an array: not converted, as in PyTorch
+            raise not_a_tensor(op.__name__, "other", 1, other)
         other = _operand_into(input, other)
         if scaled is not None:
             ew.check_alpha(op.__name__, input._array.dtype, alpha)

@@ -10,7 +10,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once, _wrap_dim
 from .broadcast import expand, expand_shape, sum_to
-from .operands import CPP_TYPE_NAMES, broadcast_error
+from .operands import CPP_TYPE_NAMES, broadcast_error, not_a_tensor
 from .registry import OTHER, VIEW, Primitive, primitive
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "addr", "baddbmm",
@@ -96,8 +96,7 @@ def _argument_error(function, names, values):
     """PyTorch's TypeError for a product of something that is not a tensor."""
     position, name, value = next((i, n, v) for i, (n, v) in enumerate(zip(names, values), 1)
                                  if not isinstance(v, Tensor))
-    return TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
-                     f"{type(value).__name__}")
+    return not_a_tensor(function, name, position, value)
 
 
 _mm = primitive("mm", node="MmBackward0", group=OTHER, saves=("a", "b"),

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "promote", "tensor_operands", "cast_operand", "scalar_tensor", "broadcast_error",
+__all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote", "tensor_operands", "cast_operand", "scalar_tensor", "broadcast_error",
            "CPP_TYPE_NAMES", "checked_number", "type_name"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
@@ -109,6 +109,11 @@ def _limits(np_dtype):
         info.max.item() if np_dtype.kind == "f" else int(info.max)
 
 
+def is_operand(value):
+    """Whether ``value`` is a tensor or a number (what a binary operation takes)."""
+    return isinstance(value, (Tensor, numbers.Number, np.generic))
+
+
 def as_tensor_operand(value):
     if isinstance(value, Tensor):
         return value
@@ -118,14 +123,20 @@ def as_tensor_operand(value):
     raise TypeError(f"expected a Tensor or a number, got {type_name(type(value))}")
 
 
+def not_a_tensor(name, argument, position, value):
+    """PyTorch's TypeError for ``value`` where ``name`` takes a tensor: ``position`` counts
+    the arguments as the call passes them (a method's ``self`` is not one)."""
+    return TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, "
+                     f"not {type_name(type(value))}")
+
+
 def tensor_operands(name, input, other):
     """``(input, other)`` promoted, for the binary functions PyTorch defines for two tensors
     only (``maximum``, ``fmax``): a Python number is PyTorch's TypeError there."""
-    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
-        position, argument, value = (1, "input", input) if not isinstance(input, Tensor) else \
-            (2, "other", other)
-        raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(name, "input", 1, input)
+    if not isinstance(other, Tensor):
+        raise not_a_tensor(name, "other", 2, other)
     return promote(input, other)
 
 

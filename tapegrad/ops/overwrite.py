@@ -9,6 +9,7 @@ written part zeroed (the same write, of zeros), that of the written values is th
 import numpy as np
 
 from ..autograd import grad_mode
+from ..memory_format import _element_strides, _empty_strided
 from ..tensor import _LEGACY_TYPE_NAMES
 from .creation import zeros
 from .inplace import apply_inplace
@@ -28,6 +29,17 @@ def _slice_key(dim, start, end, step):
     return (slice(None),) * dim + (slice(start, end, step),)
 
 
+def _copy_with_strides(a):
+    """A copy of ``a`` with ``a``'s strides, as PyTorch's scatter ops copy their input (the
+    memory it spans, gaps included); one that overlaps itself (a stride 0) is copied row-major."""
+    strides = _element_strides(a)
+    if any(n > 1 and s <= 0 for n, s in zip(a.shape, strides)):
+        return a.copy()
+    out = _empty_strided(a.shape, strides, a.dtype)
+    out[...] = a
+    return out
+
+
 def _write_diagonal(out, src, offset, dim1, dim2):
     """``src`` into the diagonal ``diagonal(out, offset, dim1, dim2)`` (which numpy only reads)
     of the writable view with the two dimensions last."""
@@ -40,7 +52,7 @@ def _write_diagonal(out, src, offset, dim1, dim2):
 
 @primitive("select_scatter", node="SelectScatterBackward0", group=OTHER)
 def _select_scatter(a, src, *, dim, index):
-    out = a.copy()
+    out = _copy_with_strides(a)
     out[_select_key(dim, index)] = src
     return out
 
@@ -55,7 +67,7 @@ def _(ctx, grad, dim, index):
 
 @primitive("slice_scatter", node="SliceScatterBackward0", group=OTHER)
 def _slice_scatter(a, src, *, dim, start, end, step):
-    out = a.copy()
+    out = _copy_with_strides(a)
     out[_slice_key(dim, start, end, step)] = src
     return out
 
@@ -70,7 +82,7 @@ def _(ctx, grad, dim, start, end, step):
 
 @primitive("diagonal_scatter", node="DiagonalScatterBackward0", group=OTHER)
 def _diagonal_scatter(a, src, *, offset, dim1, dim2):
-    out = a.copy()
+    out = _copy_with_strides(a)
     _write_diagonal(out, src, offset, dim1, dim2)
     return out
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes, return_types
 from .._warnings import warn_at_caller
+from .signatures import invalid_combination
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
@@ -309,6 +310,11 @@ def _(ctx, grad, dim, keepdim, largest):
 
 
 
+_EXTREMUM_OVERLOADS = (
+    "Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+    "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+
+
 def _extremum(largest, input, dim, keepdim, other):
     if isinstance(dim, Tensor):  # max(a, b) is maximum
         other, dim = dim, None
@@ -316,6 +322,7 @@ def _extremum(largest, input, dim, keepdim, other):
         from .elementwise import maximum, minimum
         return (maximum if largest else minimum)(input, other)
     name = "max" if largest else "min"
+    _check_dim_keepdim(name, input, dim, keepdim)
     if dim is None:
         _check_reducible(input, None, name)
         return (_max_all if largest else _min_all)(input, dims=None, keepdim=False,
@@ -325,6 +332,14 @@ def _extremum(largest, input, dim, keepdim, other):
     prim = _max_dim if largest else _min_dim
     values, indices = prim(input, dim=axis, keepdim=keepdim, largest=largest)
     return (return_types.max if largest else return_types.min)(values, indices)
+
+
+def _check_dim_keepdim(name, input, dim, keepdim):
+    """PyTorch's parser takes an integer ``dim`` (not a bool) and a bool ``keepdim`` only."""
+    dim_fits = dim is None or (isinstance(dim, (int, np.integer)) and not isinstance(dim, bool))
+    if not (dim_fits and isinstance(keepdim, (bool, np.bool_))):
+        args = [input] + ([] if dim is None else [dim]) + ([] if keepdim is False else [keepdim])
+        raise invalid_combination(name, args, {}, _EXTREMUM_OVERLOADS)
 
 
 def max(input, dim=None, keepdim=False, *, other=None):

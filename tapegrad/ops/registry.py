@@ -300,11 +300,11 @@ class Primitive:
 
     def _check_tensors(self, inputs):
         """PyTorch's TypeError for a number or other object where a tensor belongs."""
+        from .operands import not_a_tensor  # only on this error path: operands imports Tensor
         for position, value in enumerate(inputs):
             if not isinstance(value, Tensor):
                 name = "input" if position == 0 else self.arg_names[position]
-                raise TypeError(f"{self.name}(): argument '{name}' (position {position + 1}) must "
-                                f"be Tensor, not {type(value).__name__}") from None
+                raise not_a_tensor(self.name, name, position + 1, value) from None
 
     def apply(self, inputs, params):
         """The eager path even while an interceptor is set (what a tracer calls for values)."""

@@ -58,6 +58,10 @@ def _infer_shape(shape, numel):
         raise RuntimeError("only one dimension can be inferred")
     known = math.prod(s for s in shape if s != -1)
     if -1 in shape:
+        if known == 0 == numel:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)
@@ -443,7 +447,7 @@ def _key_parts(key, warn_byte_masks=True):
                 warn_at_caller(_BYTE_MASK_WARNING)
             part = part._array
         elif isinstance(part, (list, tuple, range)):
-            part = np.asarray(part) if len(part) else np.zeros(0, dtype=np.int64)
+            part = _sequence_index(part)
         if isinstance(part, (np.ndarray, np.generic)):
             kind = part.dtype.kind
             if kind == "b" or part.dtype == np.uint8:  # byte tensors are masks, as in PyTorch
@@ -457,6 +461,17 @@ def _key_parts(key, warn_byte_masks=True):
                              f"Variables are valid indices (got {type(part).__name__})")
         parts[i] = part
     return parts
+
+
+def _sequence_index(sequence):
+    """A sequence in a key as PyTorch reads it: bools only are a mask, anything else longs
+    (floats truncated toward zero, as a float tensor is refused)."""
+    array = np.asarray(sequence) if len(sequence) else np.zeros(0, dtype=np.int64)
+    if array.dtype.kind != "f":
+        return array
+    if not (np.abs(array) < 2.0 ** 63).all():  # nan and inf too
+        raise RuntimeError("value cannot be converted to type int64 without overflow")
+    return np.trunc(array).astype(np.int64)
 
 
 def _parse_key(shape, parts, skip_full_slices=True):

@@ -9,6 +9,7 @@ exactly as many arguments as it has parameters, and a parameter with a default v
 import numbers
 
 from ..tensor import Tensor
+from .operands import type_name
 
 _TYPE_CHECKS = {
     "Tensor": lambda v: isinstance(v, Tensor),
@@ -19,7 +20,7 @@ _TYPE_CHECKS = {
 
 
 def _type_name(value):
-    return "Tensor" if isinstance(value, Tensor) else type(value).__name__
+    return "Tensor" if isinstance(value, Tensor) else type_name(type(value))
 
 
 def invalid_combination(name, args, kwargs, overloads):

@@ -23,8 +23,6 @@ from .layout import _dims_of, laid_out_like
 from .reduction import evenly_distribute, return_types
 from .registry import OTHER, Primitive, _edge, primitive
 from .scatter import _scatter_add
-from .broadcast import expand
-from .linalg import _squeeze_in_place
 from .signatures import invalid_combination
 from .shape import gather, reshape, squeeze, transpose, unsqueeze
 
@@ -366,66 +364,78 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
 
 
 def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
-    from .elementwise import where
+    q_values = _checked_quantiles(input, q, interpolation)
+    single_q = not isinstance(q, Tensor) or q._array.ndim == 0  # no dimension for q's values
+    values = _sorted_slices(input, dim, keepdim)
+    ranks = _quantile_ranks(values._array, q_values, interpolation, ignore_nan)
+    below = ranks.astype(np.int64)
+    result = gather(values, -1, Tensor._make(below))
+    if interpolation in ("linear", "midpoint"):
+        weights = np.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        above = gather(values, -1, Tensor._make(np.ceil(ranks).astype(np.int64)))
+        result = result.lerp(above, Tensor._make(weights.astype(ranks.dtype)))
+    # As PyTorch: the quantiles lie along a last dimension, which goes first (in place)
+    if single_q:
+        return result.squeeze_(-1)
+    return result.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+
+
+def _checked_quantiles(input, q, interpolation):
+    """``q``'s values as a 1-D array in the input's dtype (PyTorch computes the ranks in it:
+    0.1 * 5 is 0.5 in float32, not above), or PyTorch's refusal of the arguments."""
     if input._array.dtype not in (np.float32, np.float64):
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
     scalar_q = not isinstance(q, Tensor)
-    # in the input's dtype, as PyTorch computes the ranks (0.1 * 5 is 0.5 in float32, not above)
     q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=input._array.dtype))
-    single_q = scalar_q or q._array.ndim == 0  # the result has no dimension for q's values
     if not scalar_q and q._array.ndim > 1:
         raise RuntimeError("quantile() q must be a scalar or 1D tensor")
     if not scalar_q and q._array.dtype != input._array.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     if ((q_values < 0) | (q_values > 1)).any():
-        shown = q if scalar_q else None
-        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {shown}" if scalar_q
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}" if scalar_q
                            else "quantile() q values must be in the range [0, 1]")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
     if input._array.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
+    return q_values
+
+
+def _sorted_slices(input, dim, keepdim):
+    """The input sorted along ``dim`` (all entries by default; nan last), viewed as the result's
+    shape plus a last dimension of the sorted slices, with PyTorch's nodes."""
     ndim = input._array.ndim
-    if dim is not None:
-        axis = _dims_of(dim, builtins.max(ndim, 1))[0]
-    # As PyTorch: the values of each quantile along a last dimension, which the last step
-    # squeezes in place (SqueezeBackward4)
-    if dim is None or ndim == 0:
-        flat = reshape(input, (1,) * ndim + (-1,) if keepdim else (-1,))
-    else:
-        flat = transpose(unsqueeze(input, -1), axis, -1)
+    if dim is None:
+        out_shape = (1,) * ndim if keepdim else ()
+        return sort(reshape(input, (-1,)), dim=-1).values.view(out_shape + (-1,))
+    axis = _dims_of(dim, builtins.max(ndim, 1))[0]
+    out_shape = list(input._array.shape)
+    if ndim:
+        out_shape[axis] = 1
         if not keepdim:
-            flat = squeeze(flat, axis)
-    values = sort(flat, dim=-1).values  # nan last
-    length = values._array.shape[-1]
-    valid = (~np.isnan(flat._array)).sum(axis=-1, keepdims=True)
-    counted = valid if ignore_nan else np.full_like(valid, length)
-    ranks = (q_values.reshape((-1,) + (1,) * flat._array.ndim) *
-             np.maximum(counted - 1, 0).astype(q_values.dtype))
-    if interpolation == "nearest":
-        ranks = np.round(ranks)  # ties to even, as torch.round
-    below = np.floor(ranks).astype(np.int64)
-    above = np.ceil(ranks).astype(np.int64)
-    weight = {"lower": 0.0, "higher": 1.0, "midpoint": 0.5}.get(interpolation, ranks - below)
-    stacked = expand(values.unsqueeze(0), (len(q_values),) + values._array.shape)
-    low = gather(stacked, -1, _index(below, stacked, -1))
-    high = gather(stacked, -1, _index(above, stacked, -1))
-    result = low + (high - low) * Tensor._make(np.broadcast_to(
-        np.asarray(weight, dtype=input._array.dtype), low._array.shape).copy())
-    undefined = (valid == 0) if ignore_nan else (valid < length)
-    if undefined.any():
-        result = where(Tensor._make(np.broadcast_to(undefined, low._array.shape).copy()),
-                       float("nan"), result)
-    result = _squeeze_in_place(result, dim=-1)
-    return _squeeze_in_place(result) if single_q else result
+            del out_shape[axis]
+    if axis == ndim - 1:
+        values = sort(input, dim=-1).values
+    else:
+        values = sort(transpose(unsqueeze(input, -1), axis, -1), dim=-1).values
+    return values.view(tuple(out_shape) + (-1,))
 
 
-def _index(positions, values, dim):
-    """Integer positions (one per slice) as a gather index of the right shape."""
-    shape = list(values._array.shape)
-    shape[dim] = 1
-    return Tensor._make(np.broadcast_to(positions, shape).copy())
+def _quantile_ranks(values, q_values, interpolation, ignore_nan):
+    """Each quantile's position in its sorted slice, one per q along a last dimension: a slice
+    holding nan points at its last value (nan) for quantile; nanquantile counts the values that
+    are not nan, and a slice of nans only points at its first (nan). Rounded as
+    ``interpolation`` says."""
+    if ignore_nan:
+        counted = (~np.isnan(values)).sum(axis=-1, keepdims=True).astype(q_values.dtype)
+        ranks = np.maximum(q_values * (counted - 1), 0)
+    else:
+        last = q_values.dtype.type(values.shape[-1] - 1)
+        has_nan = np.isnan(values).any(axis=-1, keepdims=True)
+        ranks = np.where(has_nan, last, q_values * last)
+    rounding = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}.get(interpolation)
+    return rounding(ranks) if rounding else ranks  # np.round: ties to even, as torch.round
 
 
 def cummax(input, dim=NO_DIM):

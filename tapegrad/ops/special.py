@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
+from .creation import _fma
 from .elementwise import (
     _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
     div, exp, isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
@@ -320,7 +321,7 @@ def _(ctx, grad):
 
 @primitive("lerp", node="LerpBackward0", group=ELEMENTWISE, error=broadcast_error)
 def _lerp(start, end, weight):
-    return start + weight * (end - start)
+    return _lerp_values(start, end, weight)
 
 
 @_lerp.vjp
@@ -333,7 +334,31 @@ def _(ctx, grad, weight):
 @primitive("lerp_tensor", node="LerpBackward1", group=ELEMENTWISE, saves=("start", "end",
                                                                           "weight"))
 def _lerp_tensor(start, end, weight):
-    return start + weight * (end - start)
+    return _lerp_values(start, end, weight)
+
+
+def _lerp_values(start, end, weight):
+    """PyTorch's CPU lerp: ``start + weight * (end - start)`` for ``|weight| < 0.5``, else
+    ``end - (1 - weight) * (end - start)`` (exact at both ends), each one fused multiply-add
+    in float (float16's too) or double, a Python ``weight`` taken in that type."""
+    compute = np.float64 if start.dtype == np.float64 else np.float32
+    weight = np.asarray(weight, dtype=compute)
+    small = np.abs(weight) < 0.5
+    begin = np.where(small, start, end).astype(compute, copy=False)
+    difference = end.astype(compute, copy=False) - start.astype(compute, copy=False)
+    result = _fused_multiply_add(np.where(small, weight, weight - 1), difference, begin)
+    return result.astype(start.dtype, copy=False)
+
+
+def _fused_multiply_add(a, b, c):
+    """``a * b + c`` rounded once, as an FMA instruction: a product of floats is exact in double;
+    for doubles, Dekker's exact product unless it overflows (inf and nan operands included)."""
+    if a.dtype != np.float64:
+        return (a.astype(np.float64) * b + c).astype(a.dtype)
+    with np.errstate(all="ignore"):
+        plain = a * b + c
+        fused = _fma(a, b, c)
+    return np.where(np.isfinite(fused), fused, plain)
 
 
 @_lerp_tensor.vjp

@@ -1,11 +1,11 @@
 """``DistributedSampler``: each of ``num_replicas`` processes reads its own share of a dataset.
 
 tapegrad has no process groups, so ``num_replicas`` and ``rank`` must be given (PyTorch takes
-them from the default process group otherwise).
+them from the default process group otherwise, and says it has not been initialized).
 """
 import math
 
-from ... import random
+from ... import distributed, random
 from .sampler import Sampler
 
 __all__ = ["DistributedSampler"]
@@ -18,8 +18,10 @@ class DistributedSampler(Sampler):
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0,
                  drop_last=False):
-        if num_replicas is None or rank is None:
-            raise RuntimeError("Requires distributed package to be available")
+        if num_replicas is None:
+            num_replicas = distributed.get_world_size()  # PyTorch's error: no process group
+        if rank is None:
+            rank = distributed.get_rank()
         if rank >= num_replicas or rank < 0:
             raise ValueError(f"Invalid rank {rank}, rank should be in the interval "
                              f"[0, {num_replicas - 1}]")
