@@ -12,7 +12,7 @@ from .inplace import apply_inplace
 from .layout import diag_embed, flip, hstack, vstack
 from .registry import OTHER, PRIMITIVES, primitive
 from .creation import _index as _as_int
-from .operands import type_name
+from .operands import check_tensor_elements
 from .shape import _axis, _same_dtype, cat, getitem, reshape, setitem, tensor_split, unsqueeze
 from .signatures import invalid_combination
 
@@ -98,10 +98,7 @@ def _atleast(tensors, ndim, grow):
         raise invalid_combination(name, tensors, {}, ("Tensor input", "tuple of Tensors tensors"))
     else:
         single = len(tensors) == 1
-    for position, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {position} in argument 0, but got "
-                            f"{type_name(type(t))}")
+    check_tensor_elements(tensors)
     grown = tuple(t if t._array.ndim >= ndim else reshape(t, (1,) * ndim) if not t._array.ndim
                   else grow(t) for t in tensors)
     return grown[0] if single else grown

@@ -130,6 +130,15 @@ def not_a_tensor(name, argument, position, value):
                      f"not {type_name(type(value))}")
 
 
+def check_tensor_elements(values, argument=0):
+    """PyTorch's parser's TypeError for a non-tensor inside a list-of-tensors argument (its
+    ``argument``-th)."""
+    for element, value in enumerate(values):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"expected Tensor as element {element} in argument {argument}, but "
+                            f"got {type_name(type(value))}")
+
+
 def tensor_operands(name, input, other):
     """``(input, other)`` promoted, for the binary functions PyTorch defines for two tensors
     only (``maximum``, ``fmax``): a Python number is PyTorch's TypeError there."""

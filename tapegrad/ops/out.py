@@ -18,7 +18,7 @@ from .. import return_types
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .. import ops
-from .operands import CPP_TYPE_NAMES
+from .operands import CPP_TYPE_NAMES, check_tensor_elements
 
 OUT_FUNCTIONS = (
     # elementwise
@@ -170,10 +170,7 @@ def with_tuple_out(name):
                             f"{type(out).__name__}")
         if len(out) != 2:
             raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
-        for element, tensor in enumerate(out):
-            if not isinstance(tensor, Tensor):
-                raise TypeError(f"expected Tensor as element {element} in argument {position}, "
-                                f"but got {type(tensor).__name__}")
+        check_tensor_elements(out, position)
         result = function(*args, **kwargs)
         for index in (1, 0):
             if result[index]._array.dtype != out[index]._array.dtype:

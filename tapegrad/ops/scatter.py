@@ -15,7 +15,7 @@ from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of
-from .operands import CPP_TYPE_NAMES, broadcast_error, checked_number
+from .operands import CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import (_index_backward, _key_parts, _parse_key, cat, gather, getitem,
@@ -566,10 +566,7 @@ def _index_put_key(name, input, indices, values):
     if not isinstance(values, Tensor):
         raise TypeError(f"{name}(): argument 'values' (position 2) must be Tensor, not "
                         f"{type(values).__name__}")
-    for i, index in enumerate(indices):
-        if not isinstance(index, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(index).__name__}")
+    check_tensor_elements(indices)
     shape = input._array.shape
     parts = _key_parts(tuple(indices))
     given = sum(p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1

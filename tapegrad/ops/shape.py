@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
 from .creation import _index as _as_int, int_list
-from .operands import type_name
+from .operands import check_tensor_elements
 from .registry import OTHER, VIEW, primitive
 from .signatures import invalid_combination
 
@@ -899,10 +899,7 @@ def _tensor_list(tensors, name):
     if not isinstance(tensors, (tuple, list)):
         raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
                         f"not {type(tensors).__name__}")
-    for position, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {position} in argument 0, but got "
-                            f"{type_name(type(t))}")
+    check_tensor_elements(tensors)
     return list(tensors)
 
 
