@@ -56,10 +56,6 @@ def segment_of(array):
     return buffer if isinstance(buffer, Segment) else None
 
 
-def address(array):
-    return array.__array_interface__["data"][0]
-
-
 def move_to_segment(owner):
     """A segment holding a copy of the memory ``owner`` (an owning array) spans."""
     if not (owner.flags.c_contiguous or owner.flags.f_contiguous):
@@ -68,9 +64,3 @@ def move_to_segment(owner):
     segment = new_segment(owner.nbytes)
     np.frombuffer(segment, np.uint8, owner.nbytes)[:] = owner.ravel(order="K").view(np.uint8)
     return segment
-
-
-def rebased(array, old_owner, segment):
-    """``array`` (inside ``old_owner``'s memory) as the same elements of ``segment``."""
-    return np.ndarray(array.shape, array.dtype, buffer=segment,
-                      offset=address(array) - address(old_owner), strides=array.strides)

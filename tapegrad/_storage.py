@@ -4,6 +4,8 @@ import functools
 
 import numpy as np
 
+from ._array_memory import address
+
 __all__ = ["TypedStorage", "typed_storage"]
 
 
@@ -32,7 +34,7 @@ class TypedStorage:
         return self._array.nbytes
 
     def data_ptr(self):
-        return self._array.__array_interface__["data"][0] if self._array.size else 0
+        return address(self._array) if self._array.size else 0
 
     def tolist(self):
         return self._array.tolist()

@@ -17,6 +17,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from ._array_memory import address as _address
 from .tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
@@ -235,10 +236,6 @@ def _owner(array):
     while isinstance(array.base, np.ndarray):
         array = array.base
     return array
-
-
-def _address(array):
-    return array.__array_interface__["data"][0]
 
 
 class _Decoder:

@@ -15,6 +15,7 @@ from numpy.lib.array_utils import byte_bounds
 from . import dtypes
 from . import _layout
 from . import _shared_memory
+from ._array_memory import address as _address, same_elements_in
 from . import memory_format as _memory_format
 from ._printing import format_tensor
 from ._warnings import warn_at_caller
@@ -215,9 +216,9 @@ class Tensor:
         owner = _shared_memory.owning_array(storage)
         segment = _shared_memory.move_to_segment(owner)
         for tensor in {id(holder): holder, id(self): self}.values():
-            tensor._array = _shared_memory.rebased(tensor._array, owner, segment)
+            tensor._array = same_elements_in(tensor._array, owner, segment)
         if holder._storage is not None:
-            holder._storage = _shared_memory.rebased(holder._storage, owner, segment)
+            holder._storage = same_elements_in(holder._storage, owner, segment)
         return self
 
     def is_pinned(self, device=None):
@@ -884,10 +885,6 @@ class UntypedStorage:
     def tolist(self):
         """The bytes, as ints."""
         return np.ascontiguousarray(self._array).reshape(-1).view(np.uint8).tolist()
-
-
-def _address(array):
-    return array.__array_interface__["data"][0]
 
 
 class device:

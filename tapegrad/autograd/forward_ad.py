@@ -16,6 +16,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._array_memory import same_elements_in
 from ..ops import registry
 from ..tensor import Tensor
 from . import function, grad_mode
@@ -191,15 +192,9 @@ class _Propagator:
             if base._fw_grad is not None:
                 laid_out[...] = base._fw_grad._array
             self.attach(base, Tensor._make(laid_out))
-        region = np.ndarray(target._array.shape, target._array.dtype,
-                            buffer=base._fw_grad._array, strides=target._array.strides,
-                            offset=_address(target._array) - _address(base._array))
+        region = same_elements_in(target._array, base._array, base._fw_grad._array)
         region[...] = new._array
         self.attach(target, Tensor._make(region))
-
-
-def _address(array):
-    return array.__array_interface__["data"][0]
 
 
 def _output_tangents(primitive, inputs, params, tangents):

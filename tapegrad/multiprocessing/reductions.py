@@ -5,6 +5,7 @@ from multiprocessing.reduction import DupFd, ForkingPickler
 import numpy as np
 
 from .. import _shared_memory
+from .._array_memory import address
 from ..nn.parameter import Parameter
 from ..tensor import Tensor
 
@@ -21,8 +22,7 @@ def reduce_tensor(tensor):
     tensor.share_memory_()
     array = tensor._array
     segment = _shared_memory.segment_of(array)
-    offset = _shared_memory.address(array) - _shared_memory.address(
-        np.frombuffer(segment, np.uint8, 1))
+    offset = address(array) - address(np.frombuffer(segment, np.uint8, 1))
     layout = (array.dtype.str, array.shape, array.strides, offset)
     return rebuild_tensor, (type(tensor) is Parameter, DupFd(segment.fd), len(segment), layout,
                             tensor.requires_grad)

@@ -9,6 +9,7 @@ import contextlib
 import numpy as np
 
 from .. import dtypes
+from .._array_memory import address
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
@@ -216,7 +217,7 @@ def _view_geometry(view, base):
     if not base.flags.c_contiguous:
         return None
     itemsize = base.itemsize
-    offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    offset = address(view) - address(base)
     return view.shape, tuple(stride // itemsize for stride in view.strides), offset // itemsize
 
 
