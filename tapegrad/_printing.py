@@ -113,6 +113,24 @@ class _Formatter:
         return text.rjust(self.width)
 
 
+class _ComplexFormatter:
+    """Complex elements as torch prints them: the real parts share one float formatter, the
+    imaginary parts another, joined as ``1.0000+2.j`` (the sign taken from the imaginary part)."""
+
+    def __init__(self, values):
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+        self.width = self.real.width + self.imag.width + 1  # torch counts the "j", not the sign
+
+    def format(self, value):
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        sign = "" if imag[0] in "+-" else "+"
+        return self.real.format(value.real) + sign + imag
+
+
+def _formatter(values):
+    return (_ComplexFormatter if values.dtype.kind == "c" else _Formatter)(values)
+
+
 def _printed_values(a):
     """The elements a summarized repr shows, flattened (torch's get_summarized_data)."""
     e = _OPTS.edgeitems
@@ -196,7 +214,7 @@ def format_tensor(array, *, dtype_name, show_dtype, suffixes=()):
             extra.append(f"size={tuple(a.shape)}")
     else:
         summarize = a.size > _OPTS.threshold
-        fmt = _Formatter(_printed_values(a) if summarize else a.reshape(-1))
+        fmt = _formatter(_printed_values(a) if summarize else a.reshape(-1))
         body = _block_str(a, len(prefix), summarize, fmt)
         if not _OPTS.edgeitems:  # torch then shows the shape, summarized or not
             extra.append(f"size={tuple(a.shape)}")

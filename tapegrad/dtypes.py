@@ -22,16 +22,18 @@ _BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 class dtype:
     """An element type: a numpy dtype plus the facts autograd asks about it."""
 
-    __slots__ = ("name", "numpy", "is_floating_point", "is_signed", "itemsize", "_category")
-    is_complex = False  # tapegrad has no complex dtypes
+    __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize",
+                 "_category")
 
     def __init__(self, name, numpy_dtype):
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.is_floating_point = self.numpy.kind == "f"
-        self.is_signed = self.numpy.kind in "fi"
+        self.is_complex = self.numpy.kind == "c"
+        self.is_signed = self.numpy.kind in "fic"
         self.itemsize = self.numpy.itemsize
-        self._category = {"b": _BOOL, "u": _INT, "i": _INT, "f": _FLOAT}[self.numpy.kind]
+        self._category = {"b": _BOOL, "u": _INT, "i": _INT, "f": _FLOAT,
+                          "c": _COMPLEX}[self.numpy.kind]
 
     def __repr__(self):
         return f"torch.{self.name}"
@@ -54,24 +56,23 @@ uint64 = dtype("uint64", np.uint64)
 bool = dtype("bool", np.bool_)
 
 
+complex64 = cfloat = dtype("complex64", np.complex64)
+complex128 = cdouble = dtype("complex128", np.complex128)
+
+
 class _StorageOnlyDtype(dtype):
-    """A dtype of PyTorch's that tapegrad cannot compute in (bfloat16, which numpy lacks; the
-    complex types, which tapegrad lacks): it exists, so that code naming it
-    (``{'bfloat16': torch.bfloat16, ...}[name]``, ``torch.finfo(torch.bfloat16).min``) runs, but
-    no tensor can hold it."""
+    """A dtype of PyTorch's that tapegrad cannot compute in (bfloat16 and complex32, which numpy
+    lacks): it exists, so that code naming it (``{'bfloat16': torch.bfloat16, ...}[name]``,
+    ``torch.finfo(torch.bfloat16).min``) runs, but no tensor can hold it."""
 
     __slots__ = ("_why", "_limits")
 
     def __init__(self, name, itemsize, why, complex=False, limits=None):
         for slot, value in (("name", name), ("is_floating_point", not complex),
-                            ("is_signed", True), ("itemsize", itemsize),
+                            ("is_complex", complex), ("is_signed", True), ("itemsize", itemsize),
                             ("_category", _COMPLEX if complex else _FLOAT), ("_why", why),
                             ("_limits", limits)):
             object.__setattr__(self, slot, value)
-
-    @property
-    def is_complex(self):
-        return self._category == _COMPLEX
 
     @property
     def numpy(self):
@@ -83,30 +84,46 @@ _BFLOAT16_LIMITS = {"bits": 16, "eps": 0.0078125, "max": 3.3895313892515355e+38,
                     "smallest_normal": 1.1754943508222875e-38, "resolution": 0.01}
 bfloat16 = _StorageOnlyDtype("bfloat16", 2, "numpy has no such type (use torch.float32)",
                              limits=_BFLOAT16_LIMITS)
-_NO_COMPLEX = "tapegrad has no complex tensors"
-complex32 = chalf = _StorageOnlyDtype("complex32", 4, _NO_COMPLEX, complex=True)
-complex64 = cfloat = _StorageOnlyDtype("complex64", 8, _NO_COMPLEX, complex=True)
-complex128 = cdouble = _StorageOnlyDtype("complex128", 16, _NO_COMPLEX, complex=True)
+complex32 = chalf = _StorageOnlyDtype("complex32", 4, "numpy has no such type (use "
+                                     "torch.complex64)", complex=True)
 _COMPLEX_PARTS = {complex32: float16, complex64: float32, complex128: float64}
+_COMPLEX_OF = {part: whole for whole, part in _COMPLEX_PARTS.items()}
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool,
+        complex64, complex128)
 # PyTorch's ScalarType names, as its messages spell dtypes.
 SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
                       "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte",
-                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bool": "Bool"}
+                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bool": "Bool",
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 # The unsigned types beyond uint8, which PyTorch 2 stores but does not promote with other integers.
 _BARELY_SUPPORTED = (uint16, uint32, uint64)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, float=float32, double=float64, short=int16, int=int32, long=int64,
-                bfloat16=bfloat16, complex32=complex32, chalf=complex32, complex64=complex64,
-                cfloat=complex64, complex128=complex128, cdouble=complex128)
+                bfloat16=bfloat16, complex32=complex32, chalf=complex32, cfloat=complex64,
+                cdouble=complex128)
 
 _default_float = float32
 
 
 def get_default_dtype():
     return _default_float
+
+
+def default_complex_dtype():
+    """The complex dtype a Python complex number takes: the default float's complex type."""
+    return _COMPLEX_OF[_default_float]
+
+
+def complex_of(d):
+    """The complex dtype with parts of the floating dtype ``d`` (float64: complex128)."""
+    return _COMPLEX_OF[d]
+
+
+def real_of(d):
+    """The floating dtype of a complex dtype's parts (complex64: float32); ``d`` if real."""
+    return _COMPLEX_PARTS.get(d, d)
 
 
 def set_default_dtype(d):
@@ -153,7 +170,10 @@ def promote_types(a, b):
     if a is b:
         return a
     if a._category != b._category:
-        return a if a._category > b._category else b
+        higher, lower = (a, b) if a._category > b._category else (b, a)
+        if higher._category == _COMPLEX and lower._category == _FLOAT:
+            return complex_of(promote_types(real_of(higher), lower))  # float64, cfloat: cdouble
+        return higher
     if a in _BARELY_SUPPORTED or b in _BARELY_SUPPORTED:
         raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
                            f"attempted to promote {SCALAR_TYPE_NAMES[a.name]} and "
@@ -217,15 +237,26 @@ def _scalar_category(value):
         return _BOOL
     if isinstance(value, (builtins.int, np.integer)):
         return _INT
+    if isinstance(value, (builtins.complex, np.complexfloating)):
+        return _COMPLEX
     return _FLOAT
+
+
+def _lifted(result, lower):
+    """PyTorch's ``combine_categories`` for a lower tier of higher category: a complex lower
+    tier keeps a floating result's width (float64 tensor * 1j is complex128)."""
+    if lower._category == _COMPLEX and result is not None and result._category == _FLOAT:
+        return complex_of(result)
+    return lower
 
 
 def result_type(*operands):
     """PyTorch's promotion of tensors and Python numbers.
 
-    Three tiers take part: tensors with dimensions, zero-dim tensors, and Python numbers. A lower tier
-    changes the result only when its category (bool < int < float) is higher; a Python number then
-    contributes the default dtype of its category rather than a width of its own. So
+    Three tiers take part: tensors with dimensions, zero-dim tensors, and Python numbers. A lower
+    tier changes the result only when its category (bool < int < float < complex) is higher; a
+    Python number then contributes the default dtype of its category rather than a width of its
+    own. So
     ``int64 tensor * 1.5`` is float32 and ``float32 tensor * float64 0-dim tensor`` stays float32.
     """
     dimmed = zero_dim = scalar_category = None
@@ -242,7 +273,10 @@ def result_type(*operands):
 
     result = dimmed
     if zero_dim is not None and (result is None or zero_dim._category > result._category):
-        result = zero_dim
+        result = _lifted(result, zero_dim)
     if scalar_category is not None and (result is None or scalar_category > result._category):
-        result = (bool, int64, _default_float)[scalar_category]
+        if scalar_category == _COMPLEX:
+            result = _lifted(result, default_complex_dtype())
+        else:
+            result = (bool, int64, _default_float)[scalar_category]
     return result

@@ -224,14 +224,22 @@ class Tensor:
     def is_pinned(self, device=None):
         return False
 
-    # -- the complex-number API, on real tensors (see tapegrad.ops.conjugation) ------------------
+    # -- the parts of a complex number (see tapegrad.ops.conjugation) ----------------------------
     @property
     def real(self):
-        return self
+        return ops.real(self)
+
+    @real.setter
+    def real(self, value):
+        ops.real(self).copy_(value)
 
     @property
     def imag(self):
         return ops.imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        ops.imag(self).copy_(value)
 
     # -- Python callbacks over the elements (CPU tensors, no autograd, as in PyTorch) ----------
     def apply_(self, callable):
@@ -590,7 +598,7 @@ class Tensor:
             suffixes.append(f"tangent={self._fw_grad!r}")
         d = self.dtype
         implied = (dtypes.get_default_dtype(),) if self._array.size == 0 else (
-            dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
+            dtypes.get_default_dtype(), dtypes.default_complex_dtype(), dtypes.int64, dtypes.bool)
         show_dtype = d not in implied
         return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
                              suffixes=tuple(suffixes))
@@ -671,8 +679,11 @@ class Tensor:
     def bfloat16(self):
         return self.to(dtypes.bfloat16)  # tapegrad's TypeError: numpy has no bfloat16
 
+    def chalf(self):
+        return self.to(dtypes.complex32)  # tapegrad's TypeError: numpy has no complex32
+
     def cfloat(self):
-        return self.to(dtypes.complex64)  # tapegrad's TypeError: no complex tensors
+        return self.to(dtypes.complex64)
 
     def cdouble(self):
         return self.to(dtypes.complex128)
@@ -696,7 +707,7 @@ class Tensor:
         return self.to(dtypes.uint8)
 
     def is_complex(self):
-        return False  # tapegrad has no complex dtypes
+        return self._array.dtype.kind == "c"
 
     def new(self, *args):
         """The legacy constructor in this tensor's dtype: ``w.new(2, 3)`` (uninitialized),

@@ -655,8 +655,13 @@ def _setitem_index(a, value, index):
     return c
 
 
+# Complex numbers run eagerly: a compiled function that meets one falls back (test_complex.py).
+COMPLEX_ONLY = {"complex", "complex_angle", "complex_sgn", "conj", "imag", "polar", "real",
+                "view_as_complex", "view_as_real"}
+
+
 def test_every_primitive_has_a_sample():
-    missing = sorted(set(PRIMITIVES) - set(SAMPLES))
+    missing = sorted(set(PRIMITIVES) - set(SAMPLES) - COMPLEX_ONLY)
     assert not missing, (f"primitives without a compile test sample: {missing}; add one to "
                          "SAMPLES in tests/test_compile_ops.py")
 

@@ -204,6 +204,9 @@ def _roots(tensors, grad_tensors, create_graph):
         if g is None:
             if t._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t._array.dtype.kind == "c":
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {t.dtype}")
             shape, dtype = t._array.shape, t._array.dtype
             # np.array(1) is a fifth of np.ones' cost, and a 0-d loss is the common case
             g = Tensor._make(np.array(1, dtype) if not shape else np.ones(shape, dtype))

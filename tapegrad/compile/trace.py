@@ -231,6 +231,7 @@ class Recorder:
             return
         old = self.value_of(target)  # still bound to the contents before the write
         in_values = [old] + [self.value_of(o) for o in others]
+        self._refuse_complex(primitive.name, in_values)
         ir_params, index_values = self._lift_params(params, len(in_values))
         out = Value(target._array.shape, target._array.dtype)
         self.graph.nodes.append(Node(primitive.name, in_values + index_values, (out,), ir_params))
@@ -290,7 +291,14 @@ class Recorder:
         self.values[id(array)] = (array, value)
         self.concrete[value] = array
 
+    def _refuse_complex(self, op, values):
+        """Generated kernels compute in real numbers: a complex value breaks the graph."""
+        if any(v.dtype.kind == "c" for v in values):
+            self.graph_break(f"{op} computes in complex numbers",
+                             "complex tensors run eagerly; keep them outside the compiled function")
+
     def _record(self, op, in_values, outputs, params):
+        self._refuse_complex(op, [*in_values, *(t._array for t in outputs)])
         out_values = []
         for tensor in outputs:
             value = Value(tensor._array.shape, tensor._array.dtype)

@@ -1,38 +1,210 @@
-"""PyTorch's complex-number API as it acts on real tensors (tapegrad has no complex dtypes).
+"""Complex numbers: a complex tensor's parts, building one from parts, conjugation, the angle.
+
+Gradients follow PyTorch's convention: for a real loss ``L`` of ``z = x + iy``, ``z.grad`` is
+``dL/dx + i dL/dy``, so that ``z -= lr * z.grad`` descends. The rules here handle complex
+numbers themselves; other primitives' rules are conjugated around by the engine (see
+``registry.OpNode._apply_conjugated``).
 
 Generic code calls ``x.conj()``, ``x.real`` or ``x.mH`` whatever the dtype; on a real tensor
-PyTorch returns the tensor itself (no copy, no node), refuses ``imag``, and takes the angle of
-a real number: 0 or pi.
+PyTorch returns the tensor itself (no copy, no node), refuses ``imag``, and takes the angle of a
+real number: 0 or pi.
 """
 
 import numpy as np
 
 from .. import dtypes
+from ..tensor import Tensor
 from . import elementwise as ew
+from .broadcast import sum_to
+from .creation import ones_like, zeros_like
+from .registry import ELEMENTWISE, VIEW, primitive
 
 __all__ = ["conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_neg", "is_conj",
-           "is_neg", "real", "imag", "angle", "adjoint"]
-
-
-def _the_input(input):
-    """Conjugating a real tensor, or taking its real part, gives the tensor itself."""
-    return input
+           "is_neg", "real", "imag", "angle", "adjoint", "complex", "polar", "view_as_real",
+           "view_as_complex"]
 
 
 def _false(input):
-    """A real tensor is never a lazily conjugated or negated view."""
+    """tapegrad conjugates eagerly: no tensor is a lazily conjugated or negated view."""
     return False
 
 
-conj = conj_physical = conj_physical_ = resolve_conj = resolve_neg = real = _the_input
 is_conj = is_neg = _false
 
 
+def resolve_conj(input):
+    return input
+
+
+resolve_neg = resolve_conj
+
+
+# ------------------------------------------------------------------------------ conjugation
+@primitive("conj", node="ConjBackward0", group=ELEMENTWISE, lowering="{0}.conjugate()",
+           complex_rule=True)
+def _conj(a):
+    return np.conj(a)
+
+
+@_conj.vjp
+def _(ctx, grad):
+    return grad.conj()
+
+
+def conj(input):
+    """The complex conjugate (a copy: tapegrad has no lazily conjugated views); a real tensor
+    itself."""
+    return _conj(input) if input._array.dtype.kind == "c" else input
+
+
+conj_physical = conj
+
+
+def conj_physical_(input):
+    if input._array.dtype.kind == "c":
+        input.copy_(_conj(input.detach()) if not input.requires_grad else _conj(input))
+    return input
+
+
+# ---------------------------------------------------------------------------------- the parts
+@primitive("real", node="SelectBackward0", group=VIEW, is_view=True, complex_rule=True)
+def _real(a):
+    return a.real
+
+
+@_real.vjp
+def _(ctx, grad):
+    return complex(grad, zeros_like(grad))
+
+
+@primitive("imag", node="SelectBackward0", group=VIEW, is_view=True, complex_rule=True)
+def _imag(a):
+    return a.imag
+
+
+@_imag.vjp
+def _(ctx, grad):
+    return complex(zeros_like(grad), grad)
+
+
+def real(input):
+    """The real part of a complex tensor, a view (writes to it change the tensor); a real tensor
+    itself."""
+    return _real(input) if input._array.dtype.kind == "c" else input
+
+
 def imag(input):
-    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    if input._array.dtype.kind != "c":
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return _imag(input)
 
 
-def _angle_values(a):
+@primitive("complex", node="ComplexBackward0", group=ELEMENTWISE, complex_rule=True,
+           error=ew.broadcast_error)
+def _complex(re, im):
+    out = np.empty(np.broadcast_shapes(re.shape, im.shape),
+                   dtypes.complex_of(dtypes.from_numpy_dtype(re.dtype)).numpy)
+    out.real, out.imag = re, im
+    return out
+
+
+@_complex.vjp
+def _(ctx, grad):
+    need_re, need_im = ctx.needs_input_grad
+    return (sum_to(real(grad), ctx.input_shapes[0]) if need_re else None,
+            sum_to(imag(grad), ctx.input_shapes[1]) if need_im else None)
+
+
+def complex(real, imag):
+    """``real + i imag`` from two floating tensors of one dtype."""
+    _check_parts(real, imag)
+    return _complex(real, imag)
+
+
+def _check_parts(first, second):
+    """PyTorch's checks of ``complex``'s and ``polar``'s two real parts."""
+    if any(t._array.dtype.kind != "f" or t._array.dtype == np.float16 for t in (first, second)):
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_scalar_type(first)} and {_scalar_type(second)}")
+    if first._array.dtype != second._array.dtype:
+        raise RuntimeError(f"Expected object of scalar type {_scalar_type(first)} but got scalar "
+                           f"type {_scalar_type(second)} for second argument")
+
+
+def _scalar_type(t):
+    return dtypes.SCALAR_TYPE_NAMES[t._array.dtype.name]
+
+
+@primitive("polar", node="PolarBackward0", group=ELEMENTWISE, saves=("magnitude", "angle"),
+           complex_rule=True, error=ew.broadcast_error)
+def _polar(magnitude, angle):
+    return _complex.forward(magnitude * np.cos(angle), magnitude * np.sin(angle))
+
+
+@_polar.vjp
+def _(ctx, grad):
+    magnitude, angle = ctx.saved
+    need_abs, need_angle = ctx.needs_input_grad
+    # z = r u with u = e^{i theta}: dL/dr = Re(conj(g) u) and dL/dtheta = Re(conj(g) i z)
+    unit = polar(ones_like(angle), angle)
+    return (sum_to(real(grad.conj() * unit), ctx.input_shapes[0]) if need_abs else None,
+            sum_to(real(grad.conj() * unit * magnitude * 1j), ctx.input_shapes[1])
+            if need_angle else None)
+
+
+def polar(abs, angle):
+    """``abs * (cos(angle) + i sin(angle))``."""
+    _check_parts(abs, angle)
+    return _polar(abs, angle)
+
+
+# --------------------------------------------------------------------- views as real numbers
+@primitive("view_as_real", node="ViewAsRealBackward0", group=VIEW, is_view=True,
+           complex_rule=True)
+def _view_as_real(a):
+    return a[..., None].view(a.real.dtype)
+
+
+@_view_as_real.vjp
+def _(ctx, grad):
+    return view_as_complex(grad.contiguous())
+
+
+def view_as_real(input):
+    """A complex tensor's memory as real numbers: a last dimension of size 2 holds (real, imag)."""
+    if input._array.dtype.kind != "c":
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return _view_as_real(input)
+
+
+@primitive("view_as_complex", node="ViewAsComplexBackward0", group=VIEW, is_view=True,
+           complex_rule=True)
+def _view_as_complex(a):
+    return a.view(dtypes.complex_of(dtypes.from_numpy_dtype(a.dtype)).numpy)[..., 0]
+
+
+@_view_as_complex.vjp
+def _(ctx, grad):
+    return view_as_real(grad)
+
+
+def view_as_complex(input):
+    """Pairs of real numbers (a last dimension of size 2, stride 1) viewed as complex numbers."""
+    array = input._array
+    if array.dtype.kind != "f" or array.dtype == np.float16:
+        raise RuntimeError("view_as_complex is only supported for float and double tensors, but "
+                           f"got a tensor of scalar type: {input._dtype_name()}")
+    if not array.ndim or array.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if array.strides[-1] != array.itemsize:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(stride % (2 * array.itemsize) for stride in array.strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    return _view_as_complex(input)
+
+
+# ---------------------------------------------------------------------------------- the angle
+def _real_angle(a):
     """pi for a negative number, 0 otherwise, NaN for NaN; an integer's angle is a float in the
     default dtype, as PyTorch computes it."""
     if a.dtype.kind in "biu":
@@ -41,13 +213,55 @@ def _angle_values(a):
 
 
 # A real angle is piecewise constant: its gradient is zero (AngleBackward0 says so).
-angle = ew._constant_op("angle", "AngleBackward0", _angle_values,
-                        "(3.141592653589793 if {0} < 0 else ({0} if {0} != {0} else 0.0))")
+_angle_of_real = ew._constant_op(
+    "angle", "AngleBackward0", _real_angle,
+    "(3.141592653589793 if {0} < 0 else ({0} if {0} != {0} else 0.0))")
+
+
+@primitive("complex_angle", node="AngleBackward0", group=ELEMENTWISE, saves=("a",),
+           complex_rule=True)
+def _complex_angle(a):
+    return np.angle(a)
+
+
+@_complex_angle.vjp
+def _(ctx, grad):
+    (z,) = ctx.saved
+    # d atan2(y, x) = (x dy - y dx) / |z|^2, as the complex number i z / |z|^2 (0 at z = 0)
+    squared = real(z * z.conj())
+    return ew.where(squared == 0, 0, grad * z * 1j / squared)
+
+
+def angle(input):
+    """The argument of each complex number, in (-pi, pi]; of a real number, 0 or pi."""
+    if input._array.dtype.kind == "c":
+        return _complex_angle(input)
+    return _angle_of_real(input)
+
+
+@primitive("complex_sgn", node="SgnBackward0", group=ELEMENTWISE, saves=("a", "out"),
+           complex_rule=True)
+def _complex_sgn(a):
+    magnitude = np.abs(a)
+    return np.where(magnitude == 0, 0, a / np.where(magnitude == 0, 1, magnitude)).astype(a.dtype)
+
+
+@_complex_sgn.vjp
+def _(ctx, grad):
+    z, unit = ctx.saved
+    # s = z / |z| moves with z's direction only: (g - s Re(g conj(s))) / |z|, 0 at z = 0
+    magnitude = z.abs()
+    along = unit * real(grad * unit.conj())
+    return ew.where(magnitude == 0, 0, (grad - along) / magnitude)
+
+
+def complex_sgn(input):
+    return _complex_sgn(input)
 
 
 def adjoint(input):
-    """The conjugate transpose of a (batch of) matrices: the transpose, for real tensors."""
+    """The conjugate transpose of a (batch of) matrices."""
     if input.dim() < 2:
         raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
                            f"matrices. Got {input.dim()}-D tensor.")
-    return input.transpose(-2, -1)
+    return conj(input.transpose(-2, -1))

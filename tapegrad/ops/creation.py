@@ -221,6 +221,8 @@ def _inferred_dtype(data):
                 found.add(dtypes.int64)
             elif kind is float:
                 found.add(dtypes.get_default_dtype())
+            elif kind is complex:
+                found.add(dtypes.default_complex_dtype())
             elif issubclass(kind, (np.generic, np.ndarray, Tensor)):
                 found.update(dtypes.from_numpy_dtype(x._array.dtype if isinstance(x, Tensor)
                                                      else x.dtype) for x in level if type(x) is kind)
@@ -608,16 +610,18 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 
 def _float_dtype(dtype, kernel):
     d = _numpy_dtype(dtype)
-    if d.kind != "f":
+    if d.kind not in "fc":
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[d.name]}'")
     return d
 
 
 def rand(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    """Uniform on [0, 1); a complex number's two parts each."""
     d = _float_dtype(dtype, "check_uniform_bounds")
     shape = _size(args, "rand", size)
-    return _finish(random.drawn(lambda: _uniform(generator, shape, d)), requires_grad, device)
+    return _finish(random.drawn(lambda: _in_parts(_uniform, generator, shape, d, 1.0)),
+                   requires_grad, device)
 
 
 def _uniform(generator, shape, d):
@@ -626,10 +630,23 @@ def _uniform(generator, shape, d):
 
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+    """Standard normal; a complex number's parts each with variance 1/2, as PyTorch's."""
     d = _float_dtype(dtype, "normal_kernel_cpu")
     shape = _size(args, "randn", size)
-    return _finish(random.drawn(lambda: _standard_normal(generator, shape, d)), requires_grad,
-                   device)
+    return _finish(random.drawn(lambda: _in_parts(_standard_normal, generator, shape, d,
+                                                  np.sqrt(0.5))),
+                   requires_grad, device)
+
+
+def _in_parts(draw, generator, shape, d, part_scale):
+    """``draw`` in a real dtype; for a complex ``d``, the real and imaginary parts drawn as
+    pairs of its part type and scaled by ``part_scale``."""
+    if d.kind != "c":
+        return draw(generator, shape, d)
+    parts = draw(generator, (*shape, 2), np.empty(0, d).real.dtype)
+    if part_scale != 1.0:
+        parts *= parts.dtype.type(part_scale)
+    return parts.view(d)[..., 0]
 
 
 def _standard_normal(generator, shape, d):

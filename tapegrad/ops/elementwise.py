@@ -14,7 +14,7 @@ from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
-                       tensor_operands, type_name)
+                       refuse_complex, tensor_operands, type_name)
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive
 from .signatures import invalid_combination
@@ -389,6 +389,9 @@ def _abs(a):
 @_abs.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
+    if a._array.dtype.kind == "c":
+        from .special import sgn
+        return grad * sgn(a)  # z / |z|
     return grad * sign(a)
 
 
@@ -636,16 +639,23 @@ def _(ctx, grad, **_):
     return grad_a, grad_low, grad_high
 
 
-@primitive("to_dtype", node="ToCopyBackward0", group=ELEMENTWISE, lowering="{0}")
+@primitive("to_dtype", node="ToCopyBackward0", group=ELEMENTWISE, lowering="{0}",
+           complex_rule=True)
 def _to_dtype(a, dtype, memory_format=None):
     if memory_format is not None:
         a = _memory_format.copy_in(a, memory_format)
+    if a.dtype.kind == "c" and dtype.numpy.kind != "c":
+        warn_at_caller("Casting complex values to real discards the imaginary part")
+        a = a.real
     return a.astype(dtype.numpy, copy=memory_format is None)
 
 
 @_to_dtype.vjp
 def _(ctx, grad, dtype, memory_format=None):
-    return to_dtype(grad, dtypes.from_numpy_dtype(ctx.input_dtypes[0]))
+    source = ctx.input_dtypes[0]
+    if grad._array.dtype.kind == "c" and source.kind != "c":
+        grad = grad.real  # a real number made complex: the real part of its gradient
+    return to_dtype(grad, dtypes.from_numpy_dtype(source))
 
 
 @primitive("clone", node="CloneBackward0", group=ELEMENTWISE, lowering="{0}")
@@ -816,7 +826,7 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
         return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
     a, b = promote(input, other)
-    if a._array.dtype.kind != "f":  # true division of integers computes in the default float
+    if a._array.dtype.kind not in "fc":  # true division of integers computes in the default float
         result = dtypes.get_default_dtype()
         a, b = cast_operand(input, result), cast_operand(other, result)
     return _div(a, b)
@@ -880,11 +890,15 @@ def pow(input, exponent):
 
 
 def maximum(input, other):
-    return _maximum(*tensor_operands("maximum", input, other))
+    a, b = tensor_operands("maximum", input, other)
+    refuse_complex(a, "maximum not implemented for complex tensors.")
+    return _maximum(a, b)
 
 
 def minimum(input, other):
-    return _minimum(*tensor_operands("minimum", input, other))
+    a, b = tensor_operands("minimum", input, other)
+    refuse_complex(a, "minimum not implemented for complex tensors.")
+    return _minimum(a, b)
 
 
 _WHERE_OVERLOADS = ("Tensor condition",
@@ -1001,6 +1015,7 @@ def relu(input):
 def check_relu_input(input):
     if input._array.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
+    refuse_complex(input, "clamp is not supported for complex types", error=NotImplementedError)
 
 
 def square(input):
@@ -1019,6 +1034,7 @@ def clip(input, min=None, max=None):
 def _clamp_between(name, input, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    refuse_complex(input, "clamp is not supported for complex types", error=NotImplementedError)
     check_bound_kinds(name, input, min, max)
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -1110,7 +1126,7 @@ def clone(input, *, memory_format=None):
 def _floating(t):
     """Integer inputs of floating functions (exp, log, …) compute in the default float dtype.
     Anything but a tensor goes on to the primitive, which refuses it with PyTorch's TypeError."""
-    if isinstance(t, Tensor) and t._array.dtype.kind != "f":
+    if isinstance(t, Tensor) and t._array.dtype.kind not in "fc":
         return to_dtype(t, dtypes.get_default_dtype())
     return t
 
@@ -1118,7 +1134,7 @@ def _floating(t):
 # ----------------------------------------------------------------- non-differentiable
 
 
-def _constant_op(name, node, compute, lowering):
+def _constant_op(name, node, compute, lowering, real_only=False):
     """An op whose derivative is zero everywhere it exists (comparisons, sign, rounding).
 
     Still a primitive, so the compiler sees it when it traces a backward rule that uses one
@@ -1141,7 +1157,12 @@ def _constant_op(name, node, compute, lowering):
     def binary(input, other):
         return prim(*promote(input, other))
 
-    op = binary if arity == 2 else unary
+    def real_binary(input, other):  # an ordering: PyTorch's kernel refuses complex numbers
+        a, b = promote(input, other)
+        refuse_complex(a, kernel=f"{name}_cpu")
+        return prim(a, b)
+
+    op = (real_binary if real_only else binary) if arity == 2 else unary
     op.__name__ = name
     op.primitive = prim  # for the in-place forms
     return op
@@ -1149,10 +1170,11 @@ def _constant_op(name, node, compute, lowering):
 
 eq = _constant_op("eq", "EqBackward0", np.equal, "{0} == {1}")
 ne = _constant_op("ne", "NeBackward0", np.not_equal, "{0} != {1}")
-lt = less = _constant_op("lt", "LtBackward0", np.less, "{0} < {1}")
-le = less_equal = _constant_op("le", "LeBackward0", np.less_equal, "{0} <= {1}")
-gt = greater = _constant_op("gt", "GtBackward0", np.greater, "{0} > {1}")
-ge = greater_equal = _constant_op("ge", "GeBackward0", np.greater_equal, "{0} >= {1}")
+lt = less = _constant_op("lt", "LtBackward0", np.less, "{0} < {1}", real_only=True)
+le = less_equal = _constant_op("le", "LeBackward0", np.less_equal, "{0} <= {1}", real_only=True)
+gt = greater = _constant_op("gt", "GtBackward0", np.greater, "{0} > {1}", real_only=True)
+ge = greater_equal = _constant_op("ge", "GeBackward0", np.greater_equal, "{0} >= {1}",
+                                  real_only=True)
 logical_and = _constant_op("logical_and", "LogicalAndBackward0", np.logical_and,
                            "{0} and {1}")
 logical_or = _constant_op("logical_or", "LogicalOrBackward0", np.logical_or, "{0} or {1}")
@@ -1169,8 +1191,15 @@ def _sign_values(a):
     return np.subtract(a > 0, a < 0, dtype=a.dtype)
 
 
+def _real_sign_values(a):
+    if a.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
+    return _sign_values(a)
+
+
 _SIGN_LOWERING = "(1 if {0} > 0 else (-1 if {0} < 0 else 0))"  # NaN: 0, as _sign_values
-sign = _constant_op("sign", "SignBackward0", _sign_values, _SIGN_LOWERING)
+sign = _constant_op("sign", "SignBackward0", _real_sign_values, _SIGN_LOWERING)
 
 
 def _refuse_bool(kernel_name, array):
@@ -1184,6 +1213,8 @@ def _rounding(kernel_name, function):
     already (returned in their dtype, where numpy would give floats), booleans are refused."""
     def compute(a):
         _refuse_bool(kernel_name, a)
+        if a.dtype.kind == "c":
+            raise NotImplementedError(f"{function.__name__} is not supported for complex inputs")
         return function(a) if a.dtype.kind == "f" else a.copy()
     return compute
 

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote", "tensor_operands", "cast_operand", "scalar_tensor", "broadcast_error",
+__all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote", "tensor_operands", "cast_operand", "refuse_complex", "scalar_tensor", "broadcast_error",
            "CPP_TYPE_NAMES", "checked_number", "type_name"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
@@ -85,6 +85,13 @@ def checked_number(value, np_dtype):
     kind = np_dtype.kind
     if kind == "b":
         return bool(value)
+    if kind == "c":
+        return value
+    if isinstance(value, (complex, np.complexfloating)):
+        if value.imag == 0:  # PyTorch takes a complex number with no imaginary part
+            return checked_number(value.real, np_dtype)
+        raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[np_dtype.name]}"
+                           " without overflow")
     low, high = _limits(np_dtype)
     if kind == "f":
         if low <= value <= high or value != value or abs(value) == _INF:
@@ -107,6 +114,16 @@ def _limits(np_dtype):
     info = np.finfo(np_dtype) if np_dtype.kind == "f" else np.iinfo(np_dtype)
     return info.min.item() if np_dtype.kind == "f" else int(info.min), \
         info.max.item() if np_dtype.kind == "f" else int(info.max)
+
+
+def refuse_complex(input, message=None, *, kernel=None, error=RuntimeError):
+    """PyTorch's refusal of a complex tensor by an operation on real numbers only: ``message``,
+    or its CPU ``kernel``'s NotImplementedError."""
+    if input._array.dtype.kind == "c":
+        if kernel is not None:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]}'")
+        raise error(message)
 
 
 def is_operand(value):

@@ -14,6 +14,7 @@ from .. import dtypes, return_types
 from .._warnings import warn_at_caller
 from .signatures import invalid_combination
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from .operands import refuse_complex
 from .broadcast import _expand
 from .registry import REDUCTION, Primitive, primitive
 
@@ -200,7 +201,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """The mean of the entries that are not nan: their sum over their count, as PyTorch."""
     if dtype is not None:
         input = input.to(dtype)
-    if input._array.dtype.kind != "f":
+    if input._array.dtype.kind not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
     counts = sum((input == input), dim, keepdim)
@@ -216,7 +217,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
-    if input._array.dtype.kind != "f":
+    if input._array.dtype.kind not in "fc":
         raise RuntimeError(
             f"mean(): could not infer output dtype. {'Input' if dtype is None else 'Optional'} "
             "dtype must be either a floating point or complex dtype. Got: "
@@ -324,9 +325,11 @@ def _extremum(largest, input, dim, keepdim, other):
     name = "max" if largest else "min"
     _check_dim_keepdim(name, input, dim, keepdim)
     if dim is None:
+        refuse_complex(input, kernel=f"{name}_all")
         _check_reducible(input, None, name)
         return (_max_all if largest else _min_all)(input, dims=None, keepdim=False,
                                                    largest=largest)
+    refuse_complex(input, f"{name}(): does not support complex input")
     (axis,) = normalize_dims(dim, input._array.ndim) or (0,)
     _check_reducible(input, (axis,) if input._array.ndim else None, name)
     prim = _max_dim if largest else _min_dim
@@ -351,12 +354,14 @@ def min(input, dim=None, keepdim=False, *, other=None):
 
 
 def amax(input, dim=(), keepdim=False):
+    refuse_complex(input, kernel="max_values_cpu")
     dims = normalize_dims(dim, input._array.ndim)
     _check_reducible(input, dims, "amax", spelled=dim)
     return _amax(input, dims=dims, keepdim=keepdim, largest=True)
 
 
 def amin(input, dim=(), keepdim=False):
+    refuse_complex(input, kernel="min_values_cpu")
     dims = normalize_dims(dim, input._array.ndim)
     _check_reducible(input, dims, "amin", spelled=dim)
     return _amin(input, dims=dims, keepdim=keepdim, largest=False)
@@ -374,6 +379,7 @@ def _arg_extremum(prim, input, dim, keepdim):
     a, name = input._array, prim.name
     if a.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input")
+    refuse_complex(input, f"{name}(): does not support complex input")
     if dim is None:
         if a.size == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
@@ -485,6 +491,11 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _spread(prim, name, input, dim, unbiased, keepdim, correction):
     if isinstance(dim, bool):  # var(input, unbiased)
         unbiased, dim = dim, None
+    if input._array.dtype.kind == "c":  # the spread of both parts: E|z - E z|^2
+        real, imag = (_spread(_var, name, part, dim, unbiased, keepdim, correction)
+                      for part in (input.real, input.imag))
+        variance = real + imag
+        return variance.sqrt() if prim is _std else variance
     if input._array.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = normalize_dims(dim, input._array.ndim)

@@ -78,6 +78,21 @@ class OpNode(Node):
         if self._saved is not None:
             self._saved = None
 
+    def _apply_conjugated(self, grads):
+        """The rule of a primitive with a complex output, by PyTorch's convention: a gradient is
+        the conjugate Wirtinger derivative, ``grad * conj(f'(z))`` for a holomorphic ``f``.
+
+        Rules are written for real numbers, where they compute ``J^T grad``; conjugating the
+        incoming gradients and what the rule returns turns that into ``J^H grad``. A real input
+        of a complex result (``x * 1j``) takes the real part, as PyTorch's ``handle_r_to_c``.
+        """
+        grads = tuple([None if g is None else g.conj() for g in grads])
+        input_grads = OpNode.apply(self, grads)
+        positions = self.primitive.edge_positions or range(len(input_grads))
+        dtypes = self.input_dtypes
+        return tuple([None if g is None else g.conj() if dtypes[i].kind == "c" else g.real
+                      for i, g in zip(positions, input_grads)])
+
     def __getattr__(self, name):
         """PyTorch's ``_saved_<name>`` attributes, for code that inspects a graph: the saved
         tensors under PyTorch's names (``self``, ``other``, ``result``), the input shapes
@@ -161,7 +176,7 @@ class Primitive:
 
     def __init__(self, name, forward, *, node, group, saves=(), saves_for=None, lowering=None,
                  n_outputs=1, ufunc=None, is_view=False, error=None, nondifferentiable=(),
-                 notes_transposed=None):
+                 notes_transposed=None, complex_rule=False):
         self.name = name
         self.forward = forward
         self.group = group
@@ -200,6 +215,10 @@ class Primitive:
         if node in _CPP_NODE_NAMES:
             attributes["qualified_name"] = "torch::autograd::" + node
         self.node_class = type(node, (OpNode,), attributes)
+        # ``complex_rule``: the rule handles complex numbers itself (abs, real, the FFTs); any
+        # other rule is conjugated around when the output is complex (see ``_apply_conjugated``)
+        self.complex_node_class = self.node_class if complex_rule else type(
+            node, (self.node_class,), {"__slots__": (), "apply": OpNode._apply_conjugated})
         PRIMITIVES[name] = self
 
     def variant_node_class(self, name):
@@ -315,7 +334,7 @@ class Primitive:
         finally:
             _interceptor = saved
 
-    def _node(self, inputs):
+    def _node(self, inputs, node_class):
         """A new node with edges to the inputs' nodes and their shapes, dtypes and flags."""
         edges, shapes, dtypes, needs = [], [], [], []
         for t in inputs:
@@ -326,7 +345,7 @@ class Primitive:
             edges.append(_edge(t) if t._requires_grad else _NO_EDGE)
         if self.edge_positions is not None:
             edges = [edges[i] for i in self.edge_positions]
-        node = self.node_class(tuple(edges))
+        node = node_class(tuple(edges))
         node.input_shapes = tuple(shapes)
         node.input_dtypes = tuple(dtypes)
         node.needs_input_grad = tuple(needs)
@@ -336,13 +355,18 @@ class Primitive:
         """Attach a new node to ``result`` (a list: to each, as output i): edges to the inputs'
         nodes, what the rule will need."""
         several = type(result) is list
-        if (result[0] if several else result)._array.dtype.kind not in "fc":
+        kind = (result[0] if several else result)._array.dtype.kind
+        if kind == "f":
+            node_class = self.node_class
+        elif kind == "c":
+            node_class = self.complex_node_class
+        else:
             return
         if len(inputs) == 2 and self.edge_positions is None:  # spelled out, as in __call__
             a, b = inputs
             x, y = a._array, b._array
             need_a, need_b = a._requires_grad, b._requires_grad
-            node = self.node_class(((_edge(a) if need_a else _NO_EDGE),
+            node = node_class(((_edge(a) if need_a else _NO_EDGE),
                                     (_edge(b) if need_b else _NO_EDGE)))
             node.input_shapes = (x.shape, y.shape)
             node.input_dtypes = (x.dtype, y.dtype)
@@ -350,12 +374,12 @@ class Primitive:
         elif len(inputs) == 1 and self.edge_positions is None:
             a = inputs[0]
             x, need_a = a._array, a._requires_grad
-            node = self.node_class(((_edge(a) if need_a else _NO_EDGE),))
+            node = node_class(((_edge(a) if need_a else _NO_EDGE),))
             node.input_shapes = (x.shape,)
             node.input_dtypes = (x.dtype,)
             node.needs_input_grad = (need_a,)
         else:
-            node = self._node(inputs)
+            node = self._node(inputs, node_class)
         if self.transposed_position is not None:
             array = inputs[self.transposed_position]._array
             params = {**params, "transposed": array.ndim == 2 and array.flags.f_contiguous

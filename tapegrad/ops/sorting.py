@@ -17,6 +17,7 @@ from ..autograd.graph import Node
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
+from .operands import refuse_complex
 from .creation import zeros
 from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of, laid_out_like
@@ -265,6 +266,7 @@ def _with_values(prim, input, indices, dim, keepdim=True):
 def sort(input, dim=-1, descending=False, stable=False):
     """Sorted values and their indices; always stable (ties keep their order), which ``stable``
     asks for and the default permits."""
+    refuse_complex(input, " Sort does not support complex dtypes on CPU")
     dim = _sort_dim(input, dim)
     if dim is None:
         return return_types.sort(input.clone(), zeros((), dtype=dtypes.int64))
@@ -282,6 +284,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     if input._array.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    refuse_complex(input, " topk does not support complex dtypes on CPU")
     dim = _sort_dim(input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 0 <= k <= size:

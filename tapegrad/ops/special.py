@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
+from .conjugation import complex_sgn
 from .creation import _fma
 from .elementwise import (
     _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
@@ -498,7 +499,15 @@ def frac(input):
 
 # ------------------------------------------------------------- signs, infinities, nan-ignoring
 
-sgn = _constant_op("sgn", "SgnBackward0", _sign_values, _SIGN_LOWERING)
+_real_sgn = _constant_op("sgn", "SgnBackward0", _sign_values, _SIGN_LOWERING)
+
+
+def sgn(input):
+    """The sign of a real number; ``z / |z|`` of a complex one (0 at 0), which has a gradient."""
+    return complex_sgn(input) if input._array.dtype.kind == "c" else _real_sgn(input)
+
+
+sgn.primitive = _real_sgn.primitive
 signbit = _constant_op("signbit", "SignbitBackward0",
                        lambda a: np.signbit(a) if a.dtype.kind == "f" else a < 0, None)
 isposinf = _constant_op("isposinf", "IsposinfBackward0", lambda a: a == np.inf,
