@@ -37,6 +37,7 @@ from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_a
 from ._layout import layout, strided
 from . import distributions, testing, viz
 from . import signal  # noqa: E402  torch.signal.windows
+from . import fft  # noqa: E402  torch.fft
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 from . import library  # noqa: E402  torch.library.custom_op

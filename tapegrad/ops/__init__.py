@@ -58,6 +58,7 @@ from .gamma_functions import *  # noqa: F401,F403
 from .incomplete_gamma import *  # noqa: F401,F403
 from .bessel import *  # noqa: F401,F403
 from .conjugation import *  # noqa: F401,F403
+from .short_time import istft, stft
 from . import gaussian as _gaussian  # noqa: F401  (torch.special's; registers its primitives)
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
@@ -138,7 +139,7 @@ TENSOR_METHODS = (
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
     "igamma", "igammac", "igamma_", "igammac_",
     "conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_neg", "is_conj",
-    "is_neg", "angle", "adjoint",
+    "is_neg", "angle", "adjoint", "stft", "istft",
 )
 not_equal, not_equal_ = ne, ne_  # PyTorch's other names
 

@@ -21,7 +21,7 @@ def _(ctx, grad, shape):
     return sum_to(grad, ctx.input_shapes[0])
 
 
-@primitive("sum_to", node="SumToSizeBackward0", group=REDUCTION)
+@primitive("sum_to", node="SumToSizeBackward0", group=REDUCTION, complex_rule=True)
 def _sum_to(a, shape):
     lead = a.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(

@@ -33,7 +33,7 @@ def required_dim(function, dim):
     return dim
 
 
-@primitive("cumsum", node="CumsumBackward0", group=OTHER)
+@primitive("cumsum", node="CumsumBackward0", group=OTHER, complex_rule=True)
 def _cumsum(a, dim):
     return _scan(np.add, a, dim)
 

@@ -42,8 +42,8 @@ def check_in_place_broadcast(shape, broadcast_shape):
 # --------------------------------------------------------------------------------------- binary
 
 
-@primitive("add", node="AddBackward0", group=ELEMENTWISE, lowering="{0} + {1}", ufunc=np.add,
-           error=broadcast_error)
+@primitive("add", node="AddBackward0", group=ELEMENTWISE, complex_rule=True, lowering="{0} + {1}",
+           ufunc=np.add, error=broadcast_error)
 def _add(a, b):
     return a + b
 
@@ -55,7 +55,7 @@ def _(ctx, grad):
             sum_to(grad, ctx.input_shapes[1]) if need_b else None)
 
 
-@primitive("sub", node="SubBackward0", group=ELEMENTWISE, lowering="{0} - {1}",
+@primitive("sub", node="SubBackward0", group=ELEMENTWISE, complex_rule=True, lowering="{0} - {1}",
            ufunc=np.subtract, error=broadcast_error)
 def _sub(a, b):
     return a - b
@@ -229,8 +229,8 @@ def _(ctx, grad):
             sum_to(zero_unless(~a_wins, shared), ctx.input_shapes[1]) if need_b else None)
 
 
-@primitive("where", node="WhereBackward0", group=ELEMENTWISE, saves=("condition",),
-           nondifferentiable=("condition",),
+@primitive("where", node="WhereBackward0", group=ELEMENTWISE, complex_rule=True,
+           saves=("condition",), nondifferentiable=("condition",),
            lowering="{1} if {0} else {2}", error=broadcast_error)
 def _where(condition, a, b):
     return np.where(condition, a, b)
@@ -249,7 +249,8 @@ def _(ctx, grad):
 # ---------------------------------------------------------------------------------------- unary
 
 
-@primitive("neg", node="NegBackward0", group=ELEMENTWISE, lowering="-{0}", ufunc=np.negative)
+@primitive("neg", node="NegBackward0", group=ELEMENTWISE, complex_rule=True, lowering="-{0}",
+           ufunc=np.negative)
 def _neg(a):
     return -a
 
@@ -658,7 +659,7 @@ def _(ctx, grad, dtype, memory_format=None):
     return to_dtype(grad, dtypes.from_numpy_dtype(source))
 
 
-@primitive("clone", node="CloneBackward0", group=ELEMENTWISE, lowering="{0}")
+@primitive("clone", node="CloneBackward0", group=ELEMENTWISE, complex_rule=True, lowering="{0}")
 def _clone(a, *, memory_format=None):
     return _memory_format.copy_in(a, memory_format)
 
@@ -668,7 +669,7 @@ def _(ctx, grad, memory_format=None):
     return grad
 
 
-@primitive("copy", node="CopyBackwards", group=ELEMENTWISE, lowering="{1}")
+@primitive("copy", node="CopyBackwards", group=ELEMENTWISE, complex_rule=True, lowering="{1}")
 def _copy(a, src):
     return np.broadcast_to(src, a.shape)
 

@@ -47,7 +47,7 @@ def _dims_of(dims, ndim):
     return normalize_dims((dims,) if isinstance(dims, int) else tuple(dims), ndim) or ()
 
 
-@primitive("flip", node="FlipBackward0", group=OTHER)
+@primitive("flip", node="FlipBackward0", group=OTHER, complex_rule=True)
 def _flip(a, dims):
     # PyTorch's flip copies into the input's layout (a channels_last image stays one)
     return np.flip(a, axis=dims).copy(order="K")
@@ -106,7 +106,7 @@ def flipud(input):
     return _flip(input, dims=(0,))
 
 
-@primitive("roll", node="RollBackward0", group=OTHER)
+@primitive("roll", node="RollBackward0", group=OTHER, complex_rule=True)
 def _roll(a, shifts, dims):
     # PyTorch's roll writes row-major (channels_last when the input suggests it), whatever
     # order the input's strides have
@@ -159,7 +159,7 @@ triu = _triangle("triu", "TriuBackward0", lambda a, k: np.triu(a, k))
 # ------------------------------------------------------------------------------------- repeats
 
 
-@primitive("repeat", node="RepeatBackward0", group=OTHER)
+@primitive("repeat", node="RepeatBackward0", group=OTHER, complex_rule=True)
 def _repeat(a, repeats):
     return np.asarray(np.tile(a, repeats), order="C")  # row-major, whatever the input's order
 

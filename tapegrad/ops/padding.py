@@ -32,7 +32,7 @@ def _padded_axes(ndim, padding):
 
 # ----------------------------------------------------------------------------- constant
 
-@primitive("constant_pad_nd", node="ConstantPadNdBackward0", group=OTHER)
+@primitive("constant_pad_nd", node="ConstantPadNdBackward0", group=OTHER, complex_rule=True)
 def _constant_pad_nd(a, pad, value):
     pairs = [(0, 0)] * a.ndim
     for axis, before, after in _padded_axes(a.ndim, pad):

@@ -115,10 +115,12 @@ def _count(shape, dims):
     return math.prod(shape) if dims is None else math.prod(shape[d] for d in dims)
 
 
-def _twin_primitives(name, forward, full_node, dim_node, saves=()):
+def _twin_primitives(name, forward, full_node, dim_node, saves=(), complex_rule=False):
     """The full-reduction and the over-``dim`` primitive of one reduction."""
-    full = Primitive(name + "_all", forward, node=full_node, group=REDUCTION, saves=saves)
-    along = Primitive(name, forward, node=dim_node, group=REDUCTION, saves=saves)
+    full = Primitive(name + "_all", forward, node=full_node, group=REDUCTION, saves=saves,
+                     complex_rule=complex_rule)
+    along = Primitive(name, forward, node=dim_node, group=REDUCTION, saves=saves,
+                      complex_rule=complex_rule)
     return full, along
 
 
@@ -138,7 +140,8 @@ def _sum_forward(a, dims, keepdim):
                          dtype=np.int64 if a.dtype.kind in "biu" else None)
 
 
-_sum_all, _sum = _twin_primitives("sum", _sum_forward, "SumBackward0", "SumBackward1")
+_sum_all, _sum = _twin_primitives("sum", _sum_forward, "SumBackward0", "SumBackward1",
+                                 complex_rule=True)
 
 
 @_sum_all.vjp
@@ -154,7 +157,8 @@ def _mean_forward(a, dims, keepdim):
     return a.mean(axis=dims, keepdims=keepdim)  # float16 sums in float32 there
 
 
-_mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "MeanBackward1")
+_mean_all, _mean = _twin_primitives("mean", _mean_forward, "MeanBackward0", "MeanBackward1",
+                                   complex_rule=True)
 
 
 @_mean_all.vjp

@@ -215,8 +215,11 @@ class Primitive:
         if node in _CPP_NODE_NAMES:
             attributes["qualified_name"] = "torch::autograd::" + node
         self.node_class = type(node, (OpNode,), attributes)
-        # ``complex_rule``: the rule handles complex numbers itself (abs, real, the FFTs); any
-        # other rule is conjugated around when the output is complex (see ``_apply_conjugated``)
+        # ``complex_rule``: the rule handles complex numbers itself (abs, real, the FFTs), as the
+        # rules of views and of other maps linear with real coefficients (add, sum, cat, pad)
+        # do; any other rule is conjugated around when the output is complex (see
+        # ``_apply_conjugated``), which for those would only turn zeros into -0.
+        complex_rule = complex_rule or is_view
         self.complex_node_class = self.node_class if complex_rule else type(
             node, (self.node_class,), {"__slots__": (), "apply": OpNode._apply_conjugated})
         PRIMITIVES[name] = self

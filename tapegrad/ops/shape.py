@@ -356,18 +356,19 @@ def _index_forward(a, key):
 
 _select = primitive("select", node="SelectBackward0", group=VIEW, is_view=True)(_index_forward)
 _slice = primitive("slice", node="SliceBackward0", group=VIEW, is_view=True)(_index_forward)
-_index = primitive("index", node="IndexBackward0", group=OTHER)(_index_forward)
+_index = primitive("index", node="IndexBackward0", group=OTHER, complex_rule=True)(_index_forward)
 
 
-@primitive("index_select", node="IndexSelectBackward0", group=OTHER)
+@primitive("index_select", node="IndexSelectBackward0", group=OTHER, complex_rule=True)
 def _index_select(a, key):
     return np.asarray(a[key], order="C")  # ATen allocates index_select's output row-major
 
 
-_gather = primitive("gather", node="GatherBackward0", group=OTHER)(_index_forward)
+_gather = primitive("gather", node="GatherBackward0", group=OTHER,
+                    complex_rule=True)(_index_forward)
 
 
-@primitive("narrow_copy", node="NarrowCopyBackward0", group=OTHER)
+@primitive("narrow_copy", node="NarrowCopyBackward0", group=OTHER, complex_rule=True)
 def _narrow_copy(a, key):
     return a[key].copy()
 
@@ -382,7 +383,7 @@ def _(ctx, grad, key):
     return _index_backward(grad, shape=ctx.input_shapes[0], key=key)
 
 
-@primitive("index_backward", node="IndexPutBackward0", group=OTHER)
+@primitive("index_backward", node="IndexPutBackward0", group=OTHER, complex_rule=True)
 def _index_backward(grad, shape, key):
     """Scatter-add ``grad`` into zeros of ``shape`` at ``key`` (repeated indices add up)."""
     out = np.zeros(shape, dtype=grad.dtype)
@@ -846,7 +847,7 @@ def _is_legacy_empty(shape):
     return shape == (0,)
 
 
-@primitive("cat", node="CatBackward0", group=OTHER)
+@primitive("cat", node="CatBackward0", group=OTHER, complex_rule=True)
 def _cat(*arrays, dim):
     kept = [a for a in arrays if not _is_legacy_empty(a.shape)] or arrays
     shape = list(kept[0].shape)

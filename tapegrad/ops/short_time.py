@@ -1,0 +1,183 @@
+"""The short-time Fourier transform and its inverse (``torch.stft``, ``torch.istft``).
+
+``stft`` cuts the signal into overlapping frames (a strided view), weights each by the window
+and transforms it: a spectrogram of frequencies by frames. ``istft`` transforms each frame back,
+weights it by the window again and adds the frames where they overlap, dividing by the summed
+squared window, which undoes ``stft`` wherever that sum is not zero (PyTorch's NOLA condition).
+"""
+from .. import dtypes
+from .._warnings import warn_at_caller
+from . import spectral
+from .conjugation import real, view_as_real
+from .creation import ones
+from .fold import fold
+from .padding import constant_pad_nd, pad
+from .strided import as_strided
+
+__all__ = ["stft", "istft"]
+
+
+def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="reflect", normalized=False, onesided=None, return_complex=None):
+    """Spectra of the frames of a signal (1-d, or 2-d: a batch): (batch,) freq x frames."""
+    if return_complex is None:
+        if not (input.is_complex() or window is not None and window.is_complex()):
+            raise RuntimeError("stft requires the return_complex parameter be given for real "
+                               "inputs, and will further require that return_complex=True in a "
+                               "future PyTorch release.")
+        return_complex = True
+    if not return_complex:
+        warn_at_caller("stft with return_complex=False is deprecated. In a future pytorch "
+                       "release, stft will return complex tensors for all inputs, and "
+                       "return_complex=False will raise an error.\nNote: you can still call "
+                       "torch.view_as_real on the complex output to recover the old return "
+                       "format.")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    signal = input
+    if center:  # reflected (by default) half a frame out at both ends
+        reach = n_fft // 2
+        if input.dim() in (1, 2):
+            padded = pad(signal.view(1, -1, signal.shape[-1]), [reach, reach], pad_mode)
+            signal = padded.view(padded.shape[1:] if input.dim() == 2 else padded.shape[-1:])
+        else:  # refused below, with the padded shape in the message as PyTorch's
+            signal = pad(signal, [reach, reach], pad_mode)
+
+    def refuse(problem):
+        window_text = "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
+        raise RuntimeError(
+            f"stft({signal.type()}{list(signal.shape)}, n_fft={n_fft}, hop_length={hop_length}, "
+            f"win_length={win_length}, window={window_text}, normalized={int(normalized)}, "
+            f"onesided={_flag(onesided)}, return_complex={int(return_complex)}, "
+            f"align_to_window=None) : {problem}")
+
+    if signal.dim() not in (1, 2):
+        refuse("expected a 1D or 2D tensor")
+    length = signal.shape[-1]
+    if not 0 < n_fft <= length:
+        refuse(f"expected 0 < n_fft < {length}, but got n_fft={n_fft}")
+    if hop_length <= 0:
+        refuse(f"expected hop_length > 0, but got hop_length={hop_length}")
+    if not 0 < win_length <= n_fft:
+        refuse(f"expected 0 < win_length <= n_fft, but got win_length={win_length}")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win_length):
+        refuse(f"expected a 1D window tensor of size equal to win_length={win_length}, but got "
+               f"window with size {list(window.shape)}")
+    batched = signal.dim() == 2
+    if not batched:
+        signal = signal.unsqueeze(0)
+    frames = 1 + (length - n_fft) // hop_length
+    signal = signal.contiguous()
+    rows, step = signal.stride()
+    framed = as_strided(signal, (signal.shape[0], frames, n_fft), (rows, hop_length * step, step),
+                        signal.storage_offset())
+    window = _full_window(window, n_fft, win_length, "A window was not provided. A rectangular "
+                          "window will be applied,which is known to cause spectral leakage. Other "
+                          "windows such as torch.hann_window or torch.hamming_window are "
+                          "recommended to reduce spectral leakage.To suppress this warning and use "
+                          "a rectangular window, explicitly set "
+                          "`window=torch.ones(n_fft, device=<device>)`.")
+    if window is not None:
+        framed = framed * window
+    scale = n_fft ** -0.5 if normalized else 1.0
+    if framed.is_complex():
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        spectra = spectral.fft_c2c(framed, (2,), scale, forward=True)
+    else:
+        spectra = spectral.fft_r2c(framed, (2,), scale, onesided=onesided is not False)
+    spectra = spectra.transpose(1, 2)
+    if not batched:
+        spectra = spectra.squeeze(0)
+    return spectra if return_complex else view_as_real(spectra)
+
+
+def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          normalized=False, onesided=None, length=None, return_complex=False):
+    """The signal whose ``stft`` is ``input`` (frames overlap-added, window envelope divided)."""
+    if not input.is_complex():
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output from "
+                           "stft with return_complex=True.")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+
+    def refuse(problem):
+        window_text = "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
+        kind = dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]
+        raise RuntimeError(
+            f"istft(CPU{kind}Type{list(input.shape)}, n_fft={n_fft}, hop_length={hop_length}, "
+            f"win_length={win_length}, window={window_text}, center={int(center)}, "
+            f"normalized={int(normalized)}, onesided={_flag(onesided)}, "
+            f"length={'None' if length is None else length}, "
+            f"return_complex={int(return_complex)}){problem}")
+
+    if input.dim() not in (2, 3):
+        refuse(f" : expected a tensor with 2 or 3 dimensions of complex dtype, but got "
+               f"{input.dim()}")
+    if not 0 < win_length <= n_fft:
+        refuse(f" : expected 0 < win_length <= n_fft, but got win_length={win_length}")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win_length):
+        refuse(f" : expected a 1D window tensor of size equal to win_length={win_length}, but "
+               f"got window with size {list(window.shape)}")
+    batched = input.dim() == 3
+    spectra = input if batched else input.unsqueeze(0)
+    frames = spectra.shape[-1]
+    twosided = onesided is False or onesided is None and spectra.shape[-2] == n_fft
+    if not twosided and spectra.shape[-2] != n_fft // 2 + 1:
+        refuse(" : expected the frequency dimension (3rd to the last) of the input tensor to "
+               f"match n_fft / 2 + 1 when onesided=True, but got {spectra.shape[-2]}")
+    if twosided and spectra.shape[-2] != n_fft:
+        refuse(" : expected the frequency dimension (3rd to the last) of the input tensor to "
+               f"match n_fft when onesided=False, but got {spectra.shape[-2]}")
+    window = _full_window(window, n_fft, win_length, "A window was not provided. A rectangular "
+                          "window will be applied.Please provide the same window used by stft to "
+                          "make the inversion lossless.To suppress this warning and use a "
+                          "rectangular window, explicitly set "
+                          "`window=torch.ones(n_fft, device=<device>)`.")
+    scale = n_fft ** -0.5 if normalized else 1.0 / n_fft  # the inverse's 1 / n, or ortho's
+    spectra = spectra.transpose(1, 2)
+    if twosided:
+        framed = spectral.fft_c2c(spectra, (2,), scale, forward=False)
+        if not return_complex:
+            framed = real(framed)
+    else:
+        framed = spectral.fft_c2r(spectra, (2,), n_fft, scale)
+    if window is None:
+        window = ones(n_fft, dtype=framed.real.dtype if framed.is_complex() else framed.dtype)
+    total = n_fft + hop_length * (frames - 1)
+    signal = _overlap_add(framed * window, total, n_fft, hop_length)
+    envelope = _overlap_add((window * window).expand(1, frames, n_fft), total, n_fft, hop_length)
+    start = n_fft // 2 if center else 0
+    end = total - (n_fft // 2 if center else 0) if length is None else start + length
+    end = min(end, total)
+    signal, envelope = signal[..., start:end], envelope[..., start:end]
+    if envelope.abs().min().item() < 1e-11:
+        refuse(" window overlap add min: 1\n[ CPUBoolType{} ]")  # PyTorch prints the check
+    signal = signal / envelope
+    if length is not None and signal.shape[-1] < length:
+        signal = constant_pad_nd(signal, [0, length - signal.shape[-1]])
+    return signal if batched else signal.squeeze(0)
+
+
+def _flag(value):
+    return "None" if value is None else int(value)
+
+
+def _full_window(window, n_fft, win_length, missing_warning):
+    """The window centred in ``n_fft`` samples (None: rectangular, with PyTorch's warning)."""
+    if window is None:
+        warn_at_caller(missing_warning)
+        if win_length == n_fft:
+            return None
+        window = ones(win_length)
+    if win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        window = constant_pad_nd(window, [left, n_fft - win_length - left])
+    return window
+
+
+def _overlap_add(framed, total, n_fft, hop_length):
+    """(batch, frames, n_fft) frames summed at ``hop_length`` apart into (batch, total)."""
+    columns = framed.transpose(1, 2)
+    return fold(columns, (1, total), (1, n_fft), stride=(1, hop_length)).reshape(
+        framed.shape[0], total)
