@@ -617,6 +617,11 @@ SAMPLES = {
                                                            mode="replicate")),
     "replication_pad3d_backward": ([f(1, 2, 2, 3, 3)], lambda x: F.pad(x, (2, 0, 1, 4, 1, 0),
                                                                       mode="replicate")),
+    "cdist_backward": ([f(2, 3, 4), f(5, 4)], lambda a, b: T.cdist(a, b, p=1.5)),
+    "euclidean_dist": ([f(3, 4), f(5, 4)], lambda a, b: T.cdist(
+        a, b, compute_mode="use_mm_for_euclid_dist")),
+    "pdist": ([f(4, 3)], T.pdist),
+    "pdist_backward": ([f(4, 3)], lambda a: T.pdist(a, p=3)),
 }
 
 # Samples that run eagerly, with a warning saying why: the tracer cannot see an in-place write

@@ -42,6 +42,8 @@ from ..ops.elementwise import check_in_place_broadcast
 from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
 from ..ops import loss as _loss
+from ..ops.norm import pairwise_distance
+from ..ops.out import write_out as _write_out
 from ..ops.ctc import ctc_loss
 from ..ops import embedding as _embedding
 from ..ops import normalization as _normalization
@@ -797,9 +799,9 @@ def pad(input, pad, mode="constant", value=None):
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``)."""
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``), into ``out`` if given."""
     norm = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / norm
+    return input / norm if out is None else _write_out("div", input / norm, out)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
@@ -808,19 +810,20 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{_LEGACY_TYPE_NAMES[common.name]}")
-    x1, x2 = ops.broadcast_to(x1, _broadcast_shape(x1, x2)), ops.broadcast_to(
-        x2, _broadcast_shape(x1, x2))
-    x1_norm = x1.norm(2, dim, keepdim=True).clamp_min(eps)
-    x2_norm = x2.norm(2, dim, keepdim=True).clamp_min(eps)
+    shape = _broadcast_shape(x1, x2)
+    x1, x2 = ops.broadcast_to(x1.to(common), shape), ops.broadcast_to(x2.to(common), shape)
+    x1_norm, x2_norm = _norm_at_least(x1, dim, eps), _norm_at_least(x2, dim, eps)
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
 
 
+def _norm_at_least(x, dim, eps):
+    """The 2-norm along ``dim``, raised to ``eps`` where smaller without autograd seeing it (ATen
+    clamps under no_grad): a norm below ``eps`` still passes its own gradient."""
+    norm = x.norm(2, dim, keepdim=True)
+    return norm + (norm.detach().clamp_min(eps) - norm.detach())
+
+
 pdist = ops.pdist
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension, as ATen computes it."""
-    return (x1 - x2 + eps).norm(p, max(x1.dim(), x2.dim()) - 1, keepdim=keepdim)
 
 
 def _broadcast_shape(a, b):
@@ -1383,11 +1386,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
         reduction = _legacy_reduction(size_average, reduce)
     _check_loss_arguments("cosine_embedding_loss", reduction, input1=input1, input2=input2,
                           target=target)
-    cos = cosine_similarity(input1, input2, dim=-1, eps=1e-12)
-    zeros = ops.zeros_like(cos)
-    positive = ops.where(target == 1, 1 - cos, zeros)
-    negative = ops.where(target == -1, (cos - margin).clamp_min(0), zeros)
-    return _reduce(positive + negative, reduction)
+    return _loss.cosine_embedding_loss(input1, input2, target, margin, reduction)
 
 
 def _reduction_of(size_average, reduce, reduction):

@@ -35,6 +35,16 @@ class Parameter(Tensor):
     def __init__(self, data=None, requires_grad=True):
         pass  # all the work happens in __new__; Tensor.__init__ would copy the data
 
+    def __deepcopy__(self, memo):
+        """A new parameter of the same class with a copy of the data, and nothing else: unlike a
+        plain tensor's copy it has no ``.grad`` (a deep-copied model, an EMA target, starts
+        without gradients, as in PyTorch)."""
+        if id(self) not in memo:
+            copy = Parameter(Tensor._make(self._array.copy()), self._requires_grad)
+            copy.__class__ = type(self)
+            memo[id(self)] = copy
+        return memo[id(self)]
+
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 

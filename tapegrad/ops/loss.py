@@ -19,7 +19,7 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .activation import require_floating
 from .broadcast import broadcast_to, sum_to
-from .elementwise import _div_scalar, check_in_place_broadcast
+from .elementwise import _div_scalar, check_in_place_broadcast, where
 from .layout import broadcast_shapes
 from .creation import arange, zeros_like
 from .operands import broadcast_error
@@ -28,7 +28,7 @@ from .shape import movedim
 
 __all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
            "smooth_l1_loss", "huber_loss", "soft_margin_loss", "multi_margin_loss",
-           "multilabel_margin_loss"]
+           "multilabel_margin_loss", "cosine_embedding_loss"]
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -660,3 +660,42 @@ def multilabel_margin_loss(input, target, reduction):
     if labels.size and (labels.min() < -1 or labels.max() >= max(input.shape[-1], 1)):
         raise RuntimeError("argument #2 'target' is out of range")
     return _multilabel_margin_loss(input, target, reduction=reduction)
+
+
+# ------------------------------------------------------------------------ cosine embedding loss
+
+_COSINE_EMBEDDING_EPSILON = 1e-12
+
+
+def cosine_embedding_loss(input1, input2, target, margin, reduction):
+    """``1 - cos`` for pairs labelled 1, ``max(0, cos - margin)`` for pairs labelled -1 (other
+    labels add 0): rows of 2-d inputs with a 1-d target, or one pair with a 0-d target."""
+    _check_cosine_embedding_dims(input1, input2, target)
+    cos = _embedding_cosine(input1, input2, target.dim())
+    zeros = zeros_like(cos)
+    positive = where(target == 1, 1 - cos, zeros)
+    negative = where(target == -1, (cos - margin).clamp_min(0), zeros)
+    loss = positive + negative
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def _check_cosine_embedding_dims(input1, input2, target):
+    sizes = f"{list(input1.shape)} and {list(input2.shape)}."
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dim() == 1 and (input1.dim() != 2 or input2.dim() != 2):
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with "
+                           f"sizes {sizes}")
+    if target.dim() == 0 and (input1.dim() != 1 or input2.dim() != 1):
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with "
+                           f"sizes {sizes}")
+
+
+def _embedding_cosine(input1, input2, dim):
+    """``<x1, x2> / sqrt((|x1|² + ε)(|x2|² + ε))``, ε = 1e-12 added to each squared norm as ATen
+    does (not ``cosine_similarity``'s clamp of the norms): a zero vector has cosine 0 and the
+    gradient ``x2 / sqrt(ε (|x2|² + ε))``, large but finite."""
+    products = (input1 * input2).sum(dim)
+    squared1 = (input1 * input1).sum(dim) + _COSINE_EMBEDDING_EPSILON
+    squared2 = (input2 * input2).sum(dim) + _COSINE_EMBEDDING_EPSILON
+    return products / (squared1 * squared2).sqrt()

@@ -18,9 +18,10 @@ from .creation import zeros, zeros_like
 from .elementwise import abs, reciprocal, sign, where
 from .inplace import written_back
 from .matrix import check_square_shape, inverse_or_inf, svdvals
+from .operands import broadcast_error
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
-from .registry import REDUCTION, primitive
+from .registry import OTHER, REDUCTION, primitive
 from .shape import index_select, narrow, permute, reshape, squeeze, unsqueeze
 from .special import nan_to_num
 
@@ -236,12 +237,18 @@ def _(ctx, grad, p):
 
 
 def dist(input, other, p=2):
-    """The ``p``-norm of ``input - other`` (broadcast), as one node."""
-    if input._array.dtype.kind != "f":
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
-    return _dist(input, other, p=float(p))
+    """The ``p``-norm of ``input - other`` (broadcast, in their promoted dtype), as one node."""
+    common = dtypes.result_type(input, other)
+    if not common.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {_LEGACY_TYPE_NAMES[common.numpy.name]} instead.")
+    return _dist(input.to(common), other.to(common), p=float(p))
 
+
+# The distance kernels PyTorch gives one node each: ``cdist`` (exact differences) and ``pdist``,
+# whose backward kernels have no derivative of their own (``CdistBackwardBackward0`` and
+# ``PdistBackwardBackward0`` raise in a second backward pass), and ``cdist``'s matrix-product
+# form for Euclidean distances, ``_euclidean_dist``, which is twice differentiable.
 
 @primitive("cdist", node="CdistBackward0", group=REDUCTION, saves=("x1", "x2", "out"))
 def _cdist(x1, x2, p):
@@ -253,28 +260,114 @@ def _cdist(x1, x2, p):
 
 @_cdist.vjp
 def _(ctx, grad, p):
-    x1, x2, out = ctx.saved
-    need_1, need_2 = ctx.needs_input_grad
     """Each side's gradient from its own differences (x2's from x2 - x1, as PyTorch's kernel
     runs on the transposed problem), so that a sum of cancelling terms is +0, not -0."""
-    difference = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    last = difference._array.ndim - 1
-    grad, out = grad.unsqueeze(-1), out.unsqueeze(-1)
+    x1, x2, out = ctx.saved
+    need_1, need_2 = ctx.needs_input_grad
+    return (_cdist_backward(grad, x1, x2, out, p=p) if need_1 else None,
+            _cdist_backward(grad.mT, x2, x1, out.mT, p=p) if need_2 else None)
 
-    def gradient(difference):
-        if p == _INF:  # unlike the inf-norm's, every tied maximum gets the whole gradient
-            return grad * sign(difference) * (abs(difference) == out).to(grad.dtype)
-        return _norm_gradient(grad, difference, out, p, (last,))
-    return (sum_to(_reduce_sum(gradient(difference), -2), ctx.input_shapes[0]) if need_1
-            else None,
-            sum_to(_reduce_sum(gradient(-difference), -3), ctx.input_shapes[1]) if need_2
-            else None)
+
+@primitive("cdist_backward", node="CdistBackwardBackward0", group=OTHER)
+def _cdist_backward(grad, x1, x2, out, p):
+    """The gradient of ``cdist(x1, x2)`` with respect to ``x1`` (summed to its shape)."""
+    difference = x1[..., :, None, :] - x2[..., None, :, :]
+    gradient = _distance_gradient(grad[..., None], difference, out[..., None], p).sum(-2)
+    return _summed_to(gradient, x1.shape)
+
+
+@primitive("pdist", node="PdistBackward0", group=REDUCTION, saves=("a", "out"))
+def _pdist(a, p):
+    """The distances between the rows of a matrix, each pair once (row-major upper triangle)."""
+    first, second = np.triu_indices(a.shape[0], 1)
+    return _vector_norm.forward(a[first] - a[second], ord=p, dims=(1,), keepdim=False)
+
+
+@_pdist.vjp
+def _(ctx, grad, p):
+    a, out = ctx.saved
+    return _pdist_backward(grad, a, out, p=p)
+
+
+@primitive("pdist_backward", node="PdistBackwardBackward0", group=OTHER)
+def _pdist_backward(grad, a, out, p):
+    """Each pair's gradient added to its first row and subtracted from its second."""
+    first, second = np.triu_indices(a.shape[0], 1)
+    pair = _distance_gradient(grad[:, None], a[first] - a[second], out[:, None], p)
+    result = np.zeros_like(a)
+    np.add.at(result, first, pair)
+    np.subtract.at(result, second, pair)
+    return result
+
+
+def _not_differentiable(ctx, *grads, **params):
+    """PyTorch has no derivative for its distance kernels' backward: a second backward pass
+    through one raises its error."""
+    raise NotImplementedError(f"the derivative for '_{ctx.primitive.name}' is not implemented.")
+
+
+_cdist_backward.vjp(_not_differentiable)
+_pdist_backward.vjp(_not_differentiable)
+
+
+def _distance_gradient(grad, difference, distance, p):
+    """d distance / d difference times ``grad``, as ATen's distance kernels give it (numpy
+    arrays, the distance with the reduced axis kept): zero where the distance is zero, zero
+    for p = 0, and for p = inf the whole gradient to every entry that attains the maximum."""
+    if p == 0:
+        return np.zeros_like(difference)
+    if p == 1:
+        return grad * np.sign(difference)
+    if p == _INF:
+        return grad * np.sign(difference) * (np.abs(difference) == distance)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(distance == 0, 0, grad / distance ** (p - 1))
+        powered = np.where(difference == 0, 0,
+                           np.sign(difference) * np.abs(difference) ** (p - 1))
+    return (scale * powered).astype(difference.dtype, copy=False)
+
+
+def _summed_to(array, shape):
+    """``array`` summed down to ``shape``, the shape it was broadcast from (batch dimensions)."""
+    array = array.sum(tuple(range(array.ndim - len(shape))))
+    stretched = tuple(d for d, size in enumerate(shape) if size == 1 and array.shape[d] != 1)
+    return array.sum(stretched, keepdims=True) if stretched else array
+
+
+@primitive("euclidean_dist", node="EuclideanDistBackward0", group=REDUCTION,
+           saves=("x1", "x2", "out"))
+def _euclidean_dist(x1, x2):
+    """Euclidean distances from one matrix product, ``|a|² - 2 a·b + |b|²`` (clamped at zero,
+    then the square root): fast for many rows, inexact near zero distance — what PyTorch's
+    ``cdist`` computes for p = 2 when ``compute_mode`` asks for it, or by default past 25 rows."""
+    squared1 = (x1 * x1).sum(-1, keepdims=True)
+    squared2 = (x2 * x2).sum(-1, keepdims=True)
+    left = np.concatenate([-2 * x1, squared1, np.ones_like(squared1)], -1)
+    right = np.concatenate([x2, np.ones_like(squared2), squared2], -1)
+    return np.sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0))
+
+
+@_euclidean_dist.vjp
+def _(ctx, grad, **params):
+    """``grad / distance`` (zero at zero distance) spread back through the differences, written
+    with tapegrad operations so that it has a derivative in turn."""
+    x1, x2, out = ctx.saved
+    ratio = where(out == 0, 0.0, grad / where(out == 0, 1.0, out))
+    return (sum_to(x1 * ratio.sum(-1, keepdim=True) - ratio @ x2, ctx.input_shapes[0]),
+            sum_to(x2 * unsqueeze(ratio.sum(-2), -1) - ratio.mT @ x1, ctx.input_shapes[1]))
+
+
+_COMPUTE_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                  "donot_use_mm_for_euclid_dist")
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """``torch.cdist``: the ``p``-norm distances between the rows of ``x1`` and of ``x2``
-    (batched over leading dimensions). ``compute_mode`` is accepted; the distances are always
-    computed from the differences, the exact way."""
+    (batched over leading dimensions). Euclidean distances come from a matrix product, as
+    PyTorch's do, when ``compute_mode`` asks for it or, by default, when either side has more
+    than 25 rows; otherwise from the differences, exactly."""
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     for name, t in (("X1", x1), ("X2", x2)):
         if t._array.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
@@ -293,20 +386,58 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1._array.dtype != x2._array.dtype:
         raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[x1._array.dtype.name]} but "
                            f"found {_LEGACY_TYPE_NAMES[x2._array.dtype.name]}")
+    _check_batches_broadcast(x1, x2)
+    if p == 2 and _uses_matrix_product(x1, x2, compute_mode):
+        distances = _euclidean_dist(x1, x2)
+        return distances.view(distances.shape)  # PyTorch's node: ViewBackward0
     return _cdist(x1, x2, p=float(p))
+
+
+def _check_batches_broadcast(x1, x2):
+    """PyTorch's message when the batch dimensions (all but the last two) do not broadcast."""
+    batches = [Tensor._make(np.empty(t._array.shape[:-2], np.bool_)) for t in (x1, x2)]
+    try:
+        np.broadcast_shapes(*(b._array.shape for b in batches))
+    except ValueError:
+        raise RuntimeError(broadcast_error(batches, {})) from None
+
+
+def _uses_matrix_product(x1, x2, compute_mode):
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return builtins.max(x1._array.shape[-2], x2._array.shape[-2]) > 25
+    return compute_mode == "use_mm_for_euclid_dist"
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """``F.pairwise_distance``: the ``p``-norm of ``x1 - x2 + eps`` (broadcast) over the last
+    dimension, the ``eps`` keeping the gradient finite for equal rows. ATen computes it with
+    ``at::norm``, so the node is ``NormBackward1`` (``Tensor.norm`` records
+    ``LinalgVectorNormBackward0``); the rule is the same."""
+    difference = x1 - x2 + eps
+    distance = norm(difference, p, builtins.max(x1.dim(), x2.dim()) - 1, keepdim)
+    return _recorded_as(distance, "NormBackward1")
+
+
+def _recorded_as(result, node_name):
+    """``result`` with its node renamed to the name PyTorch's equivalent call records."""
+    node = result._grad_fn
+    if node is not None:
+        node.__class__ = node.primitive.variant_node_class(node_name)
+    return result
 
 
 def pdist(input, p=2):
     """The ``p``-norm distances between the rows of a matrix, each pair once (row-major upper
-    triangle): the pairs' differences and their norms (zero gradient at zero distance)."""
+    triangle), as one ``PdistBackward0`` node."""
     if input._array.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input._array.ndim}D")
+    if input._array.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    first, second = np.triu_indices(input._array.shape[0], 1)
-    pick = (Tensor._make(first.astype(np.int64)), Tensor._make(second.astype(np.int64)))
-    difference = index_select(input, 0, pick[0]) - index_select(input, 0, pick[1])
-    return vector_norm(difference, p, -1)
+    if input._array.dtype == np.float16:
+        raise NotImplementedError("\"pdist\" not implemented for 'Half'")
+    return _pdist(input, p=float(p))
 
 
 @primitive("renorm", node="RenormBackward0", group=REDUCTION, saves=("a",))
