@@ -1,10 +1,11 @@
 """``torch.autograd.functional``: Jacobians, Hessians and their products with vectors, for
 functions of tensors.
 
-Everything is built on reverse mode (``autograd.grad``). Forward-mode products (``jvp``, ``hvp``)
-use the double-vjp trick: the vjp ``u ↦ uᵀJ`` is linear in ``u``, so differentiating it with
-respect to ``u`` in the direction ``v`` gives ``J v``. Inputs and outputs keep PyTorch's structure:
-a tuple in gives a tuple out, a tensor in gives a tensor out.
+Everything is built on reverse mode (``autograd.grad``). Forward-mode products (``jvp``, ``hvp``,
+``strategy="forward-mode"`` Jacobians) use the double-vjp trick: the vjp ``u ↦ uᵀJ`` is linear in
+``u``, so differentiating it with respect to ``u`` in the direction ``v`` gives ``J v``. Inputs and outputs keep PyTorch's structure: a tuple
+in gives a tuple out, a tensor in gives a tensor out (forward-mode Jacobians give lists, as
+PyTorch's do).
 """
 from .. import ops
 from ..tensor import Tensor
@@ -257,15 +258,16 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """``J[i][j]`` of shape ``outputs[i].shape + inputs[j].shape``, one reverse pass per output
-    element. ``vectorize=True`` gives the same values (tapegrad has no batched backward to make
-    it faster) with PyTorch's rules: no ``strict``, zeros for unused inputs."""
+    element (or, with ``strategy="forward-mode"``, one per input element).
+    ``vectorize=True`` gives the same values (tapegrad has no batched passes to make it faster)
+    with PyTorch's rules: no ``strict``, zeros for unused inputs."""
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
                              'Hint: If your function has more outputs than inputs, '
                              '"forward-mode" tends to be more performant. Otherwise, prefer to '
                              'use "reverse-mode".')
     if strategy == "forward-mode":
-        raise NotImplementedError('tapegrad has no forward-mode AD: use strategy="reverse-mode"')
+        return _jacobian_forward_mode(func, inputs, create_graph, strict, vectorize)
     with grad_mode.enable_grad():
         inputs_were_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
         inputs = _prepare(inputs, create_graph, need_graph=True)
@@ -304,6 +306,91 @@ def _jacobian_of_output(index, output, inputs, create_graph, strict):
                  for block, reference in zip(rows, inputs))
 
 
+def _jacobian_forward_mode(func, inputs, create_graph, strict, vectorize, keep_graph=False):
+    """The Jacobian one column ``J e`` per input element, by the double-vjp trick on a single
+    call of ``func`` (PyTorch calls it once too, under vmap: hooks and running statistics see
+    one call). As PyTorch's forward-AD results, the columns are not detached when they depend
+    on a tensor that requires grad besides the inputs made here (or when ``keep_graph``), and
+    tuples come back as lists (the inner lists per output, as PyTorch's)."""
+    if create_graph:
+        raise NotImplementedError(
+            "torch.autograd.functional.jacobian: `create_graph=True` and "
+            '`strategy="forward-mode"` are not supported together (yet). Please either set '
+            '`create_graph=False` or `strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           '`strategy="forward-mode"` are not supported together (yet). Please '
+                           'either set `strict=False` or `strategy="reverse-mode"`.')
+    inputs_were_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    if not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
+    for t in inputs:
+        if not (t.is_floating_point() or t.is_complex()):
+            raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                             f"{t.dtype}")
+    with grad_mode.enable_grad():
+        prepared = _prepare(inputs, create_graph=True, need_graph=True)
+        outputs_were_tuple, outputs = _as_tuple(func(*prepared), "outputs", None)
+        made_here = {id(p) for p, t in zip(prepared, inputs) if not t.requires_grad}
+        keep_graph = keep_graph or _depends_on_other_leaves(outputs, made_here)
+        columns = _forward_columns(outputs, prepared, keep_graph)
+    blocks = [_split_columns([column[i] for column in columns], out, inputs)
+              for i, out in enumerate(outputs)]
+    if not inputs_were_tuple:
+        blocks = tuple(row[0] for row in blocks)
+    return blocks if outputs_were_tuple else blocks[0]
+
+
+def _forward_columns(outputs, inputs, keep_graph):
+    """Per input element ``e``: ``J e`` for every output (zeros for an output that does not
+    depend on the inputs), as the derivative of the vjp ``u ↦ uᵀJ`` in the direction ``e``."""
+    dummies = tuple(ops.zeros_like(out).requires_grad_(True) if out.requires_grad else None
+                    for out in outputs)
+    differentiable = [(out, u) for out, u in zip(outputs, dummies) if u is not None]
+    vjps = _grad(tuple(out for out, _ in differentiable), inputs,
+                 tuple(u for _, u in differentiable), create_graph=True)
+    columns = []
+    for vjp_of_input, reference in zip(vjps, inputs):
+        flat = vjp_of_input.reshape(-1) if vjp_of_input is not None else None
+        for element in range(reference.nelement()):
+            picked = (flat[element],) if flat is not None else (None,)
+            column = iter(_grad(picked, tuple(u for _, u in differentiable),
+                                retain_graph=True, create_graph=keep_graph))
+            columns.append(tuple(next(column) if u is not None else None for u in dummies))
+    return [tuple(c if c is not None else ops.zeros_like(out) for c, out in zip(column, outputs))
+            for column in columns]
+
+
+def _depends_on_other_leaves(outputs, made_here):
+    """Whether the graph of ``outputs`` reaches a leaf that requires grad other than the inputs
+    made here (a parameter, or an input the caller gave with ``requires_grad``)."""
+    seen, stack = set(), [out.grad_fn for out in outputs if out.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in made_here:
+            return True
+        stack.extend(child for child, _ in node.next_functions)
+    return False
+
+
+def _split_columns(columns, primal, inputs):
+    """One output's Jacobian blocks, from its tangents for every basis vector (in order)."""
+    stacked = ops.stack(columns) if columns else ops.zeros((0,) + tuple(primal.shape),
+                                                           dtype=primal.dtype)
+    blocks, start = [], 0
+    for reference in inputs:
+        part = stacked[start:start + reference.nelement()]
+        start += reference.nelement()
+        moved = part.permute(*range(1, part.dim()), 0)
+        blocks.append(moved.reshape(tuple(primal.shape) + tuple(reference.shape)))
+    return blocks
+
+
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar function: the Jacobian of its gradient; ``H[i][j]`` has shape
@@ -321,6 +408,11 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         _check_requires_grad(result, "jacobian", strict)
         return result
 
-    blocks = jacobian(gradient, inputs, create_graph=create_graph, strict=strict,
-                      vectorize=vectorize, strategy=outer_jacobian_strategy)
+    if outer_jacobian_strategy == "forward-mode":
+        # PyTorch's forward-over-reverse result keeps a graph (to inputs it made requiring grad)
+        blocks = _jacobian_forward_mode(gradient, inputs, create_graph, strict, vectorize,
+                                        keep_graph=True)
+    else:
+        blocks = jacobian(gradient, inputs, create_graph=create_graph, strict=strict,
+                          vectorize=vectorize)
     return _unpack_blocks(blocks, inputs_were_tuple, inputs_were_tuple)

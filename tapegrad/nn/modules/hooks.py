@@ -5,8 +5,8 @@ together. As PyTorch does, the module's tensor inputs and outputs are passed thr
 ``BackwardHookFunction``: the node on the outputs collects the output gradients (and runs the
 backward pre-hooks), the node on the inputs hands both sets to the user's hooks.
 """
-import itertools
 import weakref
+from collections import OrderedDict
 
 from ..._warnings import warn_at_caller
 from ...autograd.function import Function
@@ -17,27 +17,45 @@ __all__ = ["RemovableHandle", "BackwardHookFunction", "BackwardHook"]
 
 class RemovableHandle:
     """Returned by every ``register_*_hook``: ``remove()`` unregisters the hook (also on leaving
-    a ``with`` block)."""
+    a ``with`` block). It refers to the hook tables weakly; copied or pickled along with its
+    module, it refers to the copies of those tables (a table not copied with it is dead)."""
 
-    _ids = itertools.count()
+    next_id = 0
 
     def __init__(self, hooks_dict, *, extra_dict=None):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
-        self.id = next(RemovableHandle._ids)
-        self.extra_dict_refs = () if extra_dict is None else tuple(
-            weakref.ref(d) for d in (extra_dict if isinstance(extra_dict, list) else [extra_dict]))
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
+        extra = [] if extra_dict is None else (
+            extra_dict if isinstance(extra_dict, list) else [extra_dict])
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in extra)
 
     def remove(self):
-        for ref in (self.hooks_dict_ref, *self.extra_dict_refs):
+        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
             table = ref()
             if table is not None:
                 table.pop(self.id, None)
+
+    def __getstate__(self):
+        return self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref)
+
+    def __setstate__(self, state):
+        self.hooks_dict_ref = _table_ref(state[0])
+        self.id = state[1]
+        # ids stay unique: later handles must not reuse the id of one that was loaded
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        self.extra_dict_ref = tuple(_table_ref(d) for d in (state[2] if len(state) > 2 else ()))
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc_info):
         self.remove()
+
+
+def _table_ref(table):
+    """A weak reference to a hook table; a dead one for a table that was not kept."""
+    return weakref.ref(table if table is not None else OrderedDict())
 
 
 class BackwardHookFunction(Function):

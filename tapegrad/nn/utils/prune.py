@@ -234,9 +234,13 @@ class L1Unstructured(_Unstructured):
 
 
 class _Structured(BasePruningMethod):
-    """Prunes ``amount`` channels (slices along ``dim``): all but those ``_kept``."""
+    """Prunes ``amount`` channels (slices along ``dim``): all but those ``_kept`` by their
+    ``_channel_scores`` (computed, and so validated, even when nothing is pruned)."""
 
     PRUNING_TYPE = "structured"
+
+    def _channel_scores(self, t):
+        return None
 
     def compute_mask(self, t, default_mask):
         _validate_structured_pruning(t)
@@ -244,10 +248,11 @@ class _Structured(BasePruningMethod):
         tensor_size = t.shape[self.dim]
         nparams_toprune = _compute_nparams_toprune(self.amount, tensor_size)
         _validate_pruning_amount(nparams_toprune, tensor_size)
+        scores = self._channel_scores(t)
         if nparams_toprune == 0:
             return default_mask
         mask = ops.zeros_like(t)
-        kept = self._kept(t, tensor_size, nparams_toprune)
+        kept = self._kept(scores, tensor_size, nparams_toprune)
         mask[tuple(kept if d == self.dim % t.dim() else slice(None) for d in range(t.dim()))] = 1
         return mask * default_mask.to(dtype=mask.dtype)
 
@@ -260,7 +265,7 @@ class RandomStructured(_Structured):
         self.amount = amount
         self.dim = dim
 
-    def _kept(self, t, nchannels, nchannels_toprune):
+    def _kept(self, scores, nchannels, nchannels_toprune):
         prob = ops.rand(nchannels)
         return prob > ops.kthvalue(prob, k=nchannels_toprune).values
 
@@ -278,9 +283,11 @@ class LnStructured(_Structured):
         self.n = n
         self.dim = dim
 
-    def _kept(self, t, nchannels, nchannels_toprune):
-        return ops.topk(_compute_norm(t, self.n, self.dim), k=nchannels - nchannels_toprune,
-                        largest=True).indices
+    def _channel_scores(self, t):
+        return _compute_norm(t, self.n, self.dim)
+
+    def _kept(self, scores, nchannels, nchannels_toprune):
+        return ops.topk(scores, k=nchannels - nchannels_toprune, largest=True).indices
 
     @classmethod
     def apply(cls, module, name, amount, n, dim, importance_scores=None):
