@@ -198,3 +198,33 @@ def test_a_compiled_function_meeting_complex_numbers_runs_eagerly_and_says_why()
     np.testing.assert_allclose(x.grad.numpy(), expected.grad.numpy())
     with pytest.raises(GraphBreakError, match="complex tensors run eagerly"):
         tapegrad.compile(spectrum_energy, fullgraph=True)(x)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "NAdam"])
+def test_optimizers_update_complex_parameters_as_real_pairs(name, torch):
+    """PyTorch's optimizers view a complex parameter as real pairs: Adam's second moment is
+    re^2 and im^2, not a complex square, and the state is kept complex."""
+    def trajectory(lib):
+        w = lib.nn.Parameter(lib.tensor([1 + 1j, -0.5 + 2j]))
+        target = lib.tensor([0.3 - 1j, 1 + 0.5j])
+        optimizer = getattr(lib.optim, name)([w], lr=0.1)
+        for _ in range(5):
+            optimizer.zero_grad()
+            (w - target).abs().pow(2).sum().backward()
+            optimizer.step()
+        moments = [str(v.dtype) for k, v in sorted(optimizer.state[w].items()) if k != "step"]
+        return w.detach().numpy(), moments
+    (ours, our_moments), (theirs, their_moments) = trajectory(tapegrad), trajectory(torch)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+    assert our_moments == their_moments
+
+
+def test_norms_of_complex_tensors_are_norms_of_magnitudes(torch):
+    def norms(lib):
+        z = lib.tensor([3 + 4j, 1 - 1j, 0j], requires_grad=True)
+        n = z.norm()
+        n.backward()
+        return (n.detach().numpy(), z.grad.numpy(), lib.linalg.vector_norm(z.detach(), 1).numpy(),
+                lib.linalg.vector_norm(z.detach(), float("inf")).numpy())
+    for ours, theirs in zip(norms(tapegrad), norms(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)

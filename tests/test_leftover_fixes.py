@@ -2,7 +2,8 @@
 lerp's rounding (from the nearer end, one fused multiply-add), as_tensor's dtype change on the
 tape, block_diag(), the strides of the scatter ops and of running sums, in-place operands that
 are not tensors, numpy type names in messages, max/min argument types, float lists as indices,
-DistributedSampler without a process group, reshape's ambiguous -1.
+DistributedSampler without a process group, reshape's ambiguous -1 and its node names, float16
+norms, clamp of a number.
 
 Where PyTorch is installed each case must give its values or its exception type and message;
 the independent checks (analytic values, gradcheck in float64) run without it."""
@@ -248,3 +249,41 @@ def test_distributed_sampler_same_as_pytorch(torch):
     def case(t):
         return t.utils.data.DistributedSampler(list(range(4)))
     assert_same(case, torch)
+
+
+# ------------------------------------------------------- reshape's nodes, float16 norms, clamp
+
+
+def test_reshape_records_pytorchs_node_for_each_kind_of_input(torch):
+    def names(t):
+        a = t.ones(3, 2, requires_grad=True)
+        b = t.ones(4, 4, requires_grad=True)[:, :2]
+        return [type(y.grad_fn).__name__ for y in (
+            a.reshape(2, 3), a.t().reshape(2, 3), a.t().reshape(6), a.t()[:, :1].reshape(2),
+            b.reshape(4, 1, 2), b.reshape(8), b.flatten())]
+    assert names(tg) == names(torch)
+    assert names(tg)[1] == "ReshapeAliasBackward0"
+
+
+def test_float16_norms_compute_in_float32_and_round_once():
+    big = tg.tensor([300.0, 400.0], dtype=tg.float16, requires_grad=True)
+    norm = tg.linalg.vector_norm(big)
+    assert norm.item() == 500.0  # 300 ** 2 overflows float16
+    norm.backward()
+    np.testing.assert_allclose(big.grad.float().numpy(), [0.6, 0.8], rtol=1e-3)
+    tiny = tg.tensor([1e-4] * 3, dtype=tg.float16)
+    assert tiny.norm().item() == pytest.approx(1e-4 * 3 ** 0.5, rel=1e-3)  # squares underflow
+
+
+def test_float16_gradient_clipping_matches_pytorch(torch):
+    def clipped(t):
+        p = t.nn.Parameter(t.ones(4, dtype=t.float16))
+        p.grad = t.full((4,), 200.0, dtype=t.float16)
+        total = t.nn.utils.clip_grad_norm_([p], 1.0)
+        return total, p.grad
+    assert_same(clipped, torch)
+
+
+def test_clamp_of_a_number_is_pytorchs_type_error(torch):
+    assert_same(lambda t: t.clamp(1.0, 0.0, 10.0), torch)
+    assert_same(lambda t: t.clamp(1.0, max=3), torch)

@@ -1035,12 +1035,20 @@ def clip(input, min=None, max=None):
 def _clamp_between(name, input, min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if not isinstance(input, Tensor):  # (max alone is mostly given by name)
+        given, named = ([input, min, max], {}) if min is not None else ([input], {"max": max})
+        raise invalid_combination(name, [a for a in given if a is not None], named,
+                                  [f"Tensor input, {o}, *, Tensor out = None"
+                                   for o in _CLAMP_BOUNDS])
     refuse_complex(input, "clamp is not supported for complex types", error=NotImplementedError)
     check_bound_kinds(name, input, min, max)
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
     return _clamp(input, min=_checked_bound(min, input), max=_checked_bound(max, input))
+
+
+_CLAMP_BOUNDS = ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")
 
 
 def check_bound_kinds(name, input, min, max, method=False):
@@ -1050,7 +1058,7 @@ def check_bound_kinds(name, input, min, max, method=False):
     given = [b for b in (min, max) if b is not None]
     if (any(isinstance(b, Tensor) and b._array.ndim for b in given)
             and not all(isinstance(b, Tensor) for b in given)):
-        overloads = ["Tensor min = None, Tensor max = None", "Number min = None, Number max = None"]
+        overloads = list(_CLAMP_BOUNDS)
         if not method:
             overloads = [f"Tensor input, {o}, *, Tensor out = None" for o in overloads]
         raise invalid_combination(name, () if method else (input,), {"min": min, "max": max},

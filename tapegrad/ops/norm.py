@@ -17,6 +17,7 @@ from .broadcast import sum_to
 from .creation import zeros, zeros_like
 from .elementwise import abs, reciprocal, sign, where
 from .inplace import written_back
+from .half_precision import in_float32
 from .matrix import check_square_shape, inverse_or_inf, svdvals
 from .operands import broadcast_error
 from .reduction import amax, amin, normalize_dims
@@ -31,6 +32,7 @@ _INF = math.inf
 
 
 @primitive("vector_norm", node="LinalgVectorNormBackward0", group=REDUCTION, saves=("a", "out"))
+@in_float32  # a float16 sum of squares overflows (300 ** 2) or underflows: PyTorch's does not
 def _vector_norm(a, ord, dims, keepdim):
     magnitude = np.abs(a)
     if ord == _INF:
@@ -54,6 +56,8 @@ def _(ctx, grad, ord, dims, keepdim):
     if not keepdim:
         kept = tuple(1 if dims is None or d in dims else s for d, s in enumerate(shape))
         grad, norm_value = reshape(grad, kept), reshape(norm_value, kept)
+    if a._array.dtype == np.float16:  # in float32 and rounded once, as the forward
+        return _norm_gradient(grad.float(), a.float(), norm_value.float(), ord, dims).half()
     return _norm_gradient(grad, a, norm_value, ord, dims)
 
 
@@ -87,6 +91,8 @@ def _signed_power(a, exponent):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """``torch.linalg.vector_norm``: the ``ord``-norm of the entries over ``dim`` (all of them)."""
+    if x._array.dtype.kind == "c":  # the norm of the magnitudes, a real number
+        return vector_norm(x.abs(), ord, dim, keepdim, dtype=dtype and dtypes.real_of(dtype))
     if x._array.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_LEGACY_TYPE_NAMES[x._array.dtype.name]}")

@@ -131,9 +131,13 @@ def reshape(input, *shape):
     """A view when the strides allow one; otherwise, as PyTorch, a contiguous copy reshaped."""
     shape = _infer_shape(int_list(shape, "reshape", "shape"), input._array.size)
     try:
-        return _reshape(input, shape=shape)
+        result = _reshape(input, shape=shape)
     except ValueError:
         return _unsafe_view(input.contiguous(), shape=shape)
+    node = result._grad_fn
+    if node is not None and not input._array.flags.c_contiguous:  # a view all the same:
+        node.__class__ = _reshape.variant_node_class("ReshapeAliasBackward0")  # PyTorch's name
+    return result
 
 
 def flatten(input, start_dim=0, end_dim=-1):

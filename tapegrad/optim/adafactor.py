@@ -16,6 +16,7 @@ __all__ = ["Adafactor"]
 class Adafactor(Optimizer):
     _legacy_group_defaults = (("foreach", None),)
     _legacy_number_state = ("step",)
+    _complex_as_real = False  # refuses complex parameters in _update
 
     def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0,
                  weight_decay=0.0, *, foreach=None, maximize=False):

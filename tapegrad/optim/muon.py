@@ -23,6 +23,7 @@ DEFAULT_NS_STEPS = 5
 
 class Muon(Optimizer):
     """For 2-D parameters only (pair it with AdamW for biases and norms)."""
+    _complex_as_real = False  # refuses complex parameters in _update
 
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS,

@@ -7,6 +7,7 @@ import copy
 import functools
 import warnings
 from collections import OrderedDict, defaultdict
+from collections.abc import MutableMapping
 from itertools import chain
 
 from .. import _profiling, dtypes, ops
@@ -202,7 +203,11 @@ class Optimizer:
                     if group.get("capturable") and not group.get("fused"):
                         raise AssertionError(self._capturable_error(group))
                     state = self.state[param]
-                    self._update(group, param, grad, state)
+                    if param._array.dtype.kind == "c" and self._complex_as_real:
+                        self._update(group, ops.view_as_real(param), ops.view_as_real(grad),
+                                     _RealPairs(state, param))
+                    else:
+                        self._update(group, param, grad, state)
                     if not state:  # a rule that keeps nothing (SGD without momentum): no entry
                         del self.state[param]
         return loss
@@ -210,6 +215,11 @@ class Optimizer:
     def _update(self, group, param, grad, state):
         """The rule for one parameter, which each built-in optimizer defines."""
         raise NotImplementedError
+
+    # Whether a complex parameter is updated as pairs of real numbers (PyTorch's view_as_real in
+    # its optimizers: Adam's second moment is then |re|^2 and |im|^2, not a complex square);
+    # an optimizer that refuses complex parameters sees them as they are.
+    _complex_as_real = True
 
     # What PyTorch's capturable (CUDA-graph) implementations name in their device check, and
     # whether they accept XLA: (single-tensor, foreach).
@@ -425,3 +435,32 @@ def _cast_like(param, key, value, group):
     if isinstance(value, (list, tuple)):
         return type(value)(_cast_like(param, None, v, group) for v in value)
     return value
+
+
+class _RealPairs(MutableMapping):
+    """The state of a complex parameter as its rule sees it: each tensor of the parameter's
+    shape as real pairs (a view, so in-place updates reach it), stored complex, as PyTorch
+    stores it (``state_dict`` shows complex moments)."""
+
+    def __init__(self, state, param):
+        self._state, self._shape = state, tuple(param.shape) + (2,)
+
+    def __getitem__(self, key):
+        value = self._state[key]
+        return ops.view_as_real(value) if isinstance(value, Tensor) and value.is_complex() \
+            else value
+
+    def __setitem__(self, key, value):
+        if isinstance(value, Tensor) and value.is_floating_point() and \
+                tuple(value.shape) == self._shape:
+            value = ops.view_as_complex(value)
+        self._state[key] = value
+
+    def __delitem__(self, key):
+        del self._state[key]
+
+    def __iter__(self):
+        return iter(self._state)
+
+    def __len__(self):
+        return len(self._state)
