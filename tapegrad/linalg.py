@@ -14,7 +14,8 @@ from .ops.matrix import linalg_svd as svd
 from .ops.norm import cond, matrix_norm, vector_norm
 from .ops.assembly import increasing_powers as _increasing_powers
 from .tensor import _LEGACY_TYPE_NAMES
-from .ops.factorizations import (lu, lu_factor, lu_factor_ex, lu_solve, solve_triangular)
+from .ops.factorizations import (ldl_factor, ldl_factor_ex, ldl_solve, lu, lu_factor,
+                                 lu_factor_ex, lu_solve, solve_triangular)
 from .ops.matrix_functions import (cholesky_ex, householder_product, inv_ex, lstsq, matrix_exp,
                                    matrix_power, solve_ex, tensorinv, tensorsolve, vecdot)
 from .ops.matrix_functions import linalg_diagonal as diagonal
@@ -25,7 +26,7 @@ __all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", 
            "slogdet", "matrix_power", "matrix_exp", "pinv", "solve_triangular", "lu_factor",
            "lu_factor_ex", "lu", "lu_solve", "solve_ex", "inv_ex", "cholesky_ex", "vecdot",
            "diagonal", "vander", "tensorinv", "tensorsolve", "householder_product",
-           "lstsq", "eigh", "LinAlgError"]
+           "lstsq", "eigh", "ldl_factor", "ldl_factor_ex", "ldl_solve", "LinAlgError"]
 
 
 def vander(x, N=None):

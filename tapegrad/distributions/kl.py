@@ -260,8 +260,10 @@ def _kl_onehotcategorical_onehotcategorical(p, q):
 
 @register_kl(ContinuousBernoulli, ContinuousBernoulli)
 def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
-    return (p.mean * (p.logits - q.logits) + p._cont_bern_log_norm() + (-p.probs).log1p()
-            - q._cont_bern_log_norm() - (-q.probs).log1p())
+    cross = p.mean * (p.logits - q.logits)
+    own = p._cont_bern_log_norm() + (-p.probs).log1p()
+    other = -q._cont_bern_log_norm() - (-q.probs).log1p()
+    return cross + own + other  # PyTorch's grouping: its graph ends in AddBackward0
 
 
 @register_kl(Independent, Independent)

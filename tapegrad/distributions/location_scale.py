@@ -40,9 +40,13 @@ class _LocationScale(Distribution):
 class Laplace(_LocationScale):
     """Density ``e^(−|x − loc| / scale) / (2 scale)``."""
 
-    @staticmethod
-    def _standard(rng, size):
-        return rng.laplace(size=size)
+    def rsample(self, sample_shape=()):
+        """By inversion, as PyTorch: ``loc − scale · sign(u) · log1p(−|u|)`` for u uniform on
+        (eps − 1, 1)."""
+        eps = float(finfo(self.loc.dtype).eps)
+        u = draw(lambda rng, size: rng.uniform(eps - 1, 1, size),
+                 self._extended_shape(sample_shape), self.loc.dtype)
+        return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
 
     @property
     def mean(self):

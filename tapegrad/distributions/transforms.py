@@ -574,7 +574,7 @@ class TanhTransform(_SameType, Transform):
         return x.tanh()
 
     def _inverse(self, y):
-        return 0.5 * (y.log1p() - (-y).log1p())  # atanh
+        return ops.atanh(y)  # not clamped, as PyTorch: cache_size=1 keeps exact inverses
 
     def log_abs_det_jacobian(self, x, y):
         """log(1 − tanh²x), computed without cancellation."""

@@ -1,6 +1,8 @@
 """Triangular solves and the LU factorization: linalg.solve_triangular, lu_factor(_ex), lu,
 lu_unpack, lu_solve, and what is built on them (cholesky_solve, cholesky_inverse, the
-deprecated triangular_solve / torch.lu / torch.lu_solve).
+deprecated triangular_solve / torch.lu / torch.lu_solve); and the LDL^T factorization of
+symmetric indefinite matrices (ldl_factor(_ex), ldl_solve), which PyTorch does not
+differentiate.
 
 Two primitives carry the gradients: the triangular solve (a solve's gradient is another solve,
 projected on the triangle that was read) and the LU factorization (PyTorch's
@@ -17,7 +19,7 @@ from .decompositions import cholesky_solve, qr
 from .layout import tril, triu
 from .broadcast import sum_to
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_square_shape
+from .matrix import _check_matrices, _mT, check_floating, check_square_shape
 from .registry import OTHER, primitive
 
 # torch.lu, torch.lu_solve and torch.qr are the deprecated forms (``lu_legacy``,
@@ -26,24 +28,11 @@ from .registry import OTHER, primitive
 __all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve"]
 
 
-def _triangle(a, upper, unitriangular):
-    """The matrix a triangular solve reads: one triangle of ``a``, its diagonal ones if
-    ``unitriangular``."""
-    part = np.triu(a, 1 if unitriangular else 0) if upper else np.tril(a, -1 if unitriangular
-                                                                         else 0)
-    if unitriangular:
-        part = part + np.eye(a.shape[-1], dtype=a.dtype)
-    return part
-
-
 @primitive("solve_triangular", node="LinalgSolveTriangularBackward0", group=OTHER,
            saves=("a", "out"))
 def _solve_triangular(a, b, *, upper, left, unitriangular):
-    a = _triangle(a, upper, unitriangular)
-    if left:
-        return np.linalg.solve(a, b).astype(b.dtype, copy=False)
-    return np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
-                       -1, -2).astype(b.dtype, copy=False)
+    return lapack.triangular_solve(a, b, upper=upper, left=left,
+                                   unitriangular=unitriangular).astype(b.dtype, copy=False)
 
 
 @_solve_triangular.vjp
@@ -236,13 +225,6 @@ def lu(A, *, pivot=True):
     return _Lu(permutation, lower, upper)
 
 
-def _unpacked(lu, pivots):
-    """P, L, U of a square packed factorization, as numpy arrays."""
-    n = lu.shape[-1]
-    lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
-    return _lu_permutation.forward(pivots, m=n, dtype=lu.dtype.name), lower, np.triu(lu)
-
-
 @primitive("lu_solve", node="LinalgLuSolveBackward0", group=OTHER, saves=("lu", "pivots", "out"),
            nondifferentiable=("pivots",))
 def _lu_solve(lu, pivots, b, *, left, adjoint):
@@ -251,12 +233,15 @@ def _lu_solve(lu, pivots, b, *, left, adjoint):
     if not left:
         return np.swapaxes(_lu_solve.forward(lu, pivots, np.swapaxes(b, -1, -2), left=True,
                                              adjoint=not adjoint), -1, -2)
-    permutation, lower, upper = _unpacked(lu, pivots)
+    permutation = _lu_permutation.forward(pivots, m=lu.shape[-1], dtype=lu.dtype.name)
     if adjoint:  # U^T L^T P^T X = B
-        y = np.linalg.solve(np.swapaxes(upper, -1, -2), b)
-        return (permutation @ np.linalg.solve(np.swapaxes(lower, -1, -2), y)).astype(b.dtype)
-    y = np.linalg.solve(lower, np.swapaxes(permutation, -1, -2) @ b)
-    return np.linalg.solve(upper, y).astype(b.dtype, copy=False)
+        y = lapack.triangular_solve(np.swapaxes(lu, -1, -2), b, upper=False)
+        x = permutation @ lapack.triangular_solve(np.swapaxes(lu, -1, -2), y, upper=True,
+                                                  unitriangular=True)
+        return x.astype(b.dtype, copy=False)
+    y = lapack.triangular_solve(lu, np.swapaxes(permutation, -1, -2) @ b, upper=False,
+                                unitriangular=True)
+    return lapack.triangular_solve(lu, y, upper=True).astype(b.dtype, copy=False)
 
 
 @_lu_solve.vjp
@@ -413,3 +398,111 @@ def qr_legacy(input, some=True):
         "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
         "'reduced' if some else 'complete')")
     return _QrLegacy(*qr(input, "reduced" if some else "complete"))
+
+
+# ---------------------------------------------------------------------------------- LDL^T
+
+@primitive("ldl_factor", node="NotImplemented", group=OTHER, n_outputs=3)
+def _ldl_factor(a):
+    return lapack.symmetric_indefinite_factor(a)
+
+
+@_ldl_factor.vjp
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::linalg_ldl_factor_ex is not implemented")
+
+
+@primitive("ldl_solve", node="NotImplemented", group=OTHER)
+def _ldl_solve(ld, pivots, b):
+    return lapack.symmetric_indefinite_solve(ld, pivots, b).astype(b.dtype, copy=False)
+
+
+@_ldl_solve.vjp
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")
+
+
+for _primitive in (_ldl_factor, _ldl_solve):
+    _primitive.node_class.qualified_name = "torch::autograd::NotImplemented"  # PyTorch's C++ node
+
+_LdlFactor = structseq("linalg_ldl_factor", "LD pivots")
+_LdlFactorEx = structseq("linalg_ldl_factor_ex", "LD pivots info")
+
+
+def _check_ldl_kernel_dtype(kernel, A):
+    if A._array.dtype.name not in ("float32", "float64"):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+
+
+def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
+    """P A P^T = L D L^T by Bunch-Kaufman pivoting (LAPACK's sytrf on A's lower triangle; for
+    real A ``hermitian`` changes nothing): packed ``LD``, LAPACK's ``pivots`` and ``info``, the
+    first zero 1x1 block of D (the factorization still completes)."""
+    _check_bool("linalg_ldl_factor_ex", hermitian=hermitian, check_errors=check_errors)
+    name = "torch.linalg.ldl_factor_ex"
+    check_square_shape(name, A)
+    check_floating(name, A)
+    _check_ldl_kernel_dtype("ldl_factor_kernel_cpu", A)
+    packed, pivots, info = _ldl_factor(A)
+    if check_errors:
+        _refuse_unknown_info(name, info)
+    return _LdlFactorEx(packed, pivots, info)
+
+
+def ldl_factor(A, *, hermitian=False):
+    """``ldl_factor_ex`` with its errors checked."""
+    _check_bool("linalg_ldl_factor", hermitian=hermitian)
+    packed, pivots, info = ldl_factor_ex(A, hermitian=hermitian)
+    _refuse_unknown_info("torch.linalg.ldl_factor", info)
+    return _LdlFactor(packed, pivots)
+
+
+def _check_bool(function, **arguments):
+    """PyTorch's argument parser's message for a flag given something else than a bool."""
+    for argument, value in arguments.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{function}(): argument '{argument}' must be bool, not "
+                            f"{type(value).__name__}")
+
+
+def _refuse_unknown_info(name, info):
+    """PyTorch 2.13 has no message for sytrf's positive info (a singular D): it fails an
+    internal assertion."""
+    if info._array.any():
+        code = int(info._array.reshape(-1)[np.flatnonzero(info._array)[0]])
+        raise RuntimeError('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/'
+                           'native/BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
+                           f"{name}: Unknown error code: {code}.")
+
+
+def ldl_solve(LD, pivots, B, *, hermitian=False):
+    """X with A X = B from ``ldl_factor``'s ``LD`` and ``pivots`` (LAPACK's sytrs); batches
+    broadcast."""
+    _check_ldl_solve_inputs(LD, pivots, B)
+    return _ldl_solve(LD, pivots, B)
+
+
+def _check_ldl_solve_inputs(LD, pivots, B):
+    """PyTorch's checks, in its order."""
+    name = "torch.linalg.ldl_solve"
+    check_square_shape(name, LD)
+    check_floating(name, LD)
+    if tuple(pivots._array.shape) != tuple(LD._array.shape[:-1]):
+        raise RuntimeError(f"{name}: Expected LD.shape[:-1] and pivots.shape to be the same, but "
+                           f"got pivots with shape {list(pivots._array.shape)} instead")
+    if B._array.ndim < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(B._array.ndim, 1)}, {max(B._array.ndim, 1) - 1}], but got -2)")
+    if B.dtype != LD.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_LEGACY_TYPE_NAMES[B._array.dtype.name]} and A of type "
+                           f"{_LEGACY_TYPE_NAMES[LD._array.dtype.name]} instead.")
+    n, (rows, columns) = LD._array.shape[-1], B._array.shape[-2:]
+    if rows != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} "
+                           f"but each b matrix is {rows} by {columns}")
+    if pivots._array.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}: Expected pivots to be integers. Got "
+                           f"{_LEGACY_TYPE_NAMES[pivots._array.dtype.name]}")
+    _check_ldl_kernel_dtype("ldl_solve_kernel_cpu", LD)

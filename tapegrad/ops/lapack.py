@@ -1,15 +1,19 @@
 """LAPACK's factorization kernels as PyTorch's CPU backend runs them, where their exact results
 show through: the partial Cholesky factor and ``info`` of a matrix that is not positive-definite,
 the non-finite inverse of a singular matrix (an LU solve that divides by a zero pivot), the
-determinant as the LU's product (so a singular matrix's may be -0.), and ``torch.linalg``'s
-``LinAlgError`` with PyTorch's messages. Vectorized over the batch; loops run over columns.
+determinant as the LU's product (so a singular matrix's may be -0.), triangular solves by
+substitution (trsm: exact zeros, infinities for a zero pivot), the Bunch-Kaufman LDL^T
+factorization of symmetric indefinite matrices (sytrf / sytrs) and ``torch.linalg``'s
+``LinAlgError`` with PyTorch's messages. Vectorized over the batch (sytrf's pivoting decisions
+per matrix); loops run over columns.
 """
 import contextlib
 
 import numpy as np
 
 __all__ = ["LinAlgError", "cholesky_with_info", "inverse_with_info", "lu_det", "lu_slogdet",
-           "raise_if_failed", "renamed", "solve_with_info"]
+           "raise_if_failed", "renamed", "solve_with_info", "triangular_solve",
+           "symmetric_indefinite_factor", "symmetric_indefinite_solve"]
 
 
 class _LinAlgError(RuntimeError):
@@ -68,6 +72,39 @@ def cholesky_with_info(a, upper=False):
             work[:, j + 1:, j] = np.where(ok[:, None], below, work[:, j + 1:, j])
     factor = work.reshape(a.shape)
     return (np.swapaxes(factor, -1, -2) if upper else factor), info.reshape(batch)
+
+
+def triangular_solve(a, b, *, upper, left=True, unitriangular=False):
+    """LAPACK's trsm: X with A X = B (X A = B if not ``left``) by substitution, reading only
+    A's ``upper`` or lower triangle (and not its diagonal if ``unitriangular``). What
+    substitution leaves zero stays exactly zero (the inverse of a triangular matrix is
+    triangular), and a zero on A's diagonal gives infs and nans rather than an error.
+    Broadcasts the batch dimensions."""
+    if not left:
+        return np.swapaxes(triangular_solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
+                                            upper=not upper, unitriangular=unitriangular),
+                           -1, -2)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    x = np.array(np.broadcast_to(b, batch + b.shape[-2:]))
+    n = a.shape[-1]
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for k in (reversed(range(n)) if upper else range(n)):
+            row = x[..., k, :]
+            if not unitriangular:
+                _divide_by_pivot(row, a[..., k, k, None])
+            rest = slice(0, k) if upper else slice(k + 1, n)
+            x[..., rest, :] -= a[..., rest, k, None] * row[..., None, :]
+    return x
+
+
+def _divide_by_pivot(row, pivot):
+    """In place, as MKL's trsm does: a single right-hand side is divided, several are scaled by
+    the pivot's reciprocal."""
+    if row.shape[-1] == 1:
+        row /= pivot
+    else:
+        row *= 1 / pivot
 
 
 def _getrf(a):
@@ -136,3 +173,148 @@ def lu_slogdet(a):
     diagonal, parity = _lu_diagonal_and_parity(a)
     with np.errstate(divide="ignore"):
         return parity * np.prod(np.sign(diagonal), axis=-1), np.log(np.abs(diagonal)).sum(-1)
+
+
+# Bunch-Kaufman's bound on element growth: a 1x1 pivot is taken when the diagonal entry is at
+# least this fraction of the largest entry below it.
+_BUNCH_KAUFMAN_ALPHA = (1 + 17 ** 0.5) / 8
+
+
+def symmetric_indefinite_factor(a):
+    """LAPACK's sytrf (lower, unblocked) on each matrix of the batch: P A P^T = L D L^T with
+    Bunch-Kaufman diagonal pivoting, D made of 1x1 and 2x2 blocks. Returns the packed factors
+    (D's blocks on and next to the diagonal, L's multipliers below them, the strict upper
+    triangle zero), LAPACK's 1-based pivots (a 2x2 block's two entries both ``-p``: row p was
+    swapped with the block's second row) and ``info``, the first zero 1x1 pivot (0 if none)."""
+    *batch, n, _ = a.shape
+    count = int(np.prod(batch, dtype=np.int64))
+    work = np.tril(a.reshape(count, n, n)).copy()
+    pivots = np.zeros((count, n), np.int32)
+    info = np.zeros(count, np.int32)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for m in range(work.shape[0]):
+            info[m] = _factor_one(work[m], pivots[m])
+    return work.reshape(a.shape), pivots.reshape(*batch, n), info.reshape(batch)
+
+
+def _factor_one(w, pivots):
+    """sytrf's column loop on one lower-stored matrix ``w``, in place; returns info."""
+    n, info, k = w.shape[0], 0, 0
+    while k < n:
+        step, swap = _choose_pivot(w, k)
+        if step == 0:  # a zero column: D[k, k] = 0, nothing to eliminate
+            info = info or k + 1
+            pivots[k] = k + 1
+            k += 1
+            continue
+        last = k + step - 1
+        if swap != last:
+            _swap_symmetric(w, k, last, swap)
+        if step == 1:
+            _eliminate_1x1(w, k)
+            pivots[k] = swap + 1
+        else:
+            _eliminate_2x2(w, k)
+            pivots[k] = pivots[k + 1] = -(swap + 1)
+        k += step
+    return info
+
+
+def _choose_pivot(w, k):
+    """(block size, row to bring to the block's last row): 0 for a zero column."""
+    below = np.abs(w[k + 1:, k])
+    diagonal = abs(w[k, k])
+    column_max = below.max() if below.size else 0.0
+    if max(diagonal, column_max) == 0 or np.isnan(diagonal):
+        return 0, k
+    if diagonal >= _BUNCH_KAUFMAN_ALPHA * column_max:
+        return 1, k
+    r = k + 1 + int(np.argmax(below))
+    row_max = np.abs(w[r, k:r]).max()
+    if r + 1 < w.shape[0]:
+        row_max = max(row_max, np.abs(w[r + 1:, r]).max())
+    if diagonal >= _BUNCH_KAUFMAN_ALPHA * column_max * (column_max / row_max):
+        return 1, k
+    if abs(w[r, r]) >= _BUNCH_KAUFMAN_ALPHA * row_max:
+        return 1, r
+    return 2, r
+
+
+def _swap_symmetric(w, k, j, p):
+    """Swap rows and columns j and p (j < p) of the trailing lower triangle from column k."""
+    w[p + 1:, [j, p]] = w[p + 1:, [p, j]]
+    between = slice(j + 1, p)
+    w[between, j], w[p, between] = w[p, between].copy(), w[between, j].copy()
+    w[j, j], w[p, p] = w[p, p], w[j, j]
+    if j > k:  # the 2x2 block's off-diagonal entry
+        w[j, k], w[p, k] = w[p, k], w[j, k]
+
+
+def _eliminate_1x1(w, k):
+    reciprocal = 1 / w[k, k]
+    column = w[k + 1:, k]
+    w[k + 1:, k + 1:] -= np.tril(reciprocal * np.outer(column, column))
+    w[k + 1:, k] = column * reciprocal
+
+
+def _eliminate_2x2(w, k):
+    """With D's block [[d_kk, d_k1], [d_k1, d_11]], the multipliers W = A[:, k:k+2] D^-1, and
+    the trailing update A -= W D W^T = W A[:, k:k+2]^T (lower triangle)."""
+    if k + 2 >= w.shape[0]:
+        return
+    off = w[k + 1, k]
+    scaled_11, scaled_kk = w[k + 1, k + 1] / off, w[k, k] / off
+    t = 1 / (scaled_11 * scaled_kk - 1)
+    off = t / off
+    first, second = w[k + 2:, k].copy(), w[k + 2:, k + 1].copy()
+    multiplier_k = off * (scaled_11 * first - second)
+    multiplier_1 = off * (scaled_kk * second - first)
+    w[k + 2:, k + 2:] -= np.tril(np.outer(first, multiplier_k) + np.outer(second, multiplier_1))
+    w[k + 2:, k], w[k + 2:, k + 1] = multiplier_k, multiplier_1
+
+
+def symmetric_indefinite_solve(ld, pivots, b):
+    """LAPACK's sytrs (lower): X with A X = B from sytrf's factors, B (..., n, k) broadcast
+    against the factors' batch."""
+    batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2], pivots.shape[:-1])
+    n, columns = ld.shape[-1], b.shape[-1]
+    count = int(np.prod(batch, dtype=np.int64))
+    ld = np.broadcast_to(ld, batch + (n, n)).reshape(count, n, n)
+    pivots = np.broadcast_to(pivots, batch + (n,)).reshape(count, n)
+    x = np.array(np.broadcast_to(b, batch + (n, columns))).reshape(count, n, columns)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for m in range(x.shape[0]):
+            _solve_one(ld[m], pivots[m], x[m])
+    return x.reshape(batch + (n, columns))
+
+
+def _blocks(pivots):
+    """(first row, size, row swapped with the block's last row) of each block of D, in order."""
+    k, n = 0, len(pivots)
+    while k < n:
+        step = 1 if pivots[k] > 0 else 2
+        yield k, step, abs(int(pivots[k])) - 1
+        k += step
+
+
+def _solve_one(ld, pivots, x):
+    """L D L^T X = P B, in place: L^-1 and P forward, D^-1 block by block, L^-T and P back."""
+    blocks = list(_blocks(pivots))
+    for k, step, p in blocks:
+        last = k + step - 1
+        x[[last, p]] = x[[p, last]]
+        x[last + 1:] -= ld[last + 1:, k:last + 1] @ x[k:last + 1]
+    for k, step, _ in blocks:
+        if step == 1:
+            x[k] /= ld[k, k]
+        else:
+            off = ld[k + 1, k]
+            scaled_kk, scaled_11 = ld[k, k] / off, ld[k + 1, k + 1] / off
+            denominator = scaled_kk * scaled_11 - 1
+            first, second = x[k] / off, x[k + 1] / off
+            x[k] = (scaled_11 * first - second) / denominator
+            x[k + 1] = (scaled_kk * second - first) / denominator
+    for k, step, p in reversed(blocks):
+        last = k + step - 1
+        x[k:last + 1] -= ld[last + 1:, k:last + 1].T @ x[last + 1:]
+        x[[last, p]] = x[[p, last]]

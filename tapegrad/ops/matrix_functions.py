@@ -73,6 +73,7 @@ def slogdet(input):
 
 def logdet(input):
     """log det(A): nan for a negative determinant, -inf for zero (composed as PyTorch does)."""
+    _check_square("logdet", input)
     sign, logabsdet = linalg_slogdet(input)
     return where(sign < 0, float("nan"), logabsdet)
 

@@ -775,10 +775,13 @@ def _xlog1py(a, b):
 @_xlogy.vjp
 @_xlog1py.vjp
 def _(ctx, grad):
+    """PyTorch's rule: the gradient in ``a`` is log(b) (log1p(b)) times grad, zeroed only
+    where a = 0 and b is outside the logarithm's domain; in ``b`` it is grad a / b (/ (b + 1))."""
     a, b = ctx.saved
     prim = ctx.primitive
     need_a, need_b = ctx.needs_input_grad
-    return (sum_to(grad * prim(to_dtype(a != 0, a.dtype), b), ctx.input_shapes[0])
+    edge = 0 if prim is _xlogy else -1
+    return (sum_to(where((a == 0) & (b <= edge), 0.0, prim(grad, b)), ctx.input_shapes[0])
             if need_a else None,
             sum_to(grad * a / (b if prim is _xlogy else b + 1), ctx.input_shapes[1])
             if need_b else None)
@@ -799,8 +802,11 @@ def _xlog1py_scalar_other(a, other):
 @_xlogy_scalar_other.vjp
 @_xlog1py_scalar_other.vjp
 def _(ctx, grad, other):
+    """As for two tensors: zeroed where a = 0 only if ``other`` is outside the domain."""
     (a,) = ctx.saved
-    return grad * ctx.primitive(to_dtype(a != 0, a.dtype), other=other)
+    values = ctx.primitive(grad, other=other)
+    edge = 0 if ctx.primitive is _xlogy_scalar_other else -1
+    return values if other > edge else where(a != 0, values, 0.0)
 
 
 @primitive("xlogy_scalar_self", node="XlogyBackward1", group=ELEMENTWISE, saves=("b",),
