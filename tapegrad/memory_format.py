@@ -105,21 +105,22 @@ def laid_out_as(result, *sources):
     return result
 
 
-def copy_in(array, format):
-    """A copy of ``array`` laid out in ``format`` (None: preserve, as PyTorch: the same strides
-    when they are dense, otherwise the format they suggest)."""
+def copy_in(array, format, dtype=None):
+    """A copy of ``array`` (cast to ``dtype``, if given) laid out in ``format`` (None: preserve,
+    as PyTorch: the same strides when they are dense, otherwise the format they suggest)."""
+    dtype = array.dtype if dtype is None else dtype
     if format is None or format is preserve_format:
         if array.flags.c_contiguous and 1 not in array.shape:
-            return array.copy()  # C strides, the common case (size-1 dims may have any stride)
+            return array.astype(dtype)  # C strides, the common case (size-1 dims: any stride)
         if is_non_overlapping_and_dense(array) and min(array.strides, default=0) >= 0:
-            out = _empty_strided(array.shape, _element_strides(array), array.dtype)
+            out = _empty_strided(array.shape, _element_strides(array), dtype)
             out[...] = array
             return out
         format = suggested(array)
     if format is contiguous_format:
-        return np.array(array, order="C", copy=True)
+        return np.array(array, dtype=dtype, order="C", copy=True)
     _check_rank(array, format)
-    out = _empty_in(array.shape, array.dtype, format)
+    out = _empty_in(array.shape, dtype, format)
     out[...] = array
     return out
 

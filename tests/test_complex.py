@@ -228,3 +228,16 @@ def test_norms_of_complex_tensors_are_norms_of_magnitudes(torch):
                 lib.linalg.vector_norm(z.detach(), float("inf")).numpy())
     for ours, theirs in zip(norms(tapegrad), norms(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_vdot_conjugates_its_first_argument(torch):
+    def run(lib):
+        a = lib.tensor([1 + 2j, 3 - 1j], requires_grad=True)
+        b = lib.tensor([0.5 - 1j, 2 + 2j], requires_grad=True)
+        y = lib.vdot(a, b)
+        (y.real + 2 * y.imag).backward()
+        return y.detach().numpy(), a.grad.numpy(), b.grad.numpy()
+    for ours, theirs in zip(run(tapegrad), run(torch)):
+        np.testing.assert_allclose(ours, theirs)
+    a = tapegrad.tensor(Z.copy())
+    assert tapegrad.vdot(a, a).item() == pytest.approx((np.abs(Z) ** 2).sum())

@@ -287,3 +287,14 @@ def test_float16_gradient_clipping_matches_pytorch(torch):
 def test_clamp_of_a_number_is_pytorchs_type_error(torch):
     assert_same(lambda t: t.clamp(1.0, 0.0, 10.0), torch)
     assert_same(lambda t: t.clamp(1.0, max=3), torch)
+
+
+def test_like_functions_take_the_dtype_asked_for_in_any_layout(torch):
+    assert_same(lambda t: t.ones_like(t.zeros(4, 2)[:, 1], dtype=t.bool), torch)
+    assert_same(lambda t: t.zeros_like(t.zeros(2, 3).t(), dtype=t.int64).stride(), torch)
+
+    def clamp_of_a_column(t):
+        x = t.arange(8.0).reshape(4, 2).requires_grad_()
+        x[:, 1].clamp(-1, 1).sum().backward()  # its backward builds a bool mask like x's column
+        return x.grad
+    assert_same(clamp_of_a_column, torch)

@@ -703,7 +703,7 @@ def _like(fill):
             # in the layout of ``input`` (PyTorch's preserve_format) or the one asked for
             values = array
             array = copy_in(input._array if memory_format in (None, preserve_format) else array,
-                            memory_format)
+                            memory_format, d)
             array[...] = values
         return _finish(array, requires_grad, device)
     return make

@@ -11,7 +11,7 @@ from ..autograd.grad_mode import no_grad
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once, _wrap_dim
 from .broadcast import expand, expand_shape, sum_to
 from .operands import CPP_TYPE_NAMES, broadcast_error, not_a_tensor
-from .registry import OTHER, VIEW, Primitive, primitive
+from .registry import OTHER, VIEW, primitive
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "vdot", "addmm", "addmv", "addr", "baddbmm",
            "addbmm", "outer", "ger", "inner", "kron", "tensordot", "multi_dot", "chain_matmul",
@@ -145,9 +145,17 @@ def _(ctx, grad):
     return (grad * b if need_a else None, grad * a if need_b else None)
 
 
-_vdot = Primitive("vdot", _dot.forward, node="VdotBackward0", group=OTHER, saves=("a", "b"),
-                  saves_for={"a": ("b",), "b": ("a",)}, error=_dot_error)
-_vdot.vjp(_dot.vjp_rule)  # real tensors: vdot is dot
+@primitive("vdot", node="VdotBackward0", group=OTHER, saves=("a", "b"),
+           saves_for={"a": ("b",), "b": ("a",)}, error=_dot_error, complex_rule=True)
+def _vdot(a, b):
+    return np.vdot(a, b)  # conj(a) . b: for real tensors, dot
+
+
+@_vdot.vjp
+def _(ctx, grad):
+    a, b = ctx.saved
+    need_a, need_b = ctx.needs_input_grad
+    return (grad.conj() * b if need_a else None, grad * a if need_b else None)
 
 
 @_mv.vjp
