@@ -7,6 +7,7 @@ import numpy as np
 
 from ..tensor import _LEGACY_TYPE_NAMES
 from .registry import REDUCTION, VIEW, primitive
+from .summation import add_reduce
 
 __all__ = ["expand", "broadcast_to", "sum_to", "sum_to_size", "expand_shape"]
 
@@ -26,7 +27,7 @@ def _sum_to(a, shape):
     lead = a.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, size in enumerate(shape) if size == 1 and a.shape[lead + i] != 1)
-    return np.add.reduce(a, axis=axes, keepdims=True).reshape(shape)
+    return add_reduce(a, axes, True).reshape(shape)
 
 
 @_sum_to.vjp

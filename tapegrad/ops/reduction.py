@@ -16,6 +16,7 @@ from .signatures import invalid_combination
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import refuse_complex
 from .broadcast import _expand
+from .summation import add_reduce
 from .registry import REDUCTION, Primitive, primitive
 
 __all__ = ["sum", "nansum", "nanmean", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
@@ -136,8 +137,9 @@ def _reduce(full, along, input, dim, keepdim, **params):
 # ``np.add.reduce``, not ``ndarray.sum``: see the warning filter in elementwise.py.
 
 def _sum_forward(a, dims, keepdim):
-    return np.add.reduce(a, axis=dims, keepdims=keepdim,
-                         dtype=np.int64 if a.dtype.kind in "biu" else None)
+    if a.dtype.kind in "biu":
+        return np.add.reduce(a, axis=dims, keepdims=keepdim, dtype=np.int64)
+    return add_reduce(a, dims, keepdim)
 
 
 _sum_all, _sum = _twin_primitives("sum", _sum_forward, "SumBackward0", "SumBackward1",
@@ -152,8 +154,7 @@ def _(ctx, grad, dims, keepdim):
 
 def _mean_forward(a, dims, keepdim):
     if a.dtype.kind == "f" and a.itemsize >= 4:  # what ndarray.mean does, minus its Python layer
-        return np.true_divide(np.add.reduce(a, axis=dims, keepdims=keepdim),
-                              _count(a.shape, dims))
+        return np.true_divide(add_reduce(a, dims, keepdim), _count(a.shape, dims))
     return a.mean(axis=dims, keepdims=keepdim)  # float16 sums in float32 there
 
 
