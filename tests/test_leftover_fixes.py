@@ -298,3 +298,15 @@ def test_like_functions_take_the_dtype_asked_for_in_any_layout(torch):
         x[:, 1].clamp(-1, 1).sum().backward()  # its backward builds a bool mask like x's column
         return x.grad
     assert_same(clamp_of_a_column, torch)
+
+
+def test_enable_grad_inside_inference_mode_records_nothing(torch):
+    def flags(t):
+        w = t.ones(2, requires_grad=True)
+        with t.inference_mode():
+            with t.enable_grad():
+                y = w * 3
+                return (t.is_grad_enabled(), y.requires_grad, y.grad_fn is None,
+                        y.is_inference())
+    assert_same(flags, torch)
+    assert flags(tg) == (True, False, True, True)

@@ -277,8 +277,8 @@ class Primitive:
             if np.may_share_memory(out, first._array):
                 result._become_view_of(first)
         state = grad_mode._state
-        if state.grad_enabled:
-            for t in inputs:
+        if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
+            for t in inputs:                            # records nothing either)
                 if t._requires_grad:
                     self._record(inputs, params, result)
                     break
@@ -296,7 +296,7 @@ class Primitive:
             for result in results:
                 result._become_view_of(inputs[0])
         state = grad_mode._state
-        if state.grad_enabled:
+        if state.grad_enabled and not state.inference:
             if results and any(t._requires_grad for t in inputs):
                 self._record(inputs, params, results)
         elif state.inference and not self.is_view:
