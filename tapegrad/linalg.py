@@ -7,6 +7,7 @@ from .ops.linalg import cross as _cross
 from .ops.linalg import matmul, multi_dot, vdot
 from .ops.lapack import LinAlgError
 from .ops.matrix import cholesky, det, eigh, eigvalsh, inv, matrix_rank, solve, svdvals
+from .ops.eigen import eig, eigvals
 from .ops.decompositions import pinv as _pinv
 from .ops.decompositions import qr
 from .ops.signatures import invalid_combination
@@ -26,7 +27,8 @@ __all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", 
            "slogdet", "matrix_power", "matrix_exp", "pinv", "solve_triangular", "lu_factor",
            "lu_factor_ex", "lu", "lu_solve", "solve_ex", "inv_ex", "cholesky_ex", "vecdot",
            "diagonal", "vander", "tensorinv", "tensorsolve", "householder_product",
-           "lstsq", "eigh", "ldl_factor", "ldl_factor_ex", "ldl_solve", "LinAlgError"]
+           "lstsq", "eigh", "eig", "eigvals", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+           "LinAlgError"]
 
 
 def vander(x, N=None):

@@ -749,7 +749,7 @@ class Tensor:
     def mH(self):
         """The conjugate transpose: the transpose, for real tensors."""
         _require_matrices(self, "tensor.mH")
-        return ops.transpose(self, -2, -1)
+        return ops.conj(ops.transpose(self, -2, -1))
 
     @property
     def H(self):
@@ -758,11 +758,11 @@ class Tensor:
                     if self._array.ndim > 2 else "")
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                                f"{self._array.ndim}-D tensor.{hint}")
-        return ops.transpose(self, 0, 1)
+        return ops.conj(ops.transpose(self, 0, 1))
 
     def adjoint(self):
         _require_matrices(self, "tensor.adjoint()")
-        return ops.transpose(self, -2, -1)
+        return ops.conj(ops.transpose(self, -2, -1))
 
     def t(self):
         return ops.t(self)

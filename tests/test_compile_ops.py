@@ -665,7 +665,7 @@ def _setitem_index(a, value, index):
 
 # Complex numbers run eagerly: a compiled function that meets one falls back (test_complex.py).
 COMPLEX_ONLY = {"complex", "complex_angle", "complex_sgn", "conj", "fft_c2c", "fft_c2r", "fft_r2c",
-                "imag", "polar", "real", "view_as_complex", "view_as_real"}
+                "imag", "linalg_eig", "polar", "real", "view_as_complex", "view_as_real"}
 
 
 def test_every_primitive_has_a_sample():

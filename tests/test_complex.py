@@ -241,3 +241,73 @@ def test_vdot_conjugates_its_first_argument(torch):
         np.testing.assert_allclose(ours, theirs)
     a = tapegrad.tensor(Z.copy())
     assert tapegrad.vdot(a, a).item() == pytest.approx((np.abs(Z) ** 2).sum())
+
+
+def test_conjugate_transposes_conjugate():
+    z = tapegrad.tensor(M.copy())
+    for transposed in (z.mH, z.H, z.adjoint()):
+        np.testing.assert_array_equal(transposed.numpy(), M.conj().T)
+    x = tapegrad.tensor(X.copy()).reshape(5, 1)
+    assert x.mH.tolist() == x.mT.tolist()
+
+
+A = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, 0.2], [0.3, 0.1, 2.0]])  # eigenvalues -0.03 +- 0.98i, 2.06
+
+
+def _eig_loss(lib, a):
+    values, vectors = lib.linalg.eig(a)
+    weights = lib.arange(9.0, dtype=lib.float64).reshape(3, 3)
+    return values.real.sum() + (values.abs() ** 2).sum() + (vectors.abs() ** 2 * weights).sum()
+
+
+def test_eig_gives_eigenpairs_of_a_real_matrix_and_their_gradient():
+    a = tapegrad.tensor(A.copy(), requires_grad=True)
+    values, vectors = tapegrad.linalg.eig(a)
+    assert values.dtype is tapegrad.complex128 and vectors.dtype is tapegrad.complex128
+    np.testing.assert_allclose((a.detach().to(tapegrad.complex128) @ vectors).detach().numpy(),
+                               (vectors * values).detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(vectors.detach().numpy(), axis=0), 1)
+    _eig_loss(tapegrad, a).backward()
+    h, expected = 1e-6, np.zeros_like(A)
+    for index in np.ndindex(A.shape):
+        step = np.zeros_like(A)
+        step[index] = h
+        with tapegrad.no_grad():
+            expected[index] = (_eig_loss(tapegrad, tapegrad.tensor(A + step)).item()
+                               - _eig_loss(tapegrad, tapegrad.tensor(A - step)).item()) / (2 * h)
+    np.testing.assert_allclose(a.grad.numpy(), expected, atol=1e-6)
+
+
+def test_eig_matches_pytorch(torch):
+    def run(lib):
+        a = lib.tensor(A.copy(), requires_grad=True)
+        loss = _eig_loss(lib, a)
+        loss.backward()
+        rotation = lib.tensor([[0.0, -1.0], [1.0, 0.0]])
+        return (loss.detach().numpy(), a.grad.numpy(), lib.linalg.eigvals(rotation).numpy(),
+                str(lib.linalg.eigvals(rotation).dtype))
+    ours, theirs = run(tapegrad), run(torch)
+    for a, b in zip(ours[:3], theirs[:3]):
+        np.testing.assert_allclose(a, b, atol=1e-10)
+    assert ours[3] == theirs[3]
+
+
+def test_a_loss_of_eigenvector_phases_is_refused_as_pytorch(torch):
+    def message(lib):
+        _, vectors = lib.linalg.eig(lib.tensor(A.copy(), requires_grad=True))
+        with pytest.raises(RuntimeError) as caught:
+            vectors.real.sum().backward()
+        return str(caught.value)
+    assert message(tapegrad) == message(torch)
+
+
+def test_determinants_inverses_and_solves_of_complex_matrices_differentiate(torch):
+    def run(lib):
+        z = lib.tensor(M.copy(), requires_grad=True)
+        rhs = lib.tensor(W.copy())
+        loss = (lib.linalg.det(z).abs() + lib.linalg.inv(z).abs().sum()
+                + lib.linalg.solve(z, rhs).real.sum())
+        loss.backward()
+        return loss.detach().numpy(), z.grad.numpy()
+    for ours, theirs in zip(run(tapegrad), run(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-8)

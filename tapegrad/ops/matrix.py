@@ -43,15 +43,18 @@ def check_square_shape(name, A, argument="A"):
                            f"{rows} by {columns} matrices")
 
 
-def check_floating(name, A):
-    if A._array.dtype.kind != "f":
+def check_floating(name, A, complex_ok=False):
+    """PyTorch's dtype check; ``complex_ok`` for the functions tapegrad computes on complex
+    matrices too (their rules are holomorphic: det, inv, solve)."""
+    kind = A._array.dtype.kind
+    if kind != "f" and not (complex_ok and kind == "c"):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
 
 
-def _check_square(name, A, argument="A"):
+def _check_square(name, A, argument="A", complex_ok=False):
     check_square_shape(name, A, argument)
-    check_floating(name, A)
+    check_floating(name, A, complex_ok)
 
 
 def _singular(name, what):
@@ -241,12 +244,12 @@ def _(ctx, grad, upper):
 
 
 def det(A):
-    _check_square("linalg.det", A)
+    _check_square("linalg.det", A, complex_ok=True)
     return _det(A)
 
 
 def inv(A):
-    _check_square("linalg.inv", A)
+    _check_square("linalg.inv", A, complex_ok=True)
     return _inv(A)
 
 
@@ -263,7 +266,7 @@ def solve(A, B, *, left=True):
     """``X`` with ``A X = B`` (``X A = B`` unless ``left``); ``B`` may be a vector (or a batch
     of them) when ``left``. Checked in PyTorch's order, with its messages."""
     _check_matrices("linalg.solve", A)
-    check_floating("linalg.solve", A)
+    check_floating("linalg.solve", A, complex_ok=True)
     if B._array.dtype != A._array.dtype:
         raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A of "
                            f"type {_LEGACY_TYPE_NAMES[A._array.dtype.name]} and B of type "
