@@ -10,6 +10,7 @@ from .creation import eye, ones
 from .elementwise import clone, logical_xor, sub, where
 from .inplace import apply_inplace, copy_
 from .layout import _dims_of, _flip, triu
+from .operands import refuse_complex
 from .reduction import amax, amin, in_dtype, return_types
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, Primitive, primitive
@@ -143,31 +144,61 @@ cumprod_ = _running_inplace(_cumprod, cumprod)
 @primitive("logcumsumexp", node="LogcumsumexpBackward0", group=OTHER, saves=("a", "out"))
 def _logcumsumexp(a, dim):
     """``log(cumsum(exp(a)))`` as running ``logaddexp``: stable whatever the values' range."""
+    if a.dtype.kind == "c":
+        return _complex_logcumsumexp(a, dim)
     return _scan(np.logaddexp, a, dim)
+
+
+def _complex_logcumsumexp(a, dim):
+    """The complex running log-sum-exp, accumulated in complex128 as PyTorch's kernel adds: the
+    term of larger real part plus ``log1p(exp(other - it))``, so imaginary parts are not wrapped
+    into (-pi, pi]; a nan real part gives nan, two -inf real parts keep the running one, two
+    +inf real parts go through ``log(exp + exp)``."""
+    if a.ndim == 0:
+        return a.copy()
+    terms = np.moveaxis(a.astype(np.complex128), dim, 0)
+    out = np.empty_like(terms)
+    out[0] = running = terms[0]
+    with np.errstate(all="ignore"):
+        for i in range(1, len(terms)):
+            running = out[i] = _complex_logaddexp(running, terms[i])
+    return np.ascontiguousarray(np.moveaxis(out, 0, dim), dtype=a.dtype)
+
+
+def _complex_logaddexp(x, y):
+    larger, smaller = np.where(x.real < y.real, y, x), np.where(x.real < y.real, x, y)
+    result = larger + np.log1p(np.exp(smaller - larger))
+    both_infinite = np.isinf(x.real) & (x.real == y.real)
+    result = np.where(both_infinite & (x.real < 0), x, result)
+    result = np.where(both_infinite & (x.real > 0), np.log(np.exp(x) + np.exp(y)), result)
+    return np.where(np.isnan(x.real) | np.isnan(y.real), complex(np.nan, np.nan), result)
 
 
 @_logcumsumexp.vjp
 def _(ctx, grad, dim):
-    """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: the positive and the
-    negative parts of ``grad`` are summed in log space by a reversed logcumsumexp, which no large
-    ``out`` overflows (PyTorch's rule: the log of a part's zero entries is the dtype's lowest
-    finite number, not -inf, which would make ``-inf - -inf`` a nan in the second derivative)."""
+    """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: ``grad`` is summed in log
+    space by a reversed logcumsumexp, which no large ``out`` overflows — a real gradient as its
+    positive and negative parts, a complex one (which has a logarithm) whole. PyTorch's rule: the
+    log of a zero entry is the dtype's lowest finite number, not -inf, which would make
+    ``-inf - -inf`` a nan in the second derivative."""
     if grad._array.ndim == 0:
         return grad
     a, out = ctx.saved
     lowest = float(np.finfo(a._array.dtype).min)
 
-    def part(chosen, magnitude):
-        log_part = where(chosen, where(chosen, magnitude, 1.0).log(), lowest)
+    def part(chosen, weight):
+        log_part = where(chosen, where(chosen, weight, 1.0).log(), lowest)
         reached = _flip(_logcumsumexp(_flip(log_part - out, dims=(dim,)), dim=dim), dims=(dim,))
         return (reached + a).exp()
 
+    if a._array.dtype.kind == "c":
+        return part(grad != 0, grad)
     return sub(part(grad > 0, grad), part(grad < 0, -grad))
 
 
 def logcumsumexp(input, dim=NO_DIM):
     required_dim("logcumsumexp", dim)
-    if input._array.dtype.kind != "f":
+    if input._array.dtype.kind not in "fc":
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
     return _running(_logcumsumexp, input, dim)
@@ -225,6 +256,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _prod(input, dims=_dims_of(dim, input._array.ndim) or None, keepdim=keepdim)
 
 def aminmax(input, *, dim=None, keepdim=False):
+    refuse_complex(input, kernel="aminmax_cpu")
     dims = () if dim is None else dim
     return return_types.aminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
 

@@ -15,7 +15,8 @@ from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of
-from .operands import CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number
+from .operands import (CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number,
+                       refuse_complex)
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
 from .shape import (_index_backward, _key_parts, _parse_key, cat, gather, getitem,
@@ -358,10 +359,11 @@ def _(ctx, grad, dim):
             _src_grad(grad, index, dim, ctx.input_shapes[2]) if need_src else None)
 
 
-def _check_scatter(input, dim, index, src):
+def _check_scatter(input, dim, index, src, kernel=None):
     """PyTorch's checks, in its order: ``dim`` within the input's rank; an integer index; a
     source of the input's dtype; then (for a non-empty index) ranks and sizes — see
-    ``_check_scatter_shapes`` — and the index's values inside ``dim``."""
+    ``_check_scatter_shapes`` —, the refusal of a complex input by a ``kernel`` that orders
+    values, and the index's values inside ``dim``."""
     positions, shape = index._array, input._array.shape
     dim = _dims_of(dim, len(shape))[0]
     if positions.dtype not in (np.int32, np.int64):  # scatter() for scatter_add and the reduces
@@ -372,6 +374,8 @@ def _check_scatter(input, dim, index, src):
         return dim
     _check_scatter_shapes(shape, dim, positions.shape, src._array.shape if isinstance(src, Tensor)
                           else None)
+    if kernel is not None:
+        refuse_complex(input, kernel=kernel)
     outside = (positions < 0) | (positions >= shape[dim])
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
@@ -696,8 +700,9 @@ def _scatter_reduce_grads(ctx, grad, index, dim, reduce, include_self):
         shares = _scatter_add(self_is_result.to(grad.dtype), index, src_is_result.to(grad.dtype),
                               dim=dim)
         distributed = grad / shares
-        grad_self = where(self_is_result, distributed, 0.0)
-        grad_src = where(src_is_result, gather(distributed, dim, index), 0.0)
+        # products, not ``where``: a negative gradient leaves -0.0 (and a nan result a nan)
+        grad_self = self_is_result * distributed
+        grad_src = src_is_result * gather(distributed, dim, index)
     else:  # prod
         masked_self = masked_fill(a, a == 0, 1)
         grad_self = grad * scatter(masked_self, index, src) / masked_self
@@ -749,7 +754,11 @@ def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
     if reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    dim = _check_scatter(input, dim, index, src)
+    kernel = f"scatter_gather_tensor_cpu_reduce_{reduce}" if reduce in ("amax", "amin") else None
+    # without self, PyTorch checks the index's values before its kernel refuses complex numbers
+    dim = _check_scatter(input, dim, index, src, kernel if include_self else None)
+    if kernel is not None:
+        refuse_complex(input, kernel=kernel)
     return apply(_scatter_reduce, input, (index, src),
                  {"dim": dim, "reduce": reduce, "include_self": include_self})
 
@@ -811,6 +820,7 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
                            f"({_type_name(source)}) must have the same scalar type")
     dim = _check_index_source("index_reduce_", input, dim, index, source)
     _warn_once("index_reduce() is in beta and the API may change at any time.")
+    refuse_complex(input, kernel="index_func_")
     return apply(_index_reduce, input, (index, source),
                  {"dim": dim, "reduce": reduce, "include_self": include_self})
 

@@ -1,4 +1,4 @@
-"""PyTorch's CPU ``topk``, position for position, in plain Python.
+"""PyTorch's CPU ``topk`` and unstable ``sort``, position for position, in plain Python.
 
 Which of several equal values ``topk`` returns, and in which order, is whatever libstdc++'s
 ``std::partial_sort`` (when ``64 * k <= n``) or ``std::nth_element`` followed by ``std::sort`` of
@@ -9,11 +9,12 @@ bits/stl_heap.h): introsort with median-of-three pivots and a final insertion so
 heap select and heap sort. NaN counts as the largest value.
 
 Plain Python on purpose: eager mode imports no Numba (a compile of these functions took about 15 s
-on first use), and ``topk`` only comes here for rows with ties, within ``EXACT_TIES_BUDGET``.
+on first use), and ``topk`` and ``sort`` only come here for rows with ties, within
+``EXACT_TIES_BUDGET``.
 """
 import numpy as np
 
-_THRESHOLD = 16  # libstdc++'s _S_threshold: below it, insertion sort
+THRESHOLD = 16  # libstdc++'s _S_threshold: below it, insertion sort
 
 
 def _before(x, y, largest):
@@ -170,7 +171,7 @@ def _sort(values, positions, first, last, largest):
     stack = [(first, last, 2 * _floor_log2(last - first))]
     while stack:
         low, high, depth = stack.pop()
-        while high - low > _THRESHOLD:
+        while high - low > THRESHOLD:
             if depth == 0:
                 _partial_sort(values, positions, low, high, high, largest)
                 break
@@ -178,9 +179,9 @@ def _sort(values, positions, first, last, largest):
             cut = _partition_pivot(values, positions, low, high, largest)
             stack.append((cut, high, depth))
             high = cut
-    if last - first > _THRESHOLD:
-        _insertion_sort(values, positions, first, first + _THRESHOLD, largest)
-        for i in range(first + _THRESHOLD, last):
+    if last - first > THRESHOLD:
+        _insertion_sort(values, positions, first, first + THRESHOLD, largest)
+        for i in range(first + THRESHOLD, last):
             _linear_insert(values, positions, i, largest)
     else:
         _insertion_sort(values, positions, first, last, largest)
@@ -205,7 +206,20 @@ def _nth_element(values, positions, first, nth, last, largest):
     _insertion_sort(values, positions, first, last, largest)
 
 
-EXACT_TIES_BUDGET = 50_000  # elements: beyond it ``topk`` orders ties as a stable sort does
+EXACT_TIES_BUDGET = 50_000  # elements: beyond it ``topk`` and ``sort`` order ties stably
+
+
+def sort_positions(rows, descending):
+    """The order an unstable ``sort`` gives each row of ``rows`` (n_rows, n): std::sort of the
+    (value, position) pairs on their values (ATen's SortingKernel.cpp), which does not keep equal
+    values in their order once a row is longer than ``THRESHOLD``."""
+    count, n = rows.shape
+    found = np.empty((count, n), np.int64)
+    for r, row in enumerate(rows.tolist()):
+        positions = list(range(n))
+        _sort(row, positions, 0, n, descending)
+        found[r] = positions
+    return found
 
 
 def topk_positions(rows, k, largest, sorted_):

@@ -14,6 +14,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.graph import Node
+from .._warnings import warn_at_caller
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
@@ -106,10 +107,15 @@ def _(ctx, grad):
 
 
 @primitive("sort_indices", node="SortIndicesBackward0", group=OTHER)
-def _sort_indices(a, dim, descending):
-    """Stable ordering indices along ``dim``; NaN counts as the largest value, as in PyTorch.
+def _sort_indices(a, dim, descending, stable=True):
+    """Ordering indices along ``dim``; NaN counts as the largest value, as in PyTorch. Equal
+    values keep their order when ``stable``, else they end where PyTorch's std::sort puts them.
     A primitive (not numpy in the public functions) so that a compiled graph computes the order
     from each call's data instead of keeping the traced one."""
+    if not stable and _sorts_unstably(a, dim, descending):
+        rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+        found = selection.sort_positions(rows, descending).reshape(np.moveaxis(a, dim, -1).shape)
+        return laid_out_like(np.ascontiguousarray(np.moveaxis(found, -1, dim)), a)
     if not descending:
         return laid_out_like(np.argsort(a, axis=dim, kind="stable"), a)
     reversed_order = np.argsort(np.flip(a, axis=dim), axis=dim, kind="stable")
@@ -130,6 +136,22 @@ def _topk_indices(a, k, dim, largest, sorted):
         found = selection.topk_positions(rows, k, largest, sorted)
     shape = np.moveaxis(a, dim, -1).shape[:-1] + (k,)
     return np.asarray(np.moveaxis(found.reshape(shape), -1, dim), np.int64, order="C")
+
+
+def _sorts_unstably(a, dim, descending):
+    """Whether PyTorch's unstable sort can order ``a``'s ties otherwise than a stable one: a
+    slice longer than std::sort's insertion-sort threshold, holding ties, and not a long 1-d
+    ascending integer sort (ATen radix-sorts those, stably) nor an expanded ``dim`` (which ATen
+    leaves in order); within the Python budget."""
+    n = a.shape[dim]
+    radix = (a.ndim == 1 and n >= _RADIX_SORT_MINIMUM and a.dtype.kind in "iu" and not descending)
+    if (n <= selection.THRESHOLD or radix or a.strides[dim] == 0
+            or a.size > selection.EXACT_TIES_BUDGET):
+        return False
+    return _has_ties(np.moveaxis(a, dim, -1).reshape(-1, n))
+
+
+_RADIX_SORT_MINIMUM = 32768  # at::internal::GRAIN_SIZE
 
 
 def _has_ties(rows):
@@ -263,22 +285,26 @@ def _with_values(prim, input, indices, dim, keepdim=True):
     return values, indices if keepdim else squeeze(indices, dim)
 
 
+_SORT_REFUSES_COMPLEX = " Sort does not support complex dtypes on CPU"
+
+
 def sort(input, dim=-1, descending=False, stable=False):
     """Sorted values and their indices; always stable (ties keep their order), which ``stable``
     asks for and the default permits."""
-    refuse_complex(input, " Sort does not support complex dtypes on CPU")
+    refuse_complex(input, _SORT_REFUSES_COMPLEX)
     dim = _sort_dim(input, dim)
     if dim is None:
         return return_types.sort(input.clone(), zeros((), dtype=dtypes.int64))
-    order = _sort_indices(input, dim=dim, descending=descending)
+    order = _sort_indices(input, dim=dim, descending=descending, stable=stable)
     return return_types.sort(*_with_values(_sort_values, input, order, dim))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
     dim = _sort_dim(input, dim)
+    refuse_complex(input, _SORT_REFUSES_COMPLEX)
     if dim is None:
         return zeros((), dtype=dtypes.int64)
-    return _sort_indices(input, dim=dim, descending=descending)
+    return _sort_indices(input, dim=dim, descending=descending, stable=stable)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
@@ -304,6 +330,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
                            f"{0 if dim is None else dim}")
+    refuse_complex(input, kernel="kthvalue_cpu")
     if dim is None:
         return return_types.kthvalue(input.clone(), zeros((), dtype=dtypes.int64))
     kth = _kthvalue_indices(input, k=k, dim=dim)
@@ -327,11 +354,19 @@ def _refuse_bool(input, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
+def _refuse_unordered(input, kernel):
+    """Nor a complex one: complex numbers have no order."""
+    _refuse_bool(input, kernel)
+    refuse_complex(input, kernel=kernel)
+
+
 def _median(input, dim, keepdim, ignore_nan):
-    _refuse_bool(input, "median_cpu" if dim is None else "median_out")
     if dim is None:
+        _refuse_unordered(input, "median_cpu")
         return (_nanmedian_all if ignore_nan else _median_all)(input)
+    _refuse_bool(input, "median_out")
     dim = _sort_dim(input, dim)
+    refuse_complex(input, kernel="median_out")  # after checking ``dim``, as PyTorch
     make = return_types.nanmedian if ignore_nan else return_types.median
     if dim is None:
         return make(input.clone(), zeros((), dtype=dtypes.int64))
@@ -344,6 +379,7 @@ def _median(input, dim, keepdim, ignore_nan):
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value of each slice (the smallest on a tie) and its last position."""
     dim = _sort_dim(input, dim)
+    refuse_complex(input, kernel="mode_cpu")
     if dim is None:
         return return_types.mode(input.clone(), zeros((), dtype=dtypes.int64))
     _check_reducible("mode", input, dim)
@@ -461,6 +497,7 @@ def _running_extremum(find, take, result_type, input, dim):
         dim = None
     else:
         dim = _dims_of(dim, input._array.ndim)[0]
+        refuse_complex(input, kernel=f"{result_type.__name__}_cpu")
     indices = find(input, dim=dim)
     return result_type(*_with_values(take, input, indices, dim))
 
@@ -472,6 +509,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         dim = _dims_of(dim, input._array.ndim)[0]
         _check_zero_sizes(input._array.shape, dim)
+    refuse_complex(input, kernel="unique" if dim is None else "unique_dim")
     options = {"equal_nan": False} if dim is None else {"axis": dim}
     values, inverse, counts = np.unique(input._array, return_inverse=True, return_counts=True,
                                         **options)
@@ -529,6 +567,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     """The values (slices along ``dim``) with each run of equal neighbours kept once."""
     if dim is not None:
         _check_zero_sizes(input._array.shape, _dims_of(dim, input._array.ndim)[0])
+    refuse_complex(input, kernel="unique")
     array = input._array.reshape(-1) if dim is None else np.moveaxis(
         input._array, _dims_of(dim, input._array.ndim)[0], 0)
     if array.shape[0]:
@@ -563,13 +602,20 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
             or isinstance(elements, numbers.Number) and isinstance(test_elements, Tensor)):
         raise invalid_combination("isin", (elements, test_elements), {}, _ISIN_OVERLOADS)
     for operand in (elements, test_elements):
-        if dtypes.result_type(operand, operand) is dtypes.bool:
-            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+        dtype = dtypes.result_type(operand, operand)
+        if dtype is dtypes.bool or dtype.is_complex:
+            name = "ComplexDouble" if isinstance(operand, complex) else _scalar_type_name(dtype)
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {name}")
     tested = [e._array if isinstance(e, Tensor) else np.asarray(e)
               for e in (elements, test_elements)]
     common = dtypes.result_type(elements, test_elements).numpy
     found = np.isin(tested[0].astype(common), tested[1].astype(common), invert=invert)
     return Tensor._make(np.asarray(found))
+
+
+def _scalar_type_name(dtype):
+    """PyTorch's name of a dtype in its kernels' messages ("Bool", "ComplexFloat")."""
+    return dtypes.SCALAR_TYPE_NAMES[dtype.name]
 
 
 class _BincountBackward(Node):
@@ -606,12 +652,20 @@ def bincount(input, weights=None, minlength=0):
         return Tensor._make(np.bincount(values, minlength=minlength).astype(np.int64))
     if weights._array.shape != values.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    counts = np.bincount(values, weights=weights._array, minlength=minlength)
+    counts = np.bincount(values, weights=_real_weights(weights._array), minlength=minlength)
     result = Tensor._make(counts.astype(np.float32 if weights._array.dtype == np.float32
                                         else np.float64))
     if weights._requires_grad and grad_mode.is_grad_enabled():
         result._grad_fn, result._requires_grad = _BincountBackward((_edge(weights),)), True
     return result
+
+
+def _real_weights(weights):
+    """Complex weights count by their real parts, as PyTorch's cast to double warns."""
+    if weights.dtype.kind == "c":
+        warn_at_caller("Casting complex values to real discards the imaginary part")
+        return weights.real
+    return weights
 
 
 def _cpp_number(value):
@@ -642,6 +696,8 @@ def histc(input, bins=100, min=0, max=0):
             raise TypeError(f"histc(): argument '{name}' must be Number, not "
                             f"{type(bound).__name__}")
     values = input._array
+    if builtins.float(min) == builtins.float(max):
+        refuse_complex(input, kernel="aminmax_cpu")  # the range it would find first
     if values.dtype.kind != "f":
         raise NotImplementedError(f'"histogram_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
@@ -794,8 +850,9 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     values = input._array if isinstance(input, Tensor) else np.asarray(input)
     _check_search_shapes(sorted_sequence._array, values)
     common = dtypes.result_type(sorted_sequence, input)
-    if common is dtypes.bool:
-        raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
+    if common is dtypes.bool or common.is_complex:
+        raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
+                                  f"'{_scalar_type_name(common)}'")
     boundaries = sorted_sequence._array.astype(common.numpy, copy=False)
     if sorter is not None:
         boundaries = np.take_along_axis(boundaries, sorter._array, -1)
