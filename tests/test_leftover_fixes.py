@@ -310,3 +310,29 @@ def test_enable_grad_inside_inference_mode_records_nothing(torch):
                         y.is_inference())
     assert_same(flags, torch)
     assert flags(tg) == (True, False, True, True)
+
+
+def test_hooks_on_one_raw_saved_tensor(torch):
+    def run(t):
+        seen = []
+        x = t.arange(1.0, 4.0, requires_grad=True)
+        y = x.pow(2)
+        y.grad_fn._raw_saved_self.register_hooks(
+            lambda s: seen.append(("pack", s.requires_grad)) or s * 10,
+            lambda s: seen.append(("unpack", s.requires_grad)) or s / 10)
+        unpacked = y.grad_fn._saved_self
+        y.sum().backward(retain_graph=True)
+        try:
+            y.grad_fn._raw_saved_self.register_hooks(lambda s: s, lambda s: s)
+        except RuntimeError as error:
+            seen.append(str(error))
+        return x.grad, unpacked.requires_grad, seen
+    assert_same(run, torch)
+
+
+def test_raw_saved_tensor_hooks_after_the_graph_is_freed(torch):
+    def run(t):
+        y = t.ones(2, requires_grad=True).exp()
+        y.sum().backward()
+        y.grad_fn._raw_saved_result.register_hooks(lambda s: s, lambda s: s)
+    assert_same(run, torch)

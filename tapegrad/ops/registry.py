@@ -101,6 +101,11 @@ class OpNode(Node):
             found = self._saved_attribute(name[len("_saved_"):])
             if found is not _MISSING:
                 return found
+        elif name.startswith("_raw_saved_"):
+            key = name[len("_raw_saved_"):]
+            ours = _OUR_ARGUMENT_NAMES.get(key, key)
+            if ours in self.primitive.saves:
+                return SavedTensor(self, self.primitive.saves.index(ours))
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _saved_attribute(self, key):
@@ -141,6 +146,69 @@ def _unpack(node, entry):
             output._fw_grad = saved._fw_grad
         return output
     return saved
+
+
+class SavedTensor:
+    """One tensor a node saved, as ``node._raw_saved_<name>`` gives it, to put a pair of
+    saved-tensor hooks on that tensor alone: the pack hook runs at once, the unpack hook when
+    the backward (or ``_saved_<name>``) reads it."""
+
+    __slots__ = ("_node", "_index")
+
+    def __init__(self, node, index):
+        self._node, self._index = node, index
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
+                f"with: {self!r}, {pack_hook!r}, {unpack_hook!r}")
+        saved = self._node._saved
+        if saved is None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        entry = saved[self._index]
+        if entry is not None and entry[1] is None:  # packed already (here or by a context)
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
+                               "been set. Hint: only one pair of hooks is allowed at a time.")
+        if entry is None:
+            return
+        hooked = _HookedSaved(_unpack(self._node, entry), pack_hook, unpack_hook)
+        self._node._saved = saved[:self._index] + ((hooked, None),) + saved[self._index + 1:]
+
+    def __repr__(self):
+        return f"<torch._C._autograd.SavedTensor object at {hex(id(self))}>"
+
+
+class _HookedSaved:
+    """A saved tensor packed by hooks put on it alone. As PyTorch's, the hooks see its data
+    (no history, run without recording); what the unpack hook gives back takes the saved
+    tensor's place in the graph again."""
+
+    __slots__ = ("packed", "unpack_hook", "_grad_fn", "_output_nr", "_requires_grad")
+
+    def __init__(self, tensor, pack_hook, unpack_hook):
+        self._grad_fn, self._output_nr = tensor._grad_fn, tensor._output_nr
+        self._requires_grad = tensor._requires_grad
+        self.unpack_hook = unpack_hook
+        with grad_mode.no_grad():
+            self.packed = pack_hook(tensor.detach())
+
+    def unpack(self):
+        with grad_mode.no_grad():
+            data = self.unpack_hook(self.packed)
+        if not isinstance(data, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(data).__name__}")
+        tensor = Tensor._make(data._array, self._grad_fn, self._output_nr)
+        tensor._requires_grad = self._requires_grad
+        return tensor
 
 
 class _SavedOutput:
