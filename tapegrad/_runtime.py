@@ -20,8 +20,20 @@ __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
            "get_default_device", "set_warn_always", "is_warn_always_enabled", "typename",
            "is_inference", "set_flush_denormal", "is_storage"]
 
+def _threads_from_environment():
+    """PyTorch's intra-op thread count at start: OMP_NUM_THREADS (then MKL_NUM_THREADS) when
+    set to a positive integer, else the cores this process may use."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 _settings = {
-    "num_threads": os.cpu_count() or 1,
+    "num_threads": _threads_from_environment(),
     "num_interop_threads": os.cpu_count() or 1,
     "interop_threads_set": False,
     "deterministic": False,

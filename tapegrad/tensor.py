@@ -706,6 +706,10 @@ class Tensor:
     def byte(self):
         return self.to(dtypes.uint8)
 
+    def _is_view(self):
+        """Whether this tensor is a view of another (its ``_base``)."""
+        return self._base is not None
+
     def is_complex(self):
         return self._array.dtype.kind == "c"
 

@@ -7,6 +7,10 @@ norms, clamp of a number.
 
 Where PyTorch is installed each case must give its values or its exception type and message;
 the independent checks (analytic values, gradcheck in float64) run without it."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -336,3 +340,19 @@ def test_raw_saved_tensor_hooks_after_the_graph_is_freed(torch):
         y.sum().backward()
         y.grad_fn._raw_saved_result.register_hooks(lambda s: s, lambda s: s)
     assert_same(run, torch)
+
+
+def test_is_view_answers_as_pytorch(torch):
+    def answers(t):
+        a = t.ones(3, 4)
+        return [v._is_view() for v in (a, a[0], a.t(), a.reshape(12), a.t().reshape(12),
+                                       a.clone(), a.detach())]
+    assert answers(tg) == answers(torch)
+
+
+def test_the_thread_count_starts_from_omp_num_threads():
+    code = "import tapegrad; print(tapegrad.get_num_threads())"
+    environment = {**os.environ, "OMP_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "1"
