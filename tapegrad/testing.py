@@ -16,7 +16,8 @@ from .tensor import Tensor
 __all__ = ["assert_close", "make_tensor"]
 
 # (rtol, atol) by dtype; other dtypes (integers, bool) must match exactly
-_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+_TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
+               "complex64": (1.3e-6, 1e-5), "complex128": (1e-7, 1e-7)}
 
 
 class _Mismatch(Exception):
@@ -143,7 +144,7 @@ def _compare_tensors(actual, expected, options):
         actual, expected = actual.to(common), expected.to(common)
     a, e = actual.detach()._array, expected.detach()._array
     rtol, atol = _tolerances(options, a.dtype.name)
-    if a.dtype.kind == "f":
+    if a.dtype.kind in "fc":
         with np.errstate(invalid="ignore", over="ignore"):
             matches = np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=options["equal_nan"])
             matches |= (a == e)  # equal infinities
@@ -160,13 +161,14 @@ def _tensor_message(a, e, matches, rtol, atol):
     """PyTorch's statistics of a mismatch: how many, and the greatest differences (among the
     mismatched elements) with their indices."""
     total, mismatched = matches.size, int(matches.size - np.count_nonzero(matches))
-    if a.dtype.kind != "f":
+    if a.dtype.kind not in "fc":
         a, e = a.astype(np.int64), e.astype(np.int64)
     flat_matches = matches.reshape(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        difference = np.abs(a.reshape(-1) - e.reshape(-1))
+        difference = np.abs(a.reshape(-1) - e.reshape(-1))  # a complex number's: its modulus
         difference[flat_matches] = 0
-        real = a.dtype if a.dtype.kind == "f" else np.float32  # integers: as torch's true division
+        # integers: as torch's true division; complex numbers: in their parts' type
+        real = difference.dtype if a.dtype.kind in "fc" else np.float32
         relative = difference.astype(real) / np.abs(e.reshape(-1)).astype(real)
         relative[flat_matches] = 0
     stats = []

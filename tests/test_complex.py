@@ -311,3 +311,25 @@ def test_determinants_inverses_and_solves_of_complex_matrices_differentiate(torc
         return loss.detach().numpy(), z.grad.numpy()
     for ours, theirs in zip(run(tapegrad), run(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-8)
+
+
+def test_assert_close_compares_complex_tensors_as_pytorch(torch):
+    def outcome(lib):
+        z = lib.tensor([[1 + 2j, 0.5 - 1j], [3j, -2 + 0j]])
+        lib.testing.assert_close(z, z + 1e-9)
+        with pytest.raises(AssertionError) as caught:
+            lib.testing.assert_close(z, z + 1e-2)
+        return str(caught.value)
+    assert outcome(tapegrad) == outcome(torch)
+
+
+def test_layers_save_and_load_take_complex_dtypes(torch):
+    import io
+    layer = tapegrad.nn.Linear(2, 3, dtype=tapegrad.cfloat)
+    assert layer.weight.dtype is tapegrad.complex64
+    out = layer(tapegrad.tensor([[1 + 2j, 0.5 - 1j]]))
+    assert out.dtype is tapegrad.complex64 and out.shape == (1, 3)
+    buffer = io.BytesIO()
+    tapegrad.save({"z": tapegrad.tensor(Z.copy())}, buffer)
+    buffer.seek(0)
+    np.testing.assert_array_equal(tapegrad.load(buffer)["z"].numpy(), Z)

@@ -132,17 +132,27 @@ def _(ctx, grad, alpha):
 
 @primitive("mul", node="MulBackward0", group=ELEMENTWISE, saves=("a", "b"),
            saves_for={"a": ("b",), "b": ("a",)}, lowering="{0} * {1}", ufunc=np.multiply,
-           error=broadcast_error)
+           error=broadcast_error, complex_rule=True)
 def _mul(a, b):
     return a * b
 
 
 @_mul.vjp
 def _(ctx, grad):
+    # grad * conj(other), as PyTorch multiplies (conjugating around a real rule flips signed
+    # zeros); conj is the tensor itself for real numbers
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
-    return (sum_to(grad * b, ctx.input_shapes[0]) if need_a else None,
-            sum_to(grad * a, ctx.input_shapes[1]) if need_b else None)
+    dtype_a, dtype_b = ctx.input_dtypes
+    return (_real_if_real(sum_to(grad * b.conj(), ctx.input_shapes[0]), dtype_a) if need_a
+            else None,
+            _real_if_real(sum_to(grad * a.conj(), ctx.input_shapes[1]), dtype_b) if need_b
+            else None)
+
+
+def _real_if_real(grad, input_dtype):
+    """A real input's gradient of a complex result: the real part (PyTorch's handle_r_to_c)."""
+    return grad.real if input_dtype.kind != "c" else grad
 
 
 @primitive("div", node="DivBackward0", group=ELEMENTWISE, saves=("a", "b"),
@@ -174,7 +184,7 @@ def _pow_error(inputs, params):
            lowering="{0} ** {1}", error=_pow_error)
 def _pow(a, b):
     _refuse_bool("pow", b)
-    return a ** b if a.dtype.kind == "f" else _integer_power(a, b)
+    return _integer_power(a, b) if a.dtype.kind in "biu" else a ** b
 
 
 def _integer_power(base, exponent):
@@ -273,7 +283,7 @@ def _(ctx, grad, other, alpha):
 @primitive("pow_scalar", node="PowBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="{0} ** {exponent}", error=_pow_error)
 def _pow_scalar(a, exponent):
-    if a.dtype.kind != "f":
+    if a.dtype.kind in "biu":
         return _integer_power_scalar(a, exponent)
     small_power = _SMALL_INTEGER_POWERS.get(exponent)
     return a ** exponent if small_power is None else small_power(a)
@@ -296,6 +306,7 @@ def _square(a):
 _SMALL_INTEGER_POWERS = {
     3: lambda a: a * a * a,
     4: lambda a: _square(a * a),
+    -1: lambda a: 1 / a,  # for complex numbers too: PyTorch's reciprocal, signed zeros and all
     -2: lambda a: 1 / (a * a),
     -3: lambda a: 1 / (a * a * a),
     -4: lambda a: 1 / _square(a * a),
@@ -318,7 +329,7 @@ def _(ctx, grad, exponent):
 def _pow_scalar_base(exponent, base):
     _refuse_bool("pow", exponent)
     base = _number_array(base, exponent.dtype)  # wraps, as a number in arithmetic does
-    return np.power(base, exponent) if base.dtype.kind == "f" else _integer_power(base, exponent)
+    return _integer_power(base, exponent) if base.dtype.kind in "biu" else np.power(base, exponent)
 
 
 @_pow_scalar_base.vjp
@@ -840,14 +851,15 @@ divide = true_divide = div
 # Python number, recorded as MulBackward1/DivBackward1 (a tensor times a wrapped number is
 # MulBackward0). Library code that follows such C++ uses them, so its node names match.
 
-@primitive("mul_scalar", node="MulBackward1", group=ELEMENTWISE, lowering="{0} * {factor}")
+@primitive("mul_scalar", node="MulBackward1", group=ELEMENTWISE, lowering="{0} * {factor}",
+           complex_rule=True)
 def _mul_scalar(a, factor):
     return a * a.dtype.type(factor)
 
 
 @_mul_scalar.vjp
 def _(ctx, grad, factor):
-    return _mul_scalar(grad, factor=factor)
+    return _mul_scalar(grad, factor=factor.conjugate())
 
 
 @primitive("div_scalar", node="DivBackward1", group=ELEMENTWISE, lowering="{0} / {divisor}")
@@ -1223,6 +1235,9 @@ def _rounding(kernel_name, function):
     def compute(a):
         _refuse_bool(kernel_name, a)
         if a.dtype.kind == "c":
+            if function is np.round:  # PyTorch's round has no such check: its kernel refuses
+                raise NotImplementedError(f'"{kernel_name}" not implemented for '
+                                          f"'{_LEGACY_TYPE_NAMES[a.dtype.name]}'")
             raise NotImplementedError(f"{function.__name__} is not supported for complex inputs")
         return function(a) if a.dtype.kind == "f" else a.copy()
     return compute
