@@ -1371,9 +1371,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         pointwise = target.exp() * (target - input)
     else:
-        target_log_target = ops.where(target == 0, 0.0, target * target.clamp_min(
-            np.finfo(target._array.dtype).tiny).log())
-        pointwise = target_log_target - target * input
+        pointwise = ops.xlogy(target, target) - target * input
     if reduction == "batchmean":
         return pointwise.sum() / input.shape[0] if input.dim() else pointwise.sum()
     return _reduce(pointwise, reduction)
@@ -1585,16 +1583,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         reduction = _legacy_reduction(size_average, reduce)
     _check_loss_arguments("cross_entropy_loss", reduction, input=input, target=target)
     class_dim = 0 if input.dim() == 1 else 1
-    log_probs = ops.log_softmax(input, class_dim)
     if target.shape == input.shape:
-        return _soft_cross_entropy(log_probs, target, weight, class_dim, reduction,
+        return _soft_cross_entropy(input, target, weight, class_dim, reduction,
                                    label_smoothing, ignore_index)
     _check_label_smoothing(label_smoothing)
+    log_probs = ops.log_softmax(input, class_dim)
     loss = _nll_nd(log_probs, target, weight, ignore_index, reduction)
     if not label_smoothing > 0.0:
         return loss
     smooth = _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim)
-    return loss * (1 - label_smoothing) + smooth * (label_smoothing / input.shape[class_dim])
+    return (ops.elementwise.mul_scalar(loss, 1 - label_smoothing)
+            + ops.elementwise.mul_scalar(smooth, label_smoothing / input.shape[class_dim]))
 
 
 def _check_label_smoothing(label_smoothing):
@@ -1617,7 +1616,7 @@ def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_di
     if weight is not None:
         log_probs = log_probs * _class_weight_view(weight, log_probs, class_dim)
     kept = target != ignore_index
-    per_sample = -log_probs.sum(class_dim) * kept.to(log_probs.dtype)
+    per_sample = (-log_probs.sum(class_dim)).masked_fill(~kept, 0.0)  # nan-free, as ATen's
     if reduction == "none":
         return per_sample
     if reduction == "sum":
@@ -1628,7 +1627,7 @@ def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_di
     return per_sample.sum() / (weight[safe_labels] * kept.to(weight.dtype)).sum()
 
 
-def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_smoothing,
+def _soft_cross_entropy(input, target, weight, class_dim, reduction, label_smoothing,
                         ignore_index):
     if not target.is_floating_point():
         raise RuntimeError(f"Expected floating point type for target with class probabilities, "
@@ -1636,6 +1635,7 @@ def _soft_cross_entropy(log_probs, target, weight, class_dim, reduction, label_s
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
     _check_label_smoothing(label_smoothing)
+    log_probs = ops.log_softmax(input, class_dim)
     classes = log_probs.shape[class_dim]
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes

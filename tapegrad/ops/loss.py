@@ -39,8 +39,10 @@ def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
     """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or () (or (1,)
     for (C,))."""
     rows = log_probs.reshape(-1, log_probs.shape[-1])
-    safe, _, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
-    losses = -rows[np.arange(rows.shape[0]), safe] * coef
+    safe, kept, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
+    # an ignored row's loss is written as 0 (not -x * 0, which is -0. for a positive x)
+    losses = np.where(kept, -rows[np.arange(rows.shape[0]), safe] * coef, 0).astype(
+        log_probs.dtype, copy=False)
     if reduction == "none":
         return losses.reshape(log_probs.shape[:-1])
     if reduction == "sum":

@@ -6,10 +6,11 @@ import itertools
 import math
 from copy import deepcopy
 
-from .. import dtypes, ops
+from .. import _foreach, dtypes, ops
 from ..autograd import grad_mode
 from ..nn.modules.module import Module
 from ..nn.modules.normalization import _BatchNorm, _InstanceNorm
+from ..tensor import Tensor
 from .lr_scheduler._base import LRScheduler, per_group, warn_get_lr_outside_step
 
 __all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
@@ -23,32 +24,45 @@ def _check_decay(decay):
 
 
 def get_ema_multi_avg_fn(decay=0.999):
-    """Updates a list of averages in place: ``ema += (1 - decay) (current - ema)``."""
+    """Updates a list of averages in place: ``ema += (1 - decay) (current - ema)`` (one lerp
+    for float lists, a rounded copy of the blend for integer ones)."""
     _check_decay(decay)
 
     @grad_mode.no_grad()
     def ema_update(ema_param_list, current_param_list, _):
+        if _lerps(ema_param_list):
+            _foreach._foreach_lerp_(ema_param_list, current_param_list, 1 - decay)
+            return
         for ema, current in zip(ema_param_list, current_param_list):
-            if ema.is_floating_point():
-                ema.lerp_(current, 1 - decay)
-            else:
-                ema.copy_(ema * decay + current * (1 - decay))
+            ema.copy_(ema * decay + current * (1 - decay))
 
     return ema_update
 
 
 def get_swa_multi_avg_fn():
-    """Updates a list of averages in place to the equal-weight mean of ``n + 1`` values."""
+    """Updates a list of averages in place to the equal-weight mean of ``n + 1`` values. As in
+    PyTorch, integer lists (a batch norm's ``num_batches_tracked``) cannot be averaged this way
+    and raise; the default averaging of ``AveragedModel`` on the CPU does not use this."""
 
     @grad_mode.no_grad()
     def swa_update(averaged_param_list, current_param_list, num_averaged):
-        for averaged, current in zip(averaged_param_list, current_param_list):
-            if averaged.is_floating_point():
-                averaged.lerp_(current, float(1 / (num_averaged + 1)))
-            else:
-                averaged.add_((current - averaged) / (num_averaged + 1))
+        if _lerps(averaged_param_list):
+            _foreach._foreach_lerp_(averaged_param_list, current_param_list,
+                                    float(1 / (num_averaged + 1)))
+            return
+        diffs = _foreach._foreach_sub(current_param_list, averaged_param_list)
+        if isinstance(num_averaged, Tensor):
+            _foreach._foreach_addcdiv_(averaged_param_list, diffs,
+                                       [num_averaged + 1] * len(averaged_param_list))
+        else:
+            _foreach._foreach_add_(averaged_param_list, diffs, alpha=1.0 / (num_averaged + 1))
 
     return swa_update
+
+
+def _lerps(tensors):
+    """Whether a list of one dtype can be averaged by ``lerp_`` (float and complex only)."""
+    return tensors[0].is_floating_point() or tensors[0].is_complex()
 
 
 def get_ema_avg_fn(decay=0.999):
@@ -107,14 +121,17 @@ class AveragedModel(Module):
             if n_averaged == 0:
                 for mine, other in pairs:
                     mine.copy_(other)
-            elif self.avg_fn is not None:
-                for mine, other in pairs:
-                    mine.copy_(self.avg_fn(mine, other, self.n_averaged))
-            elif pairs:
-                multi_avg_fn = self.multi_avg_fn or get_swa_multi_avg_fn()
+            elif self.multi_avg_fn is not None:
                 for same_dtype in _grouped_by_dtype(pairs):
-                    multi_avg_fn([m for m, _ in same_dtype], [o for _, o in same_dtype],
-                                 self.n_averaged)
+                    self.multi_avg_fn([m for m, _ in same_dtype], [o for _, o in same_dtype],
+                                      self.n_averaged)
+            else:
+                # without a multi_avg_fn PyTorch averages one tensor at a time on the CPU (its
+                # multi-tensor kernels are for accelerators): the default, ``avg + (p - avg) /
+                # (n + 1)`` copied back, truncates integer buffers instead of refusing them
+                avg_fn = get_swa_avg_fn() if self.avg_fn is None else self.avg_fn
+                for mine, other in pairs:
+                    mine.copy_(avg_fn(mine, other, self.n_averaged))
             if not self.use_buffers:
                 for mine, other in zip(self.module.buffers(), model.buffers()):
                     mine.detach().copy_(other.detach())
@@ -123,11 +140,12 @@ class AveragedModel(Module):
 
 def _grouped_by_dtype(pairs):
     """The (average, current) pairs in lists of one dtype each, as PyTorch hands them to a
-    ``multi_avg_fn``."""
+    ``multi_avg_fn``: its grouping is a hash map that lists the dtypes last seen first (bar
+    rare hash collisions among three or more dtypes)."""
     groups = {}
     for pair in pairs:
         groups.setdefault(pair[0].dtype, []).append(pair)
-    return list(groups.values())
+    return list(groups.values())[::-1]
 
 
 @grad_mode.no_grad()

@@ -288,7 +288,8 @@ class CyclicLR(LRScheduler):
         return state
 
     def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
+        """As PyTorch's, this takes ``_scale_fn_custom`` out of the caller's dict (loading the
+        same dict twice is a KeyError there too)."""
         saved = state_dict.pop("_scale_fn_custom")
         super().load_state_dict(state_dict)
         if saved is not None:

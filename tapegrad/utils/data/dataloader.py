@@ -315,24 +315,40 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
 
 class _Worker:
-    """One simulated worker: its ``WorkerInfo``, its random generator state and its fetcher."""
+    """One simulated worker: its ``WorkerInfo``, its random generator state and its fetcher.
+    What its code raises (bar the end of an iterable dataset's stream) reaches the caller as
+    from a PyTorch worker process: "Caught ValueError in DataLoader worker process 1." and the
+    original traceback; a failing ``worker_init_fn`` is reported at the worker's first batch."""
 
     def __init__(self, worker_id, num_workers, seed, dataset):
         self.info = _worker.WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
                                        dataset=dataset)
         self.rng_state = random.Generator().manual_seed(seed).get_state()
         self.fetcher = None
+        self.init_error = None
         self.active = True
 
     def start(self, create_fetcher, worker_init_fn):
         """A new epoch: a fresh fetcher (a new pass over an iterable dataset), ``init`` first."""
         self.active = True
-        if worker_init_fn is not None:
-            self._run(worker_init_fn, self.info.id)
-        self.fetcher = self._run(create_fetcher)
+        self.init_error = None
+        try:
+            if worker_init_fn is not None:
+                self._run(worker_init_fn, self.info.id)
+            self.fetcher = self._run(create_fetcher)
+        except Exception:  # noqa: BLE001  reported with the first batch, as PyTorch does
+            self.init_error = _worker.WorkerError(self.info.id)
 
     def fetch(self, index):
-        return self._run(self.fetcher.fetch, index)
+        error, self.init_error = self.init_error, None
+        if error is None:
+            try:
+                return self._run(self.fetcher.fetch, index)
+            except StopIteration:
+                raise
+            except Exception:  # noqa: BLE001  every other error goes back wrapped
+                error = _worker.WorkerError(self.info.id)
+        error.reraise()
 
     def _run(self, function, *args):
         """Call ``function`` as this worker: its worker info and random state in place."""
