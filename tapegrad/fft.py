@@ -5,8 +5,10 @@ sliced or zero-padded to the requested length ``n`` (per dim: ``s``), so the gra
 PyTorch's does (``FftR2CBackward0`` over ``ConstantPadNdBackward0`` …). ``norm`` is PyTorch's:
 "backward" (the default: the inverse divides by n), "forward", or "ortho".
 """
+import numpy as np
+
 from .ops import spectral as _spectral
-from .ops.conjugation import conj as _conj
+from .ops.conjugation import conj as _conj, conj_physical as _conj_physical
 from .ops.creation import arange as _arange
 from .ops.layout import roll as _roll
 from . import dtypes as _dtypes
@@ -66,16 +68,30 @@ def ifftn(input, s=None, dim=None, norm=None):
 
 # ------------------------------------------------------------------ real to onesided complex
 def _r2c(name, input, s, dim, norm, forward):
-    x = _spectral.real_input(name, input)
-    dims, sizes = _spectral.signal_dims(x, s, dim)
-    x = _spectral.resized(x, dims, sizes)
+    """``rfft``/``ihfft`` and their n-d forms. A complex signal is refused where PyTorch refuses
+    it: by the 1-d forms and ``rfftn`` before reading the arguments, by ``ihfftn`` after."""
+    if name in ("rfft", "ihfft"):
+        input = _spectral.real_input(name, input)
+    elif name == "rfftn" and input.is_complex():
+        raise RuntimeError(f"rfftn expects a real-valued input tensor, but got "
+                           f"{_dtype_name(input)}")
+    dims, sizes = _spectral.signal_dims(input, s, dim)
+    _spectral.require_axes(name, dims)
+    if input.is_complex():
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: {_dtype_name(input)}")
+    x = _spectral.resized(_spectral.real_input(name, input), dims, sizes)
     if forward:
         return _spectral.fft_r2c(x, dims, _scale(norm, sizes, forward), onesided=True)
     # the inverse: the conjugate of a forward r2c over the last dim, then an inverse c2c
-    half = _conj(_spectral.fft_r2c(x, dims[-1:], _scale(norm, sizes[-1:], False), onesided=True))
+    half = _spectral.fft_r2c(x, dims[-1:], _scale(norm, sizes[-1:], False), onesided=True)
     if len(dims) == 1:
-        return half
-    return _spectral.fft_c2c(half, dims[:-1], _scale(norm, sizes[:-1], False), forward=False)
+        return _conj(half)
+    return _spectral.fft_c2c(_conj_physical(half), dims[:-1], _scale(norm, sizes[:-1], False),
+                             forward=False)
+
+
+def _dtype_name(input):
+    return _dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]
 
 
 def rfft(input, n=None, dim=-1, norm=None):
@@ -105,43 +121,48 @@ def ihfftn(input, s=None, dim=None, norm=None):
 
 
 # --------------------------------------------------------------- onesided complex to real
-def _c2r(input, s, dim, norm, forward):
+def _c2r(name, input, s, dim, norm, forward):
     dims, sizes = _spectral.signal_dims(input, s, dim)
+    _spectral.require_axes(name, dims)
     if s is None or s[-1] == -1:  # the default signal: 2 (m - 1) for m frequencies
         sizes[-1] = 2 * (input.shape[dims[-1]] - 1)
         if sizes[-1] < 1:
             raise RuntimeError(f"Invalid number of data points ({sizes[-1]}) specified")
     half = sizes[:-1] + [sizes[-1] // 2 + 1]
     x = _spectral.complex_input(_spectral.resized(input, dims, half))
-    if forward:  # hfft: the transform of a Hermitian signal is the inverse of its conjugate
-        x = _conj(x)
-    return _spectral.fft_c2r(x, dims, sizes[-1], _scale(norm, sizes, forward))
+    if not forward:
+        return _spectral.fft_c2r(x, dims, sizes[-1], _scale(norm, sizes, forward))
+    # hfft: a forward c2c over the other dims, then the last dim's Hermitian signal transformed,
+    # which is the inverse c2r of its conjugate
+    if len(dims) > 1:
+        x = _spectral.fft_c2c(x, dims[:-1], _scale(norm, sizes[:-1], True), forward=True)
+    return _spectral.fft_c2r(_conj(x), dims[-1:], sizes[-1], _scale(norm, sizes[-1:], True))
 
 
 def irfft(input, n=None, dim=-1, norm=None):
     """The real signal whose ``rfft`` is ``input`` (``n``: its length, 2 (m - 1) by default)."""
-    return _c2r(input, *_one_dim(n, dim), norm, forward=False)
+    return _c2r("irfft", input, *_one_dim(n, dim), norm, forward=False)
 
 
 def hfft(input, n=None, dim=-1, norm=None):
     """The transform of a Hermitian signal given by its non-negative half: a real spectrum."""
-    return _c2r(input, *_one_dim(n, dim), norm, forward=True)
+    return _c2r("hfft", input, *_one_dim(n, dim), norm, forward=True)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _c2r(input, s, dim, norm, forward=False)
+    return _c2r("irfftn", input, s, dim, norm, forward=False)
 
 
 def hfft2(input, s=None, dim=(-2, -1), norm=None):
-    return _c2r(input, s, dim, norm, forward=True)
+    return _c2r("hfftn", input, s, dim, norm, forward=True)
 
 
 def irfftn(input, s=None, dim=None, norm=None):
-    return _c2r(input, s, dim, norm, forward=False)
+    return _c2r("irfftn", input, s, dim, norm, forward=False)
 
 
 def hfftn(input, s=None, dim=None, norm=None):
-    return _c2r(input, s, dim, norm, forward=True)
+    return _c2r("hfftn", input, s, dim, norm, forward=True)
 
 
 # ------------------------------------------------------------------------- frequencies, shifts
@@ -160,7 +181,9 @@ def rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=Fa
 
 
 def _frequencies(k, n, d, requires_grad):
-    return (k * (1.0 / (n * d))).requires_grad_(requires_grad)
+    with np.errstate(divide="ignore", invalid="ignore"):  # no samples or no spacing: PyTorch
+        scale = float(np.float64(1.0) / np.float64(n * d))  # scales by infinity, 0 by NaN
+        return (k * scale).requires_grad_(requires_grad)
 
 
 def fftshift(input, dim=None):

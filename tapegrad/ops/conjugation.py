@@ -17,7 +17,9 @@ from ..tensor import Tensor
 from . import elementwise as ew
 from .broadcast import sum_to
 from .creation import ones_like, zeros_like
+from .inplace import apply_inplace
 from .registry import ELEMENTWISE, VIEW, primitive
+from .shape import select
 
 __all__ = ["conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_neg", "is_conj",
            "is_neg", "real", "imag", "angle", "adjoint", "complex", "polar", "view_as_real",
@@ -57,46 +59,37 @@ def conj(input):
     return _conj(input) if input._array.dtype.kind == "c" else input
 
 
-conj_physical = conj
+def conj_physical(input):
+    """The conjugate, recorded as PyTorch's materialized one (``ConjPhysicalBackward0``)."""
+    if input._array.dtype.kind != "c":
+        return input
+    result = _conj(input)
+    if result._grad_fn is not None:
+        result._grad_fn.__class__ = _conj.variant_node_class("ConjPhysicalBackward0")
+    return result
 
 
 def conj_physical_(input):
+    """Conjugated in place (``ConjPhysicalBackward1``)."""
     if input._array.dtype.kind == "c":
-        input.copy_(_conj(input.detach()) if not input.requires_grad else _conj(input))
+        apply_inplace(_conj, input, [], {})
+        node = input._grad_fn
+        if node is not None and node.primitive is _conj:
+            node.__class__ = _conj.variant_node_class("ConjPhysicalBackward1")
     return input
 
 
 # ---------------------------------------------------------------------------------- the parts
-@primitive("real", node="SelectBackward0", group=VIEW, is_view=True, complex_rule=True)
-def _real(a):
-    return a.real
-
-
-@_real.vjp
-def _(ctx, grad):
-    return complex(grad, zeros_like(grad))
-
-
-@primitive("imag", node="SelectBackward0", group=VIEW, is_view=True, complex_rule=True)
-def _imag(a):
-    return a.imag
-
-
-@_imag.vjp
-def _(ctx, grad):
-    return complex(zeros_like(grad), grad)
-
-
 def real(input):
-    """The real part of a complex tensor, a view (writes to it change the tensor); a real tensor
-    itself."""
-    return _real(input) if input._array.dtype.kind == "c" else input
+    """The real part of a complex tensor, a view (writes to it change the tensor), taken as
+    PyTorch does: a select of ``view_as_real``; a real tensor itself."""
+    return select(view_as_real(input), -1, 0) if input._array.dtype.kind == "c" else input
 
 
 def imag(input):
     if input._array.dtype.kind != "c":
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return _imag(input)
+    return select(view_as_real(input), -1, 1)
 
 
 @primitive("complex", node="ComplexBackward0", group=ELEMENTWISE, complex_rule=True,

@@ -139,20 +139,23 @@ def _mul(a, b):
 
 @_mul.vjp
 def _(ctx, grad):
-    # grad * conj(other), as PyTorch multiplies (conjugating around a real rule flips signed
-    # zeros); conj is the tensor itself for real numbers
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
-    dtype_a, dtype_b = ctx.input_dtypes
-    return (_real_if_real(sum_to(grad * b.conj(), ctx.input_shapes[0]), dtype_a) if need_a
-            else None,
-            _real_if_real(sum_to(grad * a.conj(), ctx.input_shapes[1]), dtype_b) if need_b
-            else None)
+    if grad._array.dtype.kind == "c":
+        # grad * conj(other), as PyTorch multiplies: conjugating around the real rule (the
+        # engine's default) would flip the sign of zeros; a real input takes the real part
+        a, b = a if a is None else a.conj(), b if b is None else b.conj()
+        dtype_a, dtype_b = ctx.input_dtypes
+        return (_real_part_for(sum_to(grad * b, ctx.input_shapes[0]), dtype_a) if need_a
+                else None,
+                _real_part_for(sum_to(grad * a, ctx.input_shapes[1]), dtype_b) if need_b
+                else None)
+    return (sum_to(grad * b, ctx.input_shapes[0]) if need_a else None,
+            sum_to(grad * a, ctx.input_shapes[1]) if need_b else None)
 
 
-def _real_if_real(grad, input_dtype):
-    """A real input's gradient of a complex result: the real part (PyTorch's handle_r_to_c)."""
-    return grad.real if input_dtype.kind != "c" else grad
+def _real_part_for(grad, input_dtype):
+    return grad if input_dtype.kind == "c" else grad.real
 
 
 @primitive("div", node="DivBackward0", group=ELEMENTWISE, saves=("a", "b"),

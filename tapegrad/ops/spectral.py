@@ -47,7 +47,20 @@ def _(ctx, grad, dims, scale, forward):
 
 @primitive("fft_r2c", node="FftR2CBackward0", group=OTHER, complex_rule=True)
 def _fft_r2c(a, *, dims, scale, onesided):
-    return _scaled(np.fft.rfftn(a, axes=dims) if onesided else np.fft.fftn(a, axes=dims), scale)
+    half = np.fft.rfftn(a, axes=dims)
+    return _scaled(half if onesided else _conjugate_completed(half, dims, a.shape[dims[-1]]),
+                   scale)
+
+
+def _conjugate_completed(half, dims, n):
+    """The whole spectrum of a real signal from its onesided half, as PyTorch fills it: each
+    missing X[k] is conj(X[-k]) (every transformed index negated), so the symmetry is exact and
+    the zero and Nyquist frequencies keep their exactly real values."""
+    last = dims[-1]
+    mirrored = np.take(half, np.arange(n - half.shape[last], 0, -1), axis=last)
+    for d in dims[:-1]:  # index k of another transformed dim holds -k there
+        mirrored = np.roll(np.flip(mirrored, d), 1, d)
+    return np.concatenate([half, np.conj(mirrored)], axis=last)
 
 
 @_fft_r2c.vjp
@@ -113,29 +126,41 @@ def norm_scale(norm, size, forward):
 
 def signal_dims(input, s, dim):
     """PyTorch's ``canonicalize_fft_shape_and_dim_args``: the dims transformed and the signal
-    size in each (``s``; -1 or None keeps the input's)."""
+    size in each (``s``; -1 keeps the input's), checked in PyTorch's order."""
     ndim = input.dim()
-    if not ndim:
-        raise IndexError(f"Dimension specified as {-1 if dim is None else dim} but tensor has "
-                         "no dimensions")
+    dims = None
     if dim is not None:  # in the order given: a real transform halves the last
-        dims = tuple(normalize_dims(d, ndim)[0] for d in ((dim,) if isinstance(dim, int) else dim))
-        if s is not None and len(s) != len(dims):
+        dims = tuple(_wrapped(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("FFT dims must be unique")
+    if s is not None:
+        if dims is not None and len(s) != len(dims):
             raise RuntimeError("When given, dim and shape arguments must have the same length")
-    elif s is not None:
         if len(s) > ndim:
             raise RuntimeError(f"Got shape with {len(s)} values but input tensor only has {ndim} "
                                "dimensions.")
-        dims = tuple(range(ndim - len(s), ndim))
+        if dims is None:
+            dims = tuple(range(ndim - len(s), ndim))
+        sizes = [input.shape[d] if n == -1 else n for d, n in zip(dims, s)]
     else:
-        dims = tuple(range(ndim))
-    if len(set(dims)) != len(dims):
-        raise RuntimeError("FFT dims must be unique")
-    sizes = [input.shape[d] if s is None or s[i] == -1 else s[i] for i, d in enumerate(dims)]
+        dims = tuple(range(ndim)) if dims is None else dims
+        sizes = [input.shape[d] for d in dims]
     for n in sizes:
         if n < 1:
             raise RuntimeError(f"Invalid number of data points ({n}) specified")
     return dims, sizes
+
+
+def _wrapped(d, ndim):
+    if not ndim:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return normalize_dims(d, ndim)[0]
+
+
+def require_axes(name, dims):
+    """The real transforms' refusal of an empty set of dims."""
+    if not dims:
+        raise RuntimeError(f"{name} must transform at least one axis")
 
 
 def resized(input, dims, sizes):

@@ -13,7 +13,7 @@ from ..tensor import Tensor, _address
 from .registry import OTHER, VIEW, primitive
 from .shape import _axis
 
-__all__ = ["as_strided", "unfold"]
+__all__ = ["as_strided", "unfold", "unfold_backward"]
 
 
 # ------------------------------------------------------------------------------------- unfold
@@ -50,6 +50,12 @@ def _unfold_backward(grad, shape, dimension, size, step):
 @_unfold_backward.vjp
 def _(ctx, grad, shape, dimension, size, step):
     return _unfold(grad, dimension=dimension, size=size, step=step)
+
+
+def unfold_backward(grad, input_sizes, dim, size, step):
+    """The gradient of ``unfold``: each window element added back where it came from (an
+    overlap-add when the windows overlap)."""
+    return _unfold_backward(grad, shape=tuple(input_sizes), dimension=dim, size=size, step=step)
 
 
 def unfold(input, dimension, size, step):

@@ -8,8 +8,10 @@ import operator
 
 import numpy as np
 
+from ..dtypes import SCALAR_TYPE_NAMES
 from .creation import _finish, _numpy_dtype
 from .operands import CPP_TYPE_NAMES
+from .signatures import invalid_combination
 
 __all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window",
            "kaiser_window"]
@@ -32,6 +34,9 @@ def _window(name, window_length, periodic, dtype, device, requires_grad, shape):
         raise RuntimeError(f"{name} requires non-negative window_length, got "
                            f"window_length={window_length}")
     d = _numpy_dtype(dtype)
+    if d.kind == "c":  # PyTorch gets as far as its arange, which has no complex kernel
+        raise NotImplementedError(f'"arange_cpu" not implemented for '
+                                  f"'{SCALAR_TYPE_NAMES[d.name]}'")
     if d.kind != "f":
         raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype="
                            f"{CPP_TYPE_NAMES[d.name]}, device=cpu, layout=Strided (default), "
@@ -102,8 +107,19 @@ def _kaiser(beta):
     return shape
 
 
-def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout=None,
+_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_KAISER_OVERLOADS = (f"int window_length, *, {_OPTIONS}",
+                     f"int window_length, bool periodic, *, {_OPTIONS}",
+                     f"int window_length, bool periodic, float beta, *, {_OPTIONS}")
+
+
+def kaiser_window(window_length, periodic=None, beta=None, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
-    """I0(beta sqrt(1 - ((k - alpha) / alpha)^2)) / I0(beta), alpha = (N - 1) / 2."""
-    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad,
-                   _kaiser(beta))
+    """I0(beta sqrt(1 - ((k - alpha) / alpha)^2)) / I0(beta), alpha = (N - 1) / 2 (periodic by
+    default, beta 12); PyTorch's overloads take ``beta`` only after ``periodic``."""
+    if beta is not None and periodic is None:
+        raise invalid_combination("kaiser_window", [window_length], {"beta": beta},
+                                  _KAISER_OVERLOADS)
+    return _window("kaiser_window", window_length, True if periodic is None else periodic,
+                   dtype, device, requires_grad, _kaiser(12.0 if beta is None else beta))
