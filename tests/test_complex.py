@@ -333,3 +333,21 @@ def test_layers_save_and_load_take_complex_dtypes(torch):
     tapegrad.save({"z": tapegrad.tensor(Z.copy())}, buffer)
     buffer.seek(0)
     np.testing.assert_array_equal(tapegrad.load(buffer)["z"].numpy(), Z)
+
+
+@pytest.mark.parametrize("name", ["square", "tanh", "matmul", "sigmoid", "reciprocal", "sin"])
+def test_gradients_print_pytorchs_signed_zeros(name, torch):
+    """An exact zero in a gradient is +0 where PyTorch's g * conj(w) gives +0 (a conjugated
+    product would give -0, and print as 0.-0.j)."""
+    losses = {"square": lambda z: (z ** 2).abs().sum(), "tanh": lambda z: z.tanh().abs().sum(),
+              "matmul": lambda z: (z[None] @ z[:, None]).abs().sum(),
+              "sigmoid": lambda z: z.sigmoid().real.sum(),
+              "reciprocal": lambda z: (1 / (z + 1)).abs().sum(), "sin": lambda z: z.sin().imag.sum()}
+
+    def gradient(lib):
+        z = lib.tensor([1 + 2j, 0j, -3 + 0.5j], requires_grad=True)
+        return lib.autograd.grad(losses[name](z), z)[0].numpy()
+    ours, theirs = gradient(tapegrad), gradient(torch)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    zeros = theirs.imag == 0
+    assert np.array_equal(np.signbit(ours.imag[zeros]), np.signbit(theirs.imag[zeros]))

@@ -90,7 +90,7 @@ class OpNode(Node):
         input_grads = OpNode.apply(self, grads)
         positions = self.primitive.edge_positions or range(len(input_grads))
         dtypes = self.input_dtypes
-        return tuple([None if g is None else g.conj() if dtypes[i].kind == "c" else g.real
+        return tuple([None if g is None else _conjugated(g) if dtypes[i].kind == "c" else g.real
                       for i, g in zip(positions, input_grads)])
 
     def __getattr__(self, name):
@@ -128,6 +128,16 @@ class OpNode(Node):
     @property
     def was_freed(self):
         return self._saved is None and bool(self.primitive.save_positions)
+
+
+def _conjugated(gradient):
+    """``conj(gradient)`` with its imaginary zeros positive: PyTorch computes ``g * conj(w)``
+    directly, where an exact zero comes out of ``x + (-x)`` as +0; conjugating a product
+    computed the other way round would print those zeros as -0."""
+    result = gradient.conj()
+    imaginary = result._array.imag
+    imaginary += 0.0  # -0.0 + 0.0 is +0.0; every other value is unchanged
+    return result
 
 
 def _unpack(node, entry):
