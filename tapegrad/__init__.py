@@ -34,7 +34,10 @@ from ._foreach import *  # noqa: F401,F403  torch._foreach_add_ …
 from .nn.functional import cosine_similarity, pairwise_distance
 from ._functional_aliases import *  # noqa: F401,F403  torch.conv2d, torch.layer_norm, …
 from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_algorithms, …
-from ._layout import layout, strided
+from ._layout import layout, sparse_coo, strided
+from . import sparse  # noqa: E402  torch.sparse; sparse COO tensors
+from .sparse import sparse_coo_tensor, spmm  # noqa: E402
+mm, matmul = sparse.sparse_aware(mm, "mm"), sparse.sparse_aware(matmul, "matmul")  # noqa: F405
 from . import distributions, testing, viz
 from . import signal  # noqa: E402  torch.signal.windows
 from . import fft  # noqa: E402  torch.fft

@@ -1,6 +1,7 @@
-"""Tensor layouts, as ``torch.layout``: tapegrad tensors are always dense and strided."""
+"""Tensor layouts, as ``torch.layout``: tapegrad tensors are dense and strided, or sparse COO
+(``tapegrad._sparse_tensor``)."""
 
-__all__ = ["layout", "strided"]
+__all__ = ["layout", "strided", "sparse_coo"]
 
 
 class layout:
@@ -14,3 +15,4 @@ class layout:
 
 
 strided = layout("strided")
+sparse_coo = layout("sparse_coo")

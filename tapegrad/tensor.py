@@ -706,6 +706,15 @@ class Tensor:
     def byte(self):
         return self.to(dtypes.uint8)
 
+    def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+        """The nonzero elements as a sparse COO tensor (see ``tapegrad._sparse_tensor``)."""
+        from ._sparse_tensor import to_sparse
+        return to_sparse(self, sparse_dim, layout=layout, blocksize=blocksize,
+                         dense_dim=dense_dim)
+
+    def to_sparse_coo(self):
+        return self.to_sparse()
+
     def _is_view(self):
         """Whether this tensor is a view of another (its ``_base``)."""
         return self._base is not None

@@ -1,0 +1,103 @@
+"""``torch.sparse``: sparse COO tensors' functions (``sum``, ``mm``) and the legacy constructors
+``torch.sparse.FloatTensor(indices, values, size)`` … that graph code of the GCN era still uses.
+
+The tensor itself is ``tapegrad._sparse_tensor.SparseCooTensor``; ``torch.sparse_coo_tensor``,
+``torch.spmm`` and the sparse branch of ``torch.mm``/``torch.matmul`` are defined here too.
+"""
+import functools
+
+from .. import dtypes
+from .. import ops
+from .._sparse_tensor import (SparseCooTensor, could_not_run, sparse_coo_tensor, sparse_dense_mm,
+                              sparse_softmax)
+from ..tensor import Tensor
+
+__all__ = ["sum", "mm", "addmm", "softmax", "log_softmax", "FloatTensor", "DoubleTensor",
+           "LongTensor", "IntTensor", "ByteTensor", "BoolTensor", "sparse_coo_tensor", "spmm",
+           "sparse_aware"]
+
+
+def sum(input, dim=None, dtype=None):  # noqa: A001  (torch.sparse.sum)
+    """Sum of a sparse tensor: a dense 0-d tensor, or sparse over the dimensions left."""
+    if not isinstance(input, SparseCooTensor):
+        raise RuntimeError("coalesce expected sparse coordinate tensor layout but got Strided")
+    return input.sum(dim, dtype=dtype)
+
+
+def mm(mat1, mat2, reduce="sum"):
+    """``torch.sparse.mm``: sparse @ dense (recorded as ``SparseAddmmBackward0``), or dense."""
+    if reduce != "sum":
+        raise could_not_run("_sparse_mm_reduce_impl")
+    if isinstance(mat1, SparseCooTensor):
+        return sparse_dense_mm(mat1, mat2, "SparseAddmmBackward0")
+    return ops.mm(mat1, mat2)
+
+
+def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
+    """``torch.sparse.addmm``: ``beta * mat + alpha * (mat1 @ mat2)`` for a sparse ``mat1``."""
+    if not isinstance(mat1, SparseCooTensor):
+        return ops.addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
+    return sparse_dense_mm(mat1, mat2, "SparseAddmmBackward0", bias=mat, beta=beta, alpha=alpha)
+
+
+def softmax(input, dim, *, dtype=None):
+    """``torch.sparse.softmax`` over the stored elements along ``dim`` (the others count as
+    -inf, so they stay zero)."""
+    if not isinstance(input, SparseCooTensor):
+        raise could_not_run("_sparse_softmax", backend="CPU")
+    return sparse_softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    if not isinstance(input, SparseCooTensor):
+        raise could_not_run("_sparse_log_softmax", backend="CPU")
+    return sparse_softmax(input, dim, dtype, log=True)
+
+
+def spmm(input, mat2):
+    """``torch.spmm``: ``torch.mm`` for a sparse first operand."""
+    if isinstance(input, SparseCooTensor):
+        return input.mm(mat2)
+    return ops.mm(input, mat2)
+
+
+def sparse_aware(dense_function, method):
+    """``torch.mm`` / ``torch.matmul`` taking a sparse first operand too (``input.<method>``);
+    a sparse second operand is refused, as tapegrad has no dense @ sparse."""
+    @functools.wraps(dense_function)
+    def dispatching(input, other, *args, **kwargs):
+        if isinstance(input, SparseCooTensor) and not args and not kwargs:
+            return getattr(input, method)(other)
+        if isinstance(input, SparseCooTensor) or isinstance(other, SparseCooTensor):
+            raise could_not_run(method)
+        return dense_function(input, other, *args, **kwargs)
+    return dispatching
+
+
+class _LegacySparseType(type):
+    """The type of ``torch.sparse.FloatTensor`` …: calling one makes a sparse COO tensor."""
+
+    def __call__(cls, *args, size=None):
+        if len(args) >= 2 and isinstance(args[0], Tensor):
+            indices, values, *rest = args
+            if rest:
+                size = rest[0]
+            return sparse_coo_tensor(indices, values, size)
+        shape = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        indices = ops.zeros((len(shape), 0), dtype=dtypes.int64)
+        return sparse_coo_tensor(indices, ops.zeros(0, dtype=cls.dtype), tuple(shape))
+
+    def __repr__(cls):
+        return f"<class 'torch.sparse.{cls.__name__}'>"
+
+
+def _legacy_type(name, dtype):
+    return _LegacySparseType(name, (), {"dtype": dtype, "__module__": "torch.sparse"})
+
+
+FloatTensor = _legacy_type("FloatTensor", dtypes.float32)
+DoubleTensor = _legacy_type("DoubleTensor", dtypes.float64)
+LongTensor = _legacy_type("LongTensor", dtypes.int64)
+IntTensor = _legacy_type("IntTensor", dtypes.int32)
+ByteTensor = _legacy_type("ByteTensor", dtypes.uint8)
+BoolTensor = _legacy_type("BoolTensor", dtypes.bool)
