@@ -99,8 +99,14 @@ _FLOAT32 = np.dtype(np.float32)
 
 
 def _fused():
-    from . import fused_kernels  # imports Numba: only when a float32 update first needs it
-    return fused_kernels
+    """The fused kernels' module, imported (with Numba) when a float32 update first needs it."""
+    global _fused_kernels
+    if _fused_kernels is None:
+        from . import fused_kernels as _fused_kernels
+    return _fused_kernels
+
+
+_fused_kernels = None
 
 
 def _in_dtype_of(operand, result):

@@ -30,8 +30,9 @@ def _scaled_add(out, a, b, alpha):
 
 def scaled_add_float32(out, a, b, alpha):
     """``out = a + alpha * b`` for C-contiguous float32 arrays of one shape (``out`` may be
-    ``a``), ``alpha`` taken as PyTorch takes it: rounded to float32 first."""
-    alpha = np.float64(np.float32(alpha))
+    ``a``), ``alpha`` taken as PyTorch takes it: rounded to float32 first (the kernels widen
+    it again, exactly)."""
+    alpha = np.float32(alpha)
     if out is a:
         _scaled_add_into(out.reshape(-1), b.reshape(-1), alpha)
     else:

@@ -18,7 +18,7 @@ _LEVELS = 4
 def add_reduce(a, axis, keepdims):
     """``np.add.reduce(a, axis, keepdims=keepdims)``; floating sums over leading axes of a
     C-contiguous array in PyTorch's cascade order."""
-    if axis and a.dtype.kind == "f" and a.flags.c_contiguous and a.itemsize >= 4:
+    if axis and a.dtype.kind == "f" and a.itemsize >= 4 and a.flags.c_contiguous:
         lead = len(axis)
         rows = a.shape[0] if axis == (0,) else _leading_rows(a.shape, axis)
         if rows is not None and rows > 16 and lead < a.ndim and a.size > rows:
@@ -41,9 +41,16 @@ def _cascade(rows):
     """The column sums of ``rows`` (rows x width, width > 1: numpy then adds each chunk
     sequentially, as PyTorch does)."""
     count, width = rows.shape
-    step = 1 << max(4, (count - 1).bit_length() // _LEVELS)
+    step = 16 if count <= _STEP_16_UP_TO else 1 << ((count - 1).bit_length() // _LEVELS)
     chunks = count // step
-    level = np.add.reduce(rows[:chunks * step].reshape(chunks, step, width), axis=1)
+    full = chunks * step
+    level = np.add.reduce((rows if full == count else rows[:full]).reshape(chunks, step, width),
+                          axis=1)
+    if chunks < step:  # one level (up to 256 rows): its sum, after the rows past the last chunk
+        total = np.add.reduce(level, axis=0)
+        if full < count:
+            total += np.add.reduce(rows[full:], axis=0)
+        return total
     pending = []  # what each level holds at the end, below the last full group of ``step``
     for _ in range(_LEVELS - 2):
         if level.shape[0] < step:
@@ -52,9 +59,11 @@ def _cascade(rows):
         pending.append(np.add.reduce(level[groups * step:], axis=0))
         level = np.add.reduce(level[:groups * step].reshape(groups, step, width), axis=1)
     pending.append(np.add.reduce(level, axis=0))
-    if chunks * step == count and len(pending) == 1:
-        return pending[0]  # (the common case: one level, no rows after the last full chunk)
-    total = np.add.reduce(rows[chunks * step:], axis=0)  # the rows after the last full chunk,
-    for partial in pending:                              # then each level, lowest first
+    total = np.add.reduce(rows[full:], axis=0)  # the rows after the last full chunk, then
+    for partial in pending:                      # each level, lowest first
         total += partial
     return total
+
+
+# PyTorch's chunk: 2 ** max(4, ceil(log2(count)) // 4) rows, 16 up to 2 ** 19 rows
+_STEP_16_UP_TO = 1 << 19
