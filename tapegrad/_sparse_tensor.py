@@ -390,10 +390,17 @@ class SparseCooTensor(Tensor):
     def __sub__(self, other):
         return self.sub(other)
 
+    # dense ∘ sparse: Python asks this subclass first. PyTorch adds into, and multiplies with,
+    # the dense operand: the result is dense
     def __radd__(self, other):
-        raise could_not_run("add.Tensor")
+        if not isinstance(other, Tensor):
+            raise could_not_run("add.Tensor")
+        return other + self.to_dense()
 
-    __rsub__ = __radd__
+    def __rsub__(self, other):
+        if not isinstance(other, Tensor):
+            raise could_not_run("sub.Tensor")
+        return other - self.to_dense()
 
     def add(self, other, *, alpha=1):
         """Sparse + sparse, merged as PyTorch merges (see ``_merge``)."""
@@ -420,7 +427,9 @@ class SparseCooTensor(Tensor):
         return self.matmul(other)
 
     def __rmatmul__(self, other):
-        raise could_not_run("mm")
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return other @ self.to_dense()
 
     def matmul(self, other):
         if isinstance(other, Tensor) and not other.is_sparse and other.dim() == 1:

@@ -62,14 +62,17 @@ def spmm(input, mat2):
 
 
 def sparse_aware(dense_function, method):
-    """``torch.mm`` / ``torch.matmul`` taking a sparse first operand too (``input.<method>``);
-    a sparse second operand is refused, as tapegrad has no dense @ sparse."""
+    """``torch.mm`` / ``torch.matmul`` taking sparse operands too: sparse @ dense as the sparse
+    tensor's ``<method>``, dense @ sparse as the product with its dense form (a dense result,
+    as PyTorch's)."""
     @functools.wraps(dense_function)
     def dispatching(input, other, *args, **kwargs):
         if isinstance(input, SparseCooTensor) and not args and not kwargs:
             return getattr(input, method)(other)
-        if isinstance(input, SparseCooTensor) or isinstance(other, SparseCooTensor):
+        if isinstance(input, SparseCooTensor):
             raise could_not_run(method)
+        if isinstance(other, SparseCooTensor) and not isinstance(input, SparseCooTensor):
+            other = other.to_dense()
         return dense_function(input, other, *args, **kwargs)
     return dispatching
 
