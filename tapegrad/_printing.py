@@ -195,7 +195,7 @@ def _add_suffixes(text, suffixes, indent):
     return "".join(out) + ")"
 
 
-def format_tensor(array, *, dtype_name, show_dtype, suffixes=()):
+def format_tensor(array, *, dtype_name, show_dtype, suffixes=(), name="tensor"):
     """The full repr of a tensor holding `array`, e.g. ``tensor([1., 2.])``.
 
     dtype_name: numpy-style name such as ``"float64"``, printed as
@@ -206,7 +206,7 @@ def format_tensor(array, *, dtype_name, show_dtype, suffixes=()):
         ``grad_fn=<AddBackward0>``) appended after the dtype.
     """
     a = np.asarray(array)
-    prefix = "tensor("
+    prefix = name + "("  # a subclass of Tensor prints under its own name
     extra = []
     if a.size == 0:
         body = "[]"

@@ -27,6 +27,7 @@ from ._printing import _OPTS, _block_str, _formatter, _printed_values
 from .autograd import grad_mode
 from .autograd.graph import FREED_MESSAGE, Node
 from .ops.registry import Primitive, _edge, _modified_message
+from .overrides import disabled_torch_function
 from .tensor import Size, Tensor, _wrap_dim
 
 __all__ = ["SparseCooTensor", "sparse_coo_tensor", "sparse_dense_mm", "to_sparse", "sparse_sum",
@@ -124,6 +125,7 @@ class SparseCooTensor(Tensor):
     """A sparse tensor in COO layout; ``type()`` prints as PyTorch's ``torch.Tensor``."""
 
     __module__ = "torch"
+    __torch_function__ = classmethod(disabled_torch_function)  # its own operations decide
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use torch.sparse_coo_tensor to make a sparse tensor")

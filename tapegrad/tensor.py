@@ -15,6 +15,7 @@ from numpy.lib.array_utils import byte_bounds
 from . import dtypes
 from . import _layout
 from . import _shared_memory
+from . import overrides as _overrides
 from ._array_memory import address as _address, same_elements_in
 from . import memory_format as _memory_format
 from ._printing import format_tensor
@@ -600,8 +601,10 @@ class Tensor:
         implied = (dtypes.get_default_dtype(),) if self._array.size == 0 else (
             dtypes.get_default_dtype(), dtypes.default_complex_dtype(), dtypes.int64, dtypes.bool)
         show_dtype = d not in implied
+        kind = type(self)
+        name = "tensor" if kind.__module__.startswith(("torch", "tapegrad")) else kind.__name__
         return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
-                             suffixes=tuple(suffixes))
+                             suffixes=tuple(suffixes), name=name)
 
     __str__ = __repr__
 
@@ -705,6 +708,27 @@ class Tensor:
 
     def byte(self):
         return self.to(dtypes.uint8)
+
+    # -- subclasses (see tapegrad.overrides) ----------------------------------------------
+    __torch_function__ = classmethod(_overrides.default_torch_function)
+
+    def __init_subclass__(cls, **kwargs):
+        """A user's subclass switches on ``__torch_function__`` dispatch (tapegrad's own
+        subclasses, Parameter and the sparse tensor, need none)."""
+        super().__init_subclass__(**kwargs)
+        if not cls.__module__.startswith(("torch", "tapegrad")):
+            _overrides.enable_subclass_dispatch()
+
+    def as_subclass(self, cls):
+        """This tensor as an instance of ``cls``: the same memory, on the tape through
+        ``AliasBackward0``, as PyTorch makes it."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, not "
+                            f"{type(cls).__name__}")
+        with _overrides.DisableTorchFunctionSubclass():
+            result = ops.shape._alias(self)
+        result.__class__ = cls
+        return result
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
         """The nonzero elements as a sparse COO tensor (see ``tapegrad._sparse_tensor``)."""

@@ -3,6 +3,7 @@ parameters and buffers of lazy modules, whose shape the first input decides."""
 import numpy as np
 
 from .. import dtypes
+from ..overrides import disabled_torch_function
 from ..tensor import Tensor, _check_device
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
@@ -17,6 +18,8 @@ class Parameter(Tensor):
     """
 
     __module__ = "torch.nn.parameter"  # ``type(p)`` prints as in PyTorch (pickled by value)
+    # operations on parameters give plain tensors (PyTorch's _disabled_torch_function_impl)
+    __torch_function__ = classmethod(disabled_torch_function)
 
     def __new__(cls, data=None, requires_grad=True):
         array = np.empty(0, dtype=np.float32) if data is None else data._array
