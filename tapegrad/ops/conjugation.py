@@ -13,10 +13,9 @@ real number: 0 or pi.
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
 from . import elementwise as ew
 from .broadcast import sum_to
-from .creation import ones_like, zeros_like
+from .creation import ones_like
 from .inplace import apply_inplace
 from .registry import ELEMENTWISE, VIEW, primitive
 from .shape import select

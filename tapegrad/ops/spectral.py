@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
-from .conjugation import conj, real
+from .conjugation import real
 from .padding import constant_pad_nd
 from .registry import OTHER, primitive
 from .reduction import normalize_dims
