@@ -23,6 +23,7 @@ None for non-tensor arguments, and a shape the input's shape can be broadcast to
 import contextlib
 import inspect
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -237,13 +238,59 @@ class Function:
             Function._node_classes[cls] = node_class
         return node_class
 
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """A batching rule for ``torch.func.vmap``: ``(output, out_dims)`` for arguments batched
+        at ``in_dims``; ``info`` has ``batch_size`` and ``randomness``."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
+    generate_vmap_rule = False
+
+    @classmethod
+    def _check_transformable(cls, split_style, args):
+        """PyTorch's errors for a Function called under ``torch.func`` transforms that it cannot
+        go through: only split-style Functions can, under vmap only with a vmap rule, under
+        forward mode (for inputs that carry a tangent, here: require grad) only with a ``jvp``
+        rule, and none under functionalize."""
+        if not split_style:
+            raise RuntimeError("In order to use an autograd.Function with functorch transforms "
+                               "(vmap, grad, jvp, jacrev, ...), it must override the setup_context "
+                               f"staticmethod. For more details, please see {_EXTENDING_FUNC_DOCS}")
+        if _running("vmap"):
+            cls._check_vmappable()
+        if (_running("jvp") and cls.jvp is Function.jvp
+                and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
+            Function.jvp(None)  # PyTorch's error: forward mode needs a jvp rule
+        if _running("functionalize"):
+            raise RuntimeError("NYI: Functionalize rule for custom_function_call")
+
+    @classmethod
+    def _check_vmappable(cls):
+        custom_rule = cls.vmap is not Function.vmap
+        if cls.generate_vmap_rule and custom_rule:
+            raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both "
+                               "generate_vmap_rule=True and an overridden vmap staticmethod. "
+                               "Please set generate_vmap_rule=False or delete the overridden vmap "
+                               "staticmethod to avoid ambiguity. For more details, please see "
+                               f"{_EXTENDING_FUNC_DOCS}")
+        if not (cls.generate_vmap_rule or custom_rule):
+            raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap "
+                               "support. Please override and implement the vmap staticmethod or "
+                               "set generate_vmap_rule=True. For more details, please see "
+                               f"{_EXTENDING_FUNC_DOCS}")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         split_style = cls.setup_context is not Function.setup_context
+        if active_transforms:
+            cls._check_transformable(split_style, args)
         if split_style:  # keyword and default arguments become inputs, as in PyTorch
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
             args, kwargs = bound.args, {}
+        if active_transforms and _running("vmap") and cls.vmap is not Function.vmap:
+            return _apply_vmap_rule(cls, args)
         positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         tensors = [args[i] for i in positions]
         recording = grad_mode.is_grad_enabled() and any(t._requires_grad for t in tensors)
@@ -281,6 +328,85 @@ class Function:
 
 # The active forward-AD level's propagator (set by autograd.forward_ad), or None.
 forward_ad_level = None
+
+class Transform(NamedTuple):
+    """A running ``torch.func`` transform: its kind ("vmap", "grad", "jvp", "functionalize")
+    and, for vmap, its randomness flag."""
+    kind: str
+    randomness: str = "error"
+
+
+class VmapInfo(NamedTuple):
+    """What a Function's ``vmap`` rule is told about the vmap it runs under."""
+    batch_size: int
+    randomness: str
+
+
+# The transforms running around the current call, innermost last: ``func`` enters them with
+# ``functorch_transform``, ``Function.apply`` checks them.
+active_transforms = []
+_EXTENDING_FUNC_DOCS = "https://pytorch.org/docs/main/notes/extending.func.html"
+
+
+def _running(kind):
+    """The innermost running transform of ``kind``, or None."""
+    return next((t for t in reversed(active_transforms) if t.kind == kind), None)
+
+
+def vmapped_innermost():
+    """Whether vmap is the innermost running transform. PyTorch's batched tensors there report
+    ``requires_grad=False``, so library code that records only for tensors requiring grad (module
+    backward hooks) records nothing; tapegrad's per-example slices keep their flag and ask this."""
+    return bool(active_transforms) and active_transforms[-1].kind == "vmap"
+
+
+@contextlib.contextmanager
+def functorch_transform(kind, randomness="error"):
+    """While a ``torch.func`` transform of ``kind`` runs the function it transforms."""
+    active_transforms.append(Transform(kind, randomness))
+    try:
+        yield
+    finally:
+        active_transforms.pop()
+
+
+@contextlib.contextmanager
+def _lowered(transform):
+    """Without ``transform`` while a rule written for it runs (PyTorch's lower-to-next level)."""
+    index = max(i for i, t in enumerate(active_transforms) if t is transform)
+    del active_transforms[index]
+    try:
+        yield
+    finally:
+        active_transforms.insert(index, transform)
+
+
+def _apply_vmap_rule(cls, args):
+    """``cls.apply(*args)`` for one example through the Function's own ``vmap`` rule: tapegrad's
+    vmap calls the function once per example, so the rule gets that example as a batch of one
+    (every tensor argument batched at dimension 0) and its output is read back at index 0."""
+    from ..utils import _pytree  # (tapegrad.utils imports this module)
+
+    vmapping = _running("vmap")
+    in_dims = tuple(0 if isinstance(a, Tensor) else None for a in args)
+    batched = [a.unsqueeze(0) if isinstance(a, Tensor) else a for a in args]
+    with _lowered(vmapping):
+        result = cls.vmap(VmapInfo(1, vmapping.randomness), in_dims, *batched)
+    message = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+               "pytree structure compatible with the output. ")
+    if not isinstance(result, tuple):
+        raise RuntimeError(message + f"Got a {type(result)} instead")
+    if len(result) != 2:
+        raise RuntimeError(message + f"Got {len(result)} returns instead")
+    output, out_dims = result
+    leaves, spec = _pytree.flatten(output)
+    dims = _pytree.broadcast_prefix(out_dims, spec)
+    if dims is None:
+        raise ValueError(f"The autograd.Function's vmap staticmethod returned an incompatible "
+                         f"(output, out_dims) tuple. Expected out_dims={out_dims} to be "
+                         "compatible with the structure of `output`.")
+    return _pytree.unflatten([leaf if dim is None else leaf.select(dim, 0)
+                              for leaf, dim in zip(leaves, dims)], spec)
 
 
 @contextlib.contextmanager

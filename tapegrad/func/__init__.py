@@ -1,7 +1,9 @@
 """``torch.func``: composable function transforms (``grad``, ``vjp``, ``jvp``, ``linearize``,
-``jacrev``, ``jacfwd``, ``hessian``, ``vmap``) and modules as functions of their state
-(``functional_call``, ``stack_module_state``, ``replace_all_batch_norm_modules_``), with
-PyTorch's names, signatures, pytree handling and error messages.
+``jacrev``, ``jacfwd``, ``hessian``, ``vmap``, ``functionalize``) and modules as functions of
+their state (``functional_call``, ``stack_module_state``, ``replace_all_batch_norm_modules_``),
+with PyTorch's names, signatures, pytree handling and error messages. While a transform runs,
+``autograd.function.active_transforms`` says so, and an ``autograd.Function`` called inside
+must define what PyTorch requires of it there (``setup_context``, a vmap rule, a ``jvp``).
 
 They run on tapegrad's ordinary tape. Each differentiating transform calls the function once on
 inputs it tracks and takes ``autograd.grad`` products; they nest (``grad(grad(f))``,
@@ -14,10 +16,12 @@ on views of the inputs and stacking the results. Results match PyTorch's; it is 
 than writing the loop yourself.
 """
 from .batching import vmap
+from .functionalization import functionalize
 from .gradients import grad, grad_and_value
 from .jacobians import hessian, jacfwd, jacrev
 from .modules import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from .products import jvp, linearize, vjp
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "linearize", "replace_all_batch_norm_modules_", "stack_module_state", "vjp", "vmap"]
+__all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd",
+           "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_", "stack_module_state",
+           "vjp", "vmap"]

@@ -6,8 +6,12 @@ gradient with respect to ``u`` in the direction ``t`` is ``J t``; ``g`` is built
 tangent costs one more backward pass. ``grad``, ``vjp``, ``jvp``, ``jacrev`` and ``jacfwd`` all
 start here, which is why they nest (see ``_level``).
 """
+import contextlib
+
 from .. import ops
 from ..autograd import grad_mode
+from ..autograd.function import functorch_transform
+from ..autograd.graph import disable_saved_tensors_hooks
 from ..utils import _pytree
 from ._arguments import differentiated_positions
 from ._level import Level
@@ -19,9 +23,11 @@ class Linearization:
     """``func(*args, **kwargs)`` with the arguments at ``argnums`` (all when ``None``) tracked.
 
     ``api`` names the caller in PyTorch's messages (``"vjp(f, *primals)"``); ``check_output``
-    validates the output (the aux already split off) as that caller does in PyTorch."""
+    validates the output (the aux already split off) as that caller does in PyTorch;
+    ``transform`` is the kind of PyTorch transform the caller is (``"grad"``, or ``"jvp"`` for
+    forward mode), which decides what an ``autograd.Function`` called by ``func`` must define."""
 
-    def __init__(self, func, args, kwargs, argnums, has_aux, api, check_output):
+    def __init__(self, func, args, kwargs, argnums, has_aux, api, check_output, transform="grad"):
         self.level = Level()
         positions = (differentiated_positions(argnums, len(args)) if argnums is not None
                      else range(len(args)))
@@ -29,7 +35,7 @@ class Linearization:
         tracked = [self.level.track(args[i]) for i in positions]
         for i, tree in zip(positions, tracked):
             args[i] = tree
-        with grad_mode.enable_grad():
+        with grad_mode.enable_grad(), functorch_transform(transform), _hooks_refused(transform):
             output = func(*args, **kwargs)
         self.aux = None
         if has_aux:
@@ -68,3 +74,17 @@ class Linearization:
 
     def unwrap(self, tree):
         return self.level.unwrap(tree)
+
+
+_NO_SAVED_TENSORS_HOOKS = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved "
+                           "tensor hooks. Please open an issue with your use case.")
+
+
+def _hooks_refused(transform):
+    """PyTorch's reverse-mode transforms refuse ``saved_tensors_hooks``, whether already in force
+    or entered by the function; forward mode accepts them."""
+    if transform != "grad":
+        return contextlib.nullcontext()
+    if grad_mode._state.saved_tensors_hooks:
+        raise RuntimeError(_NO_SAVED_TENSORS_HOOKS)
+    return disable_saved_tensors_hooks(_NO_SAVED_TENSORS_HOOKS)

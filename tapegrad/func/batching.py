@@ -4,11 +4,14 @@ tapegrad has no batching rules, so ``vmap`` loops in Python: it calls ``func`` o
 of the mapped dimension, on views of the inputs (``select``, so autograd flows back into the
 batched inputs), and stacks the results along ``out_dims``. The results are PyTorch's; the
 speed is that of the loop, not of one vectorized call. Python that PyTorch's vmap cannot trace
-(``.item()``, ``if`` on a tensor's value) therefore works here instead of raising.
+(``.item()``, ``if`` on a tensor's value) therefore works here instead of raising. An
+``autograd.Function`` with its own ``vmap`` rule has that rule called once per example, on a
+batch of one (``info.batch_size == 1``), where PyTorch calls it once on the whole batch.
 """
 import functools
 
 from .. import ops
+from ..autograd.function import functorch_transform
 from ..tensor import Tensor
 from ..utils import _pytree
 from . import _randomness
@@ -36,7 +39,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                     for arg, dim in zip(flat_args, flat_in_dims)]
             return lambda: func(*_pytree.unflatten(flat, args_spec), **kwargs)
 
-        results = _randomness.each_example(randomness, map(example, range(batch_size)))
+        with functorch_transform("vmap", randomness):
+            results = _randomness.each_example(randomness, map(example, range(batch_size)))
         return _stacked(results, out_dims, func)
 
     return wrapper

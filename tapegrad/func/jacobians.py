@@ -8,6 +8,7 @@ input element (a column); each calls ``func`` once. ``hessian`` is ``jacfwd(jacr
 import functools
 
 from .. import ops
+from ..autograd.function import functorch_transform
 from ..utils import _pytree
 from . import _randomness
 from .products import JVP_API, check_tensor_outputs, reverse_linearization
@@ -40,14 +41,15 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of ``func`` by forward products. ``func`` runs once, under ``randomness``
     as in ``vmap``: ``"error"`` makes a random operation raise, ``"different"`` and ``"same"``
-    let it draw (once, so the columns share the draw)."""
+    let it draw (once, so the columns share the draw). PyTorch vmaps forward products over the
+    columns, so ``func`` also runs as under ``vmap`` for the Functions it calls."""
 
     @functools.wraps(func)
     def wrapper(*args):
         _randomness.check(randomness)
-        with _randomness.drawing(randomness):
+        with _randomness.drawing(randomness), functorch_transform("vmap", randomness):
             linear = Linearization(func, args, {}, argnums, has_aux, JVP_API,
-                                   check_tensor_outputs(JVP_API))
+                                   check_tensor_outputs(JVP_API), transform="jvp")
         inputs = linear.flat_inputs
         columns = [[linear.push([basis if j == i else None for j in range(len(inputs))])
                     for basis in _basis(inp)] for i, inp in enumerate(inputs)]

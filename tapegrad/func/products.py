@@ -85,7 +85,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"size {list(primal.shape)} while the given forward gradient is of "
                                f"size {list(tangent.shape)}.")
     linear = Linearization(func, primals, {}, None, has_aux, JVP_API,
-                           check_tensor_outputs(JVP_API))
+                           check_tensor_outputs(JVP_API), transform="jvp")
     output = linear.unwrap(linear.output)
     products = _pushed(linear, flat_tangents, strict)
     return (output, products, linear.unwrap(linear.aux)) if has_aux else (output, products)
@@ -94,7 +94,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is ``J·tangents`` at the primals,
     for any number of tangents, without calling ``func`` again."""
-    linear = Linearization(func, primals, {}, None, False, JVP_API, check_tensor_outputs(JVP_API))
+    linear = Linearization(func, primals, {}, None, False, JVP_API, check_tensor_outputs(JVP_API),
+                           transform="jvp")
 
     def jvp_fn(*tangents):
         flat, spec = _pytree.flatten(tangents)

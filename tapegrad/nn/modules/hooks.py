@@ -9,7 +9,7 @@ import weakref
 from collections import OrderedDict
 
 from ..._warnings import warn_at_caller
-from ...autograd.function import Function
+from ...autograd.function import Function, vmapped_innermost
 from ...tensor import Tensor
 
 __all__ = ["RemovableHandle", "BackwardHookFunction", "BackwardHook"]
@@ -163,7 +163,7 @@ def _route_tensors(values, on_node):
     ``BackwardHookFunction`` whose node ``on_node`` receives, and the tensors' positions; the
     tuple unchanged and ``None`` when no tensor requires grad."""
     positions = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
-    if not any(values[i].requires_grad for i in positions):
+    if vmapped_innermost() or not any(values[i].requires_grad for i in positions):
         return values, None
     routed = _as_tuple(BackwardHookFunction.apply(*[values[i] for i in positions]))
     on_node(next(t.grad_fn for t in routed if t.grad_fn is not None))
