@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 
+from ..tensor import _LEGACY_TYPE_NAMES
 from .conv import _col2im, _pad, _pair, _windows
 from .registry import OTHER, primitive
 
@@ -81,6 +82,14 @@ def _geometry(kernel_size, dilation, padding, stride):
     return dict(kernel=kernel, dilation=dilation, padding=padding, stride=stride)
 
 
+def _require_kernel_type(input, kernel):
+    """ATen's im2col / col2im kernels exist for floating, complex and bool tensors only."""
+    dtype = input._array.dtype
+    if dtype.kind in "iu":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[dtype.name]}'")
+
+
 def _sizes_text(geometry, *keys):
     """``kernel_size=(2, 2), dilation=(1, 1), ...`` as ATen's messages list them."""
     return ", ".join(f"{'kernel_size' if key == 'kernel' else key}={geometry[key]}"
@@ -102,6 +111,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
             f"{_sizes_text(geometry, 'kernel', 'dilation', 'padding')}, "
             f"calculated shape of the array of sliding blocks as {blocks}, but its "
             "components must be at least one.")
+    _require_kernel_type(input, "im2col_out_cpu")
     return _unfold(input, **geometry)
 
 
@@ -125,4 +135,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             f"{_sizes_text(geometry, 'kernel', 'dilation', 'padding', 'stride')}, "
             "expected size of input's dimension 2 to match the calculated number of sliding blocks "
             f"{blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)={length}.")
+    _require_kernel_type(input, "col2im_out_cpu")
     return _fold(input, output_size=output_size, **geometry)

@@ -127,6 +127,8 @@ def roll(input, shifts, dims=None):
     if dims is not None:
         dims = _int_list("roll", "dims", dims, 3, scalar_ok=True)
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
@@ -136,6 +138,8 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
                            f"{len(dims)}")
     ndim = input._array.ndim
+    if ndim == 0:  # a scalar rolls only flattened (dims=None)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return _roll(input, shifts=shifts, dims=tuple(_dims_of(d, ndim)[0] for d in dims))
 
 
@@ -182,9 +186,17 @@ def repeat(input, *sizes, repeats=None):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     if any(s < 0 for s in sizes):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {builtins.min(sizes)}"
-                           f": {list(sizes)}")
+        _refuse_negative_size(input._array.shape, sizes)
     return _repeat(input, repeats=sizes)
+
+
+def _refuse_negative_size(shape, repeats):
+    """PyTorch's error for a negative repeat: the first negative size of the result it would
+    allocate (each size the input's times its repeat)."""
+    padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+    result = [n * r for n, r in zip(padded, repeats)]
+    first = next(n for n in result if n < 0)
+    raise RuntimeError(f"Trying to create tensor with negative dimension {first}: {result}")
 
 
 def tile(input, dims):

@@ -19,7 +19,7 @@ from .operands import check_tensor_elements
 from .registry import OTHER, VIEW, primitive
 from .signatures import invalid_combination
 
-__all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "t", "permute",
+__all__ = ["view", "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute",
            "numpy_T", "squeeze", "unsqueeze", "getitem", "cat", "concat", "concatenate", "stack",
            "split", "tensor_split", "chunk", "unbind", "narrow", "select", "movedim", "moveaxis",
            "index_select", "gather"]
@@ -74,8 +74,27 @@ _NOT_A_VIEW = ("view size is not compatible with input tensor's size and stride 
                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
 
 
-def view(input, *shape):
+def _sizes_argument(args, keywords, function, argument):
+    """An ``int[]`` argument given as varargs / one sequence, or by its name
+    (``torch.reshape(x, shape=(2, 3))``, ``x.permute(dims=(1, 0))``), refused in PyTorch's
+    words when missing, given twice or joined by an unknown keyword."""
+    if argument in keywords:
+        if args:
+            raise TypeError(f"{function}() got multiple values for argument '{argument}'")
+        args = (keywords.pop(argument),)
+    if not args:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "{argument}"')
+    if keywords:
+        raise TypeError(f"{function}() got an unexpected keyword argument '{next(iter(keywords))}'")
+    return int_list(args, function, argument)
+
+
+def view(input, *shape, **size):
+    if size:
+        shape = (_sizes_argument(shape, size, "view", "size"),)
     try:
+        if not shape:  # neither a shape nor a dtype
+            raise TypeError
         shape = int_list(shape, "view", "size")
     except TypeError:
         raise TypeError(_view_signature_error(shape)) from None
@@ -127,9 +146,10 @@ def _view_signature_error(args):
             f"one of:\n * (torch.dtype dtype)\n{why} * (tuple of ints size)\n{why}")
 
 
-def reshape(input, *shape):
+def reshape(input, *shape, **keywords):
     """A view when the strides allow one; otherwise, as PyTorch, a contiguous copy reshaped."""
-    shape = _infer_shape(int_list(shape, "reshape", "shape"), input._array.size)
+    shape = _sizes_argument(shape, keywords, "reshape", "shape")
+    shape = _infer_shape(shape, input._array.size)
     try:
         result = _reshape(input, shape=shape)
     except ValueError:
@@ -224,7 +244,13 @@ def transpose(input, dim0, dim1):
     return _transpose(input, dims=tuple(dims))
 
 
-swapaxes = swapdims = transpose
+def swapaxes(input, axis0, axis1):
+    """``transpose`` under numpy's name, its dims named as numpy names them."""
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    return transpose(input, dim0, dim1)
 
 
 def t(input):
@@ -234,9 +260,8 @@ def t(input):
     return _t(input, dims=tuple(reversed(range(input._array.ndim))))
 
 
-def permute(input, *dims):
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = dims[0]
+def permute(input, *dims, **keywords):
+    dims = _sizes_argument(dims, keywords, "permute", "dims")
     ndim = input._array.ndim
     if len(dims) != ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "

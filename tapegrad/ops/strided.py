@@ -10,6 +10,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from ..tensor import Tensor, _address
+from .creation import _index
 from .registry import OTHER, VIEW, primitive
 from .shape import _axis
 
@@ -161,12 +162,40 @@ def _elements_per_position(shape, strides, offset, dtype):
 def as_strided(input, size, stride, storage_offset=None):
     """A view of ``input``'s storage with the given sizes and strides (in elements), starting
     ``storage_offset`` elements into the storage (by default where ``input`` starts)."""
-    size, stride = tuple(size), tuple(stride)
+    size = _ints("size", size, 2)
+    stride = _ints("stride", stride, 3)
     own_offset = input.storage_offset()
-    offset = own_offset if storage_offset is None else storage_offset
+    offset = own_offset if storage_offset is None else _offset(storage_offset)
     _check_geometry(input, size, stride, offset)
     return _as_strided(input, size=size, stride=stride, offset=offset - own_offset,
                        input_stride=input.stride())
+
+
+def _ints(name, values, position):
+    """An ``int[]`` argument of ``torch.as_strided``, read as its parser reads one: the first
+    element tells the overload (so must be an int), the others convert (a bool too)."""
+    where = f"as_strided(): argument '{name}'"
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(f"{where} (position {position}) must be tuple of ints, not "
+                        f"{type(values).__name__}")
+    if values and _index(values[0]) is None:
+        raise TypeError(f"{where} (position {position}) must be tuple of ints, but found element "
+                        f"of type {type(values[0]).__name__} at pos 0")
+    numbers = []
+    for at, value in enumerate(values, 1):
+        number = value if isinstance(value, bool) else _index(value)
+        if number is None:
+            raise TypeError(f'{where} failed to unpack the object at pos {at} with error "type '
+                            f'must be tuple of ints,but got {type(value).__name__}"')
+        numbers.append(int(number))
+    return tuple(numbers)
+
+
+def _offset(storage_offset):
+    if _index(storage_offset) is None:
+        raise TypeError("as_strided(): argument 'storage_offset' (position 4) must be int, not "
+                        f"{type(storage_offset).__name__}")
+    return _index(storage_offset)
 
 
 def _check_geometry(input, size, stride, offset):

@@ -105,7 +105,7 @@ class Sequential(_ModuleSequence):
 
     def insert(self, index, module):
         if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+            raise AssertionError(f"module should be of type: {_class_repr(Module)}")
         if not -len(self) <= index <= len(self):
             raise IndexError(f"Index out of range: {index}")
         self._insert(index, module)
