@@ -808,18 +808,18 @@ class Tensor:
         """``torch.where(condition, self, other)``: self where condition holds, else other."""
         return ops.where(condition, self, other)
 
-    def view(self, *shape, dtype=None):
+    def view(self, *shape, dtype=None, **size):
         if dtype is not None and not shape:
             return ops.shape.view_dtype(self, dtype)
         if len(shape) == 1 and isinstance(shape[0], (dtypes.dtype, type)):
             return ops.shape.view_dtype(self, shape[0])
-        return ops.view(self, *shape)
+        return ops.view(self, *shape, **size)
 
     def view_as(self, other):
         return ops.view(self, other.shape)
 
-    def reshape(self, *shape):
-        return ops.reshape(self, *shape)
+    def reshape(self, *shape, **keywords):
+        return ops.reshape(self, *shape, **keywords)
 
     def reshape_as(self, other):
         return ops.reshape(self, other.shape)

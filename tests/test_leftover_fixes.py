@@ -356,3 +356,19 @@ def test_the_thread_count_starts_from_omp_num_threads():
     out = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "1"
+
+
+def test_reshape_view_and_expand_take_their_sizes_by_name(torch):
+    def results(t):
+        x = t.arange(6.0)
+        shapes = [tuple(x.reshape(shape=(2, 3)).shape), tuple(x.view(size=(3, 2)).shape),
+                  tuple(x.view(2, 3).expand(size=(2, 2, 3)).shape)]
+        errors = []
+        for call in (lambda: x.view(shape=(2, 3)), lambda: x.reshape(2, 3, shape=(6,)),
+                     lambda: x.expand()):
+            try:
+                call()
+            except TypeError as error:
+                errors.append(str(error))
+        return shapes, errors
+    assert results(tg) == results(torch)

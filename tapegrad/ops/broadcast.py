@@ -82,7 +82,14 @@ def expand_shape(input, sizes):
     return tuple(shape)
 
 
-def expand(input, *sizes):
+def expand(input, *sizes, size=None, implicit=False):
+    """``input`` broadcast to ``sizes`` (varargs, one sequence, or ``size=``), as a view."""
+    if size is not None:
+        if sizes:
+            raise TypeError("expand() got multiple values for argument 'size'")
+        sizes = (size,)
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = sizes[0]
     return _expand(input, shape=expand_shape(input, sizes))

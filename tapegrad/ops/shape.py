@@ -91,6 +91,9 @@ def _sizes_argument(args, keywords, function, argument):
 
 def view(input, *shape, **size):
     if size:
+        if "size" not in size:  # PyTorch's two overloads, neither taking the keyword
+            raise invalid_combination("view", shape, size,
+                                      ("torch.dtype dtype", "tuple of ints size"))
         shape = (_sizes_argument(shape, size, "view", "size"),)
     try:
         if not shape:  # neither a shape nor a dtype
