@@ -41,6 +41,7 @@ mm, matmul = sparse.sparse_aware(mm, "mm"), sparse.sparse_aware(matmul, "matmul"
 from . import distributions, testing, viz
 from . import signal  # noqa: E402  torch.signal.windows
 from . import fft  # noqa: E402  torch.fft
+from . import jit  # noqa: E402  torch.jit's decorators (no TorchScript)
 from .compile import compile  # noqa: E402,A001  (shadows the builtin here only)
 from . import _dynamo, compiler  # noqa: E402
 from . import library  # noqa: E402  torch.library.custom_op
@@ -61,6 +62,12 @@ newaxis = None
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
+
+
+def _assert(condition, message):
+    """``torch._assert``: Python's assert, spelled so that tracers can see it."""
+    if not condition:
+        raise AssertionError(message)
 
 
 def is_floating_point(input):

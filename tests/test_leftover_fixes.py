@@ -372,3 +372,29 @@ def test_reshape_view_and_expand_take_their_sizes_by_name(torch):
                 errors.append(str(error))
         return shapes, errors
     assert results(tg) == results(torch)
+
+
+def test_jit_decorators_and_queries_run_model_code_unchanged(torch):
+    def results(t):
+        class Block(t.nn.Module):
+            @t.jit.ignore
+            def no_weight_decay(self):
+                return {"pos_embed"}
+
+            @t.jit.unused
+            def unused(self):
+                return 1
+
+            def forward(self, x):
+                t._assert(x.dim() == 2, "expected a matrix")
+                return x if t.jit.is_scripting() or t.jit.is_tracing() else x * 2
+        block = Block()
+        try:
+            block(t.ones(3))
+        except AssertionError as error:
+            message = str(error)
+        return (block.no_weight_decay(), block.unused(), block(t.ones(1, 2)).tolist(), message,
+                t.jit.annotate(list, [1]))
+    assert results(tg) == results(torch)
+    with pytest.raises(NotImplementedError, match="tapegrad runs no TorchScript"):
+        tg.jit.script(tg.nn.Linear(1, 1))
