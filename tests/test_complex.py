@@ -351,3 +351,17 @@ def test_gradients_print_pytorchs_signed_zeros(name, torch):
     np.testing.assert_allclose(ours, theirs, rtol=1e-6)
     zeros = theirs.imag == 0
     assert np.array_equal(np.signbit(ours.imag[zeros]), np.signbit(theirs.imag[zeros]))
+
+
+def test_modules_convert_to_complex_dtypes_with_pytorchs_warning(torch):
+    import warnings
+
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            layer = lib.nn.Linear(2, 3).to(lib.cfloat)
+        out = layer(lib.ones(1, 2, dtype=lib.cfloat))
+        back = layer.to(lib.float64)
+        return (str(layer.weight.dtype), str(out.dtype), str(back.weight.dtype),
+                [str(w.message) for w in caught if "Complex modules" in str(w.message)])
+    assert run(tapegrad) == run(torch)

@@ -483,13 +483,17 @@ class Module:
                 target = arg
             else:
                 _check_device(arg)
-        if target is not None and not dtypes.as_dtype(target).is_floating_point:
-            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got "
-                            f"desired dtype={target}")
+        if target is not None:
+            target = dtypes.as_dtype(target)
+            if not (target.is_floating_point or target.is_complex):
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, "
+                                f"but got desired dtype={target}")
+            if target.is_complex:
+                warn_at_caller(_COMPLEX_MODULES_WARNING)
         memory_format = kwargs.get("memory_format")
 
         def convert(t):
-            dtype = target if t.is_floating_point() else None
+            dtype = target if t.is_floating_point() or t.is_complex() else None
             if memory_format is not None and t.dim() in (4, 5):
                 return t.to(dtype=dtype, memory_format=memory_format)
             return t if dtype is None else t.to(dtype)
@@ -1058,3 +1062,10 @@ def _assigned_parameter(source, requires_grad):
         return source.requires_grad_(requires_grad)
     return Parameter(source, requires_grad)
 
+
+_COMPLEX_MODULES_WARNING = (
+    "Complex modules are a new feature under active development whose design may change, and "
+    "some modules might not work as expected when using complex tensors as parameters or "
+    "buffers. Please file an issue at "
+    "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml if a complex module "
+    "does not work as expected.")
