@@ -555,10 +555,21 @@ class Tensor:
         if self._requires_grad and _grad_mode._state.grad_enabled:  # PyTorch: only where recorded
             _warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
                        "unexpected behavior.\nConsider using tensor.detach() first.")
-        return builtins.float(self._python_number())
+        return builtins.float(self._real_number("double"))
 
     def __int__(self):
-        return builtins.int(self._python_number())
+        return builtins.int(self._real_number("int64_t"))
+
+    def __complex__(self):
+        return builtins.complex(self._python_number())
+
+    def _real_number(self, c_type):
+        """The one element as a real number: a complex one does not convert, in PyTorch's
+        words (it says overflow)."""
+        number = self._python_number()
+        if isinstance(number, builtins.complex):
+            raise RuntimeError(f"value cannot be converted to type {c_type} without overflow")
+        return number
 
     def __index__(self):
         if self._array.dtype.kind not in "iu" or self._array.size != 1:

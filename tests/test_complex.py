@@ -365,3 +365,18 @@ def test_modules_convert_to_complex_dtypes_with_pytorchs_warning(torch):
         return (str(layer.weight.dtype), str(out.dtype), str(back.weight.dtype),
                 [str(w.message) for w in caught if "Complex modules" in str(w.message)])
     assert run(tapegrad) == run(torch)
+
+
+def test_python_numbers_from_complex_tensors_as_pytorch(torch):
+    def outcomes(lib):
+        z = lib.tensor(1 + 2j)
+        results = []
+        for call in (lambda: complex(z), lambda: complex(lib.tensor(2.5)), lambda: float(z),
+                     lambda: int(z), lambda: lib.tensor([3 + 4j]).abs_(),
+                     lambda: lib.arange(3, dtype=lib.cfloat)):
+            try:
+                results.append(repr(call()))
+            except (RuntimeError, NotImplementedError, TypeError) as error:
+                results.append(f"{type(error).__name__}: {error}")
+        return results
+    assert outcomes(tapegrad) == outcomes(torch)

@@ -466,8 +466,9 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=
         return _finish(np.arange(start, end, step, dtype=np.int64), requires_grad, device)
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     d = _numpy_dtype(dtype or dtypes.result_type(start, end, step))
-    if d == np.bool_:
-        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    if d == np.bool_ or d.kind == "c":
+        raise NotImplementedError('"arange_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[d.name]}'")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if d == np.int64:  # PyTorch's argument parsing truncates the bounds and the step

@@ -417,7 +417,17 @@ _neg_unchecked = _unary_inplace(ew._neg)
 exp_ = _unary_inplace(ew._exp)
 log_ = _unary_inplace(ew._log)
 sqrt_ = _unary_inplace(ew._sqrt)
-abs_ = absolute_ = _unary_inplace(ew._abs)
+_real_abs_ = _unary_inplace(ew._abs)
+
+
+def abs_(input):
+    """|input| in place: a complex tensor cannot hold its real magnitudes (PyTorch refuses)."""
+    if input._array.dtype.kind == "c":
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
+    return _real_abs_(input)
+
+
+absolute_ = abs_
 tanh_ = _unary_inplace(ew._tanh)
 sigmoid_ = _unary_inplace(ew._sigmoid)
 _relu_unchecked = _unary_inplace(ew._relu)
