@@ -380,3 +380,12 @@ def test_python_numbers_from_complex_tensors_as_pytorch(torch):
                 results.append(f"{type(error).__name__}: {error}")
         return results
     assert outcomes(tapegrad) == outcomes(torch)
+
+
+def test_linspace_between_complex_ends(torch):
+    def ramps(lib):
+        return [lib.linspace(0, 1j, 3).numpy(), lib.linspace(1 + 1j, 2 - 1j, 4).numpy(),
+                lib.linspace(-1 + 0.3j, 2 - 1j, 7, dtype=lib.cdouble).numpy()]
+    for ours, theirs in zip(ramps(tapegrad), ramps(torch)):
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(ours, theirs)

@@ -559,13 +559,15 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if dtype is None and any(isinstance(v, (complex, np.complexfloating)) for v in (start, end)):
+        dtype = dtypes.default_complex_dtype()  # complex ends: a complex ramp
     d = _numpy_dtype(dtype)
     _check_ends_fit(start, end, steps, d)
-    compute = d if d.kind == "f" else np.dtype(np.float64)
+    compute = d if d.kind in "fc" else np.dtype(np.float64)
     start, end = (np.array(v).astype(d).astype(compute)[()] for v in (start, end))
     values = _ramp(start, end, _step(start, end, steps), steps, compute,
-                   fused=d != np.float16)
-    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad,
+                   fused=d != np.float16 and d.kind != "c")  # (complex: operation by operation)
+    return _finish((values if d.kind in "fc" else np.trunc(values)).astype(d), requires_grad,
                    device)
 
 
