@@ -135,8 +135,9 @@ def _conjugated(gradient):
     directly, where an exact zero comes out of ``x + (-x)`` as +0; conjugating a product
     computed the other way round would print those zeros as -0."""
     result = gradient.conj()
-    imaginary = result._array.imag
-    imaginary += 0.0  # -0.0 + 0.0 is +0.0; every other value is unchanged
+    if result._array.dtype.kind == "c":  # (a rule may give a real gradient: kept as it is)
+        imaginary = result._array.imag
+        imaginary += 0.0  # -0.0 + 0.0 is +0.0; every other value is unchanged
     return result
 
 
