@@ -464,8 +464,9 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     normalized_shape = _checked_normalized_shape("layer_norm", input, normalized_shape, weight,
                                                  bias)
     _normalization.check_dtypes("LayerNormKernelImpl", input, weight, bias)
+    mixed = _mixed_parameters(input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, normalized_shape, input.dtype)
-    return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps)
+    return _normalization.layer_norm(input, weight, bias, len(normalized_shape), eps, mixed)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -479,8 +480,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     _verify_batch_size([batch * channels // num_groups, num_groups, *input.shape[2:]])
     _check_group_norm_arguments(input, num_groups, weight, bias)
     _normalization.check_dtypes("GroupNormKernelImpl", input, weight, bias)
+    mixed = _mixed_parameters(input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, input.shape[1], input.dtype)
-    return _normalization.group_norm(input, weight, bias, num_groups, eps)
+    return _normalization.group_norm(input, weight, bias, num_groups, eps, mixed)
 
 
 def _check_group_norm_arguments(input, num_groups, weight, bias):
@@ -529,12 +531,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     _normalization.check_dtypes("batch_norm", input, weight, bias, running_mean, running_var)
     if input.numel() == 0:
         return _empty_batch_norm(input, weight, bias)
+    mixed = _mixed_parameters(input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, channels, input.dtype)
     if not training and running_mean is not None:
         return _normalization.batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
     if running_mean is not None:
         _normalization.update_running_stats(input, running_mean, running_var, momentum)
-    return _normalization.batch_norm_train(input, weight, bias, eps)
+    return _normalization.batch_norm_train(input, weight, bias, eps, mixed)
 
 
 def _empty_batch_norm(input, weight, bias):
@@ -546,6 +549,11 @@ def _empty_batch_norm(input, weight, bias):
     if bias is not None:
         out = out + bias[0]
     return out
+
+
+def _mixed_parameters(input, *parameters):
+    """Whether float32 parameters come with a float16 input (ATen's "mixed" kernels)."""
+    return any(p is not None and p.dtype != input.dtype for p in parameters)
 
 
 def _affine_parameters(weight, bias, shape, dtype):

@@ -18,6 +18,9 @@ larger volume), so, as in PyTorch, it is the same ``convolution`` primitive with
 Geometry travels as parameters: ``stride``, ``dilation`` and ``output_padding`` with one entry
 per spatial dimension, ``padding`` as (before, after) per dimension, flattened — asymmetric for
 ``padding="same"`` with an even kernel.
+
+A float16 convolution (and its gradients) is computed in float32 and rounded once, as ATen's CPU
+kernels accumulate it.
 """
 import itertools
 import math
@@ -28,6 +31,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import _runtime
 from .._warnings import warn_at_caller
 from .activation import require_floating
+from .half_precision import in_float32
 from .padding import constant_pad_nd
 from .registry import OTHER, primitive
 
@@ -143,6 +147,7 @@ def _in_layout_of(out, like):
 
 @primitive("convolution", node="ConvolutionBackward0", group=OTHER, saves=("x", "w"),
            saves_for={"x": ("w",), "w": ("x",)})
+@in_float32
 def _convolution(x, w, b=None, *, stride, padding, dilation, groups, transposed=False,
                  output_padding=None, channels_last=False):
     """``channels_last``: ATen's memory format for the output and both gradients, chosen when
@@ -214,6 +219,7 @@ def _far_end_padded(a, extra):
 
 @primitive("convolution_input_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "w"))
+@in_float32
 def _convolution_input_grad(grad, w, *, input_shape, stride, padding, dilation, groups,
                             channels_last=False):
     """The input's gradient: ``grad @ W`` scattered back onto the receptive fields (col2im),
@@ -263,6 +269,7 @@ def _(ctx, upstream, input_shape, channels_last=False, **geometry):
 
 @primitive("convolution_weight_grad", node="ConvolutionBackwardBackward0", group=OTHER,
            saves=("grad", "x"))
+@in_float32
 def _convolution_weight_grad(grad, x, *, weight_shape, stride, padding, dilation, groups,
                              channels_last=False):
     """The weight's gradient: ``grad.T @ cols``, per group, channels-last as the forward's

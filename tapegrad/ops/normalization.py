@@ -36,22 +36,27 @@ def check_dtypes(kernel, input, *parameters):
     require_floating(input, kernel)
 
 
-def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps):
+def _normalized_backward(ctx, grad, x, weight, dims, reduce_dims, eps, stats_dtype=None):
     """Gradients of ``normalize(x over dims) * weight + bias`` for x, weight and bias; weight and
     bias gradients are summed over ``reduce_dims`` (then shaped as ``ctx`` says they were).
     A float16 input's are computed in float32 and rounded once, as PyTorch's kernels do (its
-    squares would overflow float16)."""
+    squares would overflow float16), from the statistics as the forward kernel saved them (in
+    ``stats_dtype``, when given)."""
     if x.dtype != dtypes.float16:
         return _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps)
     gradients = _normalized_gradients(ctx, grad.float(), x.float(), weight.float(), dims,
-                                      reduce_dims, eps)
+                                      reduce_dims, eps, stats_dtype=stats_dtype)
     return tuple(None if g is None else g.to(dtype)
                  for g, dtype in zip(gradients, (x.dtype, weight.dtype, weight.dtype)))
 
 
-def _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps):
-    centered = x - x.mean(dims, keepdim=True)
+def _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps, stats_dtype=None):
+    mean = x.mean(dims, keepdim=True)
+    centered = x - mean
     inverse_std = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    if stats_dtype is not None and stats_dtype != x.dtype:
+        mean, inverse_std = (_rounded_to(s, stats_dtype) for s in (mean, inverse_std))
+        centered = x - mean
     normalized = centered * inverse_std
     need_x, need_weight, need_bias = ctx.needs_input_grad
     grad_x = grad_weight = grad_bias = None
@@ -65,6 +70,17 @@ def _normalized_gradients(ctx, grad, x, weight, dims, reduce_dims, eps):
     if need_bias:
         grad_bias = _summed(grad, reduce_dims, ctx.input_shapes[2])
     return grad_x, grad_weight, grad_bias
+
+
+def _statistics_dtype(x, mixed):
+    """The dtype ATen's normalisation kernels save their mean and inverse standard deviation
+    in: the parameters' — float32 when they are mixed with a float16 input."""
+    return dtypes.float32 if mixed else x.dtype
+
+
+def _rounded_to(value, dtype):
+    """``value`` rounded to ``dtype`` and back (a differentiable identity up to rounding)."""
+    return value.to(dtype).to(value.dtype)
 
 
 def _summed(values, dims, shape):
@@ -84,7 +100,7 @@ def _mean(a, dims):
 @primitive("layer_norm", node="NativeLayerNormBackward0", group=OTHER,
            saves=("x", "weight"))
 @in_float32
-def _layer_norm(x, weight, bias, normalized_ndim, eps):
+def _layer_norm(x, weight, bias, normalized_ndim, eps, mixed=False):
     x = np.ascontiguousarray(x)  # ATen's kernel reads a contiguous copy: the output is C-ordered
     dims = _normalized_dims(x.ndim, normalized_ndim)
     mean = _mean(x, dims)
@@ -94,17 +110,20 @@ def _layer_norm(x, weight, bias, normalized_ndim, eps):
 
 
 @_layer_norm.vjp
-def _(ctx, grad, normalized_ndim, eps):
+def _(ctx, grad, normalized_ndim, eps, mixed=False):
     x, weight = ctx.saved
     dims = _normalized_dims(x.dim(), normalized_ndim)
     batch_dims = tuple(range(x.dim() - normalized_ndim))
-    return _normalized_backward(ctx, grad, x, weight, dims, batch_dims, eps)
+    return _normalized_backward(ctx, grad, x, weight, dims, batch_dims, eps,
+                                stats_dtype=_statistics_dtype(x, mixed))
 
 
-def layer_norm(input, weight, bias, normalized_ndim, eps):
+def layer_norm(input, weight, bias, normalized_ndim, eps, mixed=False):
     """Normalise ``input`` over its last ``normalized_ndim`` dimensions (biased variance), then
-    scale by ``weight`` and shift by ``bias`` — both tensors of the normalised shape."""
-    return _layer_norm(input, weight, bias, normalized_ndim=normalized_ndim, eps=eps)
+    scale by ``weight`` and shift by ``bias`` — both tensors of the normalised shape, cast to
+    the input's dtype; ``mixed`` when they were float32 parameters of a float16 input."""
+    return _layer_norm(input, weight, bias, normalized_ndim=normalized_ndim, eps=eps,
+                       mixed=mixed)
 
 
 def _grouped_shape(shape, groups):
@@ -114,7 +133,7 @@ def _grouped_shape(shape, groups):
 
 @primitive("group_norm", node="NativeGroupNormBackward0", group=OTHER, saves=("x", "weight"))
 @in_float32
-def _group_norm(x, weight, bias, num_groups, eps):
+def _group_norm(x, weight, bias, num_groups, eps, mixed=False):
     grouped = x.reshape(_grouped_shape(x.shape, num_groups))
     dims = tuple(range(2, grouped.ndim))
     centered = grouped - _mean(grouped, dims)
@@ -124,7 +143,7 @@ def _group_norm(x, weight, bias, num_groups, eps):
 
 
 @_group_norm.vjp
-def _(ctx, grad, num_groups, eps):
+def _(ctx, grad, num_groups, eps, mixed=False):
     """The shared rule on the grouped view: statistics over dims 2.., the weight and bias
     gradients summed over the batch and spatial dims (then shaped (C,))."""
     x, weight = ctx.saved
@@ -133,15 +152,17 @@ def _(ctx, grad, num_groups, eps):
     dims = tuple(range(2, len(shape)))
     reduce_dims = (0,) + tuple(range(3, len(shape)))
     grad_x, grad_weight, grad_bias = _normalized_backward(
-        ctx, grad.reshape(shape), x.reshape(shape), grouped_weight, dims, reduce_dims, eps)
+        ctx, grad.reshape(shape), x.reshape(shape), grouped_weight, dims, reduce_dims, eps,
+        stats_dtype=_statistics_dtype(x, mixed))
     return (None if grad_x is None else grad_x.reshape(ctx.input_shapes[0]), grad_weight,
             grad_bias)
 
 
-def group_norm(input, weight, bias, num_groups, eps):
+def group_norm(input, weight, bias, num_groups, eps, mixed=False):
     """Normalise each sample's channels (dim 1, with the dimensions after it) in ``num_groups``
-    groups, then scale by ``weight`` and shift by ``bias`` — per channel, both (C,)."""
-    return _group_norm(input, weight, bias, num_groups=num_groups, eps=eps)
+    groups, then scale by ``weight`` and shift by ``bias`` — per channel, both (C,), cast to the
+    input's dtype; ``mixed`` when they were float32 parameters of a float16 input."""
+    return _group_norm(input, weight, bias, num_groups=num_groups, eps=eps, mixed=mixed)
 
 
 def _channel_view(vector, ndim):
@@ -154,7 +175,7 @@ def _batch_dims(ndim):
 
 
 @primitive("batch_norm", node="NativeBatchNormBackward0", group=OTHER, saves=("x", "weight"))
-def _batch_norm_train(x, weight, bias, eps):
+def _batch_norm_train(x, weight, bias, eps, mixed=False):
     if x.dtype == np.float16:
         return _half_batch_norm_train(x, weight, bias, eps)
     dims = _batch_dims(x.ndim)
@@ -180,19 +201,37 @@ def _half_batch_norm_train(x, weight, bias, eps):
 
 
 @_batch_norm_train.vjp
-def _(ctx, grad, eps):
+def _(ctx, grad, eps, mixed=False):
     x, weight = ctx.saved
     dims = _batch_dims(x.dim())
-    return _normalized_backward(ctx, grad, x, _channel_view(weight, x.dim()), dims, dims, eps)
+    return _normalized_backward(ctx, grad, x, _channel_view(weight, x.dim()), dims, dims, eps,
+                                stats_dtype=_statistics_dtype(x, mixed))
 
 
 @primitive("batch_norm_eval", node="NativeBatchNormBackward0", group=OTHER,
            saves=("x", "weight", "mean", "var"), nondifferentiable=("mean", "var"))
 @in_float32
 def _batch_norm_eval(x, weight, bias, mean, var, *, eps):
+    if x.dtype == np.float32:
+        return _float32_batch_norm_eval(x, weight, bias, mean, var, eps)
     scale = weight / np.sqrt(var + x.dtype.type(eps))
     return (x - _channel_view(mean, x.ndim)) * _channel_view(scale, x.ndim) + _channel_view(
         bias, x.ndim)
+
+
+def _float32_batch_norm_eval(x, weight, bias, mean, var, eps):
+    """ATen's float32 CPU kernel to the last bit: per channel a factor ``alpha = 1 / sqrt(var +
+    eps) * weight`` (in float32) and an offset ``beta = bias - mean * alpha``, each output
+    ``x * alpha + beta``; both fused multiply-adds, rounded once. float64 holds the product of
+    two float32 values exactly, so computing there and rounding to float32 gives the same
+    result (barring a rare double rounding). Other dtypes keep the plain formula: numpy has no
+    fused multiply-add to match float64's."""
+    alpha = 1 / np.sqrt(var + np.float32(eps)) * weight
+    wide = np.float64
+    beta = (bias.astype(wide) - mean.astype(wide) * alpha.astype(wide)).astype(np.float32)
+    out = x.astype(wide) * _channel_view(alpha.astype(wide), x.ndim) + _channel_view(
+        beta.astype(wide), x.ndim)
+    return out.astype(np.float32)
 
 
 @_batch_norm_eval.vjp
@@ -210,9 +249,10 @@ def _(ctx, grad, eps):
     return grad_x, grad_weight, grad_bias, None, None
 
 
-def batch_norm_train(input, weight, bias, eps):
-    """Normalise each channel of ``input`` (dim 1) with this batch's statistics."""
-    return _batch_norm_train(input, weight, bias, eps=eps)
+def batch_norm_train(input, weight, bias, eps, mixed=False):
+    """Normalise each channel of ``input`` (dim 1) with this batch's statistics; ``mixed`` when
+    the weight and bias were float32 parameters of a float16 input."""
+    return _batch_norm_train(input, weight, bias, eps=eps, mixed=mixed)
 
 
 def batch_norm_eval(input, weight, bias, running_mean, running_var, eps):

@@ -32,6 +32,7 @@ from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .conv import _col2im, _in_layout_of, _is_channels_last, _pad, _pair, _single, _windows
 from .creation import rand, zeros, zeros_like
+from .half_precision import in_float32
 from .registry import OTHER, primitive
 from .shape import _index, _index_backward, gather
 
@@ -363,6 +364,7 @@ def _avg_pool_primitive(spatial):
     name, node = f"avg_pool{spatial}d", f"AvgPool{spatial}DBackward"
 
     @primitive(name, node=node + "0", group=OTHER, saves=("x",))
+    @in_float32
     def forward(x, *, kernel, stride, padding, count_include_pad, divisor_override):
         windows = _windows(_pad(x, padding), kernel, stride, (1,) * spatial)
         sums = windows.sum(axis=tuple(range(-spatial, 0)))
@@ -439,9 +441,10 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
 
 
 def _check_avg_pool_dtype(input, spatial):
-    """ATen averages floating types and int64 only; its error names the kernel it picked."""
+    """ATen averages floating types and int64 only (and in 3-d no float16 on the CPU); its
+    error names the kernel it picked."""
     dtype = input._array.dtype
-    if dtype.kind == "f" or dtype == np.int64:
+    if (dtype.kind == "f" and not (spatial == 3 and dtype == np.float16)) or dtype == np.int64:
         return
     if spatial == 3:
         kernel = "avg_pool3d_out_frame"
@@ -544,6 +547,7 @@ def _contract(a, matrices):
 def _adaptive_avg_primitive(spatial):
     @primitive(f"adaptive_avg_pool{spatial}d", node=f"AdaptiveAvgPool{spatial}DBackward0",
                group=OTHER, saves=("x",))
+    @in_float32
     def forward(x, *, output_size):
         matrices = [_membership(n, m).astype(x.dtype)
                     for n, m in zip(x.shape[-spatial:], output_size)]
