@@ -398,3 +398,11 @@ def test_jit_decorators_and_queries_run_model_code_unchanged(torch):
     assert results(tg) == results(torch)
     with pytest.raises(NotImplementedError, match="tapegrad runs no TorchScript"):
         tg.jit.script(tg.nn.Linear(1, 1))
+
+
+def test_expand_keeps_the_strides_of_size_one_dims_that_stay(torch):
+    def strides(t):
+        return [t.zeros(3, 1).expand(3, 1).stride(), t.zeros(3, 1).expand(2, 3, 1).stride(),
+                t.zeros(1, 4).t().expand(4, 1).stride(), t.zeros(2, 1, 3).expand(2, 5, 3).stride(),
+                tuple(t.zeros(3, 1).broadcast_to(3, 1).shape)]
+    assert strides(tg) == strides(torch)

@@ -14,7 +14,14 @@ __all__ = ["expand", "broadcast_to", "sum_to", "sum_to_size", "expand_shape"]
 
 @primitive("expand", node="ExpandBackward0", group=VIEW, is_view=True)
 def _expand(a, shape):
-    return np.broadcast_to(a, shape)
+    out = np.broadcast_to(a, shape)
+    lead = len(shape) - a.ndim
+    if 1 in a.shape and any(n == 1 == m for n, m in zip(a.shape, shape[lead:])):
+        # a size-1 dim that stays size 1 keeps its stride, as PyTorch's (numpy gives it 0)
+        strides = out.strides[:lead] + tuple(
+            stride if n == m else 0 for stride, n, m in zip(a.strides, a.shape, shape[lead:]))
+        out = np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)
+    return out
 
 
 @_expand.vjp
@@ -95,5 +102,6 @@ def expand(input, *sizes, size=None, implicit=False):
     return _expand(input, shape=expand_shape(input, sizes))
 
 
-def broadcast_to(input, size):
-    return expand(input, tuple(size))
+def broadcast_to(input, *size):
+    """``expand`` with PyTorch's name (``x.broadcast_to(3, 1)`` or a size)."""
+    return expand(input, *size)
