@@ -50,3 +50,13 @@ def test_other_sums_are_numpys():
     ints = np.arange(100).reshape(50, 2)
     assert np.array_equal(add_reduce(ints, (0,), True), np.add.reduce(ints, axis=(0,),
                                                                        keepdims=True))
+
+
+def test_float16_sums_accumulate_in_float32(torch):
+    a = (np.sin(np.linspace(-3, 3, 240)).reshape(2, 4, 5, 6) * 7).astype(np.float16)
+    for dims in [(0, 2, 3), (1,), (0,), None]:
+        ours = tapegrad.from_numpy(a.copy()).sum(dims) if dims else tapegrad.from_numpy(a).sum()
+        theirs = torch.from_numpy(a.copy()).sum(dims) if dims else torch.from_numpy(a).sum()
+        assert np.array_equal(ours.numpy(), theirs.numpy()), dims
+    once = np.add.reduce(a.astype(np.float32), axis=(0, 2, 3)).astype(np.float16)
+    assert np.array_equal(tapegrad.from_numpy(a).sum((0, 2, 3)).numpy(), once)

@@ -17,7 +17,10 @@ _LEVELS = 4
 
 def add_reduce(a, axis, keepdims):
     """``np.add.reduce(a, axis, keepdims=keepdims)``; floating sums over leading axes of a
-    C-contiguous array in PyTorch's cascade order."""
+    C-contiguous array in PyTorch's cascade order; float16 summed in float32 and rounded once,
+    as PyTorch accumulates it (numpy rounds every partial sum to float16)."""
+    if a.dtype == np.float16:
+        return add_reduce(a.astype(np.float32), axis, keepdims).astype(np.float16)
     if axis and a.dtype.kind == "f" and a.itemsize >= 4 and a.flags.c_contiguous:
         lead = len(axis)
         rows = a.shape[0] if axis == (0,) else _leading_rows(a.shape, axis)
