@@ -406,3 +406,23 @@ def test_expand_keeps_the_strides_of_size_one_dims_that_stay(torch):
                 t.zeros(1, 4).t().expand(4, 1).stride(), t.zeros(2, 1, 3).expand(2, 5, 3).stride(),
                 tuple(t.zeros(3, 1).broadcast_to(3, 1).shape)]
     assert strides(tg) == strides(torch)
+
+
+def test_linear_cross_entropy_is_linear_then_cross_entropy(torch):
+    def results(t):
+        x = t.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()
+        w = t.linspace(-0.5, 0.5, 20).reshape(5, 4).requires_grad_()
+        loss = t.nn.functional.linear_cross_entropy(
+            x, w, t.tensor([0, 3, 4]), linear_bias=t.linspace(0, 0.2, 5), label_smoothing=0.1)
+        loss.backward()
+        k_dim = t.nn.functional.linear_cross_entropy(
+            x.detach(), t.linspace(-0.5, 0.5, 40).reshape(5, 2, 4),
+            t.tensor([[0, 1], [2, 3], [4, 0]]), reduction="none")
+        module = t.nn.LinearCrossEntropyLoss(4, 3, out_features=(2,), bias=True,
+                                             options=t.nn.LinearCrossEntropyOptions())
+        return loss, x.grad, w.grad, k_dim, repr(module), [n for n, _ in module.named_parameters()]
+    assert_same(results, torch)
+    x, w = tg.ones(2, 3), tg.linspace(0, 1, 12).reshape(4, 3)
+    reference = tg.nn.functional.cross_entropy(x @ w.T, tg.tensor([1, 2]))
+    assert tg.nn.functional.linear_cross_entropy(x, w, tg.tensor([1, 2])).item() == \
+        reference.item()

@@ -54,7 +54,7 @@ from .. import random as _random
 from ._reduction import legacy_get_string as _legacy_reduction
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 
-__all__ = ["linear", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
+__all__ = ["linear", "linear_cross_entropy", "relu", "relu6", "gelu", "tanh", "sigmoid", "softmax", "log_softmax",
            "leaky_relu", "elu", "selu", "silu", "softplus", "mish", "hardtanh", "logsigmoid",
            "softsign", "hardswish", "hardsigmoid", "dropout", "layer_norm", "group_norm",
            "batch_norm", "dropout1d", "dropout2d", "dropout3d", "instance_norm", "rms_norm",
@@ -1581,6 +1581,44 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     return _nll_nd(input, target, weight, ignore_index, reduction)
+
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None,
+                         reduction="mean", ignore_index=None, label_smoothing=0.0,
+                         options=None):
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target, ...)``, PyTorch's
+    reference: a ``linear_weight`` of shape (C, *out_features, in_features) gives a
+    K-dimensional loss. ``options`` choose PyTorch's chunked, memory-saving algorithm for the
+    same loss; tapegrad computes the reference."""
+    if not 1 <= input.dim() <= 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {in_features} and {linear_weight.shape[-1]}, "
+                           "respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(
+            f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} "
+            f"requires batched input, (N, {in_features}), got unbatched input with shape "
+            f"{tuple(input.shape)}")
+    logits_shape = (*batches, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    outputs = math.prod(out_features, start=classes)
+    logits = linear(input, linear_weight.reshape(outputs, in_features),
+                    None if linear_bias is None else linear_bias.reshape(outputs))
+    return cross_entropy(logits.reshape(logits_shape), target, weight=weight,
+                         reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index,
+                         label_smoothing=label_smoothing)
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

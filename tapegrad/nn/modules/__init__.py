@@ -48,6 +48,7 @@ from .loss import (
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiLabelMarginLoss,
+    LinearCrossEntropyLoss, LinearCrossEntropyOptions,
 )
 from .ctc_loss import CTCLoss
 from .adaptive import AdaptiveLogSoftmaxWithLoss
@@ -65,6 +66,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "PixelShuffle", "PixelUnshuffle", "Fold", "Unfold", "MSELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
+           "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "Transformer", "TransformerDecoderLayer", "TransformerDecoder",

@@ -1,11 +1,15 @@
 """Loss modules: each holds its options and calls its ``functional`` twin."""
+import dataclasses
+import math
+
 from .. import functional as F
 from .._reduction import legacy_get_string
 from .distance import PairwiseDistance
+from .linear import Linear
 from .module import Module
 
 __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "CosineEmbeddingLoss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MarginRankingLoss",
+           "CrossEntropyLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MarginRankingLoss",
            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "GaussianNLLLoss",
            "PoissonNLLLoss", "MultiLabelMarginLoss"]
@@ -95,6 +99,54 @@ class CrossEntropyLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+@dataclasses.dataclass
+class LinearCrossEntropyOptions:
+    """The settings of PyTorch's chunked linear_cross_entropy (memory, not the loss); tapegrad
+    computes the reference and keeps them for code that passes them."""
+    allow_retain_graph: bool = False
+    batch_chunk_size: int = None
+    chunking_method: str = "auto"
+    acc_policy: str = "auto"
+    acc_dtype: object = None
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """A linear layer and cross-entropy in one (``F.linear_cross_entropy``): ``num_classes``
+    scores, times ``out_features`` positions for a K-dimensional loss."""
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None,
+                 dtype=None, reduction="mean", weight=None, ignore_index=None,
+                 label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got "
+                               f"{tuple(weight.shape)}")
+        if not 0 <= label_smoothing <= 1.0:
+            raise RuntimeError("expected label_smoothing to be in range [0, 1], got "
+                               f"{label_smoothing}")
+        super().__init__(weight=weight, reduction=reduction)
+        self.num_classes, self.out_features = num_classes, out_features
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+        # Linear's weight is 2-d: the scores of every position, reshaped in forward
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias,
+                             device=device, dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        shape = (self.num_classes, *self.out_features)
+        bias = self.linear.bias
+        return F.linear_cross_entropy(
+            input, self.linear.weight.reshape((*shape, self.linear.in_features)), target,
+            linear_bias=None if bias is None else bias.reshape(shape), weight=self.weight,
+            reduction=self.reduction, ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, "
+                f"reduction={self.reduction}, ignore_index={self.ignore_index}, "
+                f"label_smoothing={self.label_smoothing}, options={self.options}")
 
 
 class BCELoss(_WeightedLoss):
