@@ -389,3 +389,41 @@ def test_linspace_between_complex_ends(torch):
     for ours, theirs in zip(ramps(tapegrad), ramps(torch)):
         assert ours.dtype == theirs.dtype
         np.testing.assert_array_equal(ours, theirs)
+
+
+HERMITIAN = np.array([[2.0, 1 - 1j, 0.5j], [1 + 1j, 3.0, 0.2], [-0.5j, 0.2, 1.0]])
+
+
+def _eigh_loss(lib, h):
+    values, vectors = lib.linalg.eigh(h)
+    weights = lib.arange(9.0, dtype=lib.float64).reshape(3, 3)
+    return ((values * lib.arange(3.0, dtype=lib.float64)).sum()
+            + (vectors.abs() ** 2 * weights).sum() + lib.linalg.eigvalsh(h).pow(2).sum())
+
+
+def test_eigh_of_hermitian_matrices_and_its_gradient(torch):
+    def run(lib):
+        h = lib.tensor(HERMITIAN.copy(), requires_grad=True)
+        values, vectors = lib.linalg.eigh(h)
+        _eigh_loss(lib, h).backward()
+        return values.detach().numpy(), vectors.abs().detach().numpy(), h.grad.numpy()
+    ours, theirs = run(tapegrad), run(torch)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, atol=1e-10)
+    values, vectors = ours[0], tapegrad.linalg.eigh(tapegrad.tensor(HERMITIAN))[1].numpy()
+    np.testing.assert_allclose(HERMITIAN @ vectors, vectors * values, atol=1e-12)
+
+
+def test_eigh_gradient_is_finite_differences_along_hermitian_directions():
+    """The loss is a function of a Hermitian matrix: its directional derivative along a
+    Hermitian direction D is Re <grad, D>."""
+    h = tapegrad.tensor(HERMITIAN.copy(), requires_grad=True)
+    _eigh_loss(tapegrad, h).backward()
+    direction = np.array([[0.3, 0.1 + 0.2j, -0.4j], [0.1 - 0.2j, -0.5, 0.7], [0.4j, 0.7, 0.2]])
+    step = 1e-6
+    with tapegrad.no_grad():
+        plus = _eigh_loss(tapegrad, tapegrad.tensor(HERMITIAN + step * direction)).item()
+        minus = _eigh_loss(tapegrad, tapegrad.tensor(HERMITIAN - step * direction)).item()
+    expected = (plus - minus) / (2 * step)
+    assert np.real(np.sum(np.conj(h.grad.numpy()) * direction)) == pytest.approx(expected,
+                                                                                 rel=1e-6)

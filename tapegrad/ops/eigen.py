@@ -13,7 +13,7 @@ from .conjugation import conj, imag, real
 from .elementwise import where
 from .layout import diag_embed
 from .linalg import matmul
-from .matrix import check_square_shape, solve
+from .matrix import check_square_shape, eigenvector_phase_error, solve
 from .registry import OTHER, primitive
 from .shape import transpose, unsqueeze
 from ..tensor import Tensor
@@ -46,10 +46,7 @@ def _(ctx, grads):
         product = matmul(vectors_h, grad_vectors)
         diagonal = product.diagonal(0, -2, -1)
         if not np.allclose(imag(diagonal)._array, 0, rtol=1e-2, atol=1e-2):
-            raise RuntimeError(
-                "linalg_eig_backward: The eigenvectors in the complex case are specified up to "
-                "multiplication by e^{i phi}. The specified loss function depends on this "
-                "quantity, so it is ill-defined.")
+            raise RuntimeError(eigenvector_phase_error("linalg_eig_backward"))
         product = product - matmul(vectors_h, vectors * unsqueeze(real(diagonal), -2))
         if grad_values is not None:
             product = product + diag_embed(grad_values)

@@ -15,6 +15,7 @@ from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import lapack
 from .broadcast import sum_to
+from .conjugation import conj
 from .creation import zeros, zeros_like
 from .elementwise import where
 from .layout import diag_embed, tril
@@ -154,43 +155,62 @@ def _(ctx, grad, vector, left=True):
     return sum_to(grad_a, ctx.input_shapes[0]), sum_to(grad_b, ctx.input_shapes[1])
 
 
-@primitive("eigvalsh", node="LinalgEighBackward0", group=OTHER, saves=("a",))
+@primitive("eigvalsh", node="LinalgEighBackward0", group=OTHER, saves=("a",),
+           complex_rule=True)
 def _eigvalsh(a, UPLO):
     return np.linalg.eigvalsh(a, UPLO=UPLO)
 
 
 @_eigvalsh.vjp
 def _(ctx, grad, UPLO):
-    """d lambda_i = v_i^T dA v_i, so the gradient is V diag(G) V^T; the eigenvectors come from
+    """d lambda_i = v_i^H dA v_i, so the gradient is V diag(G) V^H; the eigenvectors come from
     ``eigh``, whose own rule differentiates them again (``hessian`` of an eigenvalue)."""
     (a,) = ctx.saved
     vectors = _eigh(a, UPLO=UPLO)[1]
-    return matmul(vectors * unsqueeze(grad, -2), _mT(vectors))
+    return matmul(vectors * unsqueeze(grad.to(vectors.dtype), -2), _mH(vectors))
+
+
+def _mH(t):
+    """The conjugate transpose (the transpose, for real matrices)."""
+    return conj(_mT(t))
 
 
 @primitive("eigh", node="LinalgEighBackward0", group=OTHER, n_outputs=None,
-           saves=("out0", "out1"))
+           saves=("out0", "out1"), complex_rule=True)
 def _eigh(a, UPLO):
     return tuple(np.linalg.eigh(a, UPLO=UPLO))
 
 
 @_eigh.vjp
 def _(ctx, grads, UPLO):
-    """PyTorch's ``linalg_eig_backward`` (symmetric case): with V^T gV projected on the skew
-    matrices, gA = V (skew(V^T gV) / E + diag(gL)) V^T, E_ij = L_j - L_i."""
+    """PyTorch's ``linalg_eig_backward`` (Hermitian case): with V^H gV projected on the
+    skew-Hermitian matrices, gA = V (skew(V^H gV) / E + diag(gL)) V^H, E_ij = L_j - L_i. A
+    complex eigenvector is defined up to a phase: a loss depending on it is refused."""
     values, vectors = ctx.saved
     grad_values, grad_vectors = (grads[i] if i < len(grads) else None for i in range(2))
+    if grad_values is not None:
+        grad_values = grad_values.to(vectors.dtype)
     if grad_vectors is None:
-        return matmul(vectors * unsqueeze(grad_values, -2), _mT(vectors))
-    product = matmul(_mT(vectors), grad_vectors)
-    skew = (product - _mT(product)) * 0.5
+        return matmul(vectors * unsqueeze(grad_values, -2), _mH(vectors))
+    product = matmul(_mH(vectors), grad_vectors)
+    if product._array.dtype.kind == "c" and not np.allclose(
+            product._array.diagonal(0, -2, -1).imag, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError(eigenvector_phase_error("linalg_eigh_backward"))
+    skew = (product - _mH(product)) * 0.5
     gaps = unsqueeze(values, -2) - unsqueeze(values, -1)
     n = values._array.shape[-1]
     eye_mask = Tensor._make(np.eye(n, dtype=bool))
     inner = skew / where(eye_mask, 1.0, gaps)
     if grad_values is not None:
         inner = where(eye_mask, diag_embed(grad_values), inner)
-    return matmul(vectors, matmul(inner, _mT(vectors)))
+    return matmul(vectors, matmul(inner, _mH(vectors)))
+
+
+def eigenvector_phase_error(name):
+    """PyTorch's refusal of a loss that depends on complex eigenvectors' arbitrary phases."""
+    return (f"{name}: The eigenvectors in the complex case are specified up to multiplication "
+            "by e^{i phi}. The specified loss function depends on this quantity, so it is "
+            "ill-defined.")
 
 
 _Eigh = structseq("linalg_eigh", "eigenvalues eigenvectors")
@@ -201,7 +221,7 @@ def _check_eigh_input(A, UPLO):
     check_square_shape("linalg.eigh", A)
     if not isinstance(UPLO, str) or UPLO.upper() not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if A._array.dtype.kind != "f":
+    if A._array.dtype.kind not in "fc":
         raise NotImplementedError('"linalg_eigh_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
     return UPLO.upper()
