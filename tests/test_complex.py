@@ -427,3 +427,21 @@ def test_eigh_gradient_is_finite_differences_along_hermitian_directions():
     expected = (plus - minus) / (2 * step)
     assert np.real(np.sum(np.conj(h.grad.numpy()) * direction)) == pytest.approx(expected,
                                                                                  rel=1e-6)
+
+
+def test_cholesky_of_hermitian_positive_definite_matrices(torch):
+    matrix = np.array([[4.0, 1 - 1j, 0.5j], [1 + 1j, 3.0, 0.2], [-0.5j, 0.2, 2.0]])
+
+    def run(lib, upper):
+        a = lib.tensor(matrix.copy(), requires_grad=True)
+        factor = lib.linalg.cholesky(a, upper=upper)
+        weights = lib.arange(9.0, dtype=lib.float64).reshape(3, 3)
+        ((factor.abs() ** 2 * weights).sum() + factor.real.sum() + 2 * factor.imag.sum()
+         ).backward()
+        return factor.detach().numpy(), a.grad.numpy()
+    for upper in (False, True):
+        (factor, grad), (their_factor, their_grad) = run(tapegrad, upper), run(torch, upper)
+        np.testing.assert_allclose(factor, their_factor, atol=1e-12)
+        np.testing.assert_allclose(grad, their_grad, atol=1e-10)
+        lower = factor.conj().T if upper else factor
+        np.testing.assert_allclose(lower @ lower.conj().T, matrix, atol=1e-12)

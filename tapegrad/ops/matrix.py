@@ -46,7 +46,7 @@ def check_square_shape(name, A, argument="A"):
 
 def check_floating(name, A, complex_ok=False):
     """PyTorch's dtype check; ``complex_ok`` for the functions tapegrad computes on complex
-    matrices too (their rules are holomorphic: det, inv, solve)."""
+    matrices too (det, inv, solve, whose rules are holomorphic, and cholesky)."""
     kind = A._array.dtype.kind
     if kind != "f" and not (complex_ok and kind == "c"):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
@@ -239,7 +239,7 @@ def _not_positive_definite(inputs, params):
 
 
 @primitive("cholesky", node="LinalgCholeskyExBackward0", group=OTHER, saves=("out",),
-           error=_not_positive_definite)
+           error=_not_positive_definite, complex_rule=True)
 def _cholesky(a, upper):
     try:
         return np.linalg.cholesky(a, upper=upper)
@@ -252,15 +252,15 @@ def _cholesky(a, upper):
 
 @_cholesky.vjp
 def _(ctx, grad, upper):
-    """PyTorch's rule: gA = L^-T Phi(L^T gL) L^-1, symmetrized, where Phi keeps the lower
-    triangle with its diagonal halved (for ``upper``, L = U^T and gL = gU^T)."""
+    """PyTorch's rule: gA = L^-H Phi L^-1 with P = tril(L^H gL) and Phi = (P + tril(P, -1)^H)
+    / 2 (for ``upper``, L = U^H and gL = gU^H; ^H is the transpose for real matrices, where
+    Phi is symmetric; a complex diagonal is kept, as PyTorch keeps it)."""
     (factor,) = ctx.saved
-    lower, grad = (_mT(factor), _mT(grad)) if upper else (factor, grad)
-    product = matmul(_mT(lower), grad)
-    phi = tril(product, -1) + diag_embed(product.diagonal(0, -2, -1) * 0.5)
+    lower, grad = (_mH(factor), _mH(grad)) if upper else (factor, grad)
+    product = tril(matmul(_mH(lower), grad))
+    phi = (product + _mH(tril(product, -1))) * 0.5
     lower_inverse = _inv(lower)
-    grad_a = matmul(matmul(_mT(lower_inverse), phi), lower_inverse)
-    return (grad_a + _mT(grad_a)) * 0.5
+    return matmul(matmul(_mH(lower_inverse), phi), lower_inverse)
 
 
 def det(A):
@@ -309,7 +309,7 @@ def eigvalsh(A, UPLO="L"):
 
 
 def cholesky(A, *, upper=False):
-    _check_square("linalg.cholesky", A)
+    _check_square("linalg.cholesky", A, complex_ok=True)
     return _cholesky(A, upper=upper)
 
 
