@@ -73,7 +73,11 @@ def has_torch_function(args):
 def handle_torch_function(public, relevant_args, *args, **kwargs):
     """Call the ``__torch_function__`` of the types among ``relevant_args``, most derived
     first, until one does not return NotImplemented."""
-    types = _overloaded(tuple(relevant_args), {})
+    return _overridden(public, _overloaded(tuple(relevant_args), {}), args, kwargs)
+
+
+def _overridden(public, types, args, kwargs):
+    """``public(*args, **kwargs)`` as the first of ``types`` that implements it computes it."""
     for kind in types:
         result = kind.__torch_function__(public, tuple(types), args, kwargs)
         if result is not NotImplemented:
@@ -127,13 +131,7 @@ def _dispatching(original, public_name, owner):
         types = _overloaded(args, kwargs)
         if not types:
             return original(*args, **kwargs)
-        public = getattr(owner, public_name)
-        for kind in types:
-            result = kind.__torch_function__(public, tuple(types), args, kwargs)
-            if result is not NotImplemented:
-                return result
-        raise TypeError(f"no implementation found for '{_qualified(public)}' on types that "
-                        f"implement __torch_function__: {[k.__name__ for k in types]}")
+        return _overridden(getattr(owner, public_name), types, args, kwargs)
     dispatch.__wrapped_original__ = original
     return dispatch
 

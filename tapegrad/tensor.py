@@ -613,7 +613,7 @@ class Tensor:
             dtypes.get_default_dtype(), dtypes.default_complex_dtype(), dtypes.int64, dtypes.bool)
         show_dtype = d not in implied
         kind = type(self)
-        name = "tensor" if kind.__module__.startswith(("torch", "tapegrad")) else kind.__name__
+        name = kind.__name__ if _is_user_class(kind) else "tensor"
         return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
                              suffixes=tuple(suffixes), name=name)
 
@@ -727,7 +727,7 @@ class Tensor:
         """A user's subclass switches on ``__torch_function__`` dispatch (tapegrad's own
         subclasses, Parameter and the sparse tensor, need none)."""
         super().__init_subclass__(**kwargs)
-        if not cls.__module__.startswith(("torch", "tapegrad")):
+        if _is_user_class(cls):
             _overrides.enable_subclass_dispatch()
 
     def as_subclass(self, cls):
@@ -865,6 +865,12 @@ class Tensor:
 
 
 _new_tensor = object.__new__
+
+
+def _is_user_class(cls):
+    """A subclass of Tensor defined outside tapegrad (Parameter and the sparse tensor print
+    as tensors and need no ``__torch_function__`` dispatch)."""
+    return not cls.__module__.startswith(("torch", "tapegrad"))
 
 
 def _size(sizes):

@@ -193,9 +193,7 @@ def _(ctx, grads, UPLO):
     if grad_vectors is None:
         return matmul(vectors * unsqueeze(grad_values, -2), _mH(vectors))
     product = matmul(_mH(vectors), grad_vectors)
-    if product._array.dtype.kind == "c" and not np.allclose(
-            product._array.diagonal(0, -2, -1).imag, 0, rtol=1e-2, atol=1e-2):
-        raise RuntimeError(eigenvector_phase_error("linalg_eigh_backward"))
+    check_phase_free(product, "linalg_eigh_backward")
     skew = (product - _mH(product)) * 0.5
     gaps = unsqueeze(values, -2) - unsqueeze(values, -1)
     n = values._array.shape[-1]
@@ -206,9 +204,13 @@ def _(ctx, grads, UPLO):
     return matmul(vectors, matmul(inner, _mH(vectors)))
 
 
-def eigenvector_phase_error(name):
-    """PyTorch's refusal of a loss that depends on complex eigenvectors' arbitrary phases."""
-    return (f"{name}: The eigenvectors in the complex case are specified up to multiplication "
+def check_phase_free(product, name):
+    """PyTorch's refusal of a loss that depends on complex eigenvectors' arbitrary phases:
+    the diagonal of V^H gV (``product``) must then be real, to its tolerance."""
+    diagonal = product._array.diagonal(0, -2, -1)
+    if diagonal.dtype.kind == "c" and not np.allclose(diagonal.imag, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            f"{name}: The eigenvectors in the complex case are specified up to multiplication "
             "by e^{i phi}. The specified loss function depends on this quantity, so it is "
             "ill-defined.")
 
