@@ -426,3 +426,17 @@ def test_linear_cross_entropy_is_linear_then_cross_entropy(torch):
     reference = tg.nn.functional.cross_entropy(x @ w.T, tg.tensor([1, 2]))
     assert tg.nn.functional.linear_cross_entropy(x, w, tg.tensor([1, 2])).item() == \
         reference.item()
+
+
+def test_invalid_combination_explains_the_overload_pytorch_explains():
+    # PyTorch's formatter counts the keyword-only marker "*" as a parameter, so three
+    # arguments are explained against max(Tensor input, *, Tensor out = None), and two against none
+    ones = tg.ones(3)
+    with pytest.raises(TypeError) as three:
+        tg.max(ones, 0, 0)
+    lines = str(three.value).splitlines()
+    assert lines[1] == " * (Tensor input, *, Tensor out = None)"
+    assert lines[2].endswith("invalid types: (Tensor, !int!, !int!)")
+    with pytest.raises(TypeError) as two:
+        tg.max(ones, 0.0)
+    assert "didn't match" not in str(two.value)

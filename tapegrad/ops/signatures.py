@@ -3,8 +3,9 @@
 The wording follows ``torch/csrc/utils/python_arg_parser.cpp`` and ``invalid_arguments.cpp``,
 quirks included: when a single overload can take that many arguments, the error names its first
 argument of the wrong type; otherwise every overload is listed, explained only when the call has
-exactly as many arguments as it has parameters, and a parameter with a default value
-(``Tensor min = None``) then matches no argument, by type or by keyword.
+exactly as many arguments as it has parameters (the keyword-only marker ``*`` counting as one),
+and a parameter with a default value (``Tensor min = None``) or the marker then matches no
+argument, by type or by keyword.
 """
 import numbers
 
@@ -65,10 +66,10 @@ def _wrong_argument(name, overload, args):
 
 
 def _mismatch(overload, args, kwargs, keywords):
-    parameters = _parameters(overload)
+    parameters = overload.split(", ")  # "*" included: PyTorch's formatter counts it
     if len(args) + len(kwargs) != len(parameters):
         return None
-    names = {p.rsplit(" ", 1)[1] for p in parameters if "=" not in p}
+    names = {p.rsplit(" ", 1)[1] for p in parameters if "=" not in p and p != "*"}
     wrong = [key for key in sorted(kwargs) if key not in names]
     if wrong:
         return "some of the keywords were incorrect: " + ", ".join(wrong)
