@@ -127,7 +127,7 @@ class SparseCooTensor(Tensor):
     __module__ = "torch"
     __torch_function__ = classmethod(disabled_torch_function)  # its own operations decide
 
-    def __init__(self, *args, **kwargs):
+    def __new__(cls, *args, **kwargs):
         raise TypeError("use torch.sparse_coo_tensor to make a sparse tensor")
 
     @classmethod

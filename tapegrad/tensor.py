@@ -105,12 +105,18 @@ class Tensor:
     _view_made_without_grad = None
     _fw_grad = None  # the tangent, inside a forward-AD level (autograd.forward_ad)
 
-    def __init__(self, *args, requires_grad=False):
+    def __new__(cls, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
         ``Size``) is an uninitialized tensor of that shape, ``Tensor(data)`` a copy of ``data``."""
-        self._init(_legacy_array(args, dtypes.get_default_dtype().numpy))
+        tensor = _new_tensor(cls)
+        tensor._init(_legacy_array(args, dtypes.get_default_dtype().numpy))
         if requires_grad:
-            self.requires_grad_(True)
+            tensor.requires_grad_(True)
+        return tensor
+
+    def __init__(self, *args, **kwargs):
+        """Nothing: ``__new__`` built the tensor. Python passes the constructor's arguments here
+        too, and a subclass's own ``__new__`` takes what it likes (``Tagged(data, tag="m")``)."""
 
     def _init(self, array, grad_fn=None, output_nr=0):
         self._array = array
@@ -642,7 +648,7 @@ class Tensor:
                                "deepcopy a module, this may be because of a "
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        new = type(self).__new__(type(self))
+        new = _new_tensor(type(self))  # (a subclass's __new__ may want arguments)
         new._init(self._array.copy())
         new._requires_grad = self._requires_grad
         if self._grad is not None:
@@ -740,6 +746,22 @@ class Tensor:
             result = ops.shape._alias(self)
         result.__class__ = cls
         return result
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False, dispatch_strides=False,
+                       dispatch_device=False, device_for_backend_keys=None):
+        """A leaf of class ``cls`` sharing ``data``'s memory and version counter, no history:
+        how a subclass's ``__new__`` (and PyTorch's ``Parameter``) makes its instances."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+        if require_grad and data._array.dtype.kind not in "fc":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        made = _new_tensor(cls)
+        made._init(data._array)
+        made._version_counter = data._version_counter
+        made._requires_grad = bool(require_grad)
+        return made
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
         """The nonzero elements as a sparse COO tensor (see ``tapegrad._sparse_tensor``)."""

@@ -80,3 +80,50 @@ def test_a_type_refusing_everything_is_pytorchs_type_error():
     """)
     assert ("no implementation found for 'torch.exp' on types that implement "
             "__torch_function__") in out
+
+
+
+def test_a_subclass_new_takes_its_own_arguments():
+    # Python passes the constructor's arguments to __init__ too: Tensor's must accept them
+    run("""
+        import tapegrad as tg
+        class Tagged(tg.Tensor):
+            @staticmethod
+            def __new__(cls, data, tag=None):
+                made = tg.as_tensor(data).as_subclass(cls)
+                made.tag = tag
+                return made
+        t = Tagged([1.0, 2.0], tag="m")
+        assert type(t) is Tagged and t.tag == "m" and t.tolist() == [1.0, 2.0]
+    """)
+
+
+def test_make_subclass_aliases_the_data_as_a_leaf():
+    run("""
+        import tapegrad as tg
+        class Wrapped(tg.Tensor):
+            @staticmethod
+            def __new__(cls, data):
+                return tg.Tensor._make_subclass(cls, data, True)
+        base = tg.ones(3) * 2
+        w = Wrapped(base)
+        assert type(w) is Wrapped and w.is_leaf and w.requires_grad
+        base.add_(1)  # same memory, same version counter
+        assert w.tolist() == [3.0, 3.0, 3.0] and w._version == base._version
+        try:
+            tg.Tensor._make_subclass(Wrapped, tg.ones(2, dtype=tg.int64), True)
+        except RuntimeError as e:
+            assert "floating point and complex" in str(e)
+        else:
+            raise AssertionError("an integer tensor cannot require grad")
+    """)
+
+
+def test_legacy_constructor_still_builds_tensors():
+    run("""
+        import tapegrad as tg
+        assert tg.Tensor(2, 3).shape == (2, 3)
+        assert tg.Tensor([1, 2]).dtype == tg.float32
+        assert tg.Tensor().shape == (0,)
+        assert tg.Tensor([1.0], requires_grad=True).requires_grad
+    """)
