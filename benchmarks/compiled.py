@@ -9,7 +9,8 @@ target the compiler is held to; for the line fit, the whole 200-step loop), ``nu
 ``torch-eager`` and ``torch-compile`` when PyTorch is installed. ``mlp-small-dropout`` (the
 small MLP with dropout in training mode, random masks drawn every step) has no hand-written peers.
 Plus compile latency: seconds from a fresh process to the first compiled step of the small MLP,
-with a cold and with a warm on-disk kernel cache.
+with a cold and with a warm on-disk kernel cache, next to Numba's own floor (a fresh process
+calling one cached one-line kernel).
 
     python -m benchmarks.compiled            # everything, printed as a table
     python -m benchmarks.compiled --quick    # fewer repetitions
@@ -537,7 +538,35 @@ def compile_latency(model="small MLP"):
             rows.append({"workload": f"{what} ({label} cache)",
                          "impl": "tapegrad-compiled", "median_s": wall,
                          "note": f"after imports: {after_import:.2f} s"})
+        rows.append({"workload": f"{what} (warm cache)", "impl": "numba-hand",
+                     "median_s": _numba_floor(cache, env),
+                     "note": "the floor: import numba, call one cached @njit function"})
     return rows
+
+
+NUMBA_FLOOR_PROGRAM = textwrap.dedent("""
+    import numpy as np
+    from numba import njit
+
+    @njit(cache=True)
+    def add_one(x):
+        return x + 1
+
+    add_one(np.ones(2))
+""")
+
+
+def _numba_floor(directory, env):
+    """Fresh-process seconds to the first call of a one-line ``@njit(cache=True)`` function
+    whose machine code is cached: what any warm start through Numba costs (its import and its
+    CPU target's set-up), whatever the kernel."""
+    script = os.path.join(directory, "numba_floor.py")
+    with open(script, "w") as file:
+        file.write(NUMBA_FLOOR_PROGRAM)
+    subprocess.run([sys.executable, script], env=env, check=True, timeout=600)  # fills the cache
+    started = time.perf_counter()
+    subprocess.run([sys.executable, script], env=env, check=True, timeout=600)
+    return time.perf_counter() - started
 
 
 def format_rows(rows):
