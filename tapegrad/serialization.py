@@ -5,15 +5,21 @@ one (dtype, offset, shape, strides), so tensors that shared memory share it agai
 and an object saved twice comes back as one object, as with ``torch.save``. The structure around
 them (dicts, lists, tuples, numbers, strings; a state dict's ``_metadata`` too) is one JSON
 document stored as a string array.
-Anything else (a whole module, a numpy array) is pickled into its own entry, which ``load`` only
-unpickles with ``weights_only=False``: by default a file can carry data, never code.
+Anything else (a whole module, a numpy array, a dict subclass, a numpy scalar) is pickled into its
+own entry, the tensors in it kept out of the pickle (persistent ids naming structure nodes, as
+PyTorch keeps them out of its pickle): ``load`` rebuilds a pickled object with
+``weights_only=True`` only if every class and function it names is allowed, so by default a
+file can carry data, never code.
 """
+import codecs
 import io
 import json
 import os
 import pickle
+import pickletools
 import zipfile
-from collections import OrderedDict
+from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
+from collections import Counter, OrderedDict
 
 import numpy as np
 
@@ -21,26 +27,39 @@ from ._array_memory import address as _address
 from .tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals"]
+           "safe_globals", "get_unsafe_globals_in_checkpoint"]
 
 _STRUCTURE = "__tapegrad_structure__"
-_FORMAT_VERSION = 2
+_FORMAT_VERSION = 3
+_READABLE_FORMATS = (2, 3)  # format 2 pickled the tensors inside pickled objects themselves
+DEFAULT_PROTOCOL = 2  # the pickle protocol torch.save writes with
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=None, _use_new_zipfile_serialization=True):
-    """Write ``obj`` (tensors, numbers, strings, None, and dicts/lists/tuples of them) to ``f``,
-    a path or a binary file object."""
+def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization=True):
+    """Write ``obj`` (tensors, numbers, strings, None, and dicts/lists/tuples of them; anything
+    else pickled) to ``f``, a path or a binary file object."""
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
                              "'write' attribute")
+    if isinstance(f, (str, os.PathLike)):
+        _check_parent_directory(f)
     arrays = {}
-    structure = {"format": _FORMAT_VERSION, "root": _Encoder(arrays).encode(obj)}
+    structure = {"format": _FORMAT_VERSION,
+                 "root": _Encoder(arrays, pickle_protocol).encode(obj)}
     arrays[_STRUCTURE] = np.array(json.dumps(structure))
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as handle:  # np.savez would append ".npz" to a path
             np.savez(handle, **arrays)
     else:
         np.savez(f, **arrays)
+
+
+def _check_parent_directory(path):
+    """PyTorch refuses to save into a directory that is not there, before writing anything."""
+    parent = os.path.dirname(os.fspath(path))
+    if parent and not os.path.isdir(parent):
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
@@ -50,29 +69,53 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
             return load(handle, map_location, pickle_module, weights_only=weights_only)
-    _check_map_location(map_location)
+    if mmap:  # memory-mapping needs a file name (a path reached this point as a handle)
+        raise ValueError("f must be a file path in order to use the mmap argument")
     _check_seekable(f)
     start = f.tell()
     head = f.read(4)
     f.seek(start)
     if head != b"PK\x03\x04":  # not a zip archive: PyTorch's legacy format, a bare pickle
         return _load_pickle(f, weights_only)
+    structure, arrays = _read_archive(f)
+    return _Decoder(arrays, weights_only, map_location).decode(structure["root"])
+
+
+def _read_archive(f):
+    """The structure and the arrays of a file ``save`` wrote (``f`` at its start)."""
+    start = f.tell()
     try:
         with np.load(f, allow_pickle=False) as archive:
             if _STRUCTURE not in archive.files:
                 raise ValueError("the archive has no tapegrad structure entry")
             structure = json.loads(str(archive[_STRUCTURE]))
             arrays = {name: archive[name] for name in archive.files if name != _STRUCTURE}
-    except (ValueError, OSError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+    except zipfile.BadZipFile:
+        raise RuntimeError(_corrupt_zip_message(f.seek(0, io.SEEK_END) - start)) from None
+    except (ValueError, OSError, json.JSONDecodeError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
         raise RuntimeError(f"{_describe(f)} is not a file written by tapegrad.save (a .npz "
                            f"archive of arrays and a structure entry): {exc}") from None
-    if structure.get("format") != _FORMAT_VERSION:
+    if structure.get("format") not in _READABLE_FORMATS:
         raise RuntimeError(f"{_describe(f)} was written in tapegrad save format "
-                           f"{structure.get('format')}; this version reads format "
-                           f"{_FORMAT_VERSION}")
-    return _Decoder(arrays, weights_only).decode(structure["root"])
+                           f"{structure.get('format')}; this version reads formats "
+                           f"{', '.join(map(str, _READABLE_FORMATS))}")
+    return structure, arrays
+
+
+_ZIP_END_RECORD_SIZE = 22  # a zip archive shorter than its end record cannot be one
+
+
+def _corrupt_zip_message(size):
+    """PyTorch's message for a file (of ``size`` bytes) that starts as a zip archive but is cut
+    short or damaged (a checkpoint whose writing was interrupted)."""
+    reason = ("not a ZIP archive" if size < _ZIP_END_RECORD_SIZE
+              else "failed finding central directory")
+    return (f"PytorchStreamReader failed reading zip archive: {reason}. This is an internal miniz "
+            "error. If you are seeing this error, there is a high likelihood that your checkpoint "
+            "file is corrupted. This can happen if the checkpoint was not saved properly, was "
+            "transferred incorrectly, or the file was modified after saving.")
 
 
 _NO_CUDA_MESSAGE = (
@@ -82,17 +125,36 @@ _NO_CUDA_MESSAGE = (
 
 
 def _check_map_location(map_location):
-    """Every storage is saved on the CPU; mapping it to a CUDA device fails as it does in a
-    CPU-only PyTorch. (A callable is PyTorch's per-storage hook: storages stay on the CPU.)"""
+    """Every storage is saved on the CPU, so only "cpu" is a place to restore it: a CUDA device
+    fails as in a CPU-only PyTorch, another device as tapegrad refuses it, a location that is
+    no device's tag as in PyTorch. Checked for each tensor restored, as PyTorch maps storages
+    (a file without any loads wherever it is mapped); a callable is PyTorch's per-storage hook:
+    storages stay on the CPU."""
+    from .tensor import _check_device, device
     if isinstance(map_location, dict):
         targets = [map_location.get("cpu", "cpu")]
     elif map_location is None or callable(map_location):
         targets = []
-    else:
+    elif isinstance(map_location, (str, device)):
         targets = [map_location]
-    for target in targets:
-        if str(target).split(":")[0] == "cuda":
+    else:  # PyTorch calls whatever else it is given
+        raise TypeError(f"'{type(map_location).__name__}' object is not callable")
+    for target in map(str, targets):
+        if target.split(":")[0] == "cuda":
             raise RuntimeError(_NO_CUDA_MESSAGE)
+        if target != "cpu":
+            _check_device(_parsed_device(target))
+            raise RuntimeError("don't know how to restore data location of "
+                               f"torch.storage.UntypedStorage (tagged with {target})")
+
+
+def _parsed_device(location):
+    """The device a location string names (the CPU for a string that names none)."""
+    from .tensor import device
+    try:
+        return device(location)
+    except RuntimeError:
+        return device("cpu")
 
 
 def _check_seekable(f):
@@ -142,8 +204,9 @@ class _Encoder:
     """Turns an object into the JSON structure, adding the storages (and pickles) to
     ``arrays``; an object met again is stored as a reference to its first occurrence."""
 
-    def __init__(self, arrays):
+    def __init__(self, arrays, pickle_protocol=DEFAULT_PROTOCOL):
         self.arrays = arrays
+        self.pickle_protocol = pickle_protocol
         self.seen = {}      # id(object) -> its reference number
         self.keep = []      # the objects seen, alive until the end (their ids stay unique)
         self.storages = {}  # id(owning numpy array) -> (archive key, the array)
@@ -160,14 +223,14 @@ class _Encoder:
         return self._encode_new(obj)
 
     def _encode_new(self, obj):
-        if isinstance(obj, Tensor):
+        if _holds_data(obj):
             return self._encode_tensor(obj)
-        if obj is None or isinstance(obj, (bool, int, float, str)):
+        if obj is None or type(obj) in (bool, int, float, str):  # not a subclass (np.float64)
             return {"value": obj}
         safe = self._encode_safe(obj)
         if safe is not None:
             return safe
-        if isinstance(obj, dict):
+        if type(obj) in (dict, OrderedDict):  # a subclass (defaultdict) keeps its type: pickled
             if all(type(k) in (str, int) for k in obj):
                 node = {"dict": [[key, self.encode(value)] for key, value in obj.items()]}
             else:  # keys a JSON object cannot hold (tuples, floats, None, …)
@@ -180,14 +243,27 @@ class _Encoder:
         if type(obj) in (list, tuple):
             return {"list" if isinstance(obj, list) else "tuple":
                     [self.encode(v) for v in obj]}
-        try:
-            data = pickle.dumps(obj)
-        except (pickle.PicklingError, AttributeError, TypeError) as exc:
-            raise TypeError(f"tapegrad.save: cannot store an object of type "
-                            f"{type(obj).__name__}: {exc}") from None
+        return self._encode_pickled(obj)
+
+    def _encode_pickled(self, obj):
+        """``obj`` pickled into an entry of its own, each tensor in it a persistent id: the
+        index of its node (so it shares memory with the other tensors saved, and the pickle
+        names no array-rebuilding function)."""
+        tensors = []
+
+        def persistent_id(value):
+            if _holds_data(value):
+                tensors.append(self.encode(value))
+                return str(len(tensors) - 1)  # a string: protocol 0 takes no other id
+            return None
+
+        memory = io.BytesIO()
+        pickler = pickle.Pickler(memory, protocol=self.pickle_protocol)
+        pickler.persistent_id = persistent_id
+        pickler.dump(obj)
         key = f"pickle_{len(self.arrays)}"
-        self.arrays[key] = np.frombuffer(data, np.uint8)
-        return {"pickle": key}
+        self.arrays[key] = np.frombuffer(memory.getvalue(), np.uint8)
+        return {"pickle": key, "tensors": tensors}
 
     def _encode_safe(self, obj):
         """The non-container values PyTorch's weights-only unpickler accepts: dtypes, sizes,
@@ -231,6 +307,13 @@ class _Encoder:
                 "requires_grad": tensor._requires_grad, "parameter": isinstance(tensor, Parameter)}
 
 
+def _holds_data(obj):
+    """Whether ``obj`` is a tensor stored as data: a lazy module's placeholder has none yet, and
+    is pickled as its class (``UninitializedParameter``), as PyTorch pickles it."""
+    from .nn.parameter import is_lazy
+    return isinstance(obj, Tensor) and not is_lazy(obj)
+
+
 def _owner(array):
     """The numpy array that owns ``array``'s memory."""
     while isinstance(array.base, np.ndarray):
@@ -239,9 +322,10 @@ def _owner(array):
 
 
 class _Decoder:
-    def __init__(self, arrays, weights_only):
+    def __init__(self, arrays, weights_only, map_location=None):
         self.arrays = arrays
         self.weights_only = weights_only
+        self.map_location = map_location
         self.objects = {}  # reference number -> the object rebuilt
 
     def decode(self, node):
@@ -270,7 +354,7 @@ class _Decoder:
         if len(node) == 1 and next(iter(node)) in _SAFE_DECODERS:
             ((kind, value),) = node.items()
             return _SAFE_DECODERS[kind](self, value)
-        return self._unpickle(self.arrays[node["pickle"]].tobytes())
+        return self._unpickle(self.arrays[node["pickle"]].tobytes(), node.get("tensors", ()))
 
     def _remember(self, node, obj):
         if "id" in node:
@@ -278,6 +362,7 @@ class _Decoder:
         return obj
 
     def _decode_tensor(self, node):
+        _check_map_location(self.map_location)
         memory = self.arrays[node["tensor"]]
         array = np.ndarray(tuple(node["shape"]), np.dtype(node["dtype"]), buffer=memory,
                            offset=node["offset"], strides=tuple(node["strides"]))
@@ -291,10 +376,11 @@ class _Decoder:
             return parameter
         return tensor.requires_grad_(node["requires_grad"])
 
-    def _unpickle(self, data):
-        if self.weights_only:
-            return _AllowlistUnpickler(io.BytesIO(data)).load()
-        return pickle.loads(data)
+    def _unpickle(self, data, tensor_nodes):
+        unpickler_class = _AllowlistUnpickler if self.weights_only else pickle.Unpickler
+        unpickler = unpickler_class(io.BytesIO(data))
+        unpickler.persistent_load = lambda index: self.decode(tensor_nodes[int(index)])
+        return unpickler.load()
 
 
 # The user's allowlist for weights-only loads: classes and functions, or (object, "module.name")
@@ -346,13 +432,33 @@ def _builtin_safe_globals():
     from .nn.parameter import _rebuild_parameter
     from .tensor import _rebuild, _size, device
     return [_rebuild, _rebuild_parameter, as_dtype, _size, device, *_numpy_array_globals(),
-            OrderedDict, set, frozenset, slice, complex, bytearray]
+            OrderedDict, Counter, set, frozenset, slice, complex, bytearray, codecs.encode]
 
 
 def _numpy_array_globals():
-    """What a numpy array pickles through: allowed only inside a tensor (a plain numpy array
-    is refused by default, as in PyTorch)."""
+    """What a numpy array pickles through: allowed only inside a tensor of a format-2 file (a
+    plain numpy array is refused by default, as in PyTorch)."""
     return [np.zeros(0).__reduce__()[0], np.ndarray, np.dtype]
+
+
+def _python3_name(module, name):
+    """The dotted name of a global as Python 3 calls it: protocol 2 pickles (PyTorch's) write
+    Python 2's names (``__builtin__.set``)."""
+    if (module, name) in NAME_MAPPING:
+        module, name = NAME_MAPPING[(module, name)]
+    return f"{IMPORT_MAPPING.get(module, module)}.{name}"
+
+
+def _public_name(full_name):
+    """A global's dotted name as the user's code spells it: tapegrad's modules are torch's."""
+    package, dot, rest = full_name.partition(".")
+    return f"torch{dot}{rest}" if package == "tapegrad" else full_name
+
+
+def _message_name(full_name):
+    """The name PyTorch's refusal shows: a builtin without its module (``getattr``)."""
+    package, _, rest = full_name.partition(".")
+    return rest if package == "builtins" else _public_name(full_name)
 
 
 class _AllowlistUnpickler(pickle.Unpickler):
@@ -364,14 +470,61 @@ class _AllowlistUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         allowed = {_global_name(entry): entry[0] if isinstance(entry, tuple) else entry
                    for entry in _builtin_safe_globals() + _user_safe_globals}
-        full_name = f"{module}.{name}"
+        full_name = _python3_name(module, name)
         found = allowed.get(full_name)
         if found is None or (not self._inside_tensor and found in _numpy_array_globals()
                              and not any(found is e for e in _user_safe_globals)):
-            raise pickle.UnpicklingError(_weights_only_message(full_name))
+            raise pickle.UnpicklingError(_weights_only_message(_message_name(full_name)))
         if getattr(found, "__name__", "") in ("_rebuild", "_rebuild_parameter"):
             self._inside_tensor = True
         return found
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The classes/functions (``"module.name"``) a checkpoint's pickled objects name that a
+    ``weights_only=True`` load would refuse: read from the pickles, never running them."""
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as handle:
+            return get_unsafe_globals_in_checkpoint(handle)
+    start = f.tell()
+    is_archive = f.read(4) == b"PK\x03\x04"
+    f.seek(start)
+    if not is_archive:
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    _, arrays = _read_archive(f)
+    safe = {_global_name(entry) for entry in _builtin_safe_globals() + _user_safe_globals
+            if not any(entry is numpy_global for numpy_global in _numpy_array_globals())}
+    named = set().union(*(_globals_in_pickle(array.tobytes()) for key, array in arrays.items()
+                          if key.startswith("pickle_")))
+    return [_public_name(name) for name in named - safe]
+
+
+_STRING_PUSHES = {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "SHORT_BINSTRING",
+                  "BINSTRING", "STRING"}
+_MEMO_GETS = {"GET", "BINGET", "LONG_BINGET"}
+_MEMO_PUTS = {"PUT", "BINPUT", "LONG_BINPUT"}
+
+
+def _globals_in_pickle(data):
+    """The dotted names a pickle imports, from its opcodes: GLOBAL carries one (protocols
+    0-3); STACK_GLOBAL (protocol 4+) takes the two strings pushed just before it, which may
+    come back from the memo."""
+    found, memo, recent = set(), {}, [None, None]  # recent: what the last two opcodes pushed
+    for opcode, arg, _ in pickletools.genops(data):
+        pushed = None
+        if opcode.name == "GLOBAL":
+            found.add(_python3_name(*arg.split(" ")))
+        elif opcode.name == "STACK_GLOBAL":
+            found.add(_python3_name(*recent))
+        elif opcode.name in _STRING_PUSHES:
+            pushed = arg
+        elif opcode.name in _MEMO_GETS:
+            pushed = memo.get(arg)
+        elif opcode.name in _MEMO_PUTS or opcode.name == "MEMOIZE":
+            memo[len(memo) if opcode.name == "MEMOIZE" else arg] = recent[1]
+            continue  # stores the top of the stack, pushes nothing
+        recent = [recent[1], pushed]
+    return found
 
 
 def _decode_size(decoder, value):

@@ -63,7 +63,7 @@ def test_nothing_is_unpickled():
         tapegrad.load(io.BytesIO(pickle.dumps({"a": 1})))  # PyTorch's weights-only refusal
     with pytest.raises(RuntimeError, match="Invalid magic number; corrupt file?"):
         tapegrad.load(io.BytesIO(pickle.dumps({"a": 1})), weights_only=False)
-    with pytest.raises(TypeError, match="cannot store an object of type function"):
+    with pytest.raises(AttributeError, match="Can't pickle local object"):  # as PyTorch
         tapegrad.save({"f": lambda: None}, io.BytesIO())
 
 

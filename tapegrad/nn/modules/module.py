@@ -14,7 +14,7 @@ from ...compile import compile as compile_function
 from ..._runtime import typename
 from ..._warnings import warn_at_caller
 from ...tensor import Tensor, _check_device, type_argument_dtype
-from ..parameter import Buffer, Parameter, reset_grad
+from ..parameter import Buffer, Parameter, is_lazy, reset_grad
 from .hooks import BackwardHook, RemovableHandle
 
 __all__ = ["Module"]
@@ -583,9 +583,10 @@ class Module:
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         """Put this module's own entries (children excluded) in ``destination``; a subclass
-        overrides it to save more, as in PyTorch."""
+        overrides it to save more, as in PyTorch. A lazy module's placeholder is saved as
+        itself: there is nothing to detach yet."""
         for name, value in self._own_state().items():
-            destination[prefix + name] = value if keep_vars else value.detach()
+            destination[prefix + name] = value if keep_vars or is_lazy(value) else value.detach()
         if self._has_extra_state():
             destination[prefix + _EXTRA_STATE_KEY] = self.get_extra_state()
 
@@ -729,6 +730,8 @@ class Module:
     def _load_entry(self, name, key, target, source, assign, error_msgs):
         """Copy (or with ``assign`` put) the checkpoint's ``source`` in place of ``target``;
         what goes wrong is added to ``error_msgs``."""
+        if is_lazy(target) and is_lazy(source):
+            return  # a lazy model's checkpoint into a lazy model: both still placeholders
         if isinstance(source, Tensor) and target.dim() == 0 and source.shape == (1,):
             source = source[0]  # a scalar saved as a 1-element vector (PyTorch 0.3 layout)
         error = _load_error(key, source, target)
@@ -1049,7 +1052,7 @@ def _load_error(key, source, target):
     if not isinstance(source, Tensor):
         return (f'While copying the parameter named "{key}", expected torch.Tensor or '
                 f"Tensor-like object from checkpoint but received {type(source)}")
-    if source._array.shape != target._array.shape:
+    if source.shape != target.shape:  # a lazy placeholder's shape raises, as in PyTorch
         return (f"size mismatch for {key}: copying a param with shape {source.shape} from "
                 f"checkpoint, the shape in current model is {target.shape}.")
     return None
