@@ -55,3 +55,36 @@ def test_other_cases_keep_their_paths_and_gradients():
     b = tapegrad.from_numpy(B[:4].astype(np.float64)).requires_grad_()
     tapegrad.sub(a, b, alpha=0.5).sum().backward()
     assert a.grad.tolist() == [1.0] * 4 and b.grad.tolist() == [-0.5] * 4
+
+
+def fused(a, b, c):
+    """``a + b * c`` rounded once: float64 products of float32 numbers are exact."""
+    return (a.astype(np.float64) + b.astype(np.float64) * c.astype(np.float64)).astype(np.float32)
+
+
+def test_addcmul_is_a_fused_multiply_add():
+    a, b, c = (tapegrad.from_numpy(v) for v in (A, B, B[::-1].copy()))
+    value = np.float32(0.3)
+    expected = fused(A, value * B, B[::-1])
+    assert np.array_equal(tapegrad.addcmul(a, b, c, value=0.3).numpy(), expected)
+    inplace = a.clone()
+    inplace.addcmul_(b, c, value=0.3)
+    assert np.array_equal(inplace.numpy(), expected)
+    assert not np.array_equal(A + value * B * B[::-1], expected)  # two roundings differ
+    column = tapegrad.addcmul(a[:5].view(5, 1), b[:3], c[:3], value=0.3)  # broadcasting
+    assert np.array_equal(column.numpy(), fused(A[:5, None], value * B[:3], B[::-1][:3]))
+
+
+def test_addcmul_and_addcdiv_as_pytorch_forward_and_backward(torch):
+    def results(lib, dtype):
+        i = lib.arange(3001, dtype=dtype)
+        a, b, c = (((i * k) % 1013 - 506) * 0.0009765625 * (1 + k / 1024) for k in (37, 91, 13))
+        x, y, z = (v.clone().requires_grad_() for v in (a, b, c + 3))
+        (lib.addcmul(x, y, z, value=0.3) + lib.addcdiv(x, y, z, value=-0.7)).backward(c)
+        return [t.detach().numpy() for t in (lib.addcmul(a, b, c, value=0.1), x.grad, y.grad,
+                                             z.grad)]
+
+    for dtype in ("float32", "float64"):
+        for ours, theirs in zip(results(tapegrad, getattr(tapegrad, dtype)),
+                                results(torch, getattr(torch, dtype))):
+            np.testing.assert_array_equal(ours, theirs)

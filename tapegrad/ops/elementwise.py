@@ -14,7 +14,8 @@ from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
-                       refuse_complex, tensor_operands, type_name)
+                       promote_with_scalar_operand, refuse_complex, tensor_operands, type_name)
+from . import half_precision
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive
 from .signatures import invalid_combination
@@ -75,6 +76,8 @@ def _add_alpha(a, b, alpha):
         out = np.empty_like(a)
         _fused().scaled_add_float32(out, a, b, alpha)
         return out
+    if a.dtype == _HALF:
+        return half_precision.scaled_add(a, b, alpha)
     return _in_dtype_of(a, a + alpha * b)
 
 
@@ -85,6 +88,8 @@ def _sub_alpha(a, b, alpha):
         out = np.empty_like(a)
         _fused().scaled_add_float32(out, a, b, -alpha)
         return out
+    if a.dtype == _HALF:
+        return half_precision.scaled_add(a, b, -alpha)
     return _in_dtype_of(a, a - alpha * b)
 
 
@@ -96,6 +101,7 @@ def _fusable(a, b):
 
 
 _FLOAT32 = np.dtype(np.float32)
+_HALF = np.dtype(np.float16)
 
 
 def _fused():
@@ -110,9 +116,12 @@ _fused_kernels = None
 
 
 def _in_dtype_of(operand, result):
-    """``result`` in the operands' dtype: numpy widens bools times an int ``alpha`` (and float32
-    times a numpy float64 one), where PyTorch computes in the operands' common dtype."""
-    return result if result.dtype == operand.dtype else result.astype(operand.dtype)
+    """``result`` in the operands' dtype: numpy widens bools times an int ``alpha``, float32
+    times a numpy float64 one, and float16 times the float32 scalar PyTorch multiplies it by
+    (``promote_with_scalar_operand``), where PyTorch's result has the operands' dtype."""
+    kind = result.dtype
+    return result if kind is operand.dtype or kind == operand.dtype else \
+        result.astype(operand.dtype)
 
 
 _SCALED_ADD_BLOCK = 1 << 15
@@ -125,6 +134,9 @@ def _add_scaled_into(out, other, alpha):
     Values are the out-of-place forward's, rounding for rounding."""
     if _fusable(out, other) and not np.may_share_memory(out, other):
         _fused().scaled_add_float32(out, out, other, alpha)
+        return
+    if out.dtype == _HALF:
+        out[...] = half_precision.scaled_add(out, other, alpha)
         return
     if (other.shape != out.shape or other.dtype != out.dtype or out.size <= _SCALED_ADD_BLOCK
             or not (out.flags.c_contiguous and other.flags.c_contiguous)
@@ -166,7 +178,8 @@ def _(ctx, grad, alpha):
            saves_for={"a": ("b",), "b": ("a",)}, lowering="{0} * {1}", ufunc=np.multiply,
            error=broadcast_error, complex_rule=True)
 def _mul(a, b):
-    return a * b
+    out = a * b  # (float16 times a float32 scalar widens: promote_with_scalar_operand)
+    return out if out.dtype is a.dtype else _in_dtype_of(a, out)
 
 
 @_mul.vjp
@@ -194,7 +207,8 @@ def _real_part_for(grad, input_dtype):
            saves_for={"a": ("b",)}, lowering="{0} / {1}", ufunc=np.true_divide,
            error=broadcast_error)
 def _div(a, b):
-    return a / b
+    out = a / b
+    return out if out.dtype is a.dtype else _in_dtype_of(a, out)
 
 
 @_div.vjp
@@ -859,7 +873,7 @@ def mul(input, other):
     check_operand_types("mul", input, other)
     if not isinstance(input, Tensor):  # number * tensor: the tensor is PyTorch's ``self``
         input, other = other, input
-    return _mul(*promote(input, other))
+    return _mul(*promote_with_scalar_operand(input, other))
 
 
 multiply = mul
@@ -872,7 +886,7 @@ def div(input, other, *, rounding_mode=None):
                            f"found '{rounding_mode}'")
     if rounding_mode is not None:
         return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
-    a, b = promote(input, other)
+    a, b = promote_with_scalar_operand(input, other)
     if a._array.dtype.kind not in "fc":  # true division of integers computes in the default float
         result = dtypes.get_default_dtype()
         a, b = cast_operand(input, result), cast_operand(other, result)

@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-__all__ = ["in_float32"]
+__all__ = ["in_float32", "scaled_add"]
 
 _HALF = np.dtype(np.float16)
 
@@ -35,3 +35,10 @@ def _is_half(array):
 
 def _to_half(array):
     return array.astype(np.float16) if array.dtype == np.float32 else array
+
+
+def scaled_add(a, b, alpha):
+    """``a + alpha * b`` for float16 arrays as PyTorch computes it: in float32, ``alpha`` first
+    rounded to float16 (the kernel's scalar type), the result rounded once."""
+    alpha = np.float32(np.float16(alpha))
+    return (a.astype(np.float32) + alpha * b.astype(np.float32)).astype(np.float16)

@@ -17,7 +17,8 @@ from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLAC
 from . import elementwise as ew
 from . import registry
 from .operands import (CPP_TYPE_NAMES, as_tensor_operand, broadcast_error, cast_operand,
-                       checked_number, is_operand, not_a_tensor, wrapped_number)
+                       checked_number, half_opmath_scalar, is_operand, not_a_tensor,
+                       wrapped_number)
 from . import shape as shape_ops
 
 __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clamp_min_",
@@ -359,12 +360,15 @@ def _check_inplace_allowed(target):
 
 def _binary_inplace(prim, scaled=None):
     """The in-place form of a binary primitive; ``scaled`` takes ``alpha`` (add_, sub_)."""
+    opmath_scalar = half_opmath_scalar if prim in (ew._mul, ew._div) else _no_scalar
+
     def op(input, other, *, alpha=1):
         if isinstance(alpha, Tensor) and scaled is not None:
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         if not is_operand(other):  # a list, an array: not converted, as in PyTorch
             raise not_a_tensor(op.__name__, "other", 1, other)
-        other = _operand_into(input, other)
+        scalar = opmath_scalar(input, other)
+        other = _operand_into(input, other) if scalar is None else scalar
         if scaled is not None:
             ew.check_alpha(op.__name__, input._array.dtype, alpha)
         if alpha != 1:
@@ -374,6 +378,10 @@ def _binary_inplace(prim, scaled=None):
         return apply_inplace(prim, input, (other,), {})
     op.__name__ = prim.name + "_"
     return op
+
+
+def _no_scalar(target, other):
+    return None
 
 
 def _operand_into(target, other):

@@ -7,8 +7,10 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 
-__all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote", "tensor_operands", "cast_operand", "refuse_complex", "scalar_tensor", "broadcast_error",
-           "CPP_TYPE_NAMES", "checked_number", "type_name"]
+__all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote",
+           "promote_with_scalar_operand", "half_opmath_scalar", "tensor_operands", "cast_operand",
+           "refuse_complex", "scalar_tensor", "broadcast_error", "CPP_TYPE_NAMES",
+           "checked_number", "type_name"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
@@ -189,6 +191,36 @@ def promote(a, b):
                         f"{position}) must be Tensor, not {type_name(type(value))}")
     result = dtypes.result_type(a, b)
     return cast_operand(a, result), cast_operand(b, result)
+
+
+_HALF = np.dtype(np.float16)
+_FLOAT = np.dtype(np.float32)
+
+
+def promote_with_scalar_operand(tensor, other):
+    """``promote`` for ``mul``/``div``, whose CPU kernels read a scalar second operand of a
+    float16 tensor in float32 (PyTorch's "opmath"), with its own value: ``x * 0.1`` multiplies by
+    float32(0.1), not float16(0.1), and rounds once (a third of float16 results differed). The
+    scalar stays a float32 operand; the primitive rounds its result to float16."""
+    if isinstance(tensor, Tensor) and tensor._array.dtype is _HALF:
+        scalar = half_opmath_scalar(tensor, other)
+        if scalar is not None:
+            return tensor, scalar
+    return promote(tensor, other)
+
+
+def half_opmath_scalar(tensor, other):
+    """``other`` as the float32 scalar a float16 ``tensor``'s kernel reads it as, or None when
+    it is not such a scalar: a Python number, or a 0-d real tensor that needs no gradient (one
+    that does keeps the cast that carries its gradient back in its own dtype)."""
+    if tensor._array.dtype is not _HALF:
+        return None
+    if type(other) in (float, int):
+        return wrapped_number(other, _FLOAT)
+    if (isinstance(other, Tensor) and other._array.ndim == 0 and other._array.dtype.kind in "biuf"
+            and not other._requires_grad):
+        return other if other._array.dtype is _FLOAT else wrapped_number(other.item(), _FLOAT)
+    return None
 
 
 def cast_operand(value, dtype):

@@ -25,6 +25,7 @@ from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_val
 from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
 from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote, tensor_operands
 from .reduction import return_types
+from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive
 
 __all__ = [
@@ -639,8 +640,14 @@ def _broadcast_error_of_all(inputs, params):
 @primitive("addcmul", node="AddcmulBackward0", group=ELEMENTWISE, saves=("tensor1", "tensor2"),
            saves_for={"tensor1": ("tensor2",), "tensor2": ("tensor1",)},
            lowering="{0} + {value} * {1} * {2}", error=_broadcast_error_of_all)
+@in_float32
 def _addcmul(input, tensor1, tensor2, value):
-    return input + value * tensor1 * tensor2  # PyTorch's order of operations, rounding alike
+    """PyTorch's ``fma(value * tensor1, tensor2, input)``: floats round once (see
+    ``fused_kernels``); float16 computes so in float32, rounded at the end."""
+    if input.dtype.kind != "f" or input.size == 0:
+        return input + value * tensor1 * tensor2
+    from . import fused_kernels
+    return fused_kernels.multiply_add(input, value * tensor1, tensor2)
 
 
 @_addcmul.vjp
@@ -648,13 +655,14 @@ def _(ctx, grad, value):
     tensor1, tensor2 = ctx.saved
     need_input, need_1, need_2 = ctx.needs_input_grad
     return (sum_to(grad, ctx.input_shapes[0]) if need_input else None,
-            sum_to(grad * tensor2 * value, ctx.input_shapes[1]) if need_1 else None,
-            sum_to(grad * tensor1 * value, ctx.input_shapes[2]) if need_2 else None)
+            sum_to(grad * (tensor2 * value), ctx.input_shapes[1]) if need_1 else None,
+            sum_to(grad * (tensor1 * value), ctx.input_shapes[2]) if need_2 else None)
 
 
 @primitive("addcdiv", node="AddcdivBackward0", group=ELEMENTWISE, saves=("tensor1", "tensor2"),
            saves_for={"tensor1": ("tensor2",)}, lowering="{0} + {value} * {1} / {2}",
            error=_broadcast_error_of_all)
+@in_float32  # float16 as PyTorch's kernel computes it, ``value`` in float32
 def _addcdiv(input, tensor1, tensor2, value):
     return input + value * tensor1 / tensor2
 
@@ -664,8 +672,10 @@ def _(ctx, grad, value):
     tensor1, tensor2 = ctx.saved
     need_input, need_1, need_2 = ctx.needs_input_grad
     return (sum_to(grad, ctx.input_shapes[0]) if need_input else None,
-            sum_to(grad * value / tensor2, ctx.input_shapes[1]) if need_1 else None,
-            sum_to(-grad * value * tensor1 / (tensor2 * tensor2), ctx.input_shapes[2])
+            # C++'s ``value / tensor2``: a tensor of ``value`` divided, not Python's reciprocal
+            sum_to(grad * (tensor2.new_full((), value) / tensor2), ctx.input_shapes[1])
+            if need_1 else None,
+            sum_to(-grad * (value * tensor1 / (tensor2 * tensor2)), ctx.input_shapes[2])
             if need_2 else None)
 
 
