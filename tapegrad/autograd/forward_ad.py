@@ -224,9 +224,9 @@ def _output_tangents(primitive, inputs, params, tangents):
         differentiable = [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
         if not differentiable:
             return (None,) * len(outputs)
-        cotangents = [Tensor._make(np.zeros_like(o._array)).requires_grad_(True)
-                      for o in differentiable]
         from .engine import grad
+        from .functional import transpose_point
+        cotangents = [transpose_point(o) for o in differentiable]
         vjps = grad(differentiable, wrt, cotangents, create_graph=True, allow_unused=True)
         pairs = [(v, t) for v, t in zip(vjps, wrt_tangents) if v is not None and v.requires_grad]
         jvps = grad([v for v, _ in pairs], cotangents, [t for _, t in pairs],

@@ -3,16 +3,26 @@ functions of tensors.
 
 Everything is built on reverse mode (``autograd.grad``). Forward-mode products (``jvp``, ``hvp``,
 ``strategy="forward-mode"`` Jacobians) use the double-vjp trick: the vjp ``u ↦ uᵀJ`` is linear in
-``u``, so differentiating it with respect to ``u`` in the direction ``v`` gives ``J v``. Inputs and outputs keep PyTorch's structure: a tuple
-in gives a tuple out, a tensor in gives a tensor out (forward-mode Jacobians give lists, as
-PyTorch's do).
+``u``, so differentiating it with respect to ``u`` in the direction ``v`` gives ``J v`` (at any
+``u``: see ``transpose_point``). Inputs and outputs keep PyTorch's structure: a tuple in gives a
+tuple out, a tensor in gives a tensor out (forward-mode Jacobians give lists, as PyTorch's do).
 """
+import numpy as np
+
 from .. import ops
 from ..tensor import Tensor
 from . import grad_mode
 from .engine import grad as autograd_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
+
+
+def transpose_point(like):
+    """The dummy cotangent ``u`` of the double-vjp trick: ones that require grad. The vjp is
+    linear in ``u``, so any point gives ``J v``; zero is the one to avoid, because a rule that
+    splits its cotangent by sign (a sum in log space, as logcumsumexp's) has its kink there and
+    would give a zero derivative."""
+    return Tensor._make(np.ones_like(like._array)).requires_grad_(True)
 
 
 # -- argument handling ----------------------------------------------------------------------------
@@ -204,7 +214,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         outputs_were_tuple, outputs = _as_tuple(func(*inputs),
                                                 "outputs of the user-provided function", "jvp")
         _check_requires_grad(outputs, "outputs", strict)
-        dummy = tuple(ops.zeros_like(out).requires_grad_(True) for out in outputs)
+        dummy = tuple(transpose_point(out) for out in outputs)
         grad_inputs = _grad(outputs, inputs, dummy, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
     with _outer_grad_mode(create_graph):
@@ -244,7 +254,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with grad_mode.enable_grad():
         inputs_were_tuple, inputs, v, outputs, gradient = _hessian_products(
             "hvp", func, inputs, v, create_graph, strict)
-        dummy = tuple(ops.zeros_like(t).requires_grad_(True) for t in inputs)
+        dummy = tuple(transpose_point(t) for t in inputs)
         double_back = _grad(gradient, inputs, dummy, create_graph=True)
         _check_requires_grad(gradient, "hessian", strict)
     with _outer_grad_mode(create_graph):
@@ -345,7 +355,7 @@ def _jacobian_forward_mode(func, inputs, create_graph, strict, vectorize, keep_g
 def _forward_columns(outputs, inputs, keep_graph):
     """Per input element ``e``: ``J e`` for every output (zeros for an output that does not
     depend on the inputs), as the derivative of the vjp ``u ↦ uᵀJ`` in the direction ``e``."""
-    dummies = tuple(ops.zeros_like(out).requires_grad_(True) if out.requires_grad else None
+    dummies = tuple(transpose_point(out) if out.requires_grad else None
                     for out in outputs)
     differentiable = [(out, u) for out, u in zip(outputs, dummies) if u is not None]
     vjps = _grad(tuple(out for out, _ in differentiable), inputs,

@@ -35,7 +35,8 @@ class Linearization:
         tracked = [self.level.track(args[i]) for i in positions]
         for i, tree in zip(positions, tracked):
             args[i] = tree
-        with grad_mode.enable_grad(), functorch_transform(transform), _hooks_refused(transform):
+        with grad_mode.enable_grad(), functorch_transform(transform), _hooks_refused(transform), \
+                self.level.running():
             output = func(*args, **kwargs)
         self.aux = None
         if has_aux:
@@ -65,7 +66,7 @@ class Linearization:
         """``J t`` per flat output for tangents aligned with the flat inputs (``None``: zero);
         ``None`` for an output that does not depend on the inputs."""
         if self._transposed is None:
-            dummies = [self.level.zeros_like(out) for out in self.flat_outputs]
+            dummies = [self.level.transpose_point(out) for out in self.flat_outputs]
             self._transposed = dummies, self.level.grad(self.flat_outputs, self.flat_inputs,
                                                         dummies, create_graph=True)
         dummies, transposed = self._transposed

@@ -18,7 +18,6 @@ have a rule written with tapegrad ops.
 ``rrelu_with_noise`` (``RreluWithNoiseBackward0``) take a second input or split their input, so
 they are primitives of their own, with backward primitives for the same reason.
 """
-import functools
 import math
 
 import numpy as np
@@ -112,9 +111,10 @@ def gelu(input, approximate="none"):
 
 # ---------------------------------------------------------------------- pointwise activations
 
-def _backward_primitive(name, node, slope, curvature=None):
+def _backward_primitive(name, node, slope, curvature=None, differentiable=True):
     """PyTorch's ``xxx_backward``: ``grad * slope(value)``, ``value`` being the saved input (or,
-    with ``result=True``, the result of an in-place forward).
+    with ``result=True``, the result of an in-place forward). ``differentiable=False``: PyTorch
+    has no derivative for it (see ``_without_derivative``).
 
     A primitive of its own so that under ``create_graph`` the gradient stays connected to the
     value (``LeakyReluBackwardBackward0`` ...) even where the slope is piecewise constant: its
@@ -141,6 +141,8 @@ def _backward_primitive(name, node, slope, curvature=None):
 
     prim = primitive(name, node=node, group=OTHER, saves=("grad", "value"),
                      saves_for=saves_for)(in_float32(forward))
+    if not differentiable:
+        return _without_derivative(prim)
 
     @prim.vjp
     def _(ctx, upstream, result, **params):
@@ -153,6 +155,19 @@ def _backward_primitive(name, node, slope, curvature=None):
         else:
             second = upstream * grad * curvature(value, result, **params)
         return (prim(upstream, value, result=result, **params) if need_grad else None), second
+
+    return prim
+
+
+def _without_derivative(prim):
+    """``prim`` as PyTorch records an operation it has no derivative for: a ``NotImplemented``
+    node (``prim`` must be made with ``node="NotImplemented"``) that refuses to run, so a second
+    derivative through it fails instead of silently giving zero."""
+    prim.node_class.qualified_name = "torch::autograd::NotImplemented"
+
+    @prim.vjp
+    def _(ctx, *grads, **params):
+        raise RuntimeError(f"derivative for aten::{prim.name} is not implemented")
 
     return prim
 
@@ -321,10 +336,11 @@ _hardswish = _pointwise(
     "hardswish", "HardswishBackward0",
     lambda a: a * np.clip(a + 3, 0, 6) / 6, _hardswish_backward)
 
-# (PyTorch has no derivative for hardsigmoid_backward; it is zero.)
+# the slope is PyTorch's float constant 1/6, in float64 too
 _hardsigmoid_backward = _backward_primitive(
-    "hardsigmoid_backward", "HardsigmoidBackwardBackward0",
-    lambda a, result: ((a > -3) & (a < 3), a.dtype.type(1 / 6)))
+    "hardsigmoid_backward", "NotImplemented",
+    lambda a, result: ((a > -3) & (a < 3), a.dtype.type(np.float32(1 / 6))),
+    differentiable=False)
 _hardsigmoid = _pointwise(
     "hardsigmoid", "HardsigmoidBackward0",
     lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype), _hardsigmoid_backward)
