@@ -54,6 +54,8 @@ from .amp import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa:
 from .version import __version__  # noqa: E402
 from ._control_flow import cond, while_loop  # noqa: E402
 from .utils.dlpack import from_dlpack  # noqa: E402
+from ._aten_functions import *  # noqa: E402,F401,F403  native_layer_norm, lstm_cell, …
+from ._symbolic import *  # noqa: E402,F401,F403  sym_int, sym_max, …
 
 # PyTorch's constants (``torch.pi`` …); ``newaxis`` is None, for indexing as in numpy.
 from math import e, inf, nan, pi  # noqa: E402

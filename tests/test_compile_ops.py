@@ -625,6 +625,9 @@ SAMPLES = {
         a, b, compute_mode="use_mm_for_euclid_dist")),
     "pdist": ([f(4, 3)], T.pdist),
     "pdist_backward": ([f(4, 3)], lambda a: T.pdist(a, p=3)),
+    "fake_quantize": ([f(3, 4)], lambda a: T.fake_quantize_per_tensor_affine(a, 0.25, 1, -4, 3)),
+    "as_strided_scatter": ([f(6), f(2, 2)], lambda a, b: T.as_strided_scatter(a, b, (2, 2),
+                                                                               (1, 2), 1)),
 }
 
 # Samples that run eagerly, with a warning saying why: the tracer cannot see an in-place write

@@ -59,6 +59,8 @@ from .incomplete_gamma import *  # noqa: F401,F403
 from .bessel import *  # noqa: F401,F403
 from .conjugation import *  # noqa: F401,F403
 from .short_time import istft, stft
+from .copies import *  # noqa: F401,F403  diagonal_copy, …, unsafe_split
+from .quantize import *  # noqa: F401,F403  fake_quantize_per_tensor_affine, …
 from . import gaussian as _gaussian  # noqa: F401  (torch.special's; registers its primitives)
 from .creation import new_empty, new_full, new_ones, new_tensor, new_zeros, type_as
 from .inplace import (
@@ -174,6 +176,7 @@ _accept_numpy_names_everywhere(globals(), [_module for _name, _module in list(_s
                                            if _name.startswith(__name__ + ".")])
 
 METHOD_ONLY += ("put_", "not_equal_", "igamma_", "igammac_")
+TENSOR_METHODS += ("unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes")  # (ops.copies)
 # ``torch.real``/``torch.imag`` are functions; on a tensor they are properties (tensor.py)
 
 # What ``import tapegrad`` takes from here: the operations, not this package's modules.

@@ -13,8 +13,9 @@ from .lbfgs import LBFGS
 from .rprop import Rprop
 from .asgd import ASGD
 from .muon import Muon
+from .sparse_adam import SparseAdam
 from . import lr_scheduler, swa_utils
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adafactor", "Adagrad", "Adadelta", "Adamax",
-           "NAdam", "RAdam", "RMSprop", "LBFGS", "Rprop", "ASGD", "Muon", "lr_scheduler",
-           "swa_utils"]
+           "NAdam", "RAdam", "RMSprop", "LBFGS", "Rprop", "ASGD", "Muon", "SparseAdam",
+           "lr_scheduler", "swa_utils"]
