@@ -37,8 +37,9 @@ from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_a
 from ._layout import layout, sparse_coo, strided
 from . import sparse  # noqa: E402  torch.sparse; sparse COO tensors
 from .sparse import sparse_coo_tensor, spmm  # noqa: E402
+from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 mm, matmul = sparse.sparse_aware(mm, "mm"), sparse.sparse_aware(matmul, "matmul")  # noqa: F405
-from . import distributions, testing, viz
+from . import distributions, quasirandom, testing, viz
 from . import signal  # noqa: E402  torch.signal.windows
 from . import fft  # noqa: E402  torch.fft
 from . import jit  # noqa: E402  torch.jit's decorators (no TorchScript)

@@ -19,13 +19,15 @@ from .decompositions import cholesky_solve, qr
 from .layout import tril, triu
 from .broadcast import sum_to
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_floating, check_square_shape
+from .copies import rename_node
+from .matrix import _check_matrices, _mT, check_floating, check_lapack_dtype, check_square_shape
+from .matrix import cholesky as _linalg_cholesky
 from .registry import OTHER, primitive
 
 # torch.lu, torch.lu_solve and torch.qr are the deprecated forms (``lu_legacy``,
-# ``lu_solve_legacy``, ``qr_legacy``);
-# torch.linalg takes the others from here.
-__all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve"]
+# ``lu_solve_legacy``, ``qr_legacy``); so is torch.cholesky (``cholesky`` here, which replaces
+# linalg's ``ops.matrix.cholesky`` as ``torch.cholesky``); torch.linalg takes the others from here.
+__all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve", "cholesky"]
 
 
 @primitive("solve_triangular", node="LinalgSolveTriangularBackward0", group=OTHER,
@@ -68,7 +70,7 @@ def solve_triangular(A, B=_MISSING, *, upper=_MISSING, left=True, unitriangular=
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {equation} ({rows}x{cols} and {b_rows}x{b_cols})")
-    _check_lapack_dtype("triangular_solve_cpu", A)
+    check_lapack_dtype("triangular_solve_cpu", A)
     B = B if B.dtype == A.dtype else B.to(A.dtype)
     return _solve_triangular(A, B, upper=bool(upper), left=bool(left),
                              unitriangular=bool(unitriangular))
@@ -81,13 +83,6 @@ def _check_required(function, **arguments):
         names = ", ".join(f'"{name}"' for name in missing)
         raise TypeError(f"{function}() missing {len(missing)} required positional argument"
                         f"{'s' if len(missing) == 1 else ''}: {names}")
-
-
-def _check_lapack_dtype(kernel, A):
-    """PyTorch dispatches its LAPACK kernels on float32 and float64 only."""
-    if A._array.dtype not in (np.float32, np.float64):
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
 
 
 # ----------------------------------------------------------------------------------- LU
@@ -150,9 +145,7 @@ def _check_lu_input(name, A, pivot):
     if A._array.ndim < 2:
         raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got "
                            f"size: {list(A._array.shape)} instead")
-    if A._array.dtype.kind != "f":
-        raise NotImplementedError(f'"lu_cpu" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+    check_lapack_dtype("lu_cpu", A)
     if not pivot:
         raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
 
@@ -270,6 +263,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     given by its packed factorization, checked in PyTorch's words."""
     _check_matrices("linalg.lu_solve", LU, "LU")
     check_square_shape("torch.linalg.lu_solve", LU)
+    check_floating("torch.linalg.lu_solve", LU, complex_ok=True)
     _check_matrices("linalg.lu_solve", B, "B")
     if B._array.dtype != LU._array.dtype:
         raise RuntimeError("linalg.lu_solve: Expected LU and B to have the same dtype, but found "
@@ -285,6 +279,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
                            "dimension of the matrix")
     if pivots._array.dtype != np.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    check_lapack_dtype("linalg.lu_solve_cpu", LU, complex_ok=True)
     return _lu_solve(LU, pivots, B, left=bool(left), adjoint=bool(adjoint))
 
 
@@ -338,9 +333,7 @@ def cholesky_inverse(L, upper=False):
     """A^-1 from A's Cholesky factor (L L^T = A; U^T U = A with ``upper``), reading only that
     triangle of ``L``."""
     check_square_shape("cholesky_inverse", L)
-    if L._array.dtype.kind != "f" or L._array.dtype == np.float16:
-        raise NotImplementedError(f'"cholesky_inverse_out_cpu" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[L._array.dtype.name]}'")
+    check_lapack_dtype("cholesky_inverse_out_cpu", L)
     return _cholesky_inverse(L, upper=bool(upper))
 
 
@@ -359,7 +352,26 @@ def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
     matrix = _mT(A) if transpose else A
     solution = solve_triangular(matrix, b, upper=bool(upper) != bool(transpose),
                                 unitriangular=unitriangular)
+    rename_node(solution._grad_fn, "TriangularSolveBackward0")
     return _TriangularSolve(solution, A.clone())
+
+
+def cholesky(input, upper=False):
+    """Deprecated ``torch.cholesky`` (and ``Tensor.cholesky``): ``linalg.cholesky`` with
+    ``upper`` also positional, under its own name in messages and in the graph
+    (``CholeskyBackward0``)."""
+    _warn_once(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+        "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = "
+        "torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be replaced "
+        "with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent results "
+        "for all valid (symmetric positive definite) inputs.")
+    check_square_shape("cholesky", input)
+    check_lapack_dtype("cholesky_cpu", input, complex_ok=True)
+    with lapack.renamed("linalg.cholesky", "cholesky"):
+        factor = _linalg_cholesky(input, upper=bool(upper))
+    rename_node(factor._grad_fn, "CholeskyBackward0")
+    return factor
 
 
 def lu_legacy(A, pivot=True, get_infos=False):
@@ -429,12 +441,6 @@ _LdlFactor = structseq("linalg_ldl_factor", "LD pivots")
 _LdlFactorEx = structseq("linalg_ldl_factor_ex", "LD pivots info")
 
 
-def _check_ldl_kernel_dtype(kernel, A):
-    if A._array.dtype.name not in ("float32", "float64"):
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
-
-
 def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     """P A P^T = L D L^T by Bunch-Kaufman pivoting (LAPACK's sytrf on A's lower triangle; for
     real A ``hermitian`` changes nothing): packed ``LD``, LAPACK's ``pivots`` and ``info``, the
@@ -443,7 +449,7 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
     name = "torch.linalg.ldl_factor_ex"
     check_square_shape(name, A)
     check_floating(name, A)
-    _check_ldl_kernel_dtype("ldl_factor_kernel_cpu", A)
+    check_lapack_dtype("ldl_factor_kernel_cpu", A)
     packed, pivots, info = _ldl_factor(A)
     if check_errors:
         _refuse_unknown_info(name, info)
@@ -505,4 +511,4 @@ def _check_ldl_solve_inputs(LD, pivots, B):
     if pivots._array.dtype.kind not in "iu":
         raise RuntimeError(f"{name}: Expected pivots to be integers. Got "
                            f"{_LEGACY_TYPE_NAMES[pivots._array.dtype.name]}")
-    _check_ldl_kernel_dtype("ldl_solve_kernel_cpu", LD)
+    check_lapack_dtype("ldl_solve_kernel_cpu", LD)

@@ -48,9 +48,28 @@ def check_floating(name, A, complex_ok=False):
     """PyTorch's dtype check; ``complex_ok`` for the functions tapegrad computes on complex
     matrices too (det, inv, solve, whose rules are holomorphic, and cholesky)."""
     kind = A._array.dtype.kind
-    if kind != "f" and not (complex_ok and kind == "c"):
+    if kind == "c" and not complex_ok:
+        raise NotImplementedError(f"{name}: tapegrad computes this function on real matrices "
+                                  f"only, not {_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
+    if kind not in "fc":
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got "
                            f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
+
+
+def check_lapack_dtype(kernel, A, complex_ok=False):
+    """PyTorch's LAPACK ``kernel`` is compiled for float32 and float64 (and complex, for those
+    tapegrad computes on complex): any other dtype, float16 included, gets its dispatch error."""
+    allowed = (np.float32, np.float64) + ((np.complex64, np.complex128) if complex_ok else ())
+    if A._array.dtype not in allowed:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+
+
+def check_low_precision(name, A):
+    """The functions PyTorch refuses in half precision before dispatching (inverses, log
+    determinants)."""
+    if A._array.dtype == np.float16:
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got Half")
 
 
 def _check_square(name, A, argument="A", complex_ok=False):
@@ -223,9 +242,7 @@ def _check_eigh_input(A, UPLO):
     check_square_shape("linalg.eigh", A)
     if not isinstance(UPLO, str) or UPLO.upper() not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if A._array.dtype.kind not in "fc":
-        raise NotImplementedError('"linalg_eigh_cpu" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[A._array.dtype.name]}'")
+    check_lapack_dtype("linalg_eigh_cpu", A, complex_ok=True)
     return UPLO.upper()
 
 
@@ -267,11 +284,13 @@ def _(ctx, grad, upper):
 
 def det(A):
     _check_square("linalg.det", A, complex_ok=True)
+    check_lapack_dtype("lu_cpu", A, complex_ok=True)
     return _det(A)
 
 
 def inv(A):
     _check_square("linalg.inv", A, complex_ok=True)
+    check_low_precision("linalg.inv", A)
     return _inv(A)
 
 
@@ -281,6 +300,7 @@ inverse = inv
 def inverse_or_inf(A):
     """Inverses, all inf for a singular matrix: what PyTorch's ``cond`` makes of ``inv_ex``."""
     check_floating("linalg.inv", A)
+    check_low_precision("linalg.inv", A)
     return _inv(A, singular_to_inf=True)
 
 
@@ -302,6 +322,7 @@ def solve(A, B, *, left=True):
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
                            f"{'AX' if left else 'XA'} = B ({a_shape[-2]}x{a_shape[-1]} and "
                            f"{b_matrix[0]}x{b_matrix[1]})")
+    check_lapack_dtype("lu_cpu", A, complex_ok=True)
     return _solve(A, B, vector=vector, left=left)
 
 
@@ -312,6 +333,7 @@ def eigvalsh(A, UPLO="L"):
 
 def cholesky(A, *, upper=False):
     _check_square("linalg.cholesky", A, complex_ok=True)
+    check_lapack_dtype("cholesky_cpu", A, complex_ok=True)
     return _cholesky(A, upper=upper)
 
 

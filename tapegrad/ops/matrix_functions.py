@@ -16,8 +16,8 @@ from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
 from .linalg import matmul
-from .matrix import (_check_matrices, _inv, _mT, check_floating, check_square_shape,
-                     cholesky, inv, linalg_svd, solve)
+from .matrix import (_check_matrices, _inv, _mT, check_floating, check_lapack_dtype,
+                     check_low_precision, check_square_shape, cholesky, inv, linalg_svd, solve)
 from .reduction import sum as _sum
 from .registry import OTHER, primitive
 from .shape import cat, narrow, unsqueeze
@@ -63,6 +63,7 @@ def _check_square(name, A):
 def linalg_slogdet(A):
     """The sign of det(A) and log |det(A)|, which stays finite where det over- or underflows."""
     _check_square("linalg.slogdet", A)
+    check_low_precision("linalg.slogdet", A)
     logabsdet, sign = _slogdet(A)
     return _LinalgSlogdet(sign, logabsdet)
 
@@ -74,6 +75,7 @@ def slogdet(input):
 def logdet(input):
     """log det(A): nan for a negative determinant, -inf for zero (composed as PyTorch does)."""
     _check_square("logdet", input)
+    check_low_precision("logdet", input)
     sign, logabsdet = linalg_slogdet(input)
     return where(sign < 0, float("nan"), logabsdet)
 
@@ -238,6 +240,8 @@ def _expm(a):
 
 @primitive("matrix_exp", node="LinalgMatrixExpBackward0", group=OTHER, saves=("a",))
 def _matrix_exp(a):
+    if a.dtype == np.float16:  # no float16 Taylor thresholds: computed in float32, then rounded
+        return _expm(a.astype(np.float32)).astype(np.float16)
     return _expm(a)
 
 
@@ -289,9 +293,10 @@ def inv_ex(A, *, check_errors=False):
         with lapack.renamed("linalg.inv", "linalg.inv_ex"):
             return _InvEx(inv(A), _info(np.zeros(A._array.shape[:-2])))
     check_square_shape("linalg.inv", A)
+    check_floating("linalg.inv", A, complex_ok=True)
+    check_low_precision("linalg.inv", A)
     if not _singular_matrices(A).any():
         return _InvEx(inv(A), _info(np.zeros(A._array.shape[:-2])))
-    check_floating("linalg.inv", A)
     inverse, info = lapack.inverse_with_info(A._array)  # LAPACK's infs and nans, as PyTorch's
     return _InvEx(Tensor._make(inverse), _info(info))
 
@@ -305,6 +310,8 @@ def _singular_matrices(A):
 
 def solve_ex(A, B, *, left=True, check_errors=False):
     """``linalg.solve`` and ``info`` (non-zero for a singular A, with a non-finite result)."""
+    check_floating("linalg.solve", A, complex_ok=True)
+    check_lapack_dtype("lu_cpu", A, complex_ok=True)
     if check_errors or not _singular_matrices(A).any():
         with lapack.renamed("torch.linalg.solve", "torch.linalg.solve_ex"):
             return _SolveEx(solve(A, B, left=left), _info(np.zeros(A._array.shape[:-2])))
@@ -368,6 +375,11 @@ def householder_product(A, tau):
     if n < k:
         raise RuntimeError("torch.linalg.householder_product: input.shape[-1] must be greater "
                            "than or equal to tau.shape[-1]")
+    if tau._array.dtype != A._array.dtype:
+        raise RuntimeError(f"torch.linalg.householder_product: tau dtype "
+                           f"{_LEGACY_TYPE_NAMES[tau._array.dtype.name]} does not match input "
+                           f"dtype {_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
+    check_lapack_dtype("orgqr_cpu", A)
     return _householder_product(A, tau)
 
 

@@ -13,6 +13,12 @@ from .optimizer import Optimizer, check_lr
 __all__ = ["LBFGS"]
 
 
+def _real_view(tensor):
+    """A complex tensor as its real and imaginary parts (how PyTorch's LBFGS optimizes
+    complex parameters: as twice as many real ones)."""
+    return ops.view_as_real(tensor) if tensor.is_complex() else tensor
+
+
 class LBFGS(Optimizer):
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
@@ -31,12 +37,12 @@ class LBFGS(Optimizer):
 
     # -- the parameters as one flat vector --------------------------------------------------------
     def _gather_flat_grad(self):
-        return ops.cat([ops.zeros(p.numel(), dtype=p.dtype) if p._grad is None
-                        else p._grad.reshape(-1) for p in self._params], 0)
+        return ops.cat([_real_view(ops.zeros(p.numel(), dtype=p.dtype) if p._grad is None
+                                   else p._grad).reshape(-1) for p in self._params], 0)
 
     def _add_grad(self, step_size, update):
         offset = 0
-        for p in self._params:
+        for p in map(_real_view, self._params):
             numel = p.numel()
             p.add_(update[offset:offset + numel].view_as(p), alpha=step_size)
             offset += numel
@@ -97,11 +103,11 @@ class LBFGS(Optimizer):
         state = self.state[self._params[0]]
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
-        original_loss = self._evaluate(closure)
-        loss = float(original_loss.detach())  # (PyTorch's step runs under no_grad: no warning)
+        original_loss = self._evaluate(closure)  # a tensor or a number
         current_evals = 1
         state["func_evals"] += 1
-        with grad_mode.no_grad():
+        with grad_mode.no_grad():  # PyTorch's step: float() of the loss does not warn
+            loss = float(original_loss)
             flat_grad = self._gather_flat_grad()
             if flat_grad.abs().max() <= tolerance_grad:
                 return original_loss
