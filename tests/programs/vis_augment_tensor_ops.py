@@ -52,7 +52,7 @@ u8 = (batch * 255).round().clamp(0, 255).to(torch.uint8)
 print(u8.dtype, u8[1, 2, 3], u8.float().div(255).sub(batch).abs().max() < 0.002)
 cl = batch.contiguous(memory_format=torch.channels_last)
 print(cl.stride(), ((cl - mean) / std).stride(), (cl * 2).is_contiguous(memory_format=torch.channels_last))
-print(cl.permute(0, 2, 3, 1).is_contiguous(), torch.roll(cl, 1, 3).stride())
+print(cl.permute(0, 2, 3, 1).is_contiguous(), cl.flip(-1).stride(), torch.roll(cl, 1, 3).stride())
 hwc = u8[0].permute(1, 2, 0)
 print(hwc.shape, hwc.stride(), hwc.contiguous().stride())
 # grayscale + brightness/contrast jitter with fixed factors

@@ -74,9 +74,9 @@ for tag, model, inp in [("nchw", ref, x), ("nhwc", net, xc)]:
     losses[tag] = hist
     print(tag, hist[::3])
 print(all(abs(a - b) < 1e-3 for a, b in zip(losses["nchw"], losses["nhwc"])))
-print(net.stem.weight.grad.shape, net.block.bn1.running_mean[:3])
+print(net.stem.weight.grad.is_contiguous(memory_format=cl), net.block.bn1.running_mean[:3])
 
 xg = xc.clone().requires_grad_(True)
 net.eval()
 net(xg).sum().backward()
-print(xg.grad.shape, f"{xg.grad.abs().sum().item():.3f}")
+print(xg.grad.shape, xg.grad.is_contiguous(memory_format=cl), f"{xg.grad.abs().sum().item():.3f}")

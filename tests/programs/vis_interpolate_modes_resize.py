@@ -13,7 +13,7 @@ print(F.interpolate(x, scale_factor=2, mode="nearest")[0, 0, :3])
 print(F.interpolate(x, size=(3, 7), mode="nearest")[0, 1])
 print(F.interpolate(x, size=(3, 7), mode="nearest-exact")[0, 1])
 for ac in (False, True):
-    print(F.interpolate(x, size=(6, 3), mode="bilinear", align_corners=ac)[0, 0].round(decimals=3))
+    print(F.interpolate(x, size=(6, 3), mode="bilinear", align_corners=ac)[0, 0])
     print(F.interpolate(x, scale_factor=1.7, mode="bicubic", align_corners=ac)[0, 0, 1])
 print(F.interpolate(x, size=(2, 2), mode="area")[0])
 print(F.interpolate(x, size=(3, 3), mode="area")[0, 0])
