@@ -395,15 +395,15 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
-            if value._array.shape != self._array.shape:
+            if tuple(value.shape) != self._array.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
                     f"of size '{list(self.shape)}'. Please ensure that the gradient and the tensor "
                     "are the same size")
-            if value._array.dtype != self._array.dtype:
+            if value.dtype != self.dtype:
                 raise RuntimeError(
                     "attempting to assign a gradient with dtype "
-                    f"'{ops.operands.CPP_TYPE_NAMES[value._array.dtype.name]}' to a tensor with "
+                    f"'{ops.operands.CPP_TYPE_NAMES[value.dtype.numpy.name]}' to a tensor with "
                     f"grad_dtype '{_LEGACY_TYPE_NAMES[self._array.dtype.name]}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow any "

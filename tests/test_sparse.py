@@ -333,3 +333,30 @@ def test_dense_with_sparse_gives_dense_results():
         return [p.detach().numpy() for p in products] + [dense.grad.numpy()]
     for ours, theirs in zip(results(torch), results(real_torch)):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def test_sparse_embedding_gradients_are_sparse_rows():
+    dense = torch.nn.Embedding(5, 3, padding_idx=1)
+    sparse = torch.nn.Embedding(5, 3, padding_idx=1, sparse=True)
+    with torch.no_grad():
+        sparse.weight.copy_(dense.weight)
+    ids = torch.tensor([[0, 2], [1, 2]])
+    upstream = torch.arange(12.0).reshape(2, 2, 3)
+    dense(ids).backward(upstream)
+    sparse(ids).backward(upstream)
+    grad = sparse.weight.grad
+    assert grad.is_sparse and grad.shape == (5, 3)
+    assert grad._indices().tolist() == [[0, 2, 2]]  # one row per lookup, the padding row left out
+    assert torch.equal(grad.to_dense(), dense.weight.grad)
+    sparse(ids).backward(upstream)  # sparse + sparse stays sparse
+    assert sparse.weight.grad.is_sparse
+    assert torch.equal(sparse.weight.grad.to_dense(), 2 * dense.weight.grad)
+    (sparse.weight * 1).sum().backward()  # a dense contribution makes the sum dense
+    assert not sparse.weight.grad.is_sparse
+    assert torch.equal(sparse.weight.grad, 2 * dense.weight.grad + 1)
+
+
+def test_sparse_embedding_refuses_frequency_scaling():
+    table = torch.nn.Embedding(4, 2, sparse=True, scale_grad_by_freq=True)
+    with pytest.raises(RuntimeError, match="scale_grad_by_freq not supported with sparse"):
+        table(torch.tensor([0, 0])).sum().backward()

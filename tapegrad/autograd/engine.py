@@ -407,6 +407,8 @@ def _sum_gradients(held, g):
     reference counts prove no one else holds the tensor or its array: the buffer entry, this
     frame's name and ``getrefcount``'s own argument account for three references to each.
     """
+    if (type(held) is not Tensor or type(g) is not Tensor) and (held.is_sparse or g.is_sparse):
+        return g + held if held.is_sparse and not g.is_sparse else held + g
     array, other = held._array, g._array
     if (not (held._requires_grad or g._requires_grad) and array.base is None
             and array.flags.writeable and array.shape == other.shape and array.dtype == other.dtype
@@ -536,9 +538,15 @@ def _add_into_grad(leaf, g, create_graph, shared):
     (``a.grad.zero_()`` must not clear ``b.grad``). Later gradients are added in place, or out of
     place under ``create_graph`` so that the sum stays differentiable.
     """
+    current = leaf._grad
+    if (type(g) is not Tensor or type(current) not in (Tensor, type(None))) and (
+            g.is_sparse or (current is not None and current.is_sparse)):
+        # a sparse gradient (nn.Embedding(sparse=True)) is kept sparse while every one is;
+        # a dense one joining it makes the sum dense
+        leaf._grad = g if current is None else current + g if g.is_sparse else g + current
+        return
     if g._array.dtype != leaf._array.dtype:
         g = g.to(leaf.dtype)
-    current = leaf._grad
     if current is None:
         if create_graph:
             # A copy recorded on the tape (CopyBackwards, as PyTorch): .grad stays differentiable

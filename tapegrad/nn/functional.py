@@ -568,8 +568,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """Rows of ``weight`` picked by the integer ``input``; the padding row gets no gradient.
     With ``max_norm``, the picked rows of ``weight`` are first renormalised in place."""
-    if sparse:
-        raise NotImplementedError("embedding: sparse gradients are not supported")
     if padding_idx:  # (0 needs no check, nor the weight's size)
         if not -weight.size(0) <= padding_idx < weight.size(0):
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -579,7 +577,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         _renorm_rows_(weight, input, max_norm, norm_type)
     if not (isinstance(weight, Tensor) and isinstance(input, Tensor)):
         _require_tensors("embedding", weight=weight, indices=input)
-    return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq)
+    return _embedding.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
 def _check_channel_count(name, value, channels):

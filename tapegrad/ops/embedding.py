@@ -19,14 +19,16 @@ __all__ = ["embedding", "embedding_bag"]
 
 @primitive("embedding", node="EmbeddingBackward0", group=OTHER, saves=("indices",),
            nondifferentiable=("indices",))
-def _embedding(weight, indices, *, padding_idx, scale_grad_by_freq):
+def _embedding(weight, indices, *, padding_idx, scale_grad_by_freq, sparse=False):
     return weight[indices]
 
 
 @_embedding.vjp
-def _(ctx, grad, padding_idx, scale_grad_by_freq):
+def _(ctx, grad, padding_idx, scale_grad_by_freq, sparse=False):
     (indices,) = ctx.saved
     rows, width = ctx.input_shapes[0]
+    if sparse:
+        return _sparse_rows_gradient(grad, indices, rows, padding_idx, scale_grad_by_freq), None
     if padding_idx is not None:
         grad = grad * (indices != padding_idx).unsqueeze(-1).to(grad.dtype)
     if scale_grad_by_freq:  # each row's gradient divided by how often the batch picked it
@@ -34,6 +36,23 @@ def _(ctx, grad, padding_idx, scale_grad_by_freq):
         grad = grad / counts[indices].unsqueeze(-1).to(grad.dtype)
     table = zeros(rows, width, dtype=grad.dtype)
     return _index_add(table, indices.reshape(-1), grad.reshape(-1, width), dim=0, alpha=1), None
+
+
+def _sparse_rows_gradient(grad, indices, rows, padding_idx, scale_grad_by_freq):
+    """The weight's gradient as ``nn.Embedding(sparse=True)`` gives it: a sparse COO tensor
+    with one stored row per looked-up index (repeats not summed, the padding index left out),
+    its values the incoming rows. Scaling by frequency is refused, as in PyTorch."""
+    from .._sparse_tensor import SparseCooTensor  # (the sparse layer imports the op table)
+    width = grad.shape[-1]
+    flat, values = indices.reshape(-1), grad.reshape(-1, width)
+    if scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                           "gradients")
+    if padding_idx is not None:
+        kept = (flat != padding_idx).nonzero().reshape(-1)
+        flat, values = flat[kept], values.index_select(0, kept)
+    return SparseCooTensor._build(flat.to(dtypes.int64).unsqueeze(0), values, (rows, width),
+                                  False)
 
 
 def check_indices(indices, op):
@@ -47,7 +66,7 @@ def check_indices(indices, op):
                            f"arguments for {op})")
 
 
-def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False):
+def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False, sparse=False):
     """Rows of the 2-D ``weight`` picked by the integer tensor ``indices``."""
     check_indices(indices, "embedding")
     if weight._array.ndim != 2:
@@ -56,7 +75,7 @@ def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False):
     if values.size and (values.min() < 0 or values.max() >= weight._array.shape[0]):
         raise IndexError("index out of range in self")
     return _embedding(weight, indices, padding_idx=padding_idx,
-                      scale_grad_by_freq=bool(scale_grad_by_freq))
+                      scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse))
 
 
 # ------------------------------------------------------------------------------ embedding_bag
