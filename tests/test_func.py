@@ -386,3 +386,17 @@ def test_pytree_spec_prints_as_pytorchs():
     from tapegrad.utils import _pytree
     tree = {"a": (1, [2, 3]), "b": [4]}
     assert repr(_pytree.tree_structure(tree)) == repr(torch_pytree.tree_structure(tree))
+
+
+def test_backward_inside_a_transform_is_refused():
+    def uses_backward(t):
+        y = t.sin().sum()
+        y.backward()
+        return y
+
+    for transform in (tapegrad.func.grad, tapegrad.func.vmap):
+        with pytest.raises(RuntimeError, match="backward\\(\\) called inside a functorch transform"):
+            transform(uses_backward)(tapegrad.ones(3))
+    x = tapegrad.ones(3, requires_grad=True)
+    uses_backward(x)  # outside any transform it runs as ever
+    assert x.grad.tolist() == tapegrad.cos(tapegrad.ones(3)).tolist()

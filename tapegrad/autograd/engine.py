@@ -24,6 +24,7 @@ from .._warnings import warn_at_caller
 from ..memory_format import is_non_overlapping_and_dense
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode
+from . import function as _function
 from .graph import AccumulateGrad, GradientEdge
 
 __all__ = ["backward", "grad"]
@@ -35,6 +36,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     With ``inputs``, only those tensors' ``.grad`` is accumulated into (a non-leaf among them is
     made to ``retain_grad()``, as in PyTorch).
     """
+    if _function.active_transforms:  # (autograd.grad is allowed: transforms use it too)
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")
     tensors = _as_tuple(tensors)
     if inputs is not None:
         inputs = _as_tuple(inputs)
