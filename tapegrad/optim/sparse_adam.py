@@ -7,7 +7,6 @@ as they were (a masked Adam, not Adam with zero gradients).
 import math
 
 from .. import ops
-from ..autograd import grad_mode
 from .optimizer import Optimizer, check_lr
 
 __all__ = ["SparseAdam"]
@@ -35,31 +34,17 @@ class SparseAdam(Optimizer):
         if found:
             raise ValueError(f"{kind} params at indices {found}: {reason}")
 
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with grad_mode.enable_grad():
-                loss = closure()
-        with grad_mode.no_grad():
-            for group in self.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        self._update(group, param)
-        return loss
+    _complex_as_real = False  # (complex parameters are refused)
 
-    def _update(self, group, param):
-        grad = param.grad
+    def _update(self, group, param, grad, state):
         if not grad.is_sparse:
             raise RuntimeError("SparseAdam does not support dense gradients, please consider "
                                "Adam instead")
-        state = self.state[param]
         if not state:
             state["step"] = 0
             state["exp_avg"] = ops.zeros_like(param)
             state["exp_avg_sq"] = ops.zeros_like(param)
         state["step"] += 1
-        if group["maximize"]:
-            grad = -grad
         grad = grad.coalesce()  # the update is not linear: one value per stored position
         values = grad._values()
         if values.numel() == 0:
