@@ -27,3 +27,17 @@ def _pytorch_validates_distribution_arguments():
     if torch is not None and "torch.distributions" in sys.modules:
         torch.distributions.Distribution.set_default_validate_args(__debug__)
     yield
+
+
+@pytest.fixture
+def one_thread():
+    """PyTorch and tapegrad both on one thread: some ATen kernels are chosen by the thread
+    count (oneDNN's convolutions, the bilinear kernel of 3-channel images)."""
+    torch = pytest.importorskip("torch")
+    import tapegrad
+    previous = torch.get_num_threads(), tapegrad.get_num_threads()
+    for lib in (torch, tapegrad):
+        lib.set_num_threads(1)
+    yield
+    for lib, threads in zip((torch, tapegrad), previous):
+        lib.set_num_threads(threads)

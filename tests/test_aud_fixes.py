@@ -18,17 +18,6 @@ except ImportError:
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
 
 
-@pytest.fixture
-def one_thread():
-    """Both libraries on one thread: oneDNN's choice of convolutions counts threads."""
-    previous = torch.get_num_threads(), tapegrad.get_num_threads()
-    for lib in (torch, tapegrad):
-        lib.set_num_threads(1)
-    yield
-    for lib, threads in zip((torch, tapegrad), previous):
-        lib.set_num_threads(threads)
-
-
 def _wave(lib, *shape):
     return lib.sin(lib.arange(float(np.prod(shape))).reshape(*shape) * 0.7)
 

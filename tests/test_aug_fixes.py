@@ -20,17 +20,6 @@ except ImportError:
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch is not installed")
 
 
-@pytest.fixture
-def one_thread():
-    """Both libraries on one thread: ATen picks the bilinear kernel of 3-channel images by it."""
-    previous = torch.get_num_threads(), tapegrad.get_num_threads()
-    for lib in (torch, tapegrad):
-        lib.set_num_threads(1)
-    yield
-    for lib, threads in zip((torch, tapegrad), previous):
-        lib.set_num_threads(threads)
-
-
 def _image(shape):
     """Values exactly representable in both libraries (no transcendental functions)."""
     n = int(np.prod(shape))
