@@ -1525,3 +1525,11 @@ def test_numpy_of_a_tensor_that_requires_grad_only_under_no_grad():
         x.numpy()
     with tg.no_grad():
         assert x.numpy().tolist() == [1.0, 1.0]
+
+
+def test_grad_mode_contexts_bind_none():
+    # ``with torch.no_grad() as g`` binds None in PyTorch; code that prints or tests it agrees
+    for context in (tg.no_grad(), tg.enable_grad(), tg.set_grad_enabled(False),
+                    tg.inference_mode(), tg.autograd.set_detect_anomaly(False)):
+        with context as bound:
+            assert bound is None

@@ -62,7 +62,7 @@ class set_detect_anomaly:
         _set(mode, check_nan)
 
     def __enter__(self):
-        return self
+        pass  # the mode was already set by the constructor
 
     def __exit__(self, *exc):
         _set(*self._previous)

@@ -54,8 +54,7 @@ class _GradModeContext:
 
     def __enter__(self):
         self._saved = (_state.grad_enabled, _state.inference)
-        _state.grad_enabled, _state.inference = self._target()
-        return self
+        _state.grad_enabled, _state.inference = self._target()  # (``as`` binds None, as in PyTorch)
 
     def __exit__(self, *exc):
         _state.grad_enabled, _state.inference = self._saved
@@ -132,7 +131,7 @@ class set_grad_enabled(_GradModeContext):
         return self.mode, _state.inference
 
     def __enter__(self):
-        return self  # the mode was already set by the constructor
+        pass  # the mode was already set by the constructor
 
     def __call__(self, fn):
         _state.grad_enabled, _state.inference = self._saved  # as a decorator, set only during calls
