@@ -127,3 +127,18 @@ def test_a_returned_permutation_stays_a_view_of_its_input_and_inner_ones_compile
     np.testing.assert_array_equal(reduced.numpy(), eager_reduced.numpy())
     view[0, 1, 2] = -5.0
     assert x[1, 2, 0].item() == -5.0
+
+
+def test_single_elements_picked_by_index_compile(kernel_cache):
+    """``a[0, 1]`` and ``unbind`` of a vector are numbers in Numba, not 0-d arrays: the kernel
+    holds them as numbers instead of falling back to eager."""
+    def picks(a):
+        return (a * 1).fill_(a[0, 1]).sum() + (a.unbind(1)[2].unbind(0)[1] * a).sum()
+    compiled = tapegrad.compile(picks, fullgraph=True)
+    x = tapegrad.arange(6.0).reshape(2, 3).requires_grad_()
+    compiled(x).backward()
+    ours = x.grad.clone()
+    x.grad = None
+    picks(x).backward()
+    np.testing.assert_array_equal(ours.numpy(), x.grad.numpy())
+    assert "runs eagerly" not in str(compiled.explain())

@@ -143,7 +143,17 @@ def _select(b, node):
     if _holds(key, None):
         b.define(out, f"np.ascontiguousarray({picked}).reshape({_shape(out.shape)})")
     else:
+        _define_view(b, out, picked)
+
+
+def _define_view(b, out, picked):
+    """``out`` as the basic-index view ``picked``; a single element is a number in Numba (as
+    ``a[1]`` is in numpy), held as one (``Builder.scalars``) and made an array only if needed."""
+    if out.shape:
         b.define(out, picked, "A")
+    else:
+        b.scalars[out] = b.fresh(b.name(out) + "_s")
+        b.emit(f"{b.scalars[out]} = {picked}")
 
 
 @template("split", "split_with_sizes", "unbind")
@@ -156,7 +166,7 @@ def _pieces(b, node):
     keys = ([prefix + (i,) for i in range(len(node.outputs))] if node.op == "unbind" else
             [prefix + (slice(start, stop),) for start, stop in node.params["bounds"]])
     for out, key in zip(node.outputs, keys):
-        b.define(out, f"{b.array(x)}[{_basic_key(key)}]", "A")
+        _define_view(b, out, f"{b.array(x)}[{_basic_key(key)}]")
 
 
 # ------------------------------------------------------------------------------------- products
