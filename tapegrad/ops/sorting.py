@@ -106,6 +106,13 @@ def _(ctx, grad):
     return evenly_distribute(grad, a, out)
 
 
+def _slices(a, dim):
+    """The slices of ``a`` along ``dim`` as the rows of a 2-d array; spelled with the row count
+    so that empty slices (``a.shape[dim] == 0``) keep their number of rows."""
+    moved = np.moveaxis(a, dim, -1)
+    return moved.reshape(int(np.prod(moved.shape[:-1], dtype=np.int64)), a.shape[dim])
+
+
 @primitive("sort_indices", node="SortIndicesBackward0", group=OTHER)
 def _sort_indices(a, dim, descending, stable=True):
     """Ordering indices along ``dim``; NaN counts as the largest value, as in PyTorch. Equal
@@ -113,7 +120,7 @@ def _sort_indices(a, dim, descending, stable=True):
     A primitive (not numpy in the public functions) so that a compiled graph computes the order
     from each call's data instead of keeping the traced one."""
     if not stable and _sorts_unstably(a, dim, descending):
-        rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+        rows = _slices(a, dim)
         found = selection.sort_positions(rows, descending).reshape(np.moveaxis(a, dim, -1).shape)
         return laid_out_like(np.ascontiguousarray(np.moveaxis(found, -1, dim)), a)
     if not descending:
@@ -128,7 +135,7 @@ def _topk_indices(a, k, dim, largest, sorted):
     equal values. Without ties, when the result is sorted, that is a stable argsort's; ties, or
     an unsorted result PyTorch leaves in nth_element's order, need PyTorch's algorithm itself
     (in Python: beyond ``selection.EXACT_TIES_BUDGET`` elements, the stable order instead)."""
-    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    rows = _slices(a, dim)
     n = rows.shape[1]
     if rows.size > selection.EXACT_TIES_BUDGET or (sorted or 64 * k <= n) and not _has_ties(rows):
         found = _sort_indices.forward(rows, 1, largest)[:, :k]
@@ -148,7 +155,7 @@ def _sorts_unstably(a, dim, descending):
     if (n <= selection.THRESHOLD or radix or a.strides[dim] == 0
             or a.size > selection.EXACT_TIES_BUDGET):
         return False
-    return _has_ties(np.moveaxis(a, dim, -1).reshape(-1, n))
+    return _has_ties(_slices(a, dim))
 
 
 _RADIX_SORT_MINIMUM = 32768  # at::internal::GRAIN_SIZE
@@ -178,7 +185,7 @@ def _median_indices(a, dim, ignore_nan):
 def _kthvalue_indices(a, k, dim):
     """Where the k-th smallest of each slice along ``dim`` is (kept dimension), found by
     PyTorch's quickselect so that ties resolve to the same position."""
-    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    rows = _slices(a, dim)
     found = np.array([_quickselect(row.tolist(), k - 1) for row in rows], dtype=np.int64)
     shape = list(np.moveaxis(a, dim, -1).shape[:-1]) + [1]
     return np.moveaxis(found.reshape(shape), -1, dim)
@@ -230,10 +237,14 @@ def _quickselect(values, k):
 
 @primitive("mode_indices", node="ModeIndicesBackward0", group=OTHER)
 def _mode_indices(a, dim):
-    """Where the mode of each slice along ``dim`` is (kept dimension): the smallest of the most
-    frequent values, at its last position, as PyTorch."""
+    """Where the mode of each slice along ``dim`` is (kept dimension), at the position PyTorch's
+    kernel reports (``selection.mode_positions``). Beyond ``selection.EXACT_TIES_BUDGET``: the
+    smallest of the most frequent values, at its last position."""
     moved = np.moveaxis(a, dim, -1)
-    rows = moved.reshape(-1, a.shape[dim])
+    rows = _slices(a, dim)
+    if rows.size <= selection.EXACT_TIES_BUDGET:
+        found = selection.mode_positions(rows)
+        return np.moveaxis(found.reshape(moved.shape[:-1] + (1,)), -1, dim)
     count, length = rows.shape
     ordered = np.sort(rows, axis=-1)
     starts = np.ones(rows.shape, dtype=bool)
