@@ -1349,8 +1349,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         reduction = _legacy_reduction(size_average, reduce)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    if beta == 0.0:
-        return l1_loss(input, target, reduction=reduction)
+    if beta == 0.0:  # PyTorch broadcasts (warning once, at the caller) before taking l1_loss
+        return l1_loss(*_broadcast_pair(input, target), reduction=reduction)
     return _loss.smooth_l1_loss(*_broadcast_pair(input, target), reduction, beta)
 
 

@@ -124,9 +124,7 @@ def _check(log_probs, target, weight, ignore_index):
                          f"{log_probs._array.ndim})")
     if target._array.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target._array.dtype not in (np.int64, np.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{target.type()[6:-6]}")
+    _check_target_dtype(target)
     if log_probs._array.ndim == 2 and target._array.shape != log_probs._array.shape[:1]:
         raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
                          f"target batch_size ({target._array.shape[0] if target._array.ndim else 0}).")
@@ -138,6 +136,16 @@ def _check(log_probs, target, weight, ignore_index):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
                            f"no classes but got weight tensor of shape: {list(weight.shape)}")
     _check_weight_dtype(log_probs, weight)
+    _check_target_bounds(target, classes, ignore_index)
+
+
+def _check_target_dtype(target):
+    if target._array.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{target.type()[6:-6]}")
+
+
+def _check_target_bounds(target, classes, ignore_index):
     labels = target._array[target._array != ignore_index]
     out_of_range = labels[(labels < 0) | (labels >= classes)]
     if out_of_range.size:
@@ -167,25 +175,30 @@ def _(ctx, grad, weight, ignore_index, reduction):
 
 
 def nll_loss2d(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):
-    """Checked as PyTorch's ``nll_loss2d`` checks (its messages), then the primitive."""
+    """Checked as PyTorch's ``nll_loss2d`` checks (its messages, in its order), then the primitive.
+
+    Unlike the row kernel, the spatial kernel reads the target only as int64: a uint8 target
+    passes the dtype check and is refused when the kernel runs."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    require_floating(log_probs, "nll_loss2d_forward_out_frame")
     if target.dim() != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {target.dim()}")
     if log_probs.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    _check_target_dtype(target)
     if log_probs.shape[2:] != target.shape[1:]:
         raise RuntimeError(f"size mismatch (got input: {list(log_probs.shape)} , target: "
                            f"{list(target.shape)}")
     classes = log_probs.shape[1]
     if weight is not None and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
+    require_floating(log_probs, "nll_loss2d_forward_out_frame")
     _check_weight_dtype(log_probs, weight)
-    rows = Tensor._make(np.moveaxis(log_probs._array, 1, -1).reshape(-1, classes))
-    _check(rows, Tensor._make(target._array.reshape(-1)), None, ignore_index)
+    if target._array.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.type()[6:-6]}")
+    _check_target_bounds(target, classes, ignore_index)
     weight_array = None if weight is None else weight._array
     return _nll_loss2d(log_probs, target, weight=weight_array, ignore_index=ignore_index,
                        reduction=reduction)
