@@ -130,3 +130,16 @@ def test_smooth_l1_beta_zero_warning_same_as_torch():
     ours, theirs = _broadcast_warnings(tapegrad), _broadcast_warnings(torch)
     assert [str(w.message) for w in ours[1]] == [str(w.message) for w in theirs[1]]
     assert type(ours[0].grad_fn).__name__ == type(theirs[0].grad_fn).__name__
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, -1])
+def test_rot90_has_pytorchs_strides(k):
+    # a quarter turn is a flip then a transpose: a non-contiguous result, as PyTorch's
+    x = tapegrad.arange(24.0).reshape(2, 3, 4)
+    y = tapegrad.rot90(x, k, (1, 2))
+    expected = np.rot90(x.numpy(), k, axes=(1, 2))
+    np.testing.assert_array_equal(y.numpy(), expected)
+    turned = k % 2 == 1
+    assert y.is_contiguous() is not turned
+    if turned:
+        assert y.stride() == (12, 1, 4)  # (the flipped copy, 3 x 4, transposed)

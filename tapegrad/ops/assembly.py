@@ -65,7 +65,14 @@ def block_diag(*tensors):
 
 @primitive("rot90", node="Rot90Backward0", group=OTHER)
 def _rot90(a, *, k, dims):
-    return np.ascontiguousarray(np.rot90(a, k, axes=dims))
+    """PyTorch's construction, strides included: a quarter turn is a flip copied, then
+    transposed (a non-contiguous result); a half turn a flip of both dims."""
+    first, second = dims
+    if k == 1:
+        return np.ascontiguousarray(np.flip(a, second)).swapaxes(first, second)
+    if k == 3:
+        return np.ascontiguousarray(np.flip(a, first)).swapaxes(first, second)
+    return np.ascontiguousarray(np.flip(a, dims) if k == 2 else a)
 
 
 @_rot90.vjp
