@@ -491,6 +491,7 @@ SAMPLES = {
     "cumsum": ([f(3, 4)], lambda a: a.cumsum(1)),
     "cumprod": ([f(3, 4)], lambda a: a.cumprod(0)),
     "logcumsumexp": ([f(3, 4)], lambda a: a.logcumsumexp(1)),
+    "log_space_cumsum_part": ([f(3, 4)], lambda a: a.logcumsumexp(0)),  # its backward's parts
     "prod_all": ([f(3, 4)], lambda a: a.prod()),
     "prod": ([f(3, 4)], lambda a: a.prod(1)),
     "sort": ([f(3, 4)], lambda a: tuple(a.sort(1))),

@@ -176,24 +176,85 @@ def _complex_logaddexp(x, y):
 
 @_logcumsumexp.vjp
 def _(ctx, grad, dim):
-    """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: ``grad`` is summed in log
-    space by a reversed logcumsumexp, which no large ``out`` overflows — a real gradient as its
-    positive and negative parts, a complex one (which has a logarithm) whole. PyTorch's rule: the
-    log of a zero entry is the dtype's lowest finite number, not -inf, which would make
-    ``-inf - -inf`` a nan in the second derivative."""
+    """Input i reaches output k >= i with weight ``exp(a_i - out_k)``: the gradient is
+    ``exp(a_i) Σ_{k>=i} grad_k exp(-out_k)``, summed in log space by a reversed logcumsumexp,
+    which no large ``out`` overflows — a real gradient as its positive and negative parts, a
+    complex one (which has a logarithm) whole."""
     if grad._array.ndim == 0:
         return grad
     a, out = ctx.saved
-    lowest = float(np.finfo(a._array.dtype).min)
-
-    def part(chosen, weight):
-        log_part = where(chosen, where(chosen, weight, 1.0).log(), lowest)
-        reached = _flip(_logcumsumexp(_flip(log_part - out, dims=(dim,)), dim=dim), dims=(dim,))
-        return (reached + a).exp()
-
     if a._array.dtype.kind == "c":
-        return part(grad != 0, grad)
-    return sub(part(grad > 0, grad), part(grad < 0, -grad))
+        return _complex_log_space_sum(grad, a, out, dim)
+    return _log_space_sum(grad, a, out, dim=dim, reverse=True)
+
+
+def _log_space_sum(g, p, q, *, dim, reverse):
+    """``exp(p_i) Σ g_k exp(-q_k)`` over the k after i (``reverse``) or before it, both
+    included: linear in ``g``, the difference of its parts of each sign."""
+    return sub(_log_space_part(g, p, q, dim=dim, reverse=reverse, negative=False),
+               _log_space_part(g, p, q, dim=dim, reverse=reverse, negative=True))
+
+
+@primitive("log_space_cumsum_part", node="LogSpaceCumsumPartBackward0", group=OTHER,
+           saves=("g", "p", "q", "out"))
+def _log_space_part(g, p, q, *, dim, reverse, negative):
+    """``exp(p_i) Σ max(±g_k, 0) exp(-q_k)`` (``-g`` when ``negative``) by a running
+    logcumsumexp. PyTorch's rule: the log of a zero entry is the dtype's lowest finite number,
+    not -inf, which would make ``-inf - -inf`` a nan in the second derivative. A primitive so
+    that its derivative in ``g`` is the whole linear map even where ``g`` is zero (the
+    double-vjp trick of forward-mode differentiates there), not the zero a ``where`` on the
+    sign would give."""
+    steps = _log_steps(np.log, np.where, g, q, negative)
+    if reverse:
+        return np.exp(np.flip(_scan(np.logaddexp, np.flip(steps, dim), dim), dim) + p)
+    return np.exp(_scan(np.logaddexp, steps, dim) + p)
+
+
+def _log_steps(log, where, g, q, negative):
+    """``log(max(±g, 0)) - q``, the lowest finite number for the log of zero; on arrays or
+    tensors, given their ``log`` and ``where``."""
+    signed = -g if negative else g
+    chosen = signed > 0
+    lowest = float(np.finfo(g.dtype if isinstance(g, np.ndarray) else g._array.dtype).min)
+    with np.errstate(divide="ignore"):
+        return where(chosen, log(where(chosen, signed, 1)), lowest) - q
+
+
+@_log_space_part.vjp
+def _(ctx, grad, dim, reverse, negative):
+    """The part is ``exp(p + R)`` with ``R`` the running logcumsumexp of ``steps = log(±g) -
+    q``: PyTorch differentiates these ops one by one, so ``p`` takes ``grad * out``, ``steps``
+    the logcumsumexp rule's sum of ``grad * out`` (the other way), ``q`` minus that, and ``g``
+    that over ``g`` — the same roundings. Where ``g`` is zero, that quotient is 0/0 (nan in
+    PyTorch); the part that owns zero (the positive one) takes the linear map's derivative there
+    instead, the transposed sum of ``grad``, so the difference of the parts is linear in ``g``
+    everywhere."""
+    g, p, q, out = ctx.saved
+    need_g, need_p, need_q = ctx.needs_input_grad
+    grad_g = grad_q = None
+    if need_g or need_q:
+        steps = _log_steps(lambda t: t.log(), where, g, q, negative)
+        running = (_flip(_logcumsumexp(_flip(steps, dims=(dim,)), dim=dim), dims=(dim,))
+                   if reverse else _logcumsumexp(steps, dim=dim))
+        grad_steps = _log_space_sum(grad * out, steps, running, dim=dim, reverse=not reverse)
+        if need_q:
+            grad_q = -grad_steps
+        if need_g:
+            chosen = (-g if negative else g) > 0
+            grad_g = where(chosen, grad_steps, 0.0) / g.abs() * g.sgn()
+            at_zero = (_log_space_sum(grad, -q, -p, dim=dim, reverse=not reverse)
+                       if not negative else 0.0)
+            grad_g = where(g == 0, at_zero, grad_g)
+    return grad_g, grad * out if need_p else None, grad_q
+
+
+def _complex_log_space_sum(grad, a, out, dim):
+    """The complex gradient in log space, whole: zero entries of ``grad`` take the lowest
+    finite number as their log, as real ones do."""
+    nonzero = grad != 0
+    logs = where(nonzero, where(nonzero, grad, 1.0).log(), float(np.finfo(a._array.dtype).min))
+    reached = _flip(_logcumsumexp(_flip(logs - out, dims=(dim,)), dim=dim), dims=(dim,))
+    return (reached + a).exp()
 
 
 def logcumsumexp(input, dim=NO_DIM):

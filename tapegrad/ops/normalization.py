@@ -7,14 +7,18 @@ rules recompute the statistics with tapegrad ops (cheap next to the normalisatio
 they are differentiable again and double backward needs nothing more.
 
 Layer norm normalises each sample over its trailing dimensions; batch norm (in training) each
-channel (dim 1) over all the other dimensions. Both share ``_normalized_backward``.
+channel (dim 1) over all the other dimensions. Both share ``_normalized_backward``. Batch
+norm's forward and running statistics follow ATen's CPU arithmetic to the last bit in float32:
+its order of accumulation (``_batch_statistics``) and its fused ``x * alpha + beta``.
 """
 import math
 
 import numpy as np
 
 from ..autograd import grad_mode
-from .. import dtypes
+from .. import _runtime, dtypes
+from ..tensor import Tensor
+from .conv import _is_channels_last
 from .activation import require_floating
 from .half_precision import in_float32
 from .registry import OTHER, primitive
@@ -178,12 +182,73 @@ def _batch_dims(ndim):
 def _batch_norm_train(x, weight, bias, eps, mixed=False):
     if x.dtype == np.float16:
         return _half_batch_norm_train(x, weight, bias, eps)
-    dims = _batch_dims(x.ndim)
-    mean = _mean(x, dims)
-    centered = x - mean
-    variance = _mean(centered * centered, dims)
-    normalized = centered / np.sqrt(variance + x.dtype.type(eps))
-    return normalized * _channel_view(weight, x.ndim) + _channel_view(bias, x.ndim)
+    mean, squares = _batch_statistics(x)
+    count = x.size // x.shape[1]
+    inverse_std = (1 / np.sqrt((squares / x.dtype.type(count)).astype(np.float64) + eps))
+    return _scaled_and_shifted(x, mean, inverse_std.astype(x.dtype), weight, bias)
+
+
+def _batch_statistics(x):
+    """Each channel's mean and sum of squared deviations from it, as ATen's CPU kernel adds
+    them up (so the roundings are its). A channels-last batch — or one with a single value
+    per sample and channel — is read row by row: each of ``get_num_threads()`` threads adds
+    an even share of the rows in the input's dtype (the squares fused into the additions),
+    and the shares are added in float64. Otherwise each channel's values are added one after
+    another in float64."""
+    channels = x.shape[1]
+    count = x.size // channels
+    if _is_channels_last(x) or count == x.shape[0]:
+        shares = _thread_shares(np.moveaxis(x, 1, -1).reshape(count, channels))
+        mean = (sum(_rows_summed(share) for share in shares) / count).astype(x.dtype)
+        squares = sum(_squares_summed(share, mean) for share in shares)
+        return mean, squares.astype(x.dtype)
+    values = np.swapaxes(x, 0, 1).reshape(channels, count)
+    mean = (_sum_in_float64(values) / count).astype(x.dtype)
+    deviations = values - mean[:, None]
+    return mean, _sum_in_float64(deviations * deviations).astype(x.dtype)
+
+
+def _sum_in_float64(rows):
+    """Each row's values added one after another in float64 (``cumsum`` adds in order, where
+    ``sum`` adds pairwise)."""
+    return rows.cumsum(axis=-1, dtype=np.float64)[..., -1]  # (a method: numpy warns as ours)
+
+
+def _thread_shares(rows):
+    """The rows ATen's ``parallel_for`` gives each thread: even chunks, rounded up."""
+    threads = min(_runtime.get_num_threads(), len(rows))
+    chunk = -(-len(rows) // threads)
+    return [rows[start:start + chunk] for start in range(0, len(rows), chunk)]
+
+
+def _rows_summed(rows):
+    """A thread's buffer: its rows added one after another in their dtype."""
+    return rows.cumsum(axis=0)[-1].astype(np.float64)
+
+
+def _squares_summed(rows, mean):
+    """A thread's buffer ``fma(x - mean, x - mean, buffer)``, row after row: for float32 exact
+    in float64 (the product has 48 bits), then rounded once."""
+    deviations = rows - mean
+    wide = np.float64 if rows.dtype == np.float32 else rows.dtype
+    buffer = np.zeros_like(mean)
+    for deviation in deviations.astype(wide):
+        buffer = (buffer + deviation * deviation).astype(rows.dtype)
+    return buffer.astype(np.float64)
+
+
+def _scaled_and_shifted(x, mean, inverse_std, weight, bias):
+    """ATen's CPU batch-norm output ``x * alpha + beta`` per channel, ``alpha = inverse_std *
+    weight`` and ``beta = bias - mean * alpha``; in float32 both are fused multiply-adds,
+    rounded once: float64 holds the product of two float32 values exactly, so computing there
+    and rounding to float32 gives the same result (barring a rare double rounding). Other
+    dtypes take the plain products: numpy has no fused multiply-add to match float64's."""
+    alpha = inverse_std * weight
+    wide = np.float64 if x.dtype == np.float32 else x.dtype
+    beta = (bias.astype(wide) - mean.astype(wide) * alpha.astype(wide)).astype(x.dtype)
+    out = x.astype(wide) * _channel_view(alpha.astype(wide), x.ndim) + _channel_view(
+        beta.astype(wide), x.ndim)
+    return out.astype(x.dtype)
 
 
 def _half_batch_norm_train(x, weight, bias, eps):
@@ -220,18 +285,8 @@ def _batch_norm_eval(x, weight, bias, mean, var, *, eps):
 
 
 def _float32_batch_norm_eval(x, weight, bias, mean, var, eps):
-    """ATen's float32 CPU kernel to the last bit: per channel a factor ``alpha = 1 / sqrt(var +
-    eps) * weight`` (in float32) and an offset ``beta = bias - mean * alpha``, each output
-    ``x * alpha + beta``; both fused multiply-adds, rounded once. float64 holds the product of
-    two float32 values exactly, so computing there and rounding to float32 gives the same
-    result (barring a rare double rounding). Other dtypes keep the plain formula: numpy has no
-    fused multiply-add to match float64's."""
-    alpha = 1 / np.sqrt(var + np.float32(eps)) * weight
-    wide = np.float64
-    beta = (bias.astype(wide) - mean.astype(wide) * alpha.astype(wide)).astype(np.float32)
-    out = x.astype(wide) * _channel_view(alpha.astype(wide), x.ndim) + _channel_view(
-        beta.astype(wide), x.ndim)
-    return out.astype(np.float32)
+    """ATen's float32 CPU kernel to the last bit: the fused form of the running statistics."""
+    return _scaled_and_shifted(x, mean, 1 / np.sqrt(var + np.float32(eps)), weight, bias)
 
 
 @_batch_norm_eval.vjp
@@ -264,12 +319,30 @@ def batch_norm_eval(input, weight, bias, running_mean, running_var, eps):
 
 
 def update_running_stats(input, running_mean, running_var, momentum):
-    """``running = (1 - momentum) running + momentum batch``, variance unbiased, off the tape."""
+    """``running = momentum batch + (1 - momentum) running``, the variance unbiased, off the
+    tape; in the running statistics' dtype with the variance's sum in float64, as ATen's
+    kernel. A float16 input's statistics are taken in float32 (x² overflows float16) and
+    mixed in with tensor arithmetic."""
+    if input.dtype == dtypes.float16:
+        return _update_half_running_stats(input.float(), running_mean, running_var, momentum)
+    x = input._array
+    mean, squares = _batch_statistics(x)
+    count = x.size // x.shape[1]
+    dtype = running_mean._array.dtype
+    weight = dtype.type(momentum)
+    keep = dtype.type(1) - weight
+    unbiased = (squares / x.dtype.type(count - 1)).astype(np.float64)
+    new_mean = weight * mean.astype(dtype) + keep * running_mean._array
+    new_var = np.float64(weight) * unbiased + (keep * running_var._array).astype(np.float64)
+    with grad_mode.no_grad():
+        running_mean.copy_(Tensor._make(new_mean.astype(dtype)))
+        running_var.copy_(Tensor._make(new_var.astype(dtype)))
+
+
+def _update_half_running_stats(input, running_mean, running_var, momentum):
     dims = _batch_dims(input.dim())
     count = input.numel() // input.shape[1]
     with grad_mode.no_grad():
-        if input.dtype == dtypes.float16:  # in float32, as PyTorch's kernel: x² overflows float16
-            input = input.float()
         mean = input.mean(dims)
         variance = input.var(dims, correction=0) * (count / (count - 1))
         running_mean.copy_(running_mean * (1 - momentum) + mean * momentum)

@@ -12,12 +12,13 @@ height, as in PyTorch (``SqueezeBackward1`` on top).
   gradient is a second primitive (the col2im of the spread gradient) whose own gradient is the
   first again.
 * Adaptive pooling splits each spatial dimension into ``output_size`` bins as PyTorch does (bin i
-  spans [floor(i·n/m), ceil((i+1)·n/m)), neighbours may overlap). The average is a contraction
-  with 0/1 bin-membership matrices along each dimension, divided by the bin volumes; its gradient
-  the transposed contractions, written with ``matmul``. The maximum gathers every bin (padded to
-  the widest by repeating its last position, which never changes a maximum) and takes the
-  argmax; the positions are an integer primitive's output and the values a gather at them, whose
-  gradient is a scatter-add back — so the compiler traces it like any other op.
+  spans [floor(i·n/m), ceil((i+1)·n/m)), neighbours may overlap). The average gathers every bin
+  and adds it up element by element, then divides, as ATen's loops do, so its roundings are
+  PyTorch's; its gradient adds each input's shares in the same order. The maximum gathers
+  every bin (padded to the widest by repeating its last position, which never changes a
+  maximum) and takes the argmax; the positions are an integer primitive's output and the
+  values a gather at them, whose gradient is a scatter-add back — so the compiler traces it
+  like any other op.
 * Every gradient is a primitive of its own that takes the input as well (PyTorch's
   ``XxxBackwardBackward0``), so under create_graph it stays connected to the input.
 * ``max_unpool`` scatters values to the flat positions max pooling returned; its gradient gathers
@@ -523,25 +524,68 @@ def _bins(size, bins):
     return (index * size) // bins, -((-(index + 1) * size) // bins)
 
 
-def _membership(size, bins):
-    """(bins, size): 1 where a position belongs to a bin."""
+def _bins_holding(size, bins):
+    """Along a dimension of ``size``, the range of bins [first, last) that hold each position
+    (bins start and end in increasing order, so the bins holding a position are contiguous)."""
     start, end = _bins(size, bins)
     positions = np.arange(size)
-    return (positions >= start[:, None]) & (positions < end[:, None])
+    return np.searchsorted(end, positions, "right"), np.searchsorted(start, positions, "right")
 
 
-def _bin_volumes(shape, output_size, dtype):
-    counts = [_membership(n, m).sum(1) for n, m in zip(shape[-len(output_size):], output_size)]
-    return functools.reduce(np.multiply.outer, counts).astype(dtype)
+def _sums_in_order(a, ranges):
+    """Sums over boxes of the last ``len(ranges)`` dimensions of ``a``: box ``o`` spans
+    ``[start[o_d], end[o_d])`` along dimension d, for ``ranges[d] = (start, end)``. Each box
+    is added up one element after another in row-major order from zero, as ATen's loops add
+    it (not pairwise), so the rounding is theirs. Vectorized over the boxes, gathered padded
+    with zeros to the widest: adding zero changes no sum."""
+    spatial = len(ranges)
+    flat, inside = np.zeros((), np.int64), np.ones((), bool)  # (*boxes, *offsets) as axes fill in
+    for axis, ((start, end), n) in enumerate(zip(ranges, a.shape[-spatial:])):
+        positions = start[:, None] + np.arange((end - start).max(initial=1))
+        shape = [1] * (2 * spatial)
+        shape[axis], shape[spatial + axis] = positions.shape
+        flat = flat * n + np.minimum(positions, n - 1).reshape(shape)
+        inside = inside & (positions < end[:, None]).reshape(shape)
+    flat, inside = (m.reshape(*m.shape[:spatial], math.prod(m.shape[spatial:]))
+                    for m in np.broadcast_arrays(flat, inside))
+    gathered = a.reshape(*a.shape[:-spatial], -1)[..., flat]
+    terms = np.where(inside, gathered, 0).astype(a.dtype, copy=False)
+    total = np.zeros(terms.shape[:-1], a.dtype)
+    for offset in range(terms.shape[-1]):
+        total += terms[..., offset]
+    return total
 
 
-def _contract(a, matrices):
-    """``a`` with each of its last ``len(matrices)`` dimensions multiplied by its matrix
-    ((new, old)); numpy arrays and tensors alike."""
-    spatial = len(matrices)
-    for axis, matrix in zip(range(-spatial, 0), matrices):
-        a = (a.swapaxes(axis, -1) @ matrix.T).swapaxes(axis, -1)
+def _bin_widths(sizes, output_size):
+    return [end - start for start, end in map(_bins, sizes, output_size)]
+
+
+def _divided_by_widths(a, widths):
+    """``a`` divided by its bins' widths along one dimension after another: ATen's
+    ``sum / kh / kw``, two roundings."""
+    for axis, width in enumerate(widths):
+        shape = [1] * len(widths)
+        shape[axis] = len(width)
+        a = a / width.astype(a.dtype).reshape(shape)
     return a
+
+
+# ATen's vectorized loops step over 32 bytes of channels; a channels-last batch's leftover
+# channels take the scalar loop.
+_VECTOR_BYTES = 32
+
+
+def _bin_means(sums, widths, channels_last):
+    """Each bin's sum over its volume as ATen's kernel divides it. Its channels-last 2-d loop
+    divides a whole vector of channels by the volume at once (one rounding), the channels
+    left over after the last whole vector one dimension at a time, as the contiguous kernel
+    does every channel."""
+    means = _divided_by_widths(sums, widths)
+    if channels_last:
+        vectorized = sums.shape[1] - sums.shape[1] % (_VECTOR_BYTES // sums.dtype.itemsize)
+        volumes = functools.reduce(np.multiply.outer, widths).astype(sums.dtype)
+        means[:, :vectorized] = sums[:, :vectorized] / volumes
+    return means
 
 
 def _adaptive_avg_primitive(spatial):
@@ -549,21 +593,22 @@ def _adaptive_avg_primitive(spatial):
                group=OTHER, saves=("x",))
     @in_float32
     def forward(x, *, output_size):
-        matrices = [_membership(n, m).astype(x.dtype)
-                    for n, m in zip(x.shape[-spatial:], output_size)]
-        return _in_2d_layout_of(_contract(x, matrices) / _bin_volumes(x.shape, output_size,
-                                                                     x.dtype), x)
+        sizes = x.shape[-spatial:]
+        sums = _sums_in_order(x, list(map(_bins, sizes, output_size)))
+        means = _bin_means(sums, _bin_widths(sizes, output_size),
+                           spatial == 2 and _is_channels_last(x))
+        return _in_2d_layout_of(means, x)
 
     @primitive(f"adaptive_avg_pool{spatial}d_backward",
                node=f"AdaptiveAvgPool{spatial}DBackwardBackward0", group=OTHER)
     def backward(grad, x):
-        """The transposed contractions of the gradient over the bin volumes. Takes the input
-        itself, not only its shape, so the node has PyTorch's two edges."""
-        output_size = grad.shape[-spatial:]
-        transposed = [_membership(n, m).astype(grad.dtype).T
-                      for n, m in zip(x.shape[-spatial:], output_size)]
+        """Each output's gradient over its bin's widths, added into each input position of the
+        bin in the order of the outputs, as ATen's loop does. Takes the input itself, not only
+        its shape, so the node has PyTorch's two edges."""
+        sizes, output_size = x.shape[-spatial:], grad.shape[-spatial:]
+        shares = _divided_by_widths(grad, _bin_widths(sizes, output_size))
         return _in_2d_layout_of(
-            _contract(grad / _bin_volumes(x.shape, output_size, grad.dtype), transposed), x)
+            _sums_in_order(shares, list(map(_bins_holding, sizes, output_size))), x)
 
     @forward.vjp
     def _(ctx, grad, output_size):
