@@ -143,3 +143,18 @@ def test_rot90_has_pytorchs_strides(k):
     assert y.is_contiguous() is not turned
     if turned:
         assert y.stride() == (12, 1, 4)  # (the flipped copy, 3 x 4, transposed)
+
+
+def test_functional_batch_norm_wants_a_number_for_momentum():
+    # the layers turn momentum=None (a cumulative average) into a number; F.batch_norm refuses
+    # None as torch.batch_norm's argument parser does
+    x = tapegrad.arange(12.0).reshape(4, 3)
+    for training in (True, False):
+        with pytest.raises(TypeError, match=r"argument 'momentum' \(position 7\) must be float, "
+                                            "not NoneType"):
+            F.batch_norm(x, tapegrad.zeros(3), tapegrad.ones(3), training=training,
+                         momentum=None)
+    layer = tapegrad.nn.BatchNorm1d(3, momentum=None)
+    layer(x)
+    layer(x * 2)
+    np.testing.assert_allclose(layer.running_mean.numpy(), [6.75, 8.25, 9.75])

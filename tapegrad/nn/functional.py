@@ -521,6 +521,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     channels = input.shape[1]
     if training:
         _verify_batch_size(input.shape)
+    if not isinstance(momentum, (int, float)):  # (the layers turn momentum=None into a number)
+        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not "
+                        f"{type(momentum).__name__}")
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):
         if value is None and not training:
             raise RuntimeError(f"{name} must be defined in evaluation mode")
