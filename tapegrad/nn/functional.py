@@ -13,6 +13,7 @@ max, average, adaptive and fractional pooling and max unpooling (``ops.pooling``
 """
 import functools
 import math
+import numbers
 import warnings
 
 import numpy as np
@@ -521,7 +522,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     channels = input.shape[1]
     if training:
         _verify_batch_size(input.shape)
-    if not isinstance(momentum, (int, float)):  # (the layers turn momentum=None into a number)
+    if not isinstance(momentum, numbers.Real):  # (the layers turn momentum=None into a number)
         raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not "
                         f"{type(momentum).__name__}")
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):
