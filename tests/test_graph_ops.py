@@ -351,3 +351,18 @@ def test_adam_first_step_rounds_as_pytorch():
         optimizer.step()
         return p.item()
     _same(run)
+
+
+def test_double_backward_of_indexing_records_pytorchs_nodes():
+    # the gradient of an indexing op, under create_graph, is recorded as PyTorch's backward op
+    x = tapegrad.ones(4, 3, requires_grad=True)
+    cases = {"SliceBackwardBackward0": lambda x: x[::2],
+             "SelectBackwardBackward0": lambda x: x[1, ::2],
+             "IndexPutImplBackward0": lambda x: x[[0, 2]],
+             "IndexAddBackward0": lambda x: x.index_select(0, tapegrad.tensor([0, 2])),
+             "ScatterAddBackward0": lambda x: x.gather(0, tapegrad.tensor([[0, 1, 2]]))}
+    for name, pick in cases.items():
+        (grad,) = tapegrad.autograd.grad(pick(x).pow(2).sum(), x, create_graph=True)
+        assert grad.grad_fn.name() == name
+        (second,) = tapegrad.autograd.grad(grad.sum(), x)
+        assert second.shape == x.shape

@@ -412,7 +412,17 @@ def _narrow_copy(a, key):
 @_index_select.vjp
 @_gather.vjp
 def _(ctx, grad, key):
-    return _index_backward(grad, shape=ctx.input_shapes[0], key=key)
+    result = _index_backward(grad, shape=ctx.input_shapes[0], key=key)
+    if result._grad_fn is not None:  # (create_graph) the node PyTorch's backward op records
+        result._grad_fn.__class__ = _index_backward.variant_node_class(
+            _BACKWARD_NODES.get(ctx.primitive) or _basic_backward_node(key))
+    return result
+
+
+def _basic_backward_node(key):
+    """``x[1, ::2]`` runs select then slice in PyTorch: select's backward comes last."""
+    picks = builtins.any(isinstance(part, int) for part in key)
+    return "SelectBackwardBackward0" if picks else "SliceBackwardBackward0"
 
 
 @primitive("index_backward", node="IndexPutBackward0", group=OTHER, complex_rule=True)
@@ -429,6 +439,10 @@ def _index_backward(grad, shape, key):
 @_index_backward.vjp
 def _(ctx, grad, shape, key):
     return (_slice if _is_basic(key) else _index)(grad, key=key)
+
+
+_BACKWARD_NODES = {_index: "IndexPutImplBackward0", _index_select: "IndexAddBackward0",
+                   _gather: "ScatterAddBackward0", _narrow_copy: "SliceBackwardBackward0"}
 
 
 def _is_basic(key):
