@@ -15,7 +15,8 @@ __all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote",
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
-                  "uint8": "unsigned char", "bool": "bool"}
+                  "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+                  "complex128": "c10::complex<double>"}
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
