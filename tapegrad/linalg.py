@@ -3,9 +3,6 @@
 The operations live in the op table (``tapegrad.ops.matrix``, ``ops.norm``, ``ops.linalg``); this
 module gives them PyTorch's ``torch.linalg`` names and defaults.
 """
-import functools
-
-from .autograd import grad_mode as _grad_mode
 from .ops.linalg import cross as _cross
 from .ops.linalg import matmul, multi_dot, vdot
 from .ops.lapack import LinAlgError
@@ -18,17 +15,17 @@ from .ops.matrix import linalg_svd as svd
 from .ops.norm import cond, matrix_norm, vector_norm
 from .ops.assembly import increasing_powers as _increasing_powers
 from .tensor import _LEGACY_TYPE_NAMES
-from .tensor import Tensor as _Tensor
 from .ops.factorizations import (ldl_factor, ldl_factor_ex, ldl_solve, lu, lu_factor,
                                  lu_factor_ex, lu_solve, solve_triangular)
 from .ops.matrix_functions import (cholesky_ex, householder_product, inv_ex, lstsq, matrix_exp,
                                    matrix_power, solve_ex, tensorinv, tensorsolve, vecdot)
 from .ops.matrix_functions import linalg_diagonal as diagonal
 from .ops.matrix_functions import linalg_slogdet as slogdet
-from .ops.operands import CPP_TYPE_NAMES as _CPP_TYPE_NAMES
-from .ops.operands import check_tensor_elements as _check_tensor_elements
-from .ops.out import write_out as _write_out
-from .return_types import out_type as _out_type
+from .ops.out import MULTI_DOT_DTYPE as _MULTI_DOT_DTYPE
+from .ops.out import OutSpec as _Out
+from .ops.out import castable_dtype as _castable
+from .ops.out import exact_dtype as _exact
+from .ops.out import with_results_out as _with_results_out
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cond", "det", "inv", "solve", "cross",
            "eigvalsh", "qr", "cholesky", "svd", "svdvals", "matrix_rank", "matmul", "multi_dot", "vdot",
@@ -99,77 +96,81 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 # ------------------------------------------------------------------------------------ out=
 #
-# PyTorch's linalg functions take ``out=`` (a tensor, or a tuple for several results), which must
-# have the result's dtype exactly; autograd refuses them under the name of the op they run.
-# Per function: its parser's name, the number of results, the op named by the autograd error.
+# PyTorch's linalg functions take ``out=`` (a tensor, or a tuple for several results), each as
+# ``ops.out.OutSpec`` describes.
+_ONE = ("result",)
+_TRIANGULAR = _exact("expected scalar type {expected} but found {found}")
 _OUT_FUNCTIONS = {
-    "cholesky": ("linalg_cholesky", 1, "linalg_cholesky_ex"),
-    "cholesky_ex": ("linalg_cholesky_ex", 2, "linalg_cholesky_ex"),
-    "inv": ("linalg_inv", 1, "linalg_inv_ex"),
-    "inv_ex": ("linalg_inv_ex", 2, "linalg_inv_ex"),
-    "solve": ("linalg_solve", 1, "_linalg_solve_ex"),
-    "solve_ex": ("linalg_solve_ex", 2, "_linalg_solve_ex"),
-    "solve_triangular": ("linalg_solve_triangular", 1, "linalg_solve_triangular"),
-    "det": ("linalg_det", 1, "_linalg_det"),
-    "slogdet": ("linalg_slogdet", 2, "_linalg_slogdet"),
-    "eigh": ("linalg_eigh", 2, "_linalg_eigh"),
-    "eigvalsh": ("linalg_eigvalsh", 1, "_linalg_eigh"),
-    "svdvals": ("linalg_svdvals", 1, "_linalg_svd"),
-    "matrix_power": ("linalg_matrix_power", 1, "matmul"),
+    "cholesky": _Out("linalg_cholesky", _ONE, "linalg_cholesky_ex", _exact()),
+    "cholesky_ex": _Out("linalg_cholesky_ex", ("L", "info"), "linalg_cholesky_ex", _exact(), 3),
+    "inv": _Out("linalg_inv", _ONE, "linalg_inv_ex", _exact()),
+    "inv_ex": _Out("linalg_inv_ex", ("inverse", "info"), "linalg_inv_ex", _exact(), 2),
+    "solve": _Out("linalg_solve", _ONE, "_linalg_solve_ex", _exact()),
+    "solve_ex": _Out("linalg_solve_ex", ("result", "info"), "_linalg_solve_ex", _exact(), 4),
+    "solve_triangular": _Out("linalg_solve_triangular", _ONE, "linalg_solve_triangular",
+                             _TRIANGULAR),
+    "det": _Out("linalg_det", _ONE, "_linalg_det", _exact()),
+    "slogdet": _Out("linalg_slogdet", ("sign", "logabsdet"), "_linalg_slogdet", _exact(), 1),
+    "eigh": _Out("linalg_eigh", ("eigenvalues", "eigenvectors"), "_linalg_eigh", _exact(), 2),
+    "eigvalsh": _Out("linalg_eigvalsh", _ONE, "_linalg_eigh", _exact()),
+    "svdvals": _Out("linalg_svdvals", _ONE, "_linalg_svd", _exact()),
+    "matrix_power": _Out("linalg_matrix_power", _ONE, "matmul", _exact()),
+    "pinv": _Out("linalg_pinv", _ONE, "linalg_pinv", _castable("linalg.pinv"),
+                 overloads=_PINV_OVERLOADS),
+    "qr": _Out("linalg_qr", ("Q", "R"), "linalg_qr", _exact(), 2),
+    "svd": _Out("linalg_svd", ("U", "S", "Vh"), "_linalg_svd", _exact(), 3),
+    "lstsq": _Out("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"),
+                  "linalg_lstsq", _castable("torch.linalg.lstsq"), 4),
+    "eig": _Out("linalg_eig", ("eigenvalues", "eigenvectors"), "linalg_eig",
+                _castable("torch.linalg.eig"), 1),
+    "eigvals": _Out("linalg_eigvals", ("eigenvalues",), "aten::linalg_eigvals",
+                    _castable("torch.linalg.eigvals"), composite=True),
+    "matrix_norm": _Out("linalg_matrix_norm", _ONE, None, _exact(
+        "linalg.matrix_norm expected out tensor dtype {expected} but got: {found}"),
+        composite=True, overloads=(
+            "Tensor input, Number ord, tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
+            "torch.dtype dtype = None, Tensor out = None",
+            'Tensor input, str ord = "fro", tuple of ints dim = {-2,-1}, bool keepdim = False, '
+            "*, torch.dtype dtype = None, Tensor out = None")),
+    "vector_norm": _Out("linalg_vector_norm", _ONE, "linalg_vector_norm", _exact()),
+    "norm": _Out("linalg_norm", _ONE, None, _exact(
+        "linalg.norm expected out tensor dtype {expected} but got: {found}"), composite=True,
+        overloads=(
+            "Tensor input, Number ord = None, tuple of ints dim = None, bool keepdim = False, *, "
+            "torch.dtype dtype = None, Tensor out = None",
+            "Tensor input, str ord, tuple of ints dim = None, bool keepdim = False, *, "
+            "torch.dtype dtype = None, Tensor out = None")),
+    "cross": _Out("linalg_cross", _ONE, "linalg_cross", _exact()),
+    "vecdot": _Out("linalg_vecdot", _ONE, "sum", _exact(
+        "linalg.vecdot: Expected out of dtype{expected} but found {found}")),
+    "multi_dot": _Out("linalg_multi_dot", _ONE, "mm", _MULTI_DOT_DTYPE),
+    "householder_product": _Out("linalg_householder_product", _ONE, "linalg_householder_product",
+                                _castable("torch.linalg.householder_product")),
+    "lu": _Out("linalg_lu", ("P", "L", "U"), "linalg_lu", _exact(), 2),
+    "lu_factor": _Out("linalg_lu_factor", ("LU", "pivots"), "linalg_lu_factor_ex", _exact(), 2),
+    "lu_factor_ex": _Out("linalg_lu_factor_ex", ("LU", "pivots", "info"), "linalg_lu_factor_ex",
+                         _exact(), 3),
+    "lu_solve": _Out("linalg_lu_solve", _ONE, "linalg_lu_solve", _exact()),
+    "tensorinv": _Out("linalg_tensorinv", _ONE, None, _castable("tensorinv"), composite=True),
+    "tensorsolve": _Out("linalg_tensorsolve", _ONE, None, _castable("tensorsolve"),
+                        composite=True),
+    "ldl_factor": _Out("linalg_ldl_factor", ("LD", "pivots"), "aten::linalg_ldl_factor_ex",
+                       _exact(), 2, composite=True),
+    "ldl_factor_ex": _Out("linalg_ldl_factor_ex", ("LD", "pivots", "info"),
+                          "aten::linalg_ldl_factor_ex", _exact(), 3, composite=True),
+    "ldl_solve": _Out("linalg_ldl_solve", _ONE, "aten::linalg_ldl_solve", _exact(),
+                      composite=True),
+    "cond": _Out("linalg_cond", _ONE, None, _castable("linalg.cond"), composite=True,
+                 overloads=("Tensor input, Number p = None, *, Tensor out = None",
+                            "Tensor input, str p, *, Tensor out = None")),
+    "matrix_rank": _Out("linalg_matrix_rank", _ONE, "sum", _castable("torch.linalg.matrix_rank"),
+                        overloads=_PINV_OVERLOADS[:2] + (
+                            "Tensor input, Tensor tol, bool hermitian = False, *, "
+                            "Tensor out = None",
+                            "Tensor input, float tol, bool hermitian = False, *, "
+                            "Tensor out = None")),
 }
 
 
-def _with_out(function, parser_name, n_results, op_name):
-    """``function`` taking ``out=``: the results are computed, then copied into ``out``."""
-    @functools.wraps(function)
-    def call(*args, out=None, **kwargs):
-        if out is None:
-            return function(*args, **kwargs)
-        targets = _out_targets(out, parser_name, n_results)
-        result = function(*args, **kwargs)
-        values = (result,) if n_results == 1 else tuple(result)
-        _refuse_grad(op_name, values, targets)
-        for value, target in zip(values, targets):
-            _check_out_dtype(parser_name, value, target)
-        written = [_write_out(op_name, value, target) for value, target in zip(values, targets)]
-        return written[0] if n_results == 1 else _out_type(type(result))(*written)
-    return call
-
-
-def _out_targets(out, parser_name, n_results):
-    """``out`` as a tuple of tensors, checked as PyTorch's argument parser checks it."""
-    if n_results == 1:
-        if not isinstance(out, _Tensor):
-            raise TypeError(f"{parser_name}(): argument 'out' must be Tensor, not "
-                            f"{type(out).__name__}")
-        return (out,)
-    if not isinstance(out, (tuple, list)):
-        raise TypeError(f"{parser_name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(out).__name__}")
-    if len(out) != n_results:
-        raise TypeError(f"expected tuple of {n_results} elements but got {len(out)}")
-    _check_tensor_elements(out, 2)
-    return tuple(out)
-
-
-def _refuse_grad(op_name, values, targets):
-    """Autograd's refusal comes before any other check of the outputs."""
-    for value, target in zip(values, targets):
-        if _grad_mode.is_grad_enabled() and (value._requires_grad or target._requires_grad):
-            raise RuntimeError(f"{op_name}(): functions with out=... arguments don't support "
-                               "automatic differentiation, but one of the arguments requires "
-                               "grad.")
-
-
-def _check_out_dtype(parser_name, value, target):
-    expected, found = value._array.dtype.name, target._array.dtype.name
-    if expected == found:
-        return
-    if parser_name == "linalg_solve_triangular":
-        raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[expected]} but found "
-                           f"{_LEGACY_TYPE_NAMES[found]}")
-    raise RuntimeError(f"Expected out tensor to have dtype {_CPP_TYPE_NAMES[expected]}, but got "
-                       f"{_CPP_TYPE_NAMES[found]} instead")
-
-
-globals().update({name: _with_out(globals()[name], *spec) for name, spec in _OUT_FUNCTIONS.items()})
+globals().update({name: _with_results_out(globals()[name], spec)
+                  for name, spec in _OUT_FUNCTIONS.items()})

@@ -12,7 +12,9 @@ __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generato
 
 
 class Generator:
-    """A source of random numbers, as ``torch.Generator``: ``Generator().manual_seed(0)``."""
+    """A source of random numbers, as ``torch.Generator``: ``Generator().manual_seed(0)``. A new
+    generator starts from PyTorch's fixed default seed; only the default generator is seeded at
+    random, when tapegrad is imported."""
 
     def __init__(self, device="cpu"):
         from .tensor import device as _device
@@ -22,7 +24,7 @@ class Generator:
         if self.device.type != "cpu":
             raise RuntimeError(f"tapegrad has no {self.device.type} generator: it runs on the "
                                "CPU only")
-        self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+        self._seed = _DEFAULT_SEED
         self.rng = np.random.Generator(np.random.PCG64(self._seed))
 
     def manual_seed(self, seed):
@@ -78,6 +80,8 @@ _NO_CUDA_GENERATOR = (
     "dependencies if you don't depend on any of their symbols.  You can check if this has "
     "occurred by using ldd on your binary to see if there is a dependency on *_cuda.so library.")
 _MASK = 2 ** 64 - 1
+# The seed of a new ``torch.Generator`` (PyTorch's ``default_rng_seed_val``).
+_DEFAULT_SEED = 67280421310721
 _STATE_BYTES = 7 * 8
 
 
@@ -89,8 +93,6 @@ def _state_words(generator):
                      inner["inc"] & _MASK, state["has_uint32"], state["uinteger"],
                      generator._seed], dtype=np.uint64)
 
-
-default_generator = Generator()
 
 
 # Random draws and reseeds so far, from any generator. The compiler's tracer compares the count
@@ -127,6 +129,10 @@ def drawn(recipe):
 def _note_state_change():
     global draws
     draws += 1
+
+
+default_generator = Generator()
+default_generator.seed()
 
 
 def manual_seed(seed):

@@ -575,6 +575,8 @@ SAMPLES = {
     "solve": ([f(3, 3), f(3, 2)], lambda a, b: T.linalg.solve(a + 3 * T.eye(3), b)),
     "solve_triangular": ([f(3, 3), f(3, 2)], lambda a, b: T.linalg.solve_triangular(
         a + 3 * T.eye(3), b, upper=True)),
+    "triangular_solve": ([f(3, 2), f(3, 3)], lambda b, a: tuple(T.triangular_solve(
+        b, a + 3 * T.eye(3), transpose=True))),
     "slogdet": ([f(2, 3, 3)], lambda a: T.linalg.slogdet(a + 3 * T.eye(3)).logabsdet),
     "matrix_exp": ([f(2, 3, 3)], T.linalg.matrix_exp),
     "lu_factor": ([f(3, 3)], lambda a: T.linalg.lu_factor(a + 3 * T.eye(3)).LU),

@@ -10,7 +10,7 @@ from .broadcast import sum_to
 from .creation import eye, zeros, zeros_like
 from .layout import tril
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_floating
+from .matrix import _check_matrices, _mT, check_floating, check_lapack_dtype
 from .registry import OTHER, primitive
 from .shape import cat, narrow, stack
 
@@ -66,6 +66,7 @@ def qr(A, mode="reduced"):
     (k = min(m, n) columns), 'complete' (Q square) or 'r' (R alone, Q empty)."""
     _check_matrices("linalg.qr", A)
     check_floating("linalg.qr", A)
+    check_lapack_dtype("geqrf_cpu", A)
     if mode not in _QR_MODES:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
@@ -119,9 +120,7 @@ def cholesky_solve(B, L, upper=False):
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "
                            f"by {n2} but each b matrix is {rows} by {B._array.shape[-1]}")
-    if B._array.dtype not in (np.float32, np.float64):  # LAPACK's dtypes only
-        raise NotImplementedError('"cholesky_solve_cpu" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[B._array.dtype.name]}'")
+    check_lapack_dtype("cholesky_solve_cpu", B)
     return _cholesky_solve(B, L, upper=upper)
 
 

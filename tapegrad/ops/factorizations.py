@@ -340,20 +340,73 @@ def cholesky_inverse(L, upper=False):
 _TriangularSolve = structseq("triangular_solve", "solution cloned_coefficient")
 
 
+@primitive("triangular_solve", node="TriangularSolveBackward0", group=OTHER, n_outputs=None,
+           saves=("a", "out0"))
+def _triangular_solve(b, a, *, upper, transpose, unitriangular):
+    """The deprecated op's two results: X with op(A) X = B (op transposing if ``transpose``)
+    from ``upper`` or the lower triangle of A, and a copy of A, both over the broadcast batch."""
+    batch = np.broadcast_shapes(b.shape[:-2], a.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    matrix = np.swapaxes(a, -1, -2) if transpose else a
+    x = lapack.triangular_solve(matrix, np.broadcast_to(b, batch + b.shape[-2:]),
+                                upper=upper != transpose, unitriangular=unitriangular)
+    return x.astype(b.dtype, copy=False), a.copy()
+
+
+@_triangular_solve.vjp
+def _(ctx, grads, upper, transpose, unitriangular):
+    """PyTorch's ``triangular_solve_backward``: gB = op(A)^-T G, gA = -gB X^T (-X gB^T when
+    transposed) on the triangle read, plus the copy's gradient whole."""
+    a, x = ctx.saved
+    grad_x, grad_copy = (grads[i] if i < len(grads) else None for i in range(2))
+    need_b, need_a = ctx.needs_input_grad
+    grad_b = grad_a = None
+    if grad_x is not None:
+        grad_b = _triangular_solve(grad_x, a, upper=upper, transpose=not transpose,
+                                   unitriangular=unitriangular)[0]
+        if need_a:
+            product = -matmul(x, _mT(grad_b)) if transpose else -matmul(grad_b, _mT(x))
+            offset = 1 if unitriangular else 0
+            grad_a = triu(product, offset) if upper else tril(product, -offset)
+    if grad_copy is not None and need_a:
+        grad_a = grad_copy if grad_a is None else grad_a + grad_copy
+    return (sum_to(grad_b, ctx.input_shapes[0]) if need_b and grad_b is not None else None,
+            sum_to(grad_a, ctx.input_shapes[1]) if grad_a is not None else None)
+
+
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
     """Deprecated ``torch.triangular_solve``: ``linalg.solve_triangular`` with its arguments
-    reversed, and a copy of ``A``."""
+    reversed, and a copy of ``A`` (the node's second output)."""
     _warn_once(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
         "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
         "arguments reversed and does not return a copy of one of the inputs.\nX = "
         "torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
         "torch.linalg.solve_triangular(A, B).")
-    matrix = _mT(A) if transpose else A
-    solution = solve_triangular(matrix, b, upper=bool(upper) != bool(transpose),
-                                unitriangular=unitriangular)
-    rename_node(solution._grad_fn, "TriangularSolveBackward0")
-    return _TriangularSolve(solution, A.clone())
+    _check_triangular_solve(b, A)
+    return _TriangularSolve(*_triangular_solve(b, A, upper=bool(upper), transpose=bool(transpose),
+                                               unitriangular=bool(unitriangular)))
+
+
+def _check_triangular_solve(b, A):
+    """PyTorch's checks of ``triangular_solve``'s operands, in its order."""
+    for name, t in (("b", b), ("A", A)):
+        if t._array.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 "
+                               f"dimensions, but it has {t._array.ndim} dimensions instead")
+    if b._array.dtype != A._array.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_LEGACY_TYPE_NAMES[b._array.dtype.name]} and A of type "
+                           f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]} instead.")
+    n, columns = A._array.shape[-2:]
+    if n != columns:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {n} by {columns} "
+                           "matrices")
+    rows = b._array.shape[-2]
+    if rows != n:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is {n} "
+                           f"by {n} but each b matrix is {rows} by {b._array.shape[-1]}")
+    check_lapack_dtype("triangular_solve_cpu", A)
 
 
 def cholesky(input, upper=False):
