@@ -428,7 +428,7 @@ def kron(input, other):
     return _unsafe_view(spread_a * spread_b, shape=tuple(x * y for x, y in zip(shape_a, shape_b)))
 
 
-def multi_dot(tensors, *, out=None):
+def multi_dot(tensors):
     """``torch.linalg.multi_dot``: the chained product of matrices; the first and the last may
     be vectors (taken as a row and a column, and their dimension dropped from the result)."""
     tensors = list(tensors)
@@ -502,7 +502,7 @@ def _check_chain(tensors):
                                "multiplied")
 
 
-def chain_matmul(*matrices, out=None):
+def chain_matmul(*matrices):
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
                   "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
