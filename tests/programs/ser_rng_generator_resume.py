@@ -37,7 +37,7 @@ torch.rand(3)
 b_plain = torch.rand(3)
 print("fork_rng leaves global stream alone:", torch.equal(b_forked, b_plain))
 torch.set_rng_state(ck["global"])
-print(g.initial_seed(), g2.initial_seed())
+print(g.initial_seed(), g2.initial_seed(), torch.Generator().initial_seed())
 try:
     g2.set_state(torch.zeros(3))
 except Exception as e:
