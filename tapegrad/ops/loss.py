@@ -23,7 +23,7 @@ from .elementwise import _div_scalar, check_in_place_broadcast, where
 from .layout import broadcast_shapes
 from .creation import arange, zeros_like
 from .operands import broadcast_error
-from .registry import ELEMENTWISE, OTHER, primitive
+from .registry import OTHER, primitive
 from .shape import movedim
 
 __all__ = ["nll_loss", "nll_loss2d", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
