@@ -213,13 +213,15 @@ def promote_with_scalar_operand(tensor, other):
 def half_opmath_scalar(tensor, other):
     """``other`` as the float32 scalar a float16 ``tensor``'s kernel reads it as, or None when
     it is not such a scalar: a Python number, or a 0-d real tensor that needs no gradient (one
-    that does keeps the cast that carries its gradient back in its own dtype)."""
+    that does keeps the cast that carries its gradient back in its own dtype) and leaves the
+    result float16 (a 0-d float tensor beside a 0-d ``tensor`` promotes it)."""
     if tensor._array.dtype is not _HALF:
         return None
     if type(other) in (float, int):
         return wrapped_number(other, _FLOAT)
-    if (isinstance(other, Tensor) and other._array.ndim == 0 and other._array.dtype.kind in "biuf"
-            and not other._requires_grad):
+    if (isinstance(other, Tensor) and other._array.ndim == 0 and not other._requires_grad
+            and (other._array.dtype.kind in "biu" or
+                 (other._array.dtype.kind == "f" and tensor._array.ndim))):
         return other if other._array.dtype is _FLOAT else wrapped_number(other.item(), _FLOAT)
     return None
 
