@@ -314,3 +314,18 @@ def test_triangular_solve_gradients_against_finite_differences():
         return x, copy * copy
     assert tapegrad.autograd.gradcheck(both, (b, A))
     assert tapegrad.autograd.gradgradcheck(both, (b, A))
+
+
+def test_max_and_min_take_either_kind_of_out():
+    a = tapegrad.tensor([[1.0, 5.0, 3.0], [2.0, 0.0, 7.0]])
+    out = tapegrad.empty(0)
+    assert tapegrad.max(a, a * 2, out=out) is out and out.tolist() == (a * 2).tolist()
+    values, indices = tapegrad.empty(0), tapegrad.empty(0, dtype=tapegrad.int64)
+    result = tapegrad.min(a, 1, keepdim=True, out=(values, indices))
+    assert result.values is values and values.tolist() == [[1.0], [0.0]]
+    assert indices.tolist() == [[0], [1]]
+    assert tapegrad.max(a, out=tapegrad.empty(0, dtype=tapegrad.float64)).item() == 7.0
+    with pytest.raises(TypeError, match=r"max\(\) received an invalid combination"):
+        tapegrad.max(a, 0, out=tapegrad.empty(0))
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int"):
+        tapegrad.max(a, 0, out=(tapegrad.empty(0), tapegrad.empty(0)))

@@ -175,7 +175,28 @@ TUPLE_OUT_FUNCTIONS = {
                  "output values must be of same type as input"),
     "mode": (3, "expected scalar type '{expected}' but got '{found}' for indices output",
              "expected scalar type '{expected}' but got '{found}' for values output"),
+    "max": (3, _CPP_TYPE_CHECK, _CPP_TYPE_CHECK),
+    "min": (3, _CPP_TYPE_CHECK, _CPP_TYPE_CHECK),
 }
+# Functions with both kinds of ``out`` (see ``with_either_out``).
+EITHER_OUT_FUNCTIONS = ("max", "min")
+
+
+def with_either_out(name):
+    """``max``/``min``: ``out=`` one tensor for the elementwise and whole-tensor forms, a
+    (values, indices) pair for the form with ``dim``; the other kind matches no overload."""
+    one, pair = with_out(name), with_tuple_out(name)
+
+    @functools.wraps(getattr(ops, name))
+    def call(*args, out=None, **kwargs):
+        if out is None:
+            return getattr(ops, name)(*args, **kwargs)
+        dim_form = "dim" in kwargs or (len(args) > 1 and not isinstance(args[1], Tensor))
+        if dim_form != isinstance(out, (tuple, list)):
+            raise invalid_combination(name, args, {**kwargs, "out": out},
+                                      ops.reduction._EXTREMUM_OVERLOADS)
+        return (pair if dim_form else one)(*args, out=out, **kwargs)
+    return call
 
 
 def with_tuple_out(name):
@@ -315,5 +336,6 @@ RESULTS_OUT_FUNCTIONS = {
 __all__ = list(OUT_FUNCTIONS) + list(TUPLE_OUT_FUNCTIONS) + list(RESULTS_OUT_FUNCTIONS)
 globals().update({name: with_out(name) for name in OUT_FUNCTIONS})
 globals().update({name: with_tuple_out(name) for name in TUPLE_OUT_FUNCTIONS})
+globals().update({name: with_either_out(name) for name in EITHER_OUT_FUNCTIONS})
 globals().update({name: with_results_out(getattr(ops, name), spec)
                   for name, spec in RESULTS_OUT_FUNCTIONS.items()})
