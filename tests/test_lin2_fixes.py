@@ -329,3 +329,10 @@ def test_max_and_min_take_either_kind_of_out():
         tapegrad.max(a, 0, out=tapegrad.empty(0))
     with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int"):
         tapegrad.max(a, 0, out=(tapegrad.empty(0), tapegrad.empty(0)))
+
+
+def test_the_resize_warning_names_the_users_line():
+    a = tapegrad.eye(3) * 2
+    with pytest.warns(UserWarning, match="was resized") as caught:
+        tapegrad.linalg.inv(a, out=tapegrad.empty(2))
+    assert caught[0].filename == __file__

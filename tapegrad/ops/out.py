@@ -11,11 +11,11 @@ unwrapped, so they do not pay for it.
 """
 import collections
 import functools
-import warnings
 
 import numpy as np
 
 from .. import return_types
+from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .. import ops
@@ -152,8 +152,7 @@ def resize_out(out, shape):
     if array.shape == tuple(shape):
         return
     if array.size:
-        warnings.warn(_RESIZE_WARNING.format(old=list(array.shape), new=list(shape)), UserWarning,
-                      stacklevel=4)
+        warn_at_caller(_RESIZE_WARNING.format(old=list(array.shape), new=list(shape)))
     if array.size == int(np.prod(shape)) and array.flags.c_contiguous:
         out._array = array.reshape(shape)
     else:
