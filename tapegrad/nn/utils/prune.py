@@ -21,9 +21,9 @@ __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructu
 
 class BasePruningMethod(ABC):
     """A way of computing a mask. As the module's forward pre-hook it recomputes the pruned
-    tensor before every forward, so it follows the changes an optimizer makes to ``orig``."""
-
-    _tensor_name = None
+    tensor before every forward, so it follows the changes an optimizer makes to ``orig``.
+    ``_tensor_name`` is set when the method is applied: as in PyTorch, a method never applied
+    has none, so using it on a module raises AttributeError."""
 
     def __call__(self, module, inputs):
         setattr(module, self._tensor_name, self.apply_mask(module))
@@ -168,7 +168,9 @@ class PruningContainer(BasePruningMethod):
             if dim < 0:
                 raise IndexError(f"Index is out of bounds for tensor with dimensions {n_dims}")
             keep_channel = default_mask.sum(dim=[d for d in range(n_dims) if d != dim]) != 0
-            part = tuple(keep_channel if d == dim else slice(None) for d in range(n_dims))
+            part = [slice(None)] * n_dims
+            part[dim] = keep_channel  # a dim past the last raises IndexError, as in torch
+            part = tuple(part)
         elif method.PRUNING_TYPE == "global":
             part = (slice(None),) * t.dim()
         else:
