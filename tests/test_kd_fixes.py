@@ -109,3 +109,14 @@ def test_applied_and_global_pruning_methods_are_named():
     prune.global_unstructured([(other, "weight"), (other, "bias")],
                               pruning_method=prune.L1Unstructured, amount=3)
     assert int((other.weight_mask == 0).sum() + (other.bias_mask == 0).sum()) == 3
+
+
+def test_kl_div_of_one_hot_targets_warns_nothing_even_with_every_warning_shown():
+    # log(0) is taken on purpose (then masked): numpy must not say so, whatever the user's filters
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tapegrad.nn.functional.kl_div(tapegrad.log_softmax(tapegrad.tensor([[1.0, 2.0, 0.5]]), 1),
+                                      tapegrad.tensor([[0.0, 1.0, 0.0]]), reduction="batchmean")
+        tapegrad.xlogy(tapegrad.tensor([0.0, 1.0]), tapegrad.tensor([0.0, 2.0]))
+    assert [str(w.message) for w in caught] == []

@@ -763,7 +763,8 @@ def logaddexp2(input, other):
 def _zero_where_x_is(logarithm):
     """``x * logarithm(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (0 * log 0 would be NaN)."""
     def compute(x, y):
-        return np.where((x == 0) & ~np.isnan(y), 0, x * logarithm(y))
+        with np.errstate(divide="ignore", invalid="ignore"):  # (log 0 is meant; masked after)
+            return np.where((x == 0) & ~np.isnan(y), 0, x * logarithm(y))
     return compute
 
 
