@@ -54,7 +54,7 @@ class _GradModeContext:
 
     def __enter__(self):
         self._saved = (_state.grad_enabled, _state.inference)
-        _state.grad_enabled, _state.inference = self._target()  # (``as`` binds None, as in PyTorch)
+        _state.grad_enabled, _state.inference = self._target()  # (``as`` binds None)
 
     def __exit__(self, *exc):
         _state.grad_enabled, _state.inference = self._saved
