@@ -10,7 +10,8 @@ from .broadcast import sum_to
 from .creation import eye, zeros, zeros_like
 from .layout import tril
 from .linalg import matmul
-from .matrix import _check_matrices, _mT, check_floating, check_lapack_dtype
+from .matrix import (_check_matrices, _mT, check_floating, check_lapack_dtype,
+                     check_same_dtype)
 from .registry import OTHER, primitive
 from .shape import cat, narrow, stack
 
@@ -112,10 +113,7 @@ def cholesky_solve(B, L, upper=False):
         if t._array.ndim < 2:
             raise RuntimeError(f"{name} should have at least 2 dimensions, but has "
                                f"{t._array.ndim} dimensions instead")
-    if B._array.dtype != L._array.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{_LEGACY_TYPE_NAMES[B._array.dtype.name]} and A of type "
-                           f"{_LEGACY_TYPE_NAMES[L._array.dtype.name]} instead.")
+    check_same_dtype(B, L)
     (n, n2), rows = L._array.shape[-2:], B._array.shape[-2]
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "

@@ -20,7 +20,8 @@ from .layout import tril, triu
 from .broadcast import sum_to
 from .linalg import matmul
 from .copies import rename_node
-from .matrix import _check_matrices, _mT, check_floating, check_lapack_dtype, check_square_shape
+from .matrix import (_check_matrices, _mT, check_floating, check_lapack_dtype,
+                     check_same_dtype, check_square_shape)
 from .matrix import cholesky as _linalg_cholesky
 from .registry import OTHER, primitive
 
@@ -394,10 +395,7 @@ def _check_triangular_solve(b, A):
         if t._array.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 "
                                f"dimensions, but it has {t._array.ndim} dimensions instead")
-    if b._array.dtype != A._array.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{_LEGACY_TYPE_NAMES[b._array.dtype.name]} and A of type "
-                           f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]} instead.")
+    check_same_dtype(b, A)
     n, columns = A._array.shape[-2:]
     if n != columns:
         raise RuntimeError(f"A must be batches of square matrices, but they are {n} by {columns} "
@@ -553,10 +551,7 @@ def _check_ldl_solve_inputs(LD, pivots, B):
     if B._array.ndim < 2:
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[{-max(B._array.ndim, 1)}, {max(B._array.ndim, 1) - 1}], but got -2)")
-    if B.dtype != LD.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{_LEGACY_TYPE_NAMES[B._array.dtype.name]} and A of type "
-                           f"{_LEGACY_TYPE_NAMES[LD._array.dtype.name]} instead.")
+    check_same_dtype(B, LD)
     n, (rows, columns) = LD._array.shape[-1], B._array.shape[-2:]
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} "

@@ -56,6 +56,14 @@ def check_floating(name, A, complex_ok=False):
                            f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
 
 
+def check_same_dtype(b, A):
+    """LAPACK solvers' refusal of a right-hand side ``b`` whose dtype is not ``A``'s."""
+    if b._array.dtype != A._array.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_LEGACY_TYPE_NAMES[b._array.dtype.name]} and A of type "
+                           f"{_LEGACY_TYPE_NAMES[A._array.dtype.name]} instead.")
+
+
 def check_lapack_dtype(kernel, A, complex_ok=False):
     """PyTorch's LAPACK ``kernel`` is compiled for float32 and float64 (and complex, for those
     tapegrad computes on complex): any other dtype, float16 included, gets its dispatch error."""
