@@ -30,6 +30,7 @@ from .elementwise import _threshold_backward, where, zero_where
 from .erf import erf as _erf
 from .half_precision import in_float32
 from .inplace import apply_inplace
+from . import libm
 from .registry import OTHER, primitive
 from .shape import cat, narrow
 
@@ -60,7 +61,7 @@ def _tanh_inner(a):
 @in_float32
 def _gelu(a, approximate):
     if approximate == "tanh":
-        return 0.5 * a * (1 + np.tanh(_tanh_inner(a)))
+        return 0.5 * a * (1 + libm.tanh(_tanh_inner(a)))
     return 0.5 * a * (1 + _erf(a * a.dtype.type(_SQRT_HALF)))
 
 
@@ -75,11 +76,11 @@ def _(ctx, grad, approximate):
 def _gelu_backward(grad, a, approximate):
     """``grad * gelu'(a)``."""
     if approximate == "tanh":
-        t = np.tanh(_tanh_inner(a))
+        t = libm.tanh(_tanh_inner(a))
         slope = _SQRT_2_OVER_PI * (1 + 3 * _CUBIC * a * a)
         return grad * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * slope)
     cdf = 0.5 * (1 + _erf(a * a.dtype.type(_SQRT_HALF)))
-    pdf = np.exp(-0.5 * a * a) * a.dtype.type(_INV_SQRT_2PI)
+    pdf = libm.exp(-0.5 * a * a) * a.dtype.type(_INV_SQRT_2PI)
     return grad * (cdf + a * pdf)
 
 
@@ -210,14 +211,14 @@ def _softplus_slope(a, beta, threshold):
     ``z = exp(beta * a)``: far below zero it keeps its tiny value (``1 / (1 + exp(-x))``
     would overflow to 0); above the threshold the slope is 1."""
     scaled = a * beta
-    z = np.exp(np.minimum(scaled, threshold))
+    z = libm.exp(np.minimum(scaled, threshold))
     return np.where(scaled > threshold, 1, z / (z + 1))
 
 
 def _log_sigmoid_slope(a):
     """sigmoid(-a) as PyTorch's log_sigmoid_backward computes it, from ``z = exp(-|a|)``: for a
     large score the gradient is the tiny ``z / (1 + z)``, not 0."""
-    z = np.exp(-np.abs(a))
+    z = libm.exp(-np.abs(a))
     tail = z / (1 + z)
     return np.where(a < 0, 1 - tail, tail)
 
@@ -226,13 +227,13 @@ def _silu_array(a):
     """``a / (1 + exp(-a))``; far below zero exp overflows to inf and the result is -0, as in
     PyTorch, without numpy's overflow warning."""
     with np.errstate(over="ignore"):
-        return a / (1 + np.exp(-a))
+        return a / (1 + libm.exp(-a))
 
 
 def _softplus_array(a, beta, threshold):
     scaled = a * beta
     with np.errstate(over="ignore"):
-        smooth = np.log1p(np.exp(np.minimum(scaled, threshold))) / beta
+        smooth = libm.log1p(libm.exp(np.minimum(scaled, threshold))) / beta
     return np.where(scaled > threshold, a, smooth).astype(a.dtype)
 
 
@@ -257,7 +258,7 @@ _leaky_relu_ = _pointwise("leaky_relu_", "LeakyReluBackward1", _leaky_relu_forwa
 
 
 def _elu_forward(a, alpha, scale, input_scale):
-    negative = alpha * np.expm1(np.minimum(a, 0) * input_scale)
+    negative = alpha * libm.expm1(np.minimum(a, 0) * input_scale)
     return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
 
 
@@ -267,7 +268,7 @@ def _elu_slope(v, result, alpha, scale, input_scale):
     if result:
         return np.where(v > 0, scale, (v + alpha * scale) * input_scale)
     return np.where(v > 0, scale, scale * alpha * input_scale *
-                    np.exp(np.minimum(v, 0) * input_scale))
+                    libm.exp(np.minimum(v, 0) * input_scale))
 
 
 def _elu_curvature(v, result, alpha, scale, input_scale):
@@ -304,7 +305,7 @@ _silu = _composite(
 
 _mish = _composite(
     "mish", "MishBackward0",
-    lambda a: a * np.tanh(_softplus_array(a, 1.0, 20.0)),
+    lambda a: a * libm.tanh(_softplus_array(a, 1.0, 20.0)),
     lambda a: _softplus_tensor(a).tanh() + a * a.sigmoid() * (1 - _softplus_tensor(a).tanh() ** 2))
 
 _hardtanh_backward = _backward_primitive(
@@ -325,7 +326,7 @@ _log_sigmoid_backward = _backward_primitive(
     lambda a, result: _log_sigmoid_slope(a), _log_sigmoid_curvature)
 _log_sigmoid = _pointwise(
     "log_sigmoid", "LogSigmoidBackward0",
-    lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))), _log_sigmoid_backward)
+    lambda a: np.minimum(a, 0) - libm.log1p(libm.exp(-np.abs(a))), _log_sigmoid_backward)
 
 # 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on: PyTorch's values at the kinks
 _hardswish_backward = _backward_primitive(
@@ -437,7 +438,7 @@ def _zero_if_none(gradient, like):
 def _glu(a, dim):
     first, second = np.split(a, 2, axis=dim)
     with np.errstate(over="ignore"):  # a very negative gate: exp overflows, the product is 0
-        return first / (1 + np.exp(-second))
+        return first / (1 + libm.exp(-second))
 
 
 @_glu.vjp

@@ -15,7 +15,7 @@ from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
                        promote_with_scalar_operand, refuse_complex, tensor_operands, type_name)
-from . import half_precision
+from . import half_precision, libm
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive
 from .signatures import invalid_combination
@@ -233,7 +233,7 @@ def _pow_error(inputs, params):
            lowering="{0} ** {1}", error=_pow_error)
 def _pow(a, b):
     _refuse_bool("pow", b)
-    return _integer_power(a, b) if a.dtype.kind in "biu" else a ** b
+    return _integer_power(a, b) if a.dtype.kind in "biu" else libm.power(a, b)
 
 
 def _integer_power(base, exponent):
@@ -334,8 +334,8 @@ def _(ctx, grad, other, alpha):
 def _pow_scalar(a, exponent):
     if a.dtype.kind in "biu":
         return _integer_power_scalar(a, exponent)
-    small_power = _SMALL_INTEGER_POWERS.get(exponent)
-    return a ** exponent if small_power is None else small_power(a)
+    special_power = _SPECIAL_POWERS.get(exponent)
+    return libm.power(a, exponent) if special_power is None else special_power(a)
 
 
 def _integer_power_scalar(a, exponent):
@@ -351,8 +351,10 @@ def _square(a):
 
 
 # numpy's float power has fast paths for 2, 0.5 and -1 only; other small integer exponents go
-# through powf, 10-100x slower than multiplying (PyTorch multiplies for 3 and -2 as well).
-_SMALL_INTEGER_POWERS = {
+# through powf, 10-100x slower than multiplying (PyTorch multiplies for 3 and -2 as well), and
+# PyTorch computes ** -0.5 as its rsqrt, 1 / sqrt(a).
+_SPECIAL_POWERS = {
+    -0.5: lambda a: 1 / np.sqrt(a),
     3: lambda a: a * a * a,
     4: lambda a: _square(a * a),
     -1: lambda a: 1 / a,  # for complex numbers too: PyTorch's reciprocal, signed zeros and all
@@ -396,7 +398,7 @@ def _(ctx, grad, base):
 @primitive("exp", node="ExpBackward0", group=ELEMENTWISE, saves=("out",), lowering="exp({0})",
            ufunc=np.exp)
 def _exp(a):
-    return np.exp(a)
+    return libm.exp(a)
 
 
 @_exp.vjp
@@ -408,7 +410,7 @@ def _(ctx, grad):
 @primitive("log", node="LogBackward0", group=ELEMENTWISE, saves=("a",), lowering="log({0})",
            ufunc=np.log)
 def _log(a):
-    return np.log(a)
+    return libm.log(a)
 
 
 @_log.vjp
@@ -459,7 +461,7 @@ def _(ctx, grad):
 @primitive("sin", node="SinBackward0", group=ELEMENTWISE, saves=("a",), lowering="sin({0})",
            ufunc=np.sin)
 def _sin(a):
-    return np.sin(a)
+    return libm.sin(a)
 
 
 @_sin.vjp
@@ -471,7 +473,7 @@ def _(ctx, grad):
 @primitive("cos", node="CosBackward0", group=ELEMENTWISE, saves=("a",), lowering="cos({0})",
            ufunc=np.cos)
 def _cos(a):
-    return np.cos(a)
+    return libm.cos(a)
 
 
 @_cos.vjp
@@ -483,7 +485,7 @@ def _(ctx, grad):
 @primitive("tanh", node="TanhBackward0", group=ELEMENTWISE, saves=("out",), lowering="tanh({0})",
            ufunc=np.tanh)
 def _tanh(a):
-    return np.tanh(a)
+    return libm.tanh(a)
 
 
 @_tanh.vjp
@@ -500,7 +502,7 @@ def _sigmoid(a):
     # memory. Each step is one rounding, so both sides of zero keep full relative precision; exp
     # overflows (to inf, giving 0) only where the true value is below the smallest normal float.
     result = np.negative(a, out=np.empty(a.shape, a.dtype))
-    np.exp(result, out=result)
+    libm.exp(result, out=result)
     result += 1
     return np.reciprocal(result, out=result)
 
@@ -532,8 +534,14 @@ def _(ctx, grad):
            saves=("grad", "output"), lowering="{0} * (1 - {1} * {1})")
 @in_float32  # (PyTorch computes this one in float32 for float16; sigmoid's not)
 def _tanh_backward(grad, output):
-    result = np.multiply(output, output, out=_result_like(grad, output))
-    np.subtract(1, result, out=result)
+    # grad * (1 - out * out), its 1 - out * out a fused multiply-add in PyTorch's compiled
+    # kernel: for float32, the square is exact in float64 and the difference rounds once
+    result = _result_like(grad, output)
+    if output.dtype == np.float32 and libm.rounds_once(output):
+        np.subtract(1, np.square(output, dtype=np.float64), out=result, casting="same_kind")
+    else:
+        np.multiply(output, output, out=result)
+        np.subtract(1, result, out=result)
     result *= grad
     return result
 

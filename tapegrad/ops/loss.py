@@ -23,6 +23,7 @@ from .elementwise import _div_scalar, check_in_place_broadcast, where
 from .layout import broadcast_shapes
 from .creation import arange, zeros_like
 from .operands import broadcast_error
+from . import libm
 from .registry import OTHER, primitive
 from .shape import movedim
 
@@ -212,13 +213,16 @@ _EPSILON = 1e-12     # and bounds the gradient's denominator x (1 - x) away from
 
 def _clamped_log(a):
     with np.errstate(divide="ignore"):
-        return np.maximum(np.log(a), _LOG_FLOOR)
+        return np.maximum(libm.log(a), _LOG_FLOOR)
 
 
 @primitive("binary_cross_entropy", node="BinaryCrossEntropyBackward0", group=OTHER,
            saves=("x", "target"))
 def _binary_cross_entropy(x, target, weight, reduction):
-    loss = -(target * _clamped_log(x) + (1 - target) * _clamped_log(1 - x))
+    # PyTorch's kernel: log1p(-x), exact for a tiny x where log(1 - x) rounds to 0
+    with np.errstate(divide="ignore"):
+        log_complement = np.maximum(libm.log1p(-x), _LOG_FLOOR)
+    loss = (target - 1) * log_complement - target * _clamped_log(x)
     if weight is not None:
         loss = loss * weight
     return _apply_reduction(loss, reduction)
@@ -316,7 +320,7 @@ def _reduce_gradient(grad, reduction, numel):
            group=OTHER, saves=("x", "target"))
 def _bce_with_logits(x, target, weight, pos_weight, reduction):
     """``(1 - t) x + (1 + (w_pos - 1) t) softplus(-x)``, never exponentiating a large value."""
-    softplus_of_negative = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+    softplus_of_negative = np.maximum(-x, 0) + libm.log1p(libm.exp(-np.abs(x)))
     if pos_weight is not None:
         softplus_of_negative = softplus_of_negative * ((pos_weight - 1) * target + 1)
     loss = (1 - target) * x + softplus_of_negative
@@ -513,7 +517,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 @primitive("soft_margin_loss", node="SoftMarginLossBackward0", group=OTHER, saves=("x", "target"))
 def _soft_margin_loss(x, target, reduction):
     with np.errstate(over="ignore"):  # as ATen: log1p(exp(-y x)), inf where that overflows
-        return _apply_reduction(np.log1p(np.exp(-target * x)), reduction)
+        return _apply_reduction(libm.log1p(libm.exp(-target * x)), reduction)
 
 
 @_soft_margin_loss.vjp

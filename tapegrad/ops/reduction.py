@@ -16,6 +16,7 @@ from .signatures import invalid_combination
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import refuse_complex
 from .broadcast import _expand
+from . import libm
 from .summation import add_reduce
 from .registry import REDUCTION, Primitive, primitive
 
@@ -566,32 +567,14 @@ def _softmax_shift(a, dim):
     return np.amax(a, axis=dim, keepdims=True, initial=-np.inf)
 
 
-# Below this many elements, exp and log of a float32 (or float16) operand are computed in float64
-# and rounded once: numpy's float32 exp and log are an ulp off more often than PyTorch's, which the
-# printed values of small softmaxes show (``tensor([1.0000, 1.0000])`` for ``probs.sum(-1)``
-# where PyTorch prints ``tensor([1., 1.])``). Above it they run in the operand's dtype: float64
-# exp costs about 3x float32's, and the softmax of a large batch would be 2-3x slower.
-_ROUNDED_ONCE_LIMIT = 1 << 16
-
-
-def _rounded_once(function, a, out=None):
-    """``function`` (np.exp, np.log) of ``a``, into ``out`` if given, in float64 for a small
-    low-precision ``a`` (see ``_ROUNDED_ONCE_LIMIT``)."""
-    if a.dtype.itemsize < 8 and a.dtype.kind == "f" and a.size <= _ROUNDED_ONCE_LIMIT:
-        if out is None:
-            out = np.empty(a.shape, a.dtype)
-        return function(a, out=out, dtype=np.float64)
-    return function(a, out=out)
-
-
 @primitive("logsumexp", node="LogsumexpBackward0", group=REDUCTION, saves=("a", "out"))
 @_zero_dim_as_vector
 def _logsumexp(a, dims, keepdim):
     m = _stable_max(a, dims)
     shifted = np.subtract(a, m)
-    total = np.add.reduce(_rounded_once(np.exp, shifted, out=shifted), axis=dims, keepdims=True)
+    total = np.add.reduce(libm.exp(shifted, out=shifted), axis=dims, keepdims=True)
     with np.errstate(divide="ignore"):  # the log of an empty sum: -inf, as PyTorch gives it
-        out = _rounded_once(np.log, total, out=total) + m
+        out = libm.log(total, out=total) + m
     return out if keepdim else out.squeeze(dims)
 
 
@@ -623,7 +606,7 @@ def _softmax(a, dim):
     work = a.astype(np.float32) if a.dtype == np.float16 else a
     with np.errstate(invalid="ignore"):
         e = np.subtract(work, _softmax_shift(work, dim))
-    _rounded_once(np.exp, e, out=e)
+    libm.exp(e, out=e)
     total = np.add.reduce(e, axis=dim, keepdims=True)
     if dim in (-1, a.ndim - 1):
         e *= np.reciprocal(total, out=total)
@@ -645,8 +628,8 @@ def _log_softmax(a, dim):
         return _float16_log_softmax(a, dim)
     with np.errstate(invalid="ignore"):
         shifted = a - _softmax_shift(a, dim)
-    total = np.add.reduce(_rounded_once(np.exp, shifted), axis=dim, keepdims=True)
-    return shifted - _rounded_once(np.log, total, out=total)
+    total = np.add.reduce(libm.exp(shifted), axis=dim, keepdims=True)
+    return shifted - libm.log(total, out=total)
 
 
 def _float16_log_softmax(a, dim):
@@ -698,7 +681,7 @@ def _(ctx, grad, dim):
 @_accumulated_in_float32
 def _log_softmax_backward(grad, output, dim):
     """``grad - exp(output) * sum(grad, dim)``."""
-    result = _rounded_once(np.exp, output)
+    result = libm.exp(output)
     result *= np.add.reduce(grad, axis=dim, keepdims=True)
     np.subtract(grad, result, out=result)
     return result

@@ -26,6 +26,7 @@ from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inpla
 from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote, tensor_operands
 from .reduction import return_types
 from .half_precision import in_float32
+from . import libm
 from .registry import ELEMENTWISE, Primitive, primitive
 
 __all__ = [
@@ -46,7 +47,7 @@ __all__ = [
 
 @primitive("log1p", node="Log1PBackward0", group=ELEMENTWISE, saves=("a",))
 def _log1p(a):
-    return np.log1p(a)
+    return libm.log1p(a)
 
 
 @_log1p.vjp
@@ -57,7 +58,7 @@ def _(ctx, grad):
 
 @primitive("expm1", node="Expm1Backward0", group=ELEMENTWISE, saves=("out",))
 def _expm1(a):
-    return np.expm1(a)
+    return libm.expm1(a)
 
 
 @_expm1.vjp
@@ -68,7 +69,7 @@ def _(ctx, grad):
 
 @primitive("sinh", node="SinhBackward0", group=ELEMENTWISE, saves=("a",))
 def _sinh(a):
-    return np.sinh(a)
+    return libm.sinh(a)
 
 
 @_sinh.vjp
@@ -79,7 +80,7 @@ def _(ctx, grad):
 
 @primitive("cosh", node="CoshBackward0", group=ELEMENTWISE, saves=("a",))
 def _cosh(a):
-    return np.cosh(a)
+    return libm.cosh(a)
 
 
 @_cosh.vjp
@@ -90,7 +91,7 @@ def _(ctx, grad):
 
 @primitive("tan", node="TanBackward0", group=ELEMENTWISE, saves=("out",))
 def _tan(a):
-    return np.tan(a)
+    return libm.tan(a)
 
 
 @_tan.vjp
@@ -101,7 +102,7 @@ def _(ctx, grad):
 
 @primitive("atan", node="AtanBackward0", group=ELEMENTWISE, saves=("a",))
 def _atan(a):
-    return np.arctan(a)
+    return libm.arctan(a)
 
 
 @_atan.vjp
@@ -112,12 +113,12 @@ def _(ctx, grad):
 
 @primitive("asin", node="AsinBackward0", group=ELEMENTWISE, saves=("a",))
 def _asin(a):
-    return np.arcsin(a)
+    return libm.arcsin(a)
 
 
 @primitive("acos", node="AcosBackward0", group=ELEMENTWISE, saves=("a",))
 def _acos(a):
-    return np.arccos(a)
+    return libm.arccos(a)
 
 
 @_asin.vjp
@@ -131,7 +132,7 @@ def _(ctx, grad):
 @primitive("asinh", node="AsinhBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="(sign({0}) * log(abs({0}) + sqrt({0} * {0} + 1)))")
 def _asinh(a):
-    return np.arcsinh(a)
+    return libm.arcsinh(a)
 
 
 @_asinh.vjp
@@ -143,7 +144,7 @@ def _(ctx, grad):
 @primitive("acosh", node="AcoshBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="log({0} + sqrt(({0} - 1) * ({0} + 1)))")
 def _acosh(a):
-    return np.arccosh(a)  # nan below 1
+    return libm.arccosh(a)  # nan below 1
 
 
 @_acosh.vjp
@@ -155,7 +156,7 @@ def _(ctx, grad):
 @primitive("atanh", node="AtanhBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="0.5 * log((1 + {0}) / (1 - {0}))")
 def _atanh(a):
-    return np.arctanh(a)  # ±inf at ±1, nan outside [-1, 1]
+    return libm.arctanh(a)  # ±inf at ±1, nan outside [-1, 1]
 
 
 @_atanh.vjp
@@ -252,13 +253,12 @@ def _(ctx, grad):
 
 @primitive("log2", node="Log2Backward0", group=ELEMENTWISE, saves=("a",))
 def _log2(a):
-    return np.log2(a)
+    return libm.log2(a)
 
 
 @primitive("log10", node="Log10Backward0", group=ELEMENTWISE, saves=("a",))
 def _log10(a):
-    # numpy's float32 log10 misses exact powers of ten (log10(100) = 2.0000002); float64 does not
-    return np.log10(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.log10(a)
+    return libm.log10(a)  # (numpy's float32 log10(100) is 2.0000002)
 
 
 @_log2.vjp
@@ -270,7 +270,7 @@ def _(ctx, grad):
 
 @primitive("exp2", node="Exp2Backward0", group=ELEMENTWISE, saves=("out",))
 def _exp2(a):
-    return np.exp2(a)
+    return libm.exp2(a)
 
 
 @_exp2.vjp

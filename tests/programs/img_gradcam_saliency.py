@@ -35,7 +35,7 @@ print(scores, cls)
 scores[0, cls].backward()
 sal = x.grad.abs().amax(dim=1)
 print(sal.shape, sal[0, :2])
-print((x.grad * x).sum().item(), scores[0, cls].item())
+print(f"{(x.grad * x).sum().item():.6f} {scores[0, cls].item():.6f}")  # (float32: 7 digits hold)
 
 # Grad-CAM on conv2
 store = {}

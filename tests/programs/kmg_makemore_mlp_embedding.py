@@ -50,7 +50,7 @@ print(h.shape, (emb.view(-1, 6) @ W1).shape, b1.shape)
 logits = h @ W2 + b2
 counts = logits.exp()
 prob = counts / counts.sum(1, keepdims=True)
-print(prob.shape, prob[0].sum())
+print(prob.shape, f"{prob[0].sum().item():.4f}")  # (exactly 1 or one ulp off: exp's last bit decides)
 loss_manual = -prob[torch.arange(X.shape[0]), Y].log().mean()
 loss = F.cross_entropy(logits, Y)
 print(loss_manual, loss)
