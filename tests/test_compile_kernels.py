@@ -142,3 +142,28 @@ def test_single_elements_picked_by_index_compile(kernel_cache):
     picks(x).backward()
     np.testing.assert_array_equal(ours.numpy(), x.grad.numpy())
     assert "runs eagerly" not in str(compiled.explain())
+
+
+def test_an_op_without_a_lowering_hands_back_a_zero_dim_result_as_one(kernel_cache):
+    """smooth_l1_loss runs in numpy inside the kernel; its 0-d mean must reach the kernel as the
+    0-d array the kernel declared (a 1-element 1-d array was read past its memory: a crash)."""
+    def losses(logits, label, box, target):
+        cls = tapegrad.nn.functional.cross_entropy(logits, label)
+        reg = tapegrad.nn.functional.smooth_l1_loss(box, target)
+        return cls + reg, reg.detach()
+    logits = tapegrad.sin(tapegrad.arange(12.0)).view(4, 3).requires_grad_()
+    box = tapegrad.linspace(0, 1, 16).view(4, 4).requires_grad_()
+    args = (logits, tapegrad.tensor([0, 2, 1, 2]), box, tapegrad.full((4, 4), 0.5))
+    compiled = tapegrad.compile(losses)
+    for _ in range(2):
+        logits.grad = box.grad = None
+        ours, reg = compiled(*args)
+        ours.backward()
+    grads = logits.grad.clone(), box.grad.clone()
+    logits.grad = box.grad = None
+    eager, eager_reg = losses(*args)
+    eager.backward()
+    assert reg.shape == () and reg.item() == eager_reg.item()
+    assert_close(ours, eager, rtol=1e-5, atol=1e-6)
+    assert_close(grads[0], logits.grad, rtol=1e-5, atol=1e-6)
+    assert_close(grads[1], box.grad, rtol=1e-5, atol=1e-6)

@@ -23,7 +23,9 @@ def call(key, *inputs):
     params = {name: _resolve(p, inputs) for name, p in params.items()}
     result = primitive.forward(*inputs[:len(inputs) - n_operands], **params)
     results = result if type(result) is tuple else (result,)
-    return tuple(np.ascontiguousarray(np.asarray(r)) for r in results)
+    # (np.asarray with order='C', not ascontiguousarray, which makes a 0-d result 1-d: the
+    # kernel would read it as the 0-d array it declared, past its memory)
+    return tuple(np.asarray(r, order="C") for r in results)
 
 
 def _resolve(param, inputs):
