@@ -144,6 +144,31 @@ def test_single_elements_picked_by_index_compile(kernel_cache):
     assert "runs eagerly" not in str(compiled.explain())
 
 
+def test_a_classifier_step_reshapes_only_to_flatten(kernel_cache):
+    """Each ``reshape`` in a kernel costs Numba about 10 ms of compiling: a bias is indexed by the
+    inner loops, log-softmax rows of a 2-D array and the loss's own-shaped operands are used as
+    they are, accumulators take their result's shape, and fills are loops. Only the in-place
+    updates of the 2-D weights flatten them (one merged loop each)."""
+    model = tapegrad.nn.Sequential(tapegrad.nn.Linear(6, 8), tapegrad.nn.ReLU(),
+                                   tapegrad.nn.Linear(8, 3))
+    optimizer = tapegrad.optim.SGD(model.parameters(), lr=0.1)
+    x = tapegrad.from_numpy(np.linspace(-1, 1, 30, dtype=np.float32).reshape(5, 6))
+    y = tapegrad.tensor([0, 2, 1, 1, 0])
+
+    def step(x, y):
+        optimizer.zero_grad()
+        loss = tapegrad.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss
+    compiled = tapegrad.compile(step, fullgraph=True)
+    losses = [compiled(x, y).item() for _ in range(3)]
+    assert losses[2] < losses[0]
+    source = str(compiled.explain())
+    forward = source[source.index("def forward("):source.index("def forward_effects(")]
+    assert forward.count(".reshape(") == 2 * 2  # each weight and its gradient, flattened
+
+
 def test_an_op_without_a_lowering_hands_back_a_zero_dim_result_as_one(kernel_cache):
     """smooth_l1_loss runs in numpy inside the kernel; its 0-d mean must reach the kernel as the
     0-d array the kernel declared (a 1-element 1-d array was read past its memory: a crash)."""

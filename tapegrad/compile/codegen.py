@@ -135,10 +135,10 @@ class _Builder:
         if size == 1:
             self.emit(f"{name}[{_zero_index(len(shape))}] = {value}")
             return
-        flat, i = self.fresh(name + "_flat"), self.fresh("i")
-        self.emit(f"{flat} = {name}.reshape({size})")
-        self.emit(f"for {i} in range({size}):")
-        self.emit(f"    {flat}[{i}] = {value}")
+        indices = [self.fresh("i") for _ in shape]  # (nested loops: a flat view is a reshape)
+        for depth, (i, extent) in enumerate(zip(indices, shape)):
+            self.emit("    " * depth + f"for {i} in range({extent}):")
+        self.emit("    " * len(shape) + f"{name}[{', '.join(indices)}] = {value}")
 
     def contiguous(self, value, allow_fortran=False):
         """A name for ``value`` as a C-contiguous array (F allowed for BLAS operands)."""
@@ -151,6 +151,18 @@ class _Builder:
         # (``x[2:].view(-1)``) must stay one
         self.emit(f"{copy} = np.ascontiguousarray({name})")
         return copy
+
+    def shaped(self, value, shape):
+        """A name for ``value`` as a C-contiguous array of ``shape`` (of as many elements)."""
+        return self.reshaped(self.contiguous(value), value.shape, shape)
+
+    @staticmethod
+    def reshaped(name, shape, new_shape):
+        """``name`` (a C-contiguous array of ``shape``) viewed as ``new_shape``: itself when the
+        shapes agree (each reshape costs Numba ~10 ms of compiling)."""
+        if tuple(shape) == tuple(new_shape):
+            return name
+        return f"{name}.reshape({_shape_text(new_shape)})"
 
     def copy_into(self, view, shape, source, broadcast=False):
         """``view[...] = source`` (of ``shape``, or one element when ``broadcast``) as a loop
@@ -331,8 +343,10 @@ class _LoopPlan:
     def emit(self):
         b = self.b
         self.operand = {}   # value -> (array name in merged view | None, scalar name | None)
+        self.leading_ones = {}  # value -> how many leading loops its own shape lacks
         for value in self.reads:
             view = self.view_shape(value.shape)
+            ones = len(view) - len(value.shape)
             if value in b.literals:
                 self.operand[value] = (None, b.literals[value])
             elif all(s == 1 for s in view):
@@ -341,6 +355,11 @@ class _LoopPlan:
                 self.operand[value] = (None, scalar)
             elif view == value.shape and b.layout.get(value, "C") == "C":
                 self.operand[value] = (b.name(value), None)
+            elif ones > 0 and view == (1,) * ones + value.shape:
+                # broadcast along leading loops only (a bias): indexed by the inner loops'
+                # variables, not reshaped (each reshape costs Numba ~10 ms of compiling)
+                self.operand[value] = (b.name(value), None)
+                self.leading_ones[value] = ones
             else:
                 name = b.fresh(b.name(value) + "_l")
                 b.emit(f"{name} = {b.contiguous(value)}.reshape({_shape_text(view)})")
@@ -357,6 +376,10 @@ class _LoopPlan:
             view = self.view_shape(value.shape) or (1,)
             if view == value.shape:
                 self.store_views[value] = b.name(value)
+                continue
+            if destination in self.operand and destination not in self.leading_ones and \
+                    self.view_shape(destination.shape) == view:  # its reshape is made already
+                self.store_views[value] = self.operand[destination][0]
                 continue
             name = b.fresh(b.name(value) + "_l")
             b.emit(f"{name} = {b.name(value)}.reshape({_shape_text(view)})")
@@ -377,6 +400,8 @@ class _LoopPlan:
             else None
         if view is None or not view:
             return "[0]"
+        ones = self.leading_ones.get(value, 0)
+        names, view = names[ones:], view[ones:]
         return "[" + ", ".join(n if s != 1 else "0" for n, s in zip(names, view)) + "]"
 
     def _body(self, names, sliced=None):
@@ -504,10 +529,9 @@ class _LoopPlan:
             return
         results = {}
         if kept:  # (full reductions are held as numbers instead: _hold_totals)
-            view = tuple(kept) + (1,) * len(reduced)
             for node in self.reductions:
                 results[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
-                b.emit(f"{results[node]} = np.empty({_shape_text(view)}, "
+                b.emit(f"{results[node]} = np.empty({_shape_text(kept)}, "
                        f"{numba_dtype(node.outputs[0].dtype)})")
         outer = self._open_loops(kept, parallel=b.runs_parallel(self.size) and len(kept) > 0)
         accs = self._init_accumulators()
@@ -518,13 +542,13 @@ class _LoopPlan:
         if not kept:
             self._hold_totals({node: accs[node][0] for node in self.reductions})
             return
-        index = "[" + ", ".join(outer + ["0"] * len(reduced)) + "]"
+        index = "[" + ", ".join(outer) + "]"
         for node in self.reductions:
             b.emit(f"{results[node]}{index} = {self._finish(node, accs[node][0])}")
         b.indent -= len(outer)
         for node in self.reductions:
             out = node.outputs[0]
-            b.define(out, f"{results[node]}.reshape({_shape_text(out.shape)})")
+            b.define(out, b.reshaped(results[node], kept, out.shape))
 
     def _init_accumulators(self):
         accs = {}
@@ -594,15 +618,15 @@ class _LoopPlan:
         (e.g. a bias gradient summing rows: the inner loop runs along the row, vectorized)."""
         b = self.b
         arrays = {}
+        kept = tuple(e for e, r in zip(self.extents, self.reduced) if not r)
         for node in self.reductions:
             kind, dtype, start, _ = self._accumulator(node)
-            view = tuple(1 if r else e for e, r in zip(self.extents, self.reduced))
             arrays[node] = b.fresh(b.name(node.outputs[0]) + "_acc")
-            b.filled(arrays[node], view, start, dtype)
+            b.filled(arrays[node], kept, start, dtype)
         parallel = b.runs_parallel(self.size) and not self.reduced[0]
         names = self._open_loops(self.extents, parallel=parallel)
         local = self._body(names)
-        index = "[" + ", ".join("0" if r else n for n, r in zip(names, self.reduced)) + "]"
+        index = "[" + ", ".join(n for n, r in zip(names, self.reduced) if not r) + "]"
         for node in self.reductions:
             kind, dtype, _, _ = self._accumulator(node)
             self.b.emit(self._combine(kind, arrays[node] + index, local[node.inputs[0]], dtype))
@@ -613,7 +637,7 @@ class _LoopPlan:
             total = arrays[node] if kind != "mean" else f"({arrays[node]} / {count})"
             if np.dtype(dtype) != out.dtype or kind == "mean":
                 total = f"{total}.astype({numba_dtype(out.dtype)})"
-            b.define(out, f"{total}.reshape({_shape_text(out.shape)})")
+            b.define(out, b.reshaped(total, kept, out.shape))
 
 
 # ------------------------------------------------------------------------------- expressions

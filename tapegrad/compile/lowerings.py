@@ -62,7 +62,7 @@ def _reshape(b, node):
     if b is None:
         return None
     (x,), (out,) = node.inputs, node.outputs
-    b.define(out, f"{b.contiguous(x)}.reshape({_shape(out.shape)})")
+    b.define(out, b.shaped(x, out.shape))
 
 
 @template("permute", "transpose", "t")
@@ -339,40 +339,70 @@ def _rows(shape, dims):
     return outer, n, inner
 
 
-def _row_loops(b, outer, n, inner):
-    """Open ``for p in ...: for r in ...:`` over the rows; returns the index names."""
-    p, r = b.fresh("p"), b.fresh("r")
-    parallel = b.runs_parallel(outer * n * inner) and outer > 1
-    b.emit(f"for {p} in {'prange' if parallel else 'range'}({outer}):")
-    b.emit(f"    for {r} in range({inner}):")
-    b.parallel |= parallel
-    b.indent += 2
-    return p, r
+class _RowLoops:
+    """Loops over the rows of a row-wise reduction: ``p`` over the ``outer`` rows and, when
+    ``inner`` > 1, ``r`` within each; operands are viewed as (outer, n, inner), or as (outer, n)
+    when ``inner`` is 1 (most often: the last axis), which needs no reshape of a 2-D operand."""
+
+    def __init__(self, b, rows):
+        self.b = b
+        self.outer, self.n, self.inner = rows
+        self.p = self.r = None
+
+    def _shape(self, *middle):
+        inner = (self.inner,) if self.inner != 1 else ()
+        return (self.outer, *middle, *inner)
+
+    def view(self, value):
+        """The name of ``value`` viewed as rows."""
+        return self.b.shaped(value, self._shape(self.n))
+
+    def output(self, value):
+        """Define ``value`` as a new array; the name of it viewed as rows."""
+        b = self.b
+        b.define(value, f"np.empty({_shape(value.shape)}, {_dtype(value)})")
+        return b.reshaped(b.name(value), value.shape, self._shape(self.n))
+
+    def per_row(self, dtype):
+        """A new array holding one result per row (see ``define_per_row``)."""
+        name = self.b.fresh("o2")
+        self.b.emit(f"{name} = np.empty({_shape(self._shape())}, {dtype})")
+        return name
+
+    def define_per_row(self, value, name):
+        self.b.define(value, self.b.reshaped(name, self._shape(), value.shape))
+
+    def open(self):
+        b = self.b
+        self.p = b.fresh("p")
+        parallel = b.runs_parallel(self.outer * self.n * self.inner) and self.outer > 1
+        b.emit(f"for {self.p} in {'prange' if parallel else 'range'}({self.outer}):")
+        b.parallel |= parallel
+        b.indent += 1
+        if self.inner != 1:
+            self.r = b.fresh("r")
+            b.emit(f"for {self.r} in range({self.inner}):")
+            b.indent += 1
+
+    def close(self):
+        self.b.indent -= 1 if self.r is None else 2
+
+    def at(self, name, j):
+        """``name``'s element ``j`` of the current row."""
+        return f"{name}[{self.p}, {j}]" if self.r is None else f"{name}[{self.p}, {j}, {self.r}]"
+
+    def cell(self, name):
+        """The current row's element of a ``per_row`` array."""
+        return f"{name}[{self.p}]" if self.r is None else f"{name}[{self.p}, {self.r}]"
 
 
-def _row_view(b, x, rows):
-    """Emit ``x`` viewed as (outer, n, inner): the reduced axis in the middle; returns its name."""
-    outer, n, inner = rows
-    x3 = b.fresh("x3")
-    b.emit(f"{x3} = {b.contiguous(x)}.reshape(({outer}, {n}, {inner}))")
-    return x3
-
-
-def _row_output(b, out, rows):
-    """Define ``out`` as a new array and return its name viewed as (outer, n, inner)."""
-    o3 = b.fresh("o3")
-    b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
-    b.emit(f"{o3} = {b.name(out)}.reshape(({', '.join(map(str, rows))}))")
-    return o3
-
-
-def _row_max(b, x3, p, r, n, dtype, finite):
+def _row_max(b, rows, x, dtype, finite):
     """The row's maximum; with ``finite``, an infinite one is 0 (logsumexp's shift, as eager's:
     softmax's shift by an infinite maximum gives nan, as PyTorch's does)."""
     m, j = b.fresh("m"), b.fresh("j")
     b.emit(f"{m} = {dtype}(-np.inf)")
-    b.emit(f"for {j} in range({n}):")
-    b.emit(f"    {m} = np.maximum({m}, {x3}[{p}, {j}, {r}])")
+    b.emit(f"for {j} in range({rows.n}):")
+    b.emit(f"    {m} = np.maximum({m}, {rows.at(x, j)})")
     if finite:
         b.emit(f"if not np.isfinite({m}):")
         b.emit(f"    {m} = {dtype}(0)")
@@ -382,32 +412,31 @@ def _row_max(b, x3, p, r, n, dtype, finite):
 @template("softmax", "log_softmax")
 def _softmax(b, node):
     (x,), (out,) = node.inputs, node.outputs
-    rows = _rows(x.shape, (node.params["dim"],))
-    if rows is None:
+    shape = _rows(x.shape, (node.params["dim"],))
+    if shape is None:
         return False
     if b is None:
         return None
-    outer, n, inner = rows
-    dtype = _dtype(out)
-    x3, o3 = _row_view(b, x, rows), _row_output(b, out, rows)
-    p, r = _row_loops(b, outer, n, inner)
-    m = _row_max(b, x3, p, r, n, dtype, finite=False)
+    rows, dtype, n = _RowLoops(b, shape), _dtype(out), shape[1]
+    x3, o3 = rows.view(x), rows.output(out)
+    rows.open()
+    m = _row_max(b, rows, x3, dtype, finite=False)
     s, j = b.fresh("s"), b.fresh("j")
     exp = function_for("exp", x.dtype)
     b.emit(f"{s} = 0.0")
     b.emit(f"for {j} in range({n}):")
     if node.op == "softmax":
-        b.emit(f"    e = {exp}({x3}[{p}, {j}, {r}] - {m})")
-        b.emit(f"    {o3}[{p}, {j}, {r}] = e")
+        b.emit(f"    e = {exp}({rows.at(x3, j)} - {m})")
+        b.emit(f"    {rows.at(o3, j)} = e")
         b.emit(f"    {s} += e")
         b.emit(f"for {j} in range({n}):")
-        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({o3}[{p}, {j}, {r}] / {s})")
+        b.emit(f"    {rows.at(o3, j)} = {dtype}({rows.at(o3, j)} / {s})")
     else:
-        b.emit(f"    {s} += {exp}({x3}[{p}, {j}, {r}] - {m})")
+        b.emit(f"    {s} += {exp}({rows.at(x3, j)} - {m})")
         b.emit(f"{s} = np.log({s})")
         b.emit(f"for {j} in range({n}):")
-        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({x3}[{p}, {j}, {r}] - {m} - {s})")
-    b.indent -= 2
+        b.emit(f"    {rows.at(o3, j)} = {dtype}({rows.at(x3, j)} - {m} - {s})")
+    rows.close()
 
 
 @template("softmax_backward", "log_softmax_backward")
@@ -415,116 +444,109 @@ def _softmax_backward(b, node):
     """Per row: ``s = sum(g * o)`` then ``o * (g - s)`` (softmax), or ``s = sum(g)`` then
     ``g - exp(o) * s`` (log-softmax)."""
     (grad, output), (out,) = node.inputs, node.outputs
-    rows = _rows(output.shape, (node.params["dim"],))
-    if rows is None:
+    shape = _rows(output.shape, (node.params["dim"],))
+    if shape is None:
         return False
     if b is None:
         return None
-    outer, n, inner = rows
-    dtype = _dtype(out)
-    g3, y3 = _row_view(b, grad, rows), _row_view(b, output, rows)
-    o3 = _row_output(b, out, rows)
-    p, r = _row_loops(b, outer, n, inner)
+    rows, dtype, n = _RowLoops(b, shape), _dtype(out), shape[1]
+    g3, y3, o3 = rows.view(grad), rows.view(output), rows.output(out)
+    rows.open()
     s, j = b.fresh("s"), b.fresh("j")
-    g, y = f"{g3}[{p}, {j}, {r}]", f"{y3}[{p}, {j}, {r}]"
+    g, y = rows.at(g3, j), rows.at(y3, j)
     b.emit(f"{s} = 0.0")
     b.emit(f"for {j} in range({n}):")
     if node.op == "softmax_backward":
         b.emit(f"    {s} += {g} * {y}")
         b.emit(f"for {j} in range({n}):")
-        b.emit(f"    {o3}[{p}, {j}, {r}] = {dtype}({y} * ({g} - {s}))")
+        b.emit(f"    {rows.at(o3, j)} = {dtype}({y} * ({g} - {s}))")
     else:
         b.emit(f"    {s} += {g}")
         b.emit(f"for {j} in range({n}):")
-        b.emit(f"    {o3}[{p}, {j}, {r}] = "
+        b.emit(f"    {rows.at(o3, j)} = "
                f"{dtype}({g} - {function_for('exp', output.dtype)}({y}) * {s})")
-    b.indent -= 2
+    rows.close()
+
+
+def _reduced_rows(x, dims):
+    return _rows(x.shape, dims if dims is not None else tuple(range(len(x.shape))))
 
 
 @template("logsumexp")
 def _logsumexp(b, node):
     (x,), (out,) = node.inputs, node.outputs
-    rows = _rows(x.shape, node.params["dims"] if node.params["dims"] is not None
-                 else tuple(range(len(x.shape))))
-    if rows is None:
+    shape = _reduced_rows(x, node.params["dims"])
+    if shape is None:
         return False
     if b is None:
         return None
-    outer, n, inner = rows
-    dtype = _dtype(out)
-    x3, o2 = _row_view(b, x, rows), b.fresh("o2")
-    b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
-    p, r = _row_loops(b, outer, n, inner)
-    m = _row_max(b, x3, p, r, n, dtype, finite=True)
+    rows, dtype, n = _RowLoops(b, shape), _dtype(out), shape[1]
+    x3, o2 = rows.view(x), rows.per_row(dtype)
+    rows.open()
+    m = _row_max(b, rows, x3, dtype, finite=True)
     s, j = b.fresh("s"), b.fresh("j")
     b.emit(f"{s} = 0.0")
     b.emit(f"for {j} in range({n}):")
-    b.emit(f"    {s} += {function_for('exp', x.dtype)}({x3}[{p}, {j}, {r}] - {m})")
-    b.emit(f"{o2}[{p}, {r}] = {dtype}(np.log({s}) + {m})")
-    b.indent -= 2
-    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
+    b.emit(f"    {s} += {function_for('exp', x.dtype)}({rows.at(x3, j)} - {m})")
+    b.emit(f"{rows.cell(o2)} = {dtype}(np.log({s}) + {m})")
+    rows.close()
+    rows.define_per_row(out, o2)
 
 
 @template("var", "std")
 def _moments(b, node):
     (x,), (out,) = node.inputs, node.outputs
-    dims = node.params["dims"]
-    rows = _rows(x.shape, dims if dims is not None else tuple(range(len(x.shape))))
-    if rows is None:
+    shape = _reduced_rows(x, node.params["dims"])
+    if shape is None:
         return False
     if b is None:
         return None
-    outer, n, inner = rows
-    dtype = _dtype(out)
-    x3, o2 = _row_view(b, x, rows), b.fresh("o2")
-    b.emit(f"{o2} = np.empty(({outer}, {inner}), {dtype})")
-    p, r = _row_loops(b, outer, n, inner)
+    rows, dtype, n = _RowLoops(b, shape), _dtype(out), shape[1]
+    x3, o2 = rows.view(x), rows.per_row(dtype)
+    rows.open()
     mean, ss, j = b.fresh("mean"), b.fresh("ss"), b.fresh("j")
     b.emit(f"{mean} = 0.0")
     b.emit(f"for {j} in range({n}):")
-    b.emit(f"    {mean} += {x3}[{p}, {j}, {r}]")
+    b.emit(f"    {mean} += {rows.at(x3, j)}")
     b.emit(f"{mean} /= {n}")
     b.emit(f"{ss} = 0.0")
     b.emit(f"for {j} in range({n}):")
-    b.emit(f"    d = {x3}[{p}, {j}, {r}] - {mean}")
+    b.emit(f"    d = {rows.at(x3, j)} - {mean}")
     b.emit(f"    {ss} += d * d")
     denominator = max(n - node.params["correction"], 0)
     result = f"{ss} / {denominator}" if denominator else f"{ss} / 0.0"
     if node.op == "std":
         result = f"np.sqrt({result})"
-    b.emit(f"{o2}[{p}, {r}] = {dtype}({result})")
-    b.indent -= 2
-    b.define(out, f"{o2}.reshape({_shape(out.shape)})")
+    b.emit(f"{rows.cell(o2)} = {dtype}({result})")
+    rows.close()
+    rows.define_per_row(out, o2)
 
 
 @template("max_dim", "min_dim")
 def _extremum_dim(b, node):
     (x,), (values, indices) = node.inputs, node.outputs
-    rows = _rows(x.shape, (node.params["dim"],))
-    if rows is None:
+    shape = _rows(x.shape, (node.params["dim"],))
+    if shape is None:
         return False
     if b is None:
         return None
-    outer, n, inner = rows
-    dtype = _dtype(values)
+    rows, dtype, n = _RowLoops(b, shape), _dtype(values), shape[1]
     better = ">" if node.params["largest"] else "<"
-    x3, v2, i2 = _row_view(b, x, rows), b.fresh("v2"), b.fresh("i2")
-    b.emit(f"{v2} = np.empty(({outer}, {inner}), {dtype})")
-    b.emit(f"{i2} = np.empty(({outer}, {inner}), np.int64)")
-    p, r = _row_loops(b, outer, n, inner)
+    x3, v2, i2 = rows.view(x), rows.per_row(dtype), rows.per_row("np.int64")
+    rows.open()
     best, at, j = b.fresh("best"), b.fresh("at"), b.fresh("j")
-    b.emit(f"{best} = {x3}[{p}, 0, {r}]")
+    b.emit(f"{best} = {rows.at(x3, 0)}")
     b.emit(f"{at} = 0")
     b.emit(f"for {j} in range(1, {n}):")
-    b.emit(f"    v = {x3}[{p}, {j}, {r}]")
+    b.emit(f"    v = {rows.at(x3, j)}")
     b.emit(f"    if {best} == {best} and (v {better} {best} or v != v):")  # the first NaN wins
     b.emit(f"        {best} = v")
     b.emit(f"        {at} = {j}")
-    b.emit(f"{v2}[{p}, {r}] = {best}")
-    b.emit(f"{i2}[{p}, {r}] = {at}")
-    b.indent -= 2
-    b.define(values, f"{v2}.reshape({_shape(values.shape)})")
-    b.define(indices, f"{i2}.reshape({_shape(indices.shape)})")
+    b.emit(f"{rows.cell(v2)} = {best}")
+    b.emit(f"{rows.cell(i2)} = {at}")
+    rows.close()
+    rows.define_per_row(values, v2)
+    rows.define_per_row(indices, i2)
 
 
 # ----------------------------------------------------------------------------------------- loss
@@ -543,8 +565,8 @@ def _nll_loss(b, node):
     lp, tg, losses, total, loss_sum, k = (b.fresh("lp"), b.fresh("tg"), b.fresh("losses"),
                                           b.fresh("wsum"), b.fresh("lsum"), b.fresh("k"))
     ignore = int(node.params["ignore_index"])
-    b.emit(f"{lp} = {b.contiguous(log_probs)}.reshape(({rows}, {classes}))")
-    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
+    b.emit(f"{lp} = {b.shaped(log_probs, (rows, classes))}")
+    b.emit(f"{tg} = {b.shaped(target, (rows,))}")
     b.emit(f"{losses} = np.empty({rows}, {dtype})")
     b.emit(f"{total} = 0.0")
     b.emit(f"{loss_sum} = 0.0")
@@ -566,7 +588,7 @@ def _nll_loss(b, node):
     b.emit(f"    {loss_sum} += {losses}[{k}]")
     reduction = node.params["reduction"]
     if reduction == "none":
-        b.define(out, f"{losses}.reshape({_shape(out.shape)})")
+        b.define(out, b.reshaped(losses, (rows,), out.shape))
     else:
         b.define(out, f"np.empty((), {dtype})")
         value = loss_sum if reduction == "sum" else f"{loss_sum} / {total}"
@@ -591,8 +613,8 @@ def _nll_loss_backward(b, node):
     tg, go, result, total, k = (b.fresh("tg"), b.fresh("go"), b.fresh("gi"), b.fresh("wsum"),
                                 b.fresh("k"))
     w = None if weight is None else b.param_array(weight)
-    b.emit(f"{tg} = {b.contiguous(target)}.reshape({rows})")
-    b.emit(f"{go} = {b.contiguous(grad)}.reshape({rows if reduction == 'none' else 1})")
+    b.emit(f"{tg} = {b.shaped(target, (rows,))}")
+    b.emit(f"{go} = {b.shaped(grad, (rows,)) if reduction == 'none' else b.scalar(grad)}")
     b.filled(result, (rows, classes), 0, out.dtype)
     b.emit(f"{total} = 0.0")
     if reduction == "mean":  # the total weight of the kept rows, as the forward divided by it
@@ -603,12 +625,12 @@ def _nll_loss_backward(b, node):
     b.emit(f"    c = {tg}[{k}]")
     b.emit(f"    if c == {ignore}:")
     b.emit("        continue")
-    scale = f"{go}[{k}]" if reduction == "none" else f"{go}[0]"
+    scale = f"{go}[{k}]" if reduction == "none" else go
     if reduction == "mean":
         scale = f"{scale} / {total}"
     coefficient = "" if w is None else f" * {w}[c]"
     b.emit(f"    {result}[{k}, c] = {dtype}(-{scale}{coefficient})")
-    b.define(out, f"{result}.reshape({_shape(out.shape)})")
+    b.define(out, b.reshaped(result, (rows, classes), out.shape))
 
 
 # ------------------------------------------------------------------------------------- indexing
