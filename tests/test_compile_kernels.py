@@ -144,16 +144,16 @@ def test_single_elements_picked_by_index_compile(kernel_cache):
     assert "runs eagerly" not in str(compiled.explain())
 
 
-def test_a_classifier_step_reshapes_only_to_flatten(kernel_cache):
+def test_a_classifier_step_compiles_without_reshapes(kernel_cache):
     """Each ``reshape`` in a kernel costs Numba about 10 ms of compiling: a bias is indexed by the
     inner loops, log-softmax rows of a 2-D array and the loss's own-shaped operands are used as
-    they are, accumulators take their result's shape, and fills are loops. Only the in-place
-    updates of the 2-D weights flatten them (one merged loop each)."""
-    model = tapegrad.nn.Sequential(tapegrad.nn.Linear(6, 8), tapegrad.nn.ReLU(),
-                                   tapegrad.nn.Linear(8, 3))
+    they are, accumulators take their result's shape, fills are loops, and long dimensions are
+    loops of their own rather than merged (flattened) with the ones before."""
+    model = tapegrad.nn.Sequential(tapegrad.nn.Linear(20, 32), tapegrad.nn.ReLU(),
+                                   tapegrad.nn.Linear(32, 16))
     optimizer = tapegrad.optim.SGD(model.parameters(), lr=0.1)
-    x = tapegrad.from_numpy(np.linspace(-1, 1, 30, dtype=np.float32).reshape(5, 6))
-    y = tapegrad.tensor([0, 2, 1, 1, 0])
+    x = tapegrad.from_numpy(np.linspace(-1, 1, 100, dtype=np.float32).reshape(5, 20))
+    y = tapegrad.tensor([0, 2, 1, 15, 7])
 
     def step(x, y):
         optimizer.zero_grad()
@@ -166,7 +166,7 @@ def test_a_classifier_step_reshapes_only_to_flatten(kernel_cache):
     assert losses[2] < losses[0]
     source = str(compiled.explain())
     forward = source[source.index("def forward("):source.index("def forward_effects(")]
-    assert forward.count(".reshape(") == 2 * 2  # each weight and its gradient, flattened
+    assert ".reshape(" not in forward
 
 
 def test_an_op_without_a_lowering_hands_back_a_zero_dim_result_as_one(kernel_cache):

@@ -33,6 +33,7 @@ __all__ = ["generate", "Kernel", "PARALLEL_MIN", "numba_dtype"]
 PARALLEL_MIN = 1 << 17
 BLOCK = 16384
 SUM_BLOCK = 4096
+UNMERGED_FROM = 16  # a kept dimension this long is not merged into the one before it
 FASTMATH = ("contract", "nsz", "arcp", "reassoc")
 
 
@@ -324,9 +325,12 @@ class _LoopPlan:
         dims = [d for d, s in enumerate(self.shape) if s != 1]
         groups = []
         for d in dims:
-            if groups and all(self._status(s, groups[-1][-1]) == self._status(s, d)
-                              for s in shapes) and ((groups[-1][-1] in self.axes) ==
-                                                    (d in self.axes)):
+            # a long kept dimension stays a loop of its own: merging it would reshape every
+            # operand (Numba compiles each reshape for ~10 ms), and it vectorizes as it is
+            long_kept = self.shape[d] >= UNMERGED_FROM and d not in self.axes
+            if groups and not long_kept and all(
+                    self._status(s, groups[-1][-1]) == self._status(s, d) for s in shapes) \
+                    and (groups[-1][-1] in self.axes) == (d in self.axes):
                 groups[-1].append(d)
             else:
                 groups.append([d])
