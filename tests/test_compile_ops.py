@@ -146,7 +146,9 @@ SAMPLES = {
     "isnan": ([data(3, 4)], lambda a: (a.log()).isnan()),
     "isinf": ([data(3, 4)], lambda a: (a.round() / a.round()).isinf()),
     "isfinite": ([data(3, 4)], lambda a: (1 / a.round()).isfinite()),
-    "floor_divide": ([f(3, 4), positive(3, 4)], lambda a, b: a // b),
+    "floor_divide": ([data(3, 4), data(3, 4).abs() + 0.5], lambda a, b: a // b),  # no derivative
+    "floor_div": ([f(3, 4), positive(3, 4)], lambda a, b: T.div(a, b, rounding_mode="floor")),
+    "remainder_of_number": ([data(3, 4).abs() + 0.5], lambda b: 1.5 % b),
     "remainder": ([f(3, 4), positive(3, 4)], lambda a, b: a % b),
     "remainder_scalar": ([f(3, 4)], lambda a: a % 1.5),
     "trunc_div": ([f(3, 4), positive(3, 4)], lambda a, b: T.div(a, b, rounding_mode="trunc")),

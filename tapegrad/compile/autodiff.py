@@ -87,6 +87,10 @@ def differentiate(graph, concrete, differentiable, outputs, wrt):
             except GraphBreakError as error:
                 raise MissingRuleError(f"the backward rule of '{node.op}' cannot be compiled: "
                                        f"{error}") from None
+            except RuntimeError as error:
+                if not getattr(error, "no_derivative", False):
+                    raise
+                raise MissingRuleError(f"'{node.op}' has no derivative ({error})") from None
             if PRIMITIVES[node.op].group != ELEMENTWISE:
                 recorded = _signature(graph.nodes[first_node:], graph.constants)
                 _check_data_independent(node, inputs, _each_gradient(recorder.value_of, grad),

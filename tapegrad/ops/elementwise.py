@@ -17,7 +17,7 @@ from .operands import (_number_array, broadcast_error, cast_operand, checked_num
                        promote_with_scalar_operand, refuse_complex, tensor_operands, type_name)
 from . import half_precision, libm
 from .half_precision import in_float32
-from .registry import ELEMENTWISE, Primitive, primitive
+from .registry import ELEMENTWISE, Primitive, primitive, without_derivative
 from .signatures import invalid_combination
 from .._warnings import warn_at_caller
 from .broadcast import sum_to
@@ -893,7 +893,7 @@ def div(input, other, *, rounding_mode=None):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                            f"found '{rounding_mode}'")
     if rounding_mode is not None:
-        return floor_divide(input, other) if rounding_mode == "floor" else _truncate_div(input, other)
+        return (_floor_div if rounding_mode == "floor" else _truncate_div)(input, other)
     a, b = promote_with_scalar_operand(input, other)
     if a._array.dtype.kind not in "fc":  # true division of integers computes in the default float
         result = dtypes.get_default_dtype()
@@ -1360,9 +1360,23 @@ def _truncated_quotient(a, b):
     return (a - np.fmod(a, b)) // b
 
 
-floor_divide = _constant_op("floor_divide", "FloorDivideBackward0",
-                            _refusing_integer_zero(np.floor_divide, "div_floor_cpu"),
-                            "{0} // {1}")
+def _without_derivative(name, compute, lowering, aten_name):
+    return without_derivative(Primitive(name, compute, node="NotImplemented", group=ELEMENTWISE,
+                                        lowering=lowering, error=broadcast_error), aten_name)
+
+
+_floor_quotient = _refusing_integer_zero(np.floor_divide, "div_floor_cpu")
+_floor_divide = _without_derivative("floor_divide", _floor_quotient, "{0} // {1}", "floor_divide")
+# div(rounding_mode="floor") is another ATen op, whose derivative is zero (DivBackward2)
+_floor_div = _constant_op("floor_div", "DivBackward2", _floor_quotient, "{0} // {1}")
+
+
+def floor_divide(input, other):
+    """``input // other`` (``torch.floor_divide``): no derivative, as in PyTorch."""
+    return _floor_divide(*promote(input, other))
+
+
+floor_divide.primitive = _floor_divide
 _remainder = Primitive("remainder", _refusing_integer_zero(_remainder_values, "remainder_cpu"),
                        node="RemainderBackward1", group=ELEMENTWISE, saves=("a", "b"),
                        saves_for={"a": ("b",), "b": ("b",)},
@@ -1387,11 +1401,20 @@ def _(ctx, grad, other):
     return grad
 
 
+_remainder_of_number = _without_derivative(
+    "remainder_of_number", lambda a, *, number: _remainder.forward(np.asarray(number, a.dtype), a),
+    "({number} % {0}) if ({number} % {0}) != 0 else {number} * 0", "remainder")
+
+
 def remainder(input, other):
     """Python's ``%``: the result takes the divisor's sign (numpy's and PyTorch's remainder)."""
     if isinstance(input, Tensor) and type(other) in (int, float) and \
             input._array.dtype.kind == "f":
         return _remainder_scalar(input, other=other)
+    if not isinstance(input, Tensor) and type(input) in (int, float) and \
+            isinstance(other, Tensor) and other._array.dtype.kind == "f":
+        # (ATen's remainder.Scalar_Tensor, which has no derivative)
+        return _remainder_of_number(promote(input, other)[1], number=input)
     return _remainder(*promote(input, other))
 
 

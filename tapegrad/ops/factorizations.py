@@ -23,7 +23,8 @@ from .copies import rename_node
 from .matrix import (_check_matrices, _mT, check_floating, check_lapack_dtype,
                      check_same_dtype, check_square_shape)
 from .matrix import cholesky as _linalg_cholesky
-from .registry import OTHER, primitive
+from .matrix_functions import householder_product
+from .registry import OTHER, primitive, without_derivative
 
 # torch.lu, torch.lu_solve and torch.qr are the deprecated forms (``lu_legacy``,
 # ``lu_solve_legacy``, ``qr_legacy``); so is torch.cholesky (``cholesky`` here, which replaces
@@ -470,9 +471,7 @@ def _ldl_factor(a):
     return lapack.symmetric_indefinite_factor(a)
 
 
-@_ldl_factor.vjp
-def _(ctx, grad):
-    raise RuntimeError("derivative for aten::linalg_ldl_factor_ex is not implemented")
+without_derivative(_ldl_factor, "linalg_ldl_factor_ex")
 
 
 @primitive("ldl_solve", node="NotImplemented", group=OTHER)
@@ -480,13 +479,7 @@ def _ldl_solve(ld, pivots, b):
     return lapack.symmetric_indefinite_solve(ld, pivots, b).astype(b.dtype, copy=False)
 
 
-@_ldl_solve.vjp
-def _(ctx, grad):
-    raise RuntimeError("derivative for aten::linalg_ldl_solve is not implemented")
-
-
-for _primitive in (_ldl_factor, _ldl_solve):
-    _primitive.node_class.qualified_name = "torch::autograd::NotImplemented"  # PyTorch's C++ node
+without_derivative(_ldl_solve, "linalg_ldl_solve")
 
 _LdlFactor = structseq("linalg_ldl_factor", "LD pivots")
 _LdlFactorEx = structseq("linalg_ldl_factor_ex", "LD pivots info")

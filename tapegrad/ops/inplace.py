@@ -520,11 +520,10 @@ def written_back(function):
 
 
 def div_(input, other, *, rounding_mode=None):
-    if rounding_mode == "floor":
-        return floor_divide_(input, other)
-    if rounding_mode is not None:  # trunc: computed out of place, then written back
-        check_result_type(input, dtypes.result_type(input, other))
-        return copy_(input, ew.div(input, other, rounding_mode=rounding_mode))
+    if rounding_mode is not None:
+        if rounding_mode not in ("trunc", "floor"):
+            ew.div(input, other, rounding_mode=rounding_mode)  # (PyTorch's error)
+        return (_floor_div_ if rounding_mode == "floor" else _truncate_div_)(input, other)
     if input._array.dtype.kind != "f":  # true division gives floats (integers: the default)
         result = dtypes.result_type(input, other)
         check_result_type(input, result if result.is_floating_point else
@@ -549,6 +548,8 @@ def square_(input):
 
 
 floor_divide_ = _binary_inplace(ew.floor_divide.primitive)
+_floor_div_ = _binary_inplace(ew._floor_div.primitive)  # div_(rounding_mode=...): DivBackward2
+_truncate_div_ = _binary_inplace(ew._truncate_div.primitive)
 _remainder_tensor_ = _binary_inplace(ew._remainder)
 
 

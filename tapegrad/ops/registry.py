@@ -19,7 +19,8 @@ from ..autograd import grad_mode
 from ..dtypes import SCALAR_TYPE_NAMES
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
 
-__all__ = ["Primitive", "primitive", "ELEMENTWISE", "REDUCTION", "VIEW", "OTHER", "PRIMITIVES"]
+__all__ = ["Primitive", "primitive", "without_derivative", "ELEMENTWISE", "REDUCTION", "VIEW",
+           "OTHER", "PRIMITIVES"]
 
 # Groups let passes ask "is this elementwise?" instead of listing names.
 ELEMENTWISE, REDUCTION, VIEW, OTHER = "elementwise", "reduction", "view", "other"
@@ -566,6 +567,21 @@ _MISSING = object()
 
 # Nodes PyTorch implements in C++ outside the generated code: their name() is namespaced.
 _CPP_NODE_NAMES = {"CopySlices", "CopyBackwards"}
+
+
+def without_derivative(prim, aten_name):
+    """Make ``prim`` one PyTorch gives no derivative: its results still require grad, recorded
+    as a ``torch::autograd::NotImplemented`` node whose backward raises PyTorch's RuntimeError
+    (marked ``no_derivative``: the compiler then runs the function eagerly, where the error
+    comes when ``backward`` reaches the node)."""
+    prim.node_class.qualified_name = "torch::autograd::NotImplemented"
+
+    @prim.vjp
+    def _(ctx, grad, **params):
+        error = RuntimeError(f"derivative for aten::{aten_name} is not implemented")
+        error.no_derivative = True
+        raise error
+    return prim
 
 
 def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
