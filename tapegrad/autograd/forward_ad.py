@@ -18,6 +18,7 @@ import numpy as np
 
 from .._array_memory import same_elements_in
 from ..ops import registry
+from ..ops.creation import empty_strided
 from ..tensor import Tensor
 from . import function, grad_mode
 
@@ -42,9 +43,12 @@ def enter_dual_level():
 def exit_dual_level(*, level=None):
     """End the level: every tangent made in it is dropped."""
     global _level
-    if _level is None or level not in (None, 0):
+    current = -1 if _level is None else 0  # PyTorch's numbering: -1 when no level is active
+    if level is not None and level != current:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
+    if _level is None:
+        raise RuntimeError("Dual level must be a positive number.")
     propagator, _level = _level, None
     propagator.stop()
 
@@ -59,9 +63,16 @@ class dual_level(contextlib.ContextDecorator):
         exit_dual_level()
 
 
+def _current_level():
+    """PyTorch's number of the active level: 0, or -1 when none is."""
+    return -1 if _level is None else 0
+
+
 def make_dual(tensor, tangent, *, level=None):
-    """A view of ``tensor`` whose tangent is ``tangent``."""
-    if _level is None:
+    """A view of ``tensor`` whose tangent is ``tangent`` (copied when its strides differ from
+    ``tensor``'s, as PyTorch gives a tangent the primal's layout)."""
+    level = _current_level() if level is None else level
+    if level < 0:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
     if not (tensor.is_floating_point() or tensor.is_complex()):
@@ -70,6 +81,11 @@ def make_dual(tensor, tangent, *, level=None):
     if not (tangent.is_floating_point() or tangent.is_complex()):
         raise ValueError(f"Expected tangent to be floating point or complex, but got: "
                          f"{tangent.dtype}")
+    if level != 0:  # PyTorch supports one level, numbered 0
+        raise RuntimeError("Invalid level given to _make_dual")
+    if _level is None:
+        raise RuntimeError("Trying to access a forward AD level with an invalid index. This "
+                           "index was either not created or is already deleted.")
     if tensor._fw_grad is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            "gradient at the same level 0 is not supported.")
@@ -80,15 +96,21 @@ def make_dual(tensor, tangent, *, level=None):
                            f"size {list(tangent.shape)}.")
     with _level.paused():
         dual = tensor.view_as(tensor)
+        if tangent.stride() != tensor.stride():
+            tangent = empty_strided(tensor.shape, tensor.stride(),
+                                    dtype=tangent.dtype).copy_(tangent)
     _level.attach(dual, tangent)
     return dual
 
 
 def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)``: the primal is a view without the tangent; the tangent is None
-    outside a level or for a tensor that has none."""
-    if _level is None or tensor._fw_grad is None:
+    outside a level (or for a negative ``level``) or for a tensor that has none."""
+    level = _current_level() if level is None else level
+    if level < 0 or tensor._fw_grad is None:
         return UnpackedDualTensor(tensor, None)
+    if level != 0:
+        raise RuntimeError("Invalid level given to _fw_primal")
     with _level.paused():
         primal = tensor.view_as(tensor)
     return UnpackedDualTensor(primal, tensor._fw_grad)

@@ -478,7 +478,7 @@ def _attach(ctx, index, out, inputs):
     """Make ``out`` the ``index``-th output of ``ctx``'s node."""
     if not isinstance(out, Tensor) or id(out) in ctx._non_differentiable:
         return out
-    if out._array.dtype.kind != "f":
+    if out._array.dtype.kind not in "fc":  # only floating and complex outputs are differentiable
         return out
     if any(out is d for d in ctx._dirty):
         _check_dirty(out)

@@ -13,14 +13,22 @@ accept undefined (None) output gradients. ``raise_exception=False`` turns a fail
 ``False``.
 
 ``check_forward_ad`` (and gradgradcheck's ``check_fwd_over_rev``) compare forward-mode AD's
-Jacobians, one dual pass per input element, with the same finite differences. Batching rules
-are not part of tapegrad: ``check_batched_grad`` and ``check_batched_forward_grad`` set to True
-raise ``NotImplementedError`` instead of being ignored.
+Jacobians, one dual pass per input element, with the same finite differences.
+
+Complex numbers follow PyTorch: the backward checks see a function with complex outputs as two
+real functions (the imaginary parts, then the real parts), and differentiate numerically with
+respect to a complex input by the conjugate Wirtinger derivative d/dx + i d/dy, which is what a
+backward computes; the forward checks split complex inputs into their imaginary and real parts.
+``check_batched_grad`` (and ``check_batched_forward_grad``) compare ``vmap`` of a vector-Jacobian
+(Jacobian-vector) product over two stacked random vectors with the two products taken one at a
+time. tapegrad's ``vmap`` loops in Python, so these checks exercise the per-example machinery
+(``is_grads_batched``, slices of stacked vectors) rather than batching rules.
 """
 import warnings
 
 import numpy as np
 
+from .. import ops
 from ..tensor import Tensor
 from .engine import grad as autograd_grad
 from . import grad_mode
@@ -87,40 +95,41 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError(
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    _refuse_unsupported(check_batched_grad=check_batched_grad,
-                        check_batched_forward_grad=check_batched_forward_grad)
     try:
         return _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
                                  check_grad_dtypes, fast_mode, check_forward_ad,
-                                 check_backward_ad)
+                                 check_backward_ad, check_batched_grad,
+                                 check_batched_forward_grad)
     except GradcheckError:
         if raise_exception:
             raise
         return False
 
 
-def _refuse_unsupported(**options):
-    """Options that need batching rules (vmap), which tapegrad lacks: an error, not a check
-    silently skipped."""
-    for name, value in options.items():
-        if value:
-            raise NotImplementedError(f"gradcheck: {name}=True needs vmap's batching rules, "
-                                      f"which tapegrad does not implement; call it with "
-                                      f"{name}=False")
-
-
 def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                      check_grad_dtypes, fast_mode, check_forward_ad, check_backward_ad):
+                      check_grad_dtypes, fast_mode, check_forward_ad, check_backward_ad,
+                      check_batched_grad, check_batched_forward_grad):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     func_out = func(*inputs)
     outputs = _differentiable_outputs(func_out)
+    # PyTorch's order: the backward Jacobians first, then the forward ones
+    if check_backward_ad:
+        check = _fast_gradcheck if fast_mode else _slow_gradcheck
+        for part_func, part_out, part in _output_parts(func, func_out, inputs):
+            check(part_func, part_out, inputs, _differentiable_outputs(part_out), eps, rtol, atol,
+                  check_grad_dtypes, nondet_tol, part)
     if check_forward_ad:
-        _check_forward_ad(func, func_out, inputs, eps, rtol, atol)
+        for part_func, part_inputs, part in _input_parts(func, inputs):
+            _check_forward_ad(part_func, part_func(*part_inputs), part_inputs, eps, rtol, atol,
+                              part)
+    if check_batched_forward_grad:
+        _test_batched_forward_grad(func, inputs)
     if not check_backward_ad:
         return True
-    check = _fast_gradcheck if fast_mode else _slow_gradcheck
-    check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+    if check_batched_grad:
+        for index, output in enumerate(outputs):
+            _test_batched_grad(inputs, output, index)
     _test_backward_mul_by_grad_output(outputs, inputs)
     if check_undefined_grad:
         _test_undefined_backward_mode(func, outputs, inputs)
@@ -139,11 +148,14 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(x):
-    return tuple(o for o in _as_tuple(x) if isinstance(o, Tensor) and o.requires_grad)
+    """The outputs requiring grad; an output that is not a tensor fails here (AttributeError)
+    as in PyTorch."""
+    return tuple(o for o in _as_tuple(x) if o.requires_grad)
 
 
-def _floating_outputs(x):
-    return tuple(o for o in _as_tuple(x) if isinstance(o, Tensor) and o._array.dtype.kind == "f")
+def _inexact_outputs(x):
+    """The floating and complex outputs: those finite differences can see."""
+    return tuple(o for o in _as_tuple(x) if isinstance(o, Tensor) and o._array.dtype.kind in "fc")
 
 
 def _differentiable_inputs(inputs):
@@ -157,7 +169,7 @@ def _check_inputs(inputs):
     for index, t in enumerate(inputs):
         if not (isinstance(t, Tensor) and t.requires_grad):
             continue
-        if t._array.dtype != np.float64:
+        if t._array.dtype not in (np.float64, np.complex128):
             warnings.warn(f"Input #{index} requires gradient and is not a double precision "
                           "floating point or complex. This check will likely fail if all the "
                           "inputs are not of double precision floating point or complex. ",
@@ -174,6 +186,60 @@ def _check_inputs(inputs):
                          "none of them have requires_grad=True.")
 
 
+# ------------------------------------------------------------------ complex numbers
+
+
+class _Part:
+    """The part (real or imaginary) of the complex outputs (backward checks) or inputs (forward
+    checks) that a check considers: PyTorch checks each as a real function of its own."""
+
+    def __init__(self, name=None, what=None, indices=()):
+        self.name, self.what, self.indices = name, what, indices
+
+    def prefix(self, index):
+        """The start of a failure message about output (or input) ``index``."""
+        if index not in self.indices:
+            return ""
+        return f"While considering the {self.name} part of complex {self.what} only, "
+
+
+_WHOLE = _Part()
+
+
+def _output_parts(func, func_out, inputs):
+    """(function, its outputs, part) for the backward checks: ``func`` itself, or, when some
+    differentiable output is complex, the imaginary then the real parts of its outputs."""
+    indices = [i for i, o in enumerate(_differentiable_outputs(func_out)) if o.is_complex()]
+    if not indices:
+        return [(func, func_out, _WHOLE)]
+    parts = []
+    for name, take in (("imaginary", lambda o: o.imag), ("real", lambda o: o.real)):
+        def part_func(*args, take=take):
+            return tuple(take(o) if isinstance(o, Tensor) and o.is_complex() else o
+                         for o in _as_tuple(func(*args)))
+        parts.append((part_func, part_func(*inputs), _Part(name, "outputs", indices)))
+    return parts
+
+
+def _input_parts(func, inputs):
+    """(function, its inputs, part) for the forward checks: ``func`` itself, or, when some input
+    is complex, functions of the imaginary then the real parts of the complex inputs (the other
+    part held at its value)."""
+    indices = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.is_complex()]
+    if not indices:
+        return [(func, inputs, _WHOLE)]
+    parts = []
+    for name, take, rebuild in (("imaginary", lambda t: t.imag, lambda x, t: t.real + x * 1j),
+                                ("real", lambda t: t.real, lambda x, t: x + t.imag * 1j)):
+        def part_func(*args, rebuild=rebuild):
+            return _as_tuple(func(*(rebuild(x, t) if i in indices else x
+                                    for i, (x, t) in enumerate(zip(args, inputs)))))
+        part_inputs = tuple(take(t).detach().clone().requires_grad_(t.requires_grad)
+                            if i in indices else t for i, t in enumerate(inputs))
+        parts.append((part_func, part_inputs, _Part(name, "inputs", indices)))
+    return parts
+
+
 # ------------------------------------------------------------------ numerical derivatives
 
 
@@ -185,7 +251,7 @@ def _central_differences(func, inputs, t, delta, eps):
     outputs = []
     for sign in (-1, 1):
         t._array[...] = original + sign * delta
-        outputs.append(tuple(o.detach().clone() for o in _floating_outputs(func(*inputs))))
+        outputs.append(tuple(o.detach().clone() for o in _inexact_outputs(func(*inputs))))
     t._array[...] = original
     differences = []
     for minus, plus in zip(*outputs):
@@ -193,6 +259,17 @@ def _central_differences(func, inputs, t, delta, eps):
         two_eps = plus._array.dtype.type(2 * eps)
         differences.append((plus._array - minus._array).reshape(-1) / two_eps)
     return differences
+
+
+def _numerical_jvps(func, inputs, t, delta, eps):
+    """The directional derivatives of the outputs along ``delta``; for a complex input, PyTorch's
+    conjugate Wirtinger derivative d/dx + i d/dy (along ``delta`` and ``i delta``), which is what
+    its backward computes for a real output."""
+    along_x = _central_differences(func, inputs, t, delta, eps)
+    if t._array.dtype.kind != "c":
+        return along_x
+    along_y = _central_differences(func, inputs, t, delta * 1j, eps)
+    return [dx + dy * 1j for dx, dy in zip(along_x, along_y)]
 
 
 def _check_same_dtype_and_shape(minus, plus, eps):
@@ -205,18 +282,24 @@ def _check_same_dtype_and_shape(minus, plus, eps):
 def _numerical_jacobians(func, inputs, func_out, eps):
     """[input][output] -> d output / d input, (input numel, output numel), in the output's
     dtype: one column of central differences per input element."""
-    outputs = _floating_outputs(func_out)
+    outputs = _inexact_outputs(func_out)
     jacobians = []
     for t in _differentiable_inputs(inputs):
-        per_output = [np.zeros((t._array.size, o._array.size), o._array.dtype) for o in outputs]
+        per_output = [np.zeros((t._array.size, o._array.size), _numerical_dtype(o, t))
+                      for o in outputs]
         for k in range(t._array.size):
             delta = np.zeros(t._array.shape, t._array.dtype)
             delta[np.unravel_index(k, t._array.shape)] = eps
-            for jacobian, column in zip(per_output, _central_differences(func, inputs, t, delta,
-                                                                         eps)):
+            for jacobian, column in zip(per_output, _numerical_jvps(func, inputs, t, delta, eps)):
                 jacobian[k] = column
         jacobians.append(per_output)
     return jacobians
+
+
+def _numerical_dtype(output, t):
+    """The output's dtype, made complex for a complex input (its Wirtinger derivatives)."""
+    dtype = output._array.dtype
+    return np.result_type(dtype, np.complex64) if t._array.dtype.kind == "c" else dtype
 
 
 def _check_no_differentiable_outputs(func, inputs, func_out, eps):
@@ -255,8 +338,9 @@ def _checked_analytical_jacobians(inputs, output, grad_outputs, nondet_tol, chec
     wrt = _differentiable_inputs(inputs)
     first, dtypes_ok = _jacobian_columns(output, wrt, grad_outputs)
     second, _ = _jacobian_columns(output, wrt, grad_outputs)
-    reentrant = all(a.size == 0 or np.abs(a - b).max() <= nondet_tol
-                    for a, b in zip(first, second))
+    # as PyTorch's: a NaN difference does not count as nondeterminism
+    reentrant = not any(a.size and np.abs(a - b).max() > nondet_tol
+                        for a, b in zip(first, second))
     if not dtypes_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
     if not reentrant:
@@ -287,24 +371,31 @@ def _allclose(a, b, rtol, atol):
     return bool(np.allclose(a.astype(dtype), b.astype(dtype), rtol=rtol, atol=atol))
 
 
-def _notallclose_msg(analytical, numerical, output_index, input_index):
-    """The Jacobians as tensors (fast mode's projections as numbers, as PyTorch prints them)."""
-    return (f"Jacobian mismatch for output {output_index:d} with respect to input "
+def _notallclose_msg(analytical, numerical, output_index, input_index, part=_WHOLE,
+                     forward_mode=False):
+    """The Jacobians as tensors (fast mode's projections as numbers, as PyTorch prints them);
+    the message says when the analytical one came from forward-mode AD, and which part of a
+    complex output (backward) or input (forward) was checked."""
+    mode = "computed with forward mode " if forward_mode else ""
+    return (part.prefix(input_index if forward_mode else output_index)
+            + f"Jacobian {mode}mismatch for output {output_index:d} with respect to input "
             f"{input_index:d},\nnumerical:{_shown(numerical)}\nanalytical:{_shown(analytical)}\n")
 
 
 def _shown(value):
-    return repr(float(value)) if np.ndim(value) == 0 else repr(Tensor._make(value))
+    if isinstance(value, Tensor):
+        return repr(value)
+    return repr(value.item()) if np.ndim(value) == 0 else repr(Tensor._make(value))
 
 
 def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
-                    nondet_tol):
+                    nondet_tol, part=_WHOLE):
     """Whole Jacobians, every (output, input) pair; a function without differentiable outputs
     must have a zero numerical Jacobian."""
     if not outputs:
         return _check_no_differentiable_outputs(func, inputs, func_out, eps)
     numerical = _numerical_jacobians(func, inputs, func_out, eps)
-    differentiable = [o.requires_grad for o in _floating_outputs(func_out)]
+    differentiable = [o.requires_grad for o in _inexact_outputs(func_out)]
     numerical = [[n for n, keep in zip(per_output, differentiable) if keep]
                  for per_output in numerical]
     for i, output in enumerate(outputs):
@@ -312,40 +403,49 @@ def _slow_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
                                                    nondet_tol, check_grad_dtypes)
         for j, (a, n) in enumerate(zip(analytical, (per_output[i] for per_output in numerical))):
             if not _allclose(a, n, rtol, atol):
-                raise GradcheckError(_notallclose_msg(a, n, i, j))
+                raise GradcheckError(_notallclose_msg(a, n, i, j, part))
 
 
-def _check_forward_ad(func, func_out, inputs, eps, rtol, atol):
+def _check_forward_ad(func, func_out, inputs, eps, rtol, atol, part=_WHOLE):
     """Forward-mode Jacobians, one dual pass per input element (whatever ``fast_mode``),
-    against the finite differences."""
-    from . import forward_ad
+    against the finite differences; output by output, as PyTorch reports the first mismatch."""
     numerical = _numerical_jacobians(func, inputs, func_out, eps)
-    outputs = _floating_outputs(func_out)
-    for j, t in enumerate(_differentiable_inputs(inputs)):
-        forward = [np.zeros((t._array.size, o._array.size), o._array.dtype) for o in outputs]
-        for k in range(t._array.size):
-            tangent = Tensor._make(np.eye(1, t._array.size, k, dtype=t._array.dtype)
-                                   .reshape(t._array.shape))
-            with forward_ad.dual_level():
-                dual = forward_ad.make_dual(t, tangent)
-                results = func(*(dual if x is t else x for x in inputs))
-                for jacobian, output in zip(forward, _floating_outputs(results)):
-                    derivative = forward_ad.unpack_dual(output).tangent
-                    if derivative is not None:
-                        jacobian[k] = derivative._array.reshape(-1)
-        for i, (a, n) in enumerate(zip(forward, numerical[j])):
-            if not _allclose(a, n, rtol, atol):
-                raise GradcheckError(_notallclose_msg(a, n, i, j))
+    forward = [_forward_jacobians(func, inputs, t, _inexact_outputs(func_out))
+               for t in _differentiable_inputs(inputs)]
+    for i in range(len(_inexact_outputs(func_out))):
+        for j, per_input in enumerate(forward):
+            if not _allclose(per_input[i].detach()._array, numerical[j][i], rtol, atol):
+                raise GradcheckError(_notallclose_msg(per_input[i], numerical[j][i], i, j, part,
+                                                      forward_mode=True))
+
+
+def _forward_jacobians(func, inputs, t, outputs):
+    """The Jacobians of ``outputs`` with respect to the input ``t``, row k from one dual pass
+    (inputs detached) with the k-th unit tangent, copied in as PyTorch does (so a tangent that
+    requires grad leaves a CopySlices node on the Jacobian)."""
+    from . import forward_ad
+    jacobians = [ops.zeros((t._array.size, o._array.size), dtype=o.dtype) for o in outputs]
+    for k in range(t._array.size):
+        tangent = Tensor._make(np.eye(1, t._array.size, k, dtype=t._array.dtype)
+                               .reshape(t._array.shape))
+        with forward_ad.dual_level():
+            dual = forward_ad.make_dual(t.detach(), tangent)
+            results = func(*(dual if x is t else _detached(x) for x in inputs))
+            for jacobian, output in zip(jacobians, _inexact_outputs(results)):
+                derivative = forward_ad.unpack_dual(output).tangent
+                if derivative is not None:
+                    jacobian[k].copy_(derivative.reshape(-1))
+    return jacobians
 
 
 def _random_unit_vector(t, rng):
-    """A random direction with non-negative entries and norm 1, in ``t``'s dtype."""
-    vector = rng.random(t._array.size).astype(t._array.dtype)
+    """A random real direction with non-negative entries and norm 1, in ``t``'s (real) dtype."""
+    vector = rng.random(t._array.size).astype(t._array.real.dtype)
     return vector / np.linalg.norm(vector)
 
 
 def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
-                    nondet_tol):
+                    nondet_tol, part=_WHOLE):
     """v^T J u for random unit u (per input) and v (per output): numerically v . (J u) with
     J u by central differences along u, analytically (v^T J) . u with one backward per output.
     The tolerance scales as the entries' sum does: atol sum(u) sum(v)."""
@@ -353,13 +453,13 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
     wrt = _differentiable_inputs(inputs)
     all_u = [_random_unit_vector(t, rng) for t in wrt]
     all_v = [_random_unit_vector(o, rng) for o in outputs]
-    jvps = [_central_differences(func, inputs, t, eps * u.reshape(t._array.shape), eps)
+    jvps = [_numerical_jvps(func, inputs, t, eps * u.reshape(t._array.shape), eps)
             for t, u in zip(wrt, all_u)]
     if not outputs:
         for ju in (ju for per_input in jvps for ju in per_input if ju.size):
             if np.abs(ju).max() > nondet_tol:
                 raise GradcheckError("Numerical gradient for function expected to be zero")
-    differentiable = [o.requires_grad for o in _floating_outputs(func_out)]
+    differentiable = [o.requires_grad for o in _inexact_outputs(func_out)]
     jvps = [[ju for ju, keep in zip(per_input, differentiable) if keep] for per_input in jvps]
     for j, (output, v) in enumerate(zip(outputs, all_v)):
         vj = _checked_analytical_jacobians(inputs, output, [v.reshape(output._array.shape)],
@@ -369,7 +469,7 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
             analytical, numerical = np.dot(vj_i[:, 0], u), np.dot(v, ju)
             if not _allclose(analytical, numerical, rtol, atol * u.sum() * v.sum()):
                 raise GradcheckError(
-                    _notallclose_msg(analytical, numerical, j, i)
+                    _notallclose_msg(analytical, numerical, j, i, part)
                     + _slow_mode_explanation(func, inputs, func_out, outputs, i, j, rtol, atol,
                                              eps))
 
@@ -464,6 +564,116 @@ def _warn_bc_breaking():
                   '"check_undefined_grad=False" to disable the feature', stacklevel=4)
 
 
+# ------------------------------------------------------------------ batched gradients
+
+FAILED_BATCHED_GRAD_MSG = """\
+gradcheck or gradgradcheck failed while testing batched gradient computation.
+This could have been invoked in a number of ways (via a test that calls
+gradcheck/gradgradcheck directly or via an autogenerated test).
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `check_batched_grad=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `check_batched_grad=False` and/or `check_batched_gradgrad=False`.
+
+If you're modifying an existing operator that supports batched grad computation,
+or wish to make a new operator work with batched grad computation, please read
+the following.
+
+To compute batched grads (e.g., jacobians, hessians), we vmap over the backward
+computation. The most common failure case is if there is a 'vmap-incompatible
+operation' in the backward pass. Please see
+NOTE: [How to write vmap-compatible backward formulas]
+in the codebase for an explanation of how to fix this."""
+
+FAILED_BATCHED_GRAD_MSG_FWD_AD = """
+gradcheck failed while testing batched gradient computation with forward-mode AD.
+This test is enabled automatically when both `check_batched_grad=True`
+and `check_forward_ad=True`, but can be disabled in the following ways
+dependong on how the test was invoked (via a test that calls gradcheck
+directly or via an autogenerated test).
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `check_batched_forward_grad=False` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `check_batched_forward_grad=False`
+"""
+
+
+def _test_batched_grad(inputs, output, output_index):
+    """``vmap`` of the vector-Jacobian product of ``output`` over two stacked random
+    grad_outputs must give the two products taken one at a time."""
+    wrt = _differentiable_inputs(inputs)
+
+    def vjp(v):
+        grads = autograd_grad(output, wrt, v, retain_graph=True, allow_unused=True)
+        return tuple(_zeros_if_none(g, t) for g, t in zip(grads, wrt))
+
+    _compare_batched(vjp, [_random_normal_like(output) for _ in range(2)],
+                     lambda i: (output_index, i), FAILED_BATCHED_GRAD_MSG)
+
+
+def _test_batched_forward_grad(func, inputs):
+    """For each input requiring grad: ``vmap`` of the Jacobian-vector product over two stacked
+    random tangents must give the two products taken one at a time."""
+    from . import forward_ad
+    for index, current in enumerate(inputs):
+        if not (isinstance(current, Tensor) and current.requires_grad):
+            continue
+
+        def jvp(tangent, index=index, current=current):
+            with forward_ad.dual_level():
+                dual = forward_ad.make_dual(current.detach(), tangent)
+                outputs = _as_tuple(func(*(dual if i == index else _detached(x)
+                                           for i, x in enumerate(inputs))))
+                unpacked = [forward_ad.unpack_dual(o) for o in outputs if o is not None]
+                return tuple(_zeros_if_none(u.tangent, u.primal) for u in unpacked)
+
+        # PyTorch's message numbers both the output and the input by the output's position
+        _compare_batched(jvp, [_random_normal_like(current) for _ in range(2)],
+                         lambda i: (i, i), FAILED_BATCHED_GRAD_MSG_FWD_AD)
+
+
+def _compare_batched(product, vectors, labels, note):
+    """``vmap(product)`` over the stacked ``vectors`` against ``product`` of each; ``labels(i)``
+    gives the (output, input) numbers the message names for result ``i``."""
+    from ..func import vmap
+    expected = [ops.stack(shards) for shards in zip(*(product(v) for v in vectors))]
+    try:
+        result = vmap(product)(ops.stack(vectors))
+    except RuntimeError as error:
+        raise GradcheckError(f"While computing batched gradients, got: {error}\n\n{note}") \
+            from error
+    for index, (res, exp) in enumerate(zip(result, expected)):
+        if not _allclose(res.detach()._array, exp.detach()._array, 1e-05, 1e-08):
+            output_number, input_number = labels(index)
+            raise GradcheckError(f"For output {output_number} and input {input_number}:\n\n"
+                                 f"{note}\n\nGot:\n{res}\n\nExpected:\n{exp}".strip())
+
+
+def _zeros_if_none(gradient, like):
+    if gradient is not None:
+        return gradient
+    return Tensor._make(np.broadcast_to(np.zeros((), like._array.dtype), like._array.shape))
+
+
+def _detached(x):
+    return x.detach() if isinstance(x, Tensor) else x
+
+
+def _random_normal_like(t):
+    """Standard normal values in ``t``'s dtype, from a generator of its own (the user's random
+    state is untouched)."""
+    rng = np.random.default_rng()
+    return Tensor._make(rng.standard_normal(t._array.shape).astype(t._array.dtype))
+
+
 # ------------------------------------------------------------------ gradgradcheck
 
 
@@ -492,12 +702,16 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     differentiable_inputs = {i for i, t in enumerate(inputs)
                              if isinstance(t, Tensor) and t.requires_grad}
 
+    differentiable_grad_outputs = {i for i, g in enumerate(grad_outputs)
+                                   if isinstance(g, Tensor) and g.requires_grad}
+
     def first_derivatives(*args):
-        function_inputs = args[:-count] if count else args
+        # the checks may pass detached inputs (forward AD does): requires_grad is restored
+        function_inputs = _requiring_grad(args[:-count] if count else args, differentiable_inputs)
+        given_grads = _requiring_grad(args[len(function_inputs):], differentiable_grad_outputs)
         outputs = _differentiable_outputs(func(*function_inputs))
         wrt = tuple(t for i, t in enumerate(function_inputs) if i in differentiable_inputs)
-        grads = autograd_grad(outputs, wrt, args[len(function_inputs):], create_graph=True,
-                              allow_unused=True)
+        grads = autograd_grad(outputs, wrt, given_grads, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
     return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
@@ -508,13 +722,24 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      check_backward_ad=check_rev_over_rev, masked=masked)
 
 
+def _requiring_grad(args, positions):
+    return tuple(x.requires_grad_() if i in positions else x for i, x in enumerate(args))
+
+
 def _random_grad_output(output, noncontiguous):
-    """Uniform in [-1, 1), the output's dtype (float64 for an integer output), requiring grad;
-    a strided view of a larger array when ``noncontiguous``."""
-    dtype = output._array.dtype if output._array.dtype.kind == "f" else np.float64
+    """Uniform in [-1, 1) (both parts of a complex number), the output's dtype (float64 for an
+    integer output), requiring grad; a strided view of a larger array when ``noncontiguous``."""
+    dtype = output._array.dtype if output._array.dtype.kind in "fc" else np.dtype(np.float64)
     shape = output._array.shape
-    rng = np.random.default_rng()
     if noncontiguous and shape:
-        wide = rng.uniform(-1, 1, shape[:-1] + (2 * shape[-1],)).astype(dtype)
+        wide = _uniform_values(shape[:-1] + (2 * shape[-1],), dtype)
         return Tensor._make(wide)[..., ::2].detach().requires_grad_()
-    return Tensor._make(rng.uniform(-1, 1, shape).astype(dtype)).requires_grad_()
+    return Tensor._make(_uniform_values(shape, dtype)).requires_grad_()
+
+
+def _uniform_values(shape, dtype):
+    rng = np.random.default_rng()
+    values = rng.uniform(-1, 1, shape)
+    if dtype.kind == "c":
+        values = values + 1j * rng.uniform(-1, 1, shape)
+    return values.astype(dtype)

@@ -254,7 +254,9 @@ def _(ctx, grad):
     need_a, need_b = ctx.needs_input_grad
     grad_a = grad_b = None
     if need_a:
-        grad_a = sum_to(grad * b * _pow(a, b - 1), ctx.input_shapes[0])
+        # PyTorch's pow_backward_self: 0 where b == 0 (so its own derivative in b is 0 there)
+        grad_a = sum_to(where(b == 0, zeros_like(grad), grad * (b * _pow(a, b - 1))),
+                        ctx.input_shapes[0])
     if need_b:
         # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0.
         log_a = where(a == 0, zeros_like(a), log(where(a == 0, ones_like(a), a)))
@@ -713,7 +715,7 @@ def _(ctx, grad, **_):
 def _to_dtype(a, dtype, memory_format=None):
     if memory_format is not None:
         a = _memory_format.copy_in(a, memory_format)
-    if a.dtype.kind == "c" and dtype.numpy.kind != "c":
+    if a.dtype.kind == "c" and dtype.numpy.kind not in "cb":  # to bool: nonzero, either part
         warn_at_caller("Casting complex values to real discards the imaginary part")
         a = a.real
     return a.astype(dtype.numpy, copy=memory_format is None)
@@ -1286,6 +1288,13 @@ def _refuse_bool(kernel_name, array):
         raise NotImplementedError(f'"{kernel_name}" not implemented for \'Bool\'')
 
 
+def _refuse_complex(kernel_name, array):
+    """PyTorch's refusal of a complex operand by the CPU kernel ``kernel_name``."""
+    if array.dtype.kind == "c":
+        raise NotImplementedError(f'"{kernel_name}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[array.dtype.name]}'")
+
+
 def _rounding(kernel_name, function):
     """A rounding function as PyTorch's kernel ``kernel_name`` applies it: integers are whole
     already (returned in their dtype, where numpy would give floats), booleans are refused."""
@@ -1334,6 +1343,7 @@ def _refusing_integer_zero(divide, kernel_name=None):
     def compute(a, b):
         if kernel_name is not None:
             _refuse_bool(kernel_name, a)
+            _refuse_complex(kernel_name, a)
         out = divide(a, b)
         if b.dtype.kind in "iu" and np.size(out) and not np.all(b):
             raise RuntimeError("ZeroDivisionError")

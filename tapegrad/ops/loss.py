@@ -123,6 +123,11 @@ def _check(log_probs, target, weight, ignore_index):
     if log_probs._array.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions for the nll_loss primitive (got "
                          f"{log_probs._array.ndim})")
+    # PyTorch compares the batch sizes first (nll_loss_nd), then the target's dimensions
+    if log_probs._array.ndim == 2 and target._array.ndim > 1 and \
+            target._array.shape[0] != log_probs._array.shape[0]:
+        raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
+                         f"target batch_size ({target._array.shape[0]}).")
     if target._array.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     _check_target_dtype(target)
@@ -248,7 +253,7 @@ def _(ctx, grad, weight, reduction):
     if need_x:
         grad_x = grad * (x - target) / (x * (1 - x)).clamp_min(_EPSILON)
     if need_target:
-        grad_target = grad * ((1 - x).log().clamp_min(_LOG_FLOOR) - x.log().clamp_min(_LOG_FLOOR))
+        grad_target = grad * -x.logit()  # PyTorch's: log(1 - x) - log(x), not clamped
     return grad_x, grad_target
 
 

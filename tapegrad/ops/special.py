@@ -585,7 +585,7 @@ def copysign(input, other):
     return _copysign_scalar(_floating(input), other=other)
 
 
-_fmod_values = _refusing_integer_zero(np.fmod)
+_fmod_values = _refusing_integer_zero(np.fmod, "fmod_cpu")
 
 
 @primitive("fmod", node="FmodBackward1", group=ELEMENTWISE, saves=("a", "b"),

@@ -29,3 +29,9 @@ class _TorchIsTapegrad(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 sys.meta_path.insert(0, _TorchIsTapegrad())
 sys.modules[__name__] = tapegrad
+# Submodules tapegrad has imported already are torch's too: importing one anew through the finder
+# would make Python set it as its package's attribute, hiding a function of the same name
+# (``from torch.autograd.gradcheck import GradcheckError`` replacing ``torch.autograd.gradcheck``).
+for _name, _module in list(sys.modules.items()):
+    if _name.startswith("tapegrad."):
+        sys.modules.setdefault("torch" + _name[len("tapegrad"):], _module)
