@@ -41,7 +41,7 @@ from .scatter import *  # noqa: F401,F403
 from .segment import segment_reduce
 from .einsum import einsum
 from .bitwise import *  # noqa: F401,F403
-from .norm import cdist, dist, norm, pdist
+from .norm import cdist, dist, norm, norm_except_dim, pdist
 from .sampling import (
     multinomial, bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, random_,
 )
@@ -150,7 +150,7 @@ TENSOR_METHODS += (  # arrays and matrices (tapegrad.ops.assembly, overwrite, ma
     "diagflat", "hsplit", "vsplit", "dsplit", "ravel", "is_nonzero", "is_same_size", "is_signed",
     "select_scatter", "slice_scatter", "diagonal_scatter", "put", "put_",
     "slogdet", "logdet", "matrix_power", "matrix_exp", "pinverse", "cholesky_solve",
-    "cholesky_inverse", "triangular_solve", "lu", "lu_solve", "qr",
+    "cholesky_inverse", "triangular_solve", "lu", "lu_solve", "qr", "geqrf", "orgqr", "ormqr",
 )
 
 # PyTorch has these only as Tensor methods (there is no ``torch.repeat``).

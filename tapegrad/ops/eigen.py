@@ -67,13 +67,25 @@ def _check(name, A):
 def eig(A):
     """Eigenvalues and unit eigenvectors (columns) of square matrices, as complex tensors."""
     _check("linalg.eig", A)
+    _refuse_non_finite(A)
     return _Eig(*_eig(A))
 
 
+def _refuse_non_finite(A):
+    if not np.isfinite(A._array).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+
+
 def eigvals(A):
-    """The eigenvalues of square matrices, complex; differentiable through ``eig``."""
+    """The eigenvalues of square matrices, complex; differentiable through ``eig``. Without a
+    gradient to record, a matrix with an inf or nan has nan eigenvalues (LAPACK's geev gives
+    no others), as in PyTorch."""
     _check("linalg.eigvals", A)
     if A.requires_grad:
+        _refuse_non_finite(A)
         return _eig(A)[0]
-    values = np.linalg.eigvals(A._array)
-    return Tensor._make(values.astype(np.result_type(A._array.dtype, np.complex64), copy=False))
+    array = A._array
+    finite = np.isfinite(array).all(axis=(-2, -1), keepdims=True)
+    values = np.linalg.eigvals(np.where(finite, array, 0))
+    values = np.where(finite[..., 0], values, np.nan + np.nan * 1j)
+    return Tensor._make(values.astype(np.result_type(array.dtype, np.complex64), copy=False))

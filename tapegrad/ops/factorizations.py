@@ -14,9 +14,11 @@ import numpy as np
 from . import lapack
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
-from .creation import eye
+from .creation import eye, zeros_like
 from .decompositions import cholesky_solve, qr
 from .layout import tril, triu
+from .padding import pad
+from .shape import cat, narrow
 from .broadcast import sum_to
 from .linalg import matmul
 from .copies import rename_node
@@ -29,7 +31,8 @@ from .registry import OTHER, primitive, without_derivative
 # torch.lu, torch.lu_solve and torch.qr are the deprecated forms (``lu_legacy``,
 # ``lu_solve_legacy``, ``qr_legacy``); so is torch.cholesky (``cholesky`` here, which replaces
 # linalg's ``ops.matrix.cholesky`` as ``torch.cholesky``); torch.linalg takes the others from here.
-__all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve", "cholesky"]
+__all__ = ["lu_unpack", "cholesky_solve", "cholesky_inverse", "triangular_solve", "cholesky",
+           "geqrf", "orgqr", "ormqr"]
 
 
 @primitive("solve_triangular", node="LinalgSolveTriangularBackward0", group=OTHER,
@@ -94,9 +97,9 @@ def _getrf(a):
     diagonal, U on and above it), the 1-based int32 pivots, and the 1-based index of the first
     zero pivot (0 if none)."""
     *batch, m, n = a.shape
-    lu = a.reshape(-1, m, n).copy()
+    count = int(np.prod(batch, dtype=np.int64))
+    lu = a.reshape(count, m, n).copy()
     k = min(m, n)
-    count = lu.shape[0]
     rows = np.arange(count)
     pivots = np.zeros((count, k), np.int32)
     info = np.zeros(count, np.int32)
@@ -121,19 +124,57 @@ def _lu_factor(a):
 
 @_lu_factor.vjp
 def _(ctx, grad):
-    """PyTorch's ``linalg_lu_backward`` for square A = P L U, with gL and gU the strictly lower
-    and upper parts of the packed gradient:
-    gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T."""
+    """The packed gradient's strictly lower part (first k = min(m, n) columns) is L's, its
+    upper part (first k rows) U's."""
     a, packed = ctx.saved
-    m, n = packed._array.shape[-2:]
-    if m != n:
-        raise NotImplementedError("tapegrad differentiates linalg.lu_factor of square matrices "
-                                  "only")
+    k = min(packed._array.shape[-2:])
     permutation, lower, upper = lu_unpack(packed, _lu_factor(a.detach())[1])
-    middle = tril(matmul(_mT(lower), tril(grad, -1)), -1) + triu(matmul(triu(grad), _mT(upper)))
-    left = _solve_triangular(_mT(lower), middle, upper=True, left=True, unitriangular=True)
-    return matmul(permutation, _solve_triangular(_mT(upper), left, upper=False, left=False,
-                                                 unitriangular=False))
+    return _lu_gradient(permutation, lower, upper, tril(narrow(grad, -1, 0, k), -1),
+                        triu(narrow(grad, -2, 0, k)))
+
+
+def _lu_gradient(permutation, lower, upper, grad_lower, grad_upper):
+    """PyTorch's ``linalg_lu_backward`` for A = P L U (m x n, k = min(m, n)), gL strictly lower
+    and gU upper. Square: gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T. A wide A
+    (U = [U1 U2]) or a tall one (L = [L1; L2]) adds the block only U2 or L2 touches."""
+    m, n = lower._array.shape[-2], upper._array.shape[-1]
+    k = min(m, n)
+    if m == n:
+        middle = tril(matmul(_mT(lower), grad_lower), -1) + triu(matmul(grad_upper, _mT(upper)))
+        middle = _solve_triangular(_mT(upper), middle, upper=False, left=False,
+                                   unitriangular=False)
+        return matmul(permutation, _solve_lower_adjoint(lower, middle))
+    if m < n:
+        return matmul(permutation, _wide_lu_gradient(lower, upper, grad_lower, grad_upper, k))
+    return matmul(permutation, _tall_lu_gradient(lower, upper, grad_lower, grad_upper, k))
+
+
+def _solve_lower_adjoint(lower, b):
+    """L^-T b for the unit lower triangular (square) L."""
+    return _solve_triangular(_mT(lower), b, upper=True, left=True, unitriangular=True)
+
+
+def _wide_lu_gradient(lower, upper, grad_lower, grad_upper, k):
+    """m < n, U = [U1 U2]: L^-T [tril(L^T gL - gU U^T, -1) U1^-T + triu(gU1), gU2]."""
+    upper_square = narrow(upper, -1, 0, k)
+    coupled = tril(matmul(_mT(lower), grad_lower) - matmul(grad_upper, _mT(upper)), -1)
+    coupled = _solve_triangular(_mT(upper_square), coupled, upper=False, left=False,
+                                unitriangular=False)
+    columns = upper._array.shape[-1]
+    blocks = cat([coupled + narrow(grad_upper, -1, 0, k),
+                  narrow(grad_upper, -1, k, columns - k)], -1)
+    return _solve_lower_adjoint(lower, blocks)
+
+
+def _tall_lu_gradient(lower, upper, grad_lower, grad_upper, k):
+    """m > n, L = [L1; L2]: [L1^-T triu(gU U^T - L^T gL) + tril(gL1, -1); gL2] U^-T."""
+    lower_square = narrow(lower, -2, 0, k)
+    coupled = triu(matmul(grad_upper, _mT(upper)) - matmul(_mT(lower), grad_lower))
+    coupled = _solve_lower_adjoint(lower_square, coupled)
+    rows = lower._array.shape[-2]
+    blocks = cat([coupled + narrow(grad_lower, -2, 0, k),
+                  narrow(grad_lower, -2, k, rows - k)], -2)
+    return _solve_triangular(_mT(upper), blocks, upper=False, left=False, unitriangular=False)
 
 
 _LuFactor = structseq("linalg_lu_factor", "LU pivots")
@@ -144,19 +185,20 @@ _LuUnpack = structseq("lu_unpack", "P L U")
 
 
 def _check_lu_input(name, A, pivot):
+    """PyTorch's checks; its message for a missing pivot always names linalg.lu_factor."""
     if A._array.ndim < 2:
-        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got "
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got "
                            f"size: {list(A._array.shape)} instead")
     check_lapack_dtype("lu_cpu", A)
     if not pivot:
-        raise RuntimeError(f"{name}: LU without pivoting is not implemented on the CPU")
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     """The packed LU factorization with partial pivoting, P A = L U: ``LU`` (unit L below the
     diagonal, U on and above it), 1-based int32 ``pivots`` (row i was swapped with pivots[i]),
     and ``info``, the 1-based position of the first zero on U's diagonal (0 if none)."""
-    _check_lu_input("linalg.lu_factor", A, pivot)
+    _check_lu_input("torch.lu_factor", A, pivot)
     packed, pivots, info = _lu_factor(A)
     if check_errors and info._array.any():
         raise RuntimeError(f"linalg.lu_factor_ex: U[{int(info._array.max())}, "
@@ -183,7 +225,7 @@ def _lu_permutation(pivots, *, m, dtype):
     """P with A = P L U from getrf's 1-based pivots (row j swapped with row pivots[j], in
     order); no gradient, as pivots are integers."""
     *batch, k = pivots.shape
-    swaps = pivots.reshape(-1, k).astype(np.int64) - 1
+    swaps = pivots.reshape(int(np.prod(batch, dtype=np.int64)), k).astype(np.int64) - 1
     order = np.tile(np.arange(m), (swaps.shape[0], 1))
     rows = np.arange(swaps.shape[0])
     for j in range(k):
@@ -209,15 +251,40 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     if not unpack_data:
         return _LuUnpack(permutation, empty, empty)
     lower = tril(LU_data[..., :, :k], -1) + eye(m, k, dtype=LU_data.dtype)
-    return _LuUnpack(permutation, lower, triu(LU_data[..., :k, :]))
+    upper = triu(LU_data[..., :k, :])
+    for factor in (lower, upper):
+        rename_node(factor._grad_fn, "LuUnpackBackward0")
+    return _LuUnpack(permutation, lower, upper)
+
+
+@primitive("linalg_lu", node="LinalgLuBackward0", group=OTHER, n_outputs=None,
+           saves=("a", "out0", "out1"))
+def _linalg_lu(a):
+    """L (m x k, unit lower) and U (k x n, upper) of A = P L U, k = min(m, n): the two
+    differentiable outputs of PyTorch's node (P is not)."""
+    packed = _getrf(a)[0]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lower = np.tril(packed[..., :, :k], -1) + np.eye(m, k, dtype=a.dtype)
+    return lower, np.triu(packed[..., :k, :])
+
+
+@_linalg_lu.vjp
+def _(ctx, grads):
+    a, lower, upper = ctx.saved
+    grad_lower, grad_upper = (grads[i] if i < len(grads) and grads[i] is not None
+                              else zeros_like(factor) for i, factor in enumerate((lower, upper)))
+    permutation = _lu_permutation(_lu_factor(a.detach())[1], m=a._array.shape[-2],
+                                  dtype=a._array.dtype.name)
+    return _lu_gradient(permutation, lower, upper, tril(grad_lower, -1), triu(grad_upper))
 
 
 def lu(A, *, pivot=True):
     """``torch.linalg.lu``: P, L, U with A = P L U."""
     _check_lu_input("linalg.lu", A, pivot)
-    packed, pivots, _ = _lu_factor(A)
-    permutation, lower, upper = lu_unpack(packed, pivots)
-    return _Lu(permutation, lower, upper)
+    permutation = _lu_permutation(_lu_factor(A.detach())[1], m=A._array.shape[-2],
+                                  dtype=A._array.dtype.name)
+    return _Lu(permutation, *_linalg_lu(A))
 
 
 @primitive("lu_solve", node="LinalgLuSolveBackward0", group=OTHER, saves=("lu", "pivots", "out"),
@@ -553,3 +620,94 @@ def _check_ldl_solve_inputs(LD, pivots, B):
         raise RuntimeError(f"{name}: Expected pivots to be integers. Got "
                            f"{_LEGACY_TYPE_NAMES[pivots._array.dtype.name]}")
     check_lapack_dtype("ldl_solve_kernel_cpu", LD)
+
+
+# ----------------------------------------------------------- Householder QR: geqrf, orgqr, ormqr
+
+_Geqrf = structseq("geqrf", "a tau")
+
+
+@primitive("geqrf", node="GeqrfBackward0", group=OTHER, n_outputs=None)
+def _geqrf(a):
+    """LAPACK's geqrf (numpy's raw QR, stored transposed): R on and above the diagonal, the
+    Householder vectors below it, and their scales ``tau``."""
+    h, tau = np.linalg.qr(a, mode="raw")
+    return np.ascontiguousarray(np.swapaxes(h, -1, -2)), tau
+
+
+@_geqrf.vjp
+def _(ctx, grads):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+def geqrf(input):
+    """The QR factorization in LAPACK's compact form, for ``orgqr`` / ``ormqr``; not
+    differentiable (PyTorch records a node whose backward raises)."""
+    if input._array.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _check_real_lapack_dtype("torch.geqrf", "geqrf_cpu", input)
+    return _Geqrf(*_geqrf(input))
+
+
+def orgqr(input, tau):
+    """``torch.linalg.householder_product`` under its LAPACK name."""
+    return householder_product(input, tau)
+
+
+def ormqr(input, tau, other, left=True, transpose=False):
+    """``Q other`` (``other Q`` if not ``left``; ``Q^T`` if ``transpose``) with Q the full
+    square product of ``geqrf``'s reflectors, differentiable through householder_product."""
+    _check_ormqr(input, tau, other, left)
+    rows, reflectors = input._array.shape[-2], tau._array.shape[-1]
+    square = pad(narrow(input, -1, 0, reflectors), (0, rows - reflectors))
+    q = householder_product(square, tau)
+    if transpose:
+        q = _mT(q)
+    result = matmul(q, other) if left else matmul(other, q)
+    rename_node(result._grad_fn, "OrmqrBackward0")
+    return result
+
+
+def _check_ormqr(input, tau, other, left):
+    """PyTorch's checks, in its order."""
+    name = "torch.ormqr"
+    for tensor, argument in ((input, "input"), (other, "other")):
+        if tensor._array.ndim < 2:
+            raise RuntimeError(f"{name}: {argument} must have at least 2 dimensions.")
+    side = -2 if left else -1
+    if other._array.shape[side] != input._array.shape[-2]:
+        raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")
+    if tau._array.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if tau._array.shape[-1] != min(other._array.shape[side], input._array.shape[-1]):
+        raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], "
+                           "input.shape[-1])")
+    if tau._array.ndim != input._array.ndim - 1:
+        raise RuntimeError(f"{name}: Expected tau to have one dimension less than input, but "
+                           f"got tau.ndim equal to {tau._array.ndim} and input.ndim is equal to "
+                           f"{input._array.ndim}")
+    if other._array.ndim != input._array.ndim:
+        raise RuntimeError(f"{name}: Expected other to have the same number of dimensions as "
+                           f"input, but got other.ndim equal to {other._array.ndim} and "
+                           f"input.ndim is equal to {input._array.ndim}")
+    batch = input._array.shape[:-2]
+    for tensor, argument, tensor_batch in ((tau, "tau", tau._array.shape[:-1]),
+                                           (other, "other", other._array.shape[:-2])):
+        if tensor_batch != batch:
+            raise RuntimeError(f"{name}: Expected batch dimensions of {argument} to be equal to "
+                               f"input.shape[:-2], but got {list(tensor_batch)}")
+    for tensor, argument in ((tau, "tau"), (other, "other")):
+        if tensor._array.dtype != input._array.dtype:
+            raise RuntimeError(f"{name}: Expected input and {argument} to have the same dtype, "
+                               f"but input has dtype{_LEGACY_TYPE_NAMES[input._array.dtype.name]}"
+                               f" and {argument} has dtype "
+                               f"{_LEGACY_TYPE_NAMES[tensor._array.dtype.name]}")
+    _check_real_lapack_dtype(name, "ormqr_cpu", input)
+
+
+def _check_real_lapack_dtype(name, kernel, A):
+    """Complex matrices get tapegrad's refusal (it computes these on real ones only); other
+    dtypes that are not float32 / float64 get PyTorch's dispatch error."""
+    if A._array.dtype.kind == "c":
+        check_floating(name, A)
+    check_lapack_dtype(kernel, A)

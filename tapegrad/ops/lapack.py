@@ -167,12 +167,14 @@ def lu_det(a):
 
 
 def lu_slogdet(a):
-    """sign(det A) and log|det A| from the LU (the sign of a singular matrix is +-0.)."""
+    """sign(det A) and log|det A| from the LU (the sign of a singular matrix is +-0., and so is
+    a nan pivot's: PyTorch's sign of nan is 0)."""
     if a.shape[-1] == 0:
         return np.ones(a.shape[:-2], a.dtype), np.zeros(a.shape[:-2], a.dtype)
     diagonal, parity = _lu_diagonal_and_parity(a)
+    signs = (diagonal > 0).astype(a.dtype) - (diagonal < 0).astype(a.dtype)
     with np.errstate(divide="ignore"):
-        return parity * np.prod(np.sign(diagonal), axis=-1), np.log(np.abs(diagonal)).sum(-1)
+        return parity * np.prod(signs, axis=-1), np.log(np.abs(diagonal)).sum(-1)
 
 
 # Bunch-Kaufman's bound on element growth: a 1x1 pivot is taken when the diagonal entry is at

@@ -169,13 +169,27 @@ def _(ctx, grad):
 @primitive("addmm", node="AddmmBackward0", group=OTHER, saves=("a", "b"),
            saves_for={"a": ("b",), "b": ("a",)}, notes_transposed="b", error=_addmm_error)
 def _addmm(bias, a, b, beta, alpha):
-    if a.dtype == np.float16:  # as ATen's CPU kernel: in float32, rounded once at the end
-        return _addmm.forward(*(x.astype(np.float32) for x in (bias, a, b)), beta,
-                              alpha).astype(np.float16)
+    if a.dtype == np.float16:  # as ATen's CPU kernel (no BLAS): in float32, rounded once
+        return _scaled_product_sum(*(x.astype(np.float32) for x in (bias, a, b)), beta,
+                                   alpha).astype(np.float16)
+    if alpha == 0:
+        return _without_product(bias, (a.shape[0], b.shape[1]), beta, a.dtype)
+    return _scaled_product_sum(bias, a, b, beta, alpha)
+
+
+def _scaled_product_sum(bias, a, b, beta, alpha):
     if beta == 1 and alpha == 1:
         return bias + a @ b
     product = a @ b if alpha == 1 else alpha * (a @ b)
     return product if beta == 0 else beta * bias + product  # beta 0 ignores bias, even nan
+
+
+def _without_product(bias, shape, beta, dtype):
+    """What BLAS's gemm / gemv give for alpha = 0: the product is not computed at all (an inf
+    or nan factor leaves no trace), only ``beta * bias`` (zeros for beta = 0)."""
+    if beta == 0:
+        return np.zeros(shape, dtype)
+    return np.broadcast_to(beta * bias, shape).astype(dtype)
 
 
 @_addmm.vjp
@@ -325,7 +339,7 @@ def dot(input, tensor):
 
 # PyTorch's CPU kernels of the products take no bools (outer products and einsum do)
 _BOOL_REFUSING_KERNELS = {"dot": "dot", "mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu",
-                          "bmm": "bmm"}
+                          "bmm": "bmm", "baddbmm": "baddbmm"}
 
 
 def _refuse_bool(product, a):
@@ -393,7 +407,7 @@ def _contracted_dims(a, b, dims):
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
         if dims > builtins.min(a._array.ndim, b._array.ndim):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        return list(range(a._array.ndim - dims, a._array.ndim)), list(range(dims))
+        return list(range(-dims, 0)), list(range(dims))
     if not isinstance(dims, (list, tuple)) or len(dims) != 2:
         raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
                            f"list[list[int]] containing two lists, but got dims={dims}")
@@ -404,12 +418,12 @@ def _checked_pairs(a, b, dims_a, dims_b):
     """The contracted dimensions made non-negative, checked pair by pair as PyTorch does: in
     range, of equal sizes, each used once."""
     seen_a, seen_b = [], []
-    for da, db in zip(dims_a, dims_b):
-        da, db = _wrap_dim(da, a._array.ndim), _wrap_dim(db, b._array.ndim)
+    for given_a, given_b in zip(dims_a, dims_b):
+        da, db = _wrap_dim(given_a, a._array.ndim), _wrap_dim(given_b, b._array.ndim)
         size_a, size_b = a._array.shape[da], b._array.shape[db]
-        if size_a != size_b:
+        if size_a != size_b:  # the dimensions named as given (a count's: a's negative)
             raise RuntimeError(f"contracted dimensions need to match, but first has size {size_a} "
-                               f"in dim {da} and second has size {size_b} in dim {db}")
+                               f"in dim {given_a} and second has size {size_b} in dim {given_b}")
         for d, seen in ((da, seen_a), (db, seen_b)):
             if d in seen:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -519,7 +533,43 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     for name, operand in (("mat1", mat1), ("mat2", mat2)):
         if operand._array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {operand._array.ndim}-D tensor")
+    _refuse_bool("mm", mat1)
+    beta, alpha = _kernel_scalars(mat2, beta, alpha)
     return _addmm(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+# The C++ type a kernel of the addmm family converts beta and alpha to (float16's compute in
+# float), as its overflow message names it.
+_KERNEL_SCALAR_TYPES = {"float16": "float", "float32": "float", "float64": "double",
+                        "int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+                        "uint8": "uint8_t"}
+
+
+def _kernel_scalars(operand, *scalars):
+    """``beta`` and ``alpha`` as the addmm family's kernels read them: converted to the
+    operands' type (a float truncated for integers), PyTorch's error when they do not fit."""
+    dtype = operand._array.dtype
+    if dtype.kind in "cb":
+        return scalars
+    return tuple(_kernel_scalar(value, dtype) for value in scalars)
+
+
+def _kernel_scalar(value, dtype):
+    overflow = RuntimeError(f"value cannot be converted to type "
+                            f"{_KERNEL_SCALAR_TYPES[dtype.name]} without overflow")
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise overflow
+        value = value.real
+    if dtype.kind == "f":
+        largest = np.finfo(np.float32 if dtype == np.float16 else dtype).max
+        if math.isfinite(value) and builtins.abs(value) > largest:
+            raise overflow
+        return value
+    limits = np.iinfo(dtype)
+    if not limits.min <= value <= limits.max:  # nan and inf too
+        raise overflow
+    return int(value)
 
 
 def outer(input, vec2):
@@ -535,6 +585,8 @@ ger = outer  # PyTorch's older name
 @primitive("addmv", node="AddmvBackward0", group=OTHER, saves=("mat", "vec"),
            saves_for={"mat": ("vec",), "vec": ("mat",)})
 def _addmv(input, mat, vec, beta, alpha):
+    if alpha == 0:
+        return _without_product(input, mat.shape[:1], beta, mat.dtype)
     product = alpha * (mat @ vec) if alpha != 1 else mat @ vec
     return product if beta == 0 else beta * input + product  # beta 0 ignores input, even nan
 
@@ -559,6 +611,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         rows = input._array.shape[0] if input._array.ndim else 1
         raise RuntimeError(f"size mismatch, got input ({rows}), mat ({n}x{m}), vec ({m2})")
     expand_shape(input, (n,))
+    _refuse_bool("mv", mat)
+    beta, alpha = _kernel_scalars(mat, beta, alpha)
     return _addmv(input, mat, vec, beta=beta, alpha=alpha)
 
 
@@ -566,6 +620,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
            saves_for={"vec1": ("vec2",), "vec2": ("vec1",)})
 def _addr(input, vec1, vec2, beta, alpha):
     product = np.multiply.outer(vec1, vec2)
+    if product.dtype == np.bool_:  # beta and alpha as "and", the sum as "or"
+        return np.logical_and(alpha, product) | np.logical_and(beta, input)
     if alpha != 1:
         product = alpha * product
     return product if beta == 0 else beta * input + product
@@ -588,7 +644,20 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
                            if vec1._array.ndim != 1 else
                            f"addr: Expected 1-D argument vec2, but got {vec2._array.ndim}-D")
     expand_shape(input, (vec1._array.shape[0], vec2._array.shape[0]))
+    _check_addr_scalars(vec1._array.dtype, beta=beta, alpha=alpha)
+    beta, alpha = _kernel_scalars(vec1, beta, alpha)
     return _addr(input, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def _check_addr_scalars(dtype, **scalars):
+    """addr's own refusals: a float scalar for integer (or bool) vectors, a bool one for
+    others."""
+    for name, value in scalars.items():
+        if dtype.kind in "biu" and isinstance(value, float):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               "floating point number.")
+        if dtype.kind != "b" and isinstance(value, bool):
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
 
 
 from .shape import _unsafe_view, permute, reshape  # noqa: E402
@@ -613,6 +682,8 @@ def _(ctx, grad, beta, alpha):
 @primitive("addbmm", node="AddbmmBackward0", group=OTHER, saves=("batch1", "batch2"),
            saves_for={"batch1": ("batch2",), "batch2": ("batch1",)})
 def _addbmm(input, batch1, batch2, beta, alpha):
+    if alpha == 0:
+        return _without_product(input, (batch1.shape[1], batch2.shape[2]), beta, batch1.dtype)
     product = np.matmul(batch1, batch2).sum(axis=0)
     return alpha * product if beta == 0 else beta * input + alpha * product
 
@@ -632,6 +703,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])`` as one node."""
     n, p = _check_batches(batch1, batch2)
     expand_shape(input, (n, p))
+    _refuse_bool("mm", batch1)
+    beta, alpha = _kernel_scalars(batch1, beta, alpha)
     return _addbmm(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
@@ -669,6 +742,7 @@ def _in_place(input, function, operands, beta, alpha):
         raise RuntimeError(f"output with shape {list(input._array.shape)} doesn't match the "
                            f"broadcast shape {list(result._array.shape)}")
     prim = _IN_PLACE_PRIMITIVES[function]
+    beta, alpha = _kernel_scalars(operands[0], beta, alpha)
     return apply_inplace(prim, input, operands, {"beta": beta, "alpha": alpha})
 
 
@@ -680,6 +754,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
                            f"{_cpp_name(batch1)}, batch2: {_cpp_name(batch2)}")
     if batch1._array.dtype != batch2._array.dtype:
         raise RuntimeError(_scalar_type_error(batch1, batch2))
+    _refuse_bool("baddbmm", batch1)
+    beta, alpha = _kernel_scalars(batch1, beta, alpha)
     return _baddbmm(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
@@ -701,18 +777,26 @@ def _(ctx, grad, dim):
             sum_to(_cross(grad, a, dim=dim), ctx.input_shapes[1]) if need_b else None)
 
 
+def _broadcast_shape(input, other):
+    """The shape two operands broadcast to, or PyTorch's size-mismatch error."""
+    try:
+        return np.broadcast_shapes(input._array.shape, other._array.shape)
+    except ValueError:
+        raise RuntimeError(broadcast_error((input, other), {})) from None
+
+
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim``. Without ``dim``: the first dimension of size 3
-    (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last)."""
+    of ``input`` (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last)."""
     if input._array.ndim != other._array.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    shape = np.broadcast_shapes(input._array.shape, other._array.shape)
     if dim is None:
+        _broadcast_shape(input, other)
         _warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
                    "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value "
                    "of dim will change to agree with that of linalg.cross in a future release.")
-        dim = next((d for d, size in enumerate(shape) if size == 3), -1)
-    ndim = len(shape)
+        dim = next((d for d, size in enumerate(input._array.shape) if size == 3), -1)
+    ndim = input._array.ndim
     if not -ndim <= dim < ndim:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
                          f"{ndim - 1}], but got {dim})")
@@ -720,6 +804,7 @@ def cross(input, other, dim=None):
     if sizes != (3, 3):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{sizes[0]} and {sizes[1]}")
+    _broadcast_shape(input, other)
     if input._array.dtype == np.bool_:
         raise NotImplementedError('"cross" not implemented for \'Bool\'')
     if input._array.dtype != other._array.dtype:

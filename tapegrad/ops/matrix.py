@@ -352,11 +352,13 @@ def cholesky(A, *, upper=False):
 # primitive of its own, with PyTorch's cheaper rule.
 
 def _svd_not_converged(inputs, params):
+    """Raises PyTorch's error, a ``torch.linalg.LinAlgError`` (not the RuntimeError that an
+    ``error`` message would become), for an SVD that numpy's LAPACK could not compute."""
     if not np.isfinite(inputs[0]._array).all():
-        return ("linalg.svd: The algorithm failed to converge because the input matrix contained "
-                "non-finite values.")
-    return ("linalg.svd: The algorithm failed to converge because the input matrix is "
-            "ill-conditioned or has too many repeated singular values.")
+        raise lapack.LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                                 "matrix contained non-finite values.")
+    raise lapack.LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                             "matrix is ill-conditioned or has too many repeated singular values.")
 
 
 @primitive("svd", node="LinalgSvdBackward0", group=OTHER, n_outputs=None,

@@ -15,9 +15,9 @@ from .decompositions import householder_product as _householder_product
 from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
-from .linalg import matmul
-from .matrix import (_check_matrices, _inv, _mT, check_floating, check_lapack_dtype,
-                     check_low_precision, check_square_shape, cholesky, inv, linalg_svd, solve)
+from .linalg import _broadcast_batch, matmul
+from .matrix import (_inv, _mT, check_floating, check_lapack_dtype, check_low_precision,
+                     check_square_shape, cholesky, inv, linalg_svd, solve)
 from .reduction import sum as _sum
 from .registry import OTHER, primitive
 from .shape import cat, narrow, unsqueeze
@@ -31,10 +31,12 @@ _LinalgSlogdet = structseq("linalg_slogdet", "sign logabsdet")
 @primitive("slogdet", node="LinalgSlogdetBackward0", group=OTHER, n_outputs=None, saves=("a",))
 def _slogdet(a):
     """log|det A| and the sign, both outputs of the node (the sign's gradient is zero); a
-    singular matrix's sign is the LU's signed zero, as PyTorch's."""
-    sign, logabsdet = np.linalg.slogdet(a)
-    if (sign == 0).any():
-        sign = np.where(sign == 0, lapack.lu_slogdet(a)[0], sign)
+    singular matrix's sign, or one with a nan, is the LU's signed zero, as PyTorch's."""
+    with np.errstate(invalid="ignore"):  # a nan entry: nan, silently, as PyTorch
+        sign, logabsdet = np.linalg.slogdet(a)
+    from_lu = (sign == 0) | np.isnan(logabsdet)
+    if from_lu.any():
+        sign = np.where(from_lu, lapack.lu_slogdet(a)[0], sign)
     return logabsdet, sign
 
 
@@ -268,8 +270,14 @@ def pinverse(input, rcond=1e-15):
 
 
 def vecdot(x, y, *, dim=-1):
-    """The dot products of the vectors along ``dim``, broadcasting the rest."""
-    return _sum(x * y, dim)
+    """The dot products of the vectors along ``dim``, broadcasting the rest; complex ``x`` is
+    conjugated (the inner product <x, y>)."""
+    check_floating("linalg.vecdot", x, complex_ok=True)
+    if x._array.dtype != y._array.dtype:
+        raise RuntimeError("linalg.vecdot: Expected x and y to have the same dtype, but found x "
+                           f"of type {_LEGACY_TYPE_NAMES[x._array.dtype.name]} and y of type "
+                           f"{_LEGACY_TYPE_NAMES[y._array.dtype.name]} instead")
+    return _sum((x.conj() if x.is_complex() else x) * y, dim)
 
 
 def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
@@ -387,25 +395,54 @@ _Lstsq = structseq("linalg_lstsq", "solution residuals rank singular_values")
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
+def _lstsq_is_vector(A, B):
+    """Whether lstsq reads B as (a batch of) vectors: 1-D, or shaped as A without its last
+    dimension."""
+    return B._array.ndim == 1 or B._array.shape == A._array.shape[:-1]
+
+
+def _check_lstsq_shapes(A, B):
+    """PyTorch's rank and row-count checks, in its order."""
+    if not 0 <= A._array.ndim - B._array.ndim <= 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = _lstsq_is_vector(A, B)
+    if B._array.shape[-1 if vector else -2] != A._array.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match "
+                           f"other.size({-1 if vector else -2})")
+
+
+def _lstsq_right_side(A, B):
+    """B broadcast against A's batch. A matrix B with one dimension fewer than A is read, as
+    PyTorch does, with all its leading dimensions (not its last two) as the batch."""
+    if _lstsq_is_vector(A, B):
+        return B
+    one_fewer = B._array.ndim < A._array.ndim
+    batch = _broadcast_batch(A._array.shape[:-2], B._array.shape[:-1 if one_fewer else -2])
+    return B.expand(batch + B._array.shape[-2:]) if one_fewer else B
+
+
 def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares (minimum-norm when underdetermined) solution of A X = B, from the
     pseudo-inverse, with what each LAPACK ``driver`` also reports: the squared residuals (m > n,
     full rank, not gelsy), the rank (not gels) and the singular values (gelsd, gelss)."""
-    _check_matrices("torch.linalg.lstsq", A, "input")
+    if A._array.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B._array.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
     if A._array.dtype != B._array.dtype:
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
                            f"but got input's dtype {_LEGACY_TYPE_NAMES[A._array.dtype.name]} and "
                            f"other's dtype {_LEGACY_TYPE_NAMES[B._array.dtype.name]}")
+    _check_lstsq_shapes(A, B)
     driver = "gelsy" if driver is None else driver
     if driver not in _LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
                            "(gels, gelsy, gelsd, gelss)")
-    vector = B._array.ndim == A._array.ndim - 1
     m, n = A._array.shape[-2:]
-    if B._array.shape[-1 if vector else -2] != m:
-        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     if A._array.dtype not in (np.float32, np.float64):
         raise RuntimeError("This function doesn't handle types other than float and double")
+    B = _lstsq_right_side(A, B)
     rtol = np.finfo(A._array.dtype).eps * max(m, n) if rcond is None or rcond < 0 else rcond
     empty = Tensor._make(np.empty(0, A._array.dtype))
     rank = Tensor._make(np.empty(0, np.int64))

@@ -8,11 +8,12 @@ sum, amax and amin, as PyTorch does.
 """
 import builtins
 import math
+import numbers
 
 import numpy as np
 
 from .. import dtypes
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _wrap_dim
 from .broadcast import sum_to
 from .creation import zeros, zeros_like
 from .elementwise import abs, reciprocal, sign, where
@@ -23,10 +24,11 @@ from .operands import broadcast_error
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, primitive
-from .shape import index_select, narrow, permute, reshape, squeeze, unsqueeze
+from .shape import narrow, permute, reshape, squeeze, unsqueeze
 from .special import nan_to_num
 
-__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist", "renorm", "renorm_"]
+__all__ = ["norm", "vector_norm", "matrix_norm", "cond", "dist", "cdist", "pdist", "renorm",
+           "renorm_", "norm_except_dim"]
 
 _INF = math.inf
 
@@ -91,6 +93,7 @@ def _signed_power(a, exponent):
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """``torch.linalg.vector_norm``: the ``ord``-norm of the entries over ``dim`` (all of them)."""
+    ord = _number_order(ord)
     if x._array.dtype.kind == "c":  # the norm of the magnitudes, a real number
         return vector_norm(x.abs(), ord, dim, keepdim, dtype=dtype and dtypes.real_of(dtype))
     if x._array.dtype.kind != "f":
@@ -98,7 +101,34 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
                            f"input. Got {_LEGACY_TYPE_NAMES[x._array.dtype.name]}")
     x = _to_norm_dtype("linalg.vector_norm", x, dtype)
     dims = normalize_dims(dim, x._array.ndim)
+    if ord < 0 or ord == _INF:
+        _refuse_empty_extremum(x, ord, dim)
     return _vector_norm(x, ord=float(ord), dims=dims, keepdim=keepdim)
+
+
+def _number_order(ord):
+    """``ord`` as a Python number (a 0-d tensor's value), or the argument parser's refusal."""
+    if isinstance(ord, Tensor):
+        return ord.item()
+    if not isinstance(ord, numbers.Real):
+        raise TypeError("linalg_vector_norm(): argument 'ord' must be Number, not "
+                        f"{type(ord).__name__}")
+    return ord
+
+
+def _refuse_empty_extremum(x, ord, dim):
+    """The inf-norms and negative orders reduce with max / min (a negative power's sum is
+    inf-like at zero): over an empty dimension they have no value, and PyTorch refuses."""
+    prefix = f"linalg.vector_norm cannot compute the {_format_number(ord)} norm on"
+    if dim is None:
+        if x._array.size == 0:
+            raise RuntimeError(f"{prefix} an empty tensor because the operation does not have "
+                               "an identity")
+        return
+    for d in (dim,) if isinstance(dim, int) else dim:
+        if x._array.shape[d] == 0:
+            raise RuntimeError(f"{prefix} the dimension {d}because this dimension is empty and "
+                               "the operation does not have an identity")
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
@@ -122,6 +152,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     sums = vector_norm(A, 1, summed_dim, keepdim)
     if not keepdim and extreme_dim > summed_dim:
         extreme_dim -= 1
+    if ord > 0 and sums._array.shape[extreme_dim] == 0:
+        return _reduce_sum(sums, extreme_dim, keepdim=keepdim)  # an empty matrix's norms are 0
     return (amax if ord > 0 else amin)(sums, extreme_dim, keepdim)
 
 
@@ -224,6 +256,19 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
                            keepdim, dtype=dtype)
     return vector_norm(input, 2 if isinstance(p, str) or p is None else p, dim, keepdim,
                        dtype=dtype)
+
+
+def norm_except_dim(v, pow=2, dim=0):
+    """The ``pow``-norm of each slice along ``dim`` (the other dimensions of size 1), as weight
+    normalization takes it; ``dim`` -1 means the norm of all the entries."""
+    if dim == -1:
+        return vector_norm(v, pow)
+    dim = _wrap_dim(dim, v._array.ndim)
+    size = v._array.shape[dim]
+    slices = reshape(v.transpose(0, dim), (size, -1))
+    shape = [1] * v._array.ndim
+    shape[dim] = size
+    return vector_norm(slices, pow, 1).view(shape)
 
 
 # ------------------------------------------------------------------------------------- distances

@@ -329,6 +329,12 @@ RESULTS_OUT_FUNCTIONS = {
                                 "triangular_solve", exact_dtype(), 5),
     "lu_solve": OutSpec("lu_solve", ("result",), "linalg_lu_solve", exact_dtype()),
     "lu_unpack": OutSpec("lu_unpack", ("P", "L", "U"), "lu_unpack", exact_dtype(), 4),
+    "geqrf": OutSpec("geqrf", ("a", "tau"), "geqrf", castable_dtype("torch.geqrf"), 1),
+    "orgqr": OutSpec("orgqr", ("result",), "linalg_householder_product",
+                     castable_dtype("torch.linalg.householder_product")),
+    "ormqr": OutSpec("ormqr", ("result",), "ormqr", exact_dtype(
+        "torch.ormqr: Expected input and result to have the same dtype, but input has "
+        "dtype{expected} and result has dtype {found}")),
 }
 
 
