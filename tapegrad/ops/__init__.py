@@ -136,7 +136,7 @@ TENSOR_METHODS = (
     # bitwise
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
     "bitwise_right_shift", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
-    "bitwise_left_shift_", "bitwise_right_shift_",
+    "bitwise_left_shift_", "bitwise_right_shift_", "hash_tensor",
     "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "less_", "less_equal_", "greater_", "greater_equal_",
     "cumsum_", "cumprod_", "nextafter_", "renorm_", "sum_to_size",
     "igamma", "igammac", "igamma_", "igammac_",

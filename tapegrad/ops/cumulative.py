@@ -1,6 +1,8 @@
 """Running and whole-dimension products and sums: cumsum, cumprod, logcumsumexp, prod, aminmax,
 and diff, the differences that undo a running sum."""
 
+import functools
+
 import numpy as np
 
 from .. import dtypes
@@ -8,9 +10,9 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES
 from .creation import eye, ones
 from .elementwise import clone, logical_xor, sub, where
-from .inplace import apply_inplace, copy_
+from .inplace import apply_inplace
 from .layout import _dims_of, _flip, triu
-from .operands import refuse_complex
+from .operands import CPP_TYPE_NAMES, refuse_complex
 from .reduction import amax, amin, in_dtype, return_types
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, Primitive, primitive
@@ -69,13 +71,35 @@ def cumsum(input, dim=NO_DIM, *, dtype=None):
 
 
 def _running_inplace(prim, function):
-    """``cumsum_`` / ``cumprod_``: the running reduction along ``dim`` written into ``input``."""
-    def running_(input, dim):
-        if input._array.ndim == 0:  # one element: its running reduction is itself
-            return copy_(input, function(input, dim))
-        return apply_inplace(prim, input, (), {"dim": _dims_of(dim, input._array.ndim)[0]})
-    running_.__name__ = function.__name__ + "_"
+    """``cumsum_`` / ``cumprod_``: the running reduction along ``dim`` written into ``input``,
+    in ``input``'s own dtype (integers wrap as it does); ``dtype``, if given, must be that one."""
+    name = function.__name__ + "_"
+
+    def running_(input, dim=NO_DIM, *, dtype=None):
+        dim = required_dim(name, dim)
+        _check_inplace_dtype(input, dtype)
+        if input._array.dtype == np.bool_:
+            raise NotImplementedError(f'"{prim.name}_out_cpu" not implemented for \'Bool\'')
+        return apply_inplace(prim, input, (), {
+            "dim": (_dims_of(dim, input._array.ndim) or (0,))[0]})
+    running_.__name__ = running_.__qualname__ = name
+    prim.inplace = functools.partial(_scan_into, prim.forward)
     return running_
+
+
+def _check_inplace_dtype(input, dtype):
+    """PyTorch computes an in-place running reduction into ``input`` itself: a ``dtype`` other
+    than ``input``'s is refused."""
+    if dtype is not None and dtype.numpy != input._array.dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[input._array.dtype.name]} "
+            f"and output tensor dtype {CPP_TYPE_NAMES[dtype.numpy.name]} should match")
+
+
+def _scan_into(forward, out, dim):
+    """``forward``'s running reduction of ``out`` written back into it; integer results (in
+    int64) wrap to ``out``'s dtype, as PyTorch's kernel accumulating in that dtype does."""
+    np.copyto(out, forward(out, dim=dim), casting="unsafe")
 
 
 def _running(prim, input, dim):

@@ -218,8 +218,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         if input._array.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
         return Tensor._make(_repeated_indices(input._array, output_size))
-    if dim is None:
-        input, dim = reshape(input, -1), 0
+    if dim is None:  # flattened (a vector is itself: no view in the graph)
+        input, dim = (input if input._array.ndim == 1 else reshape(input, -1)), 0
     dim = _dims_of(dim, input._array.ndim)[0]
     shape = input._array.shape
     if isinstance(repeats, Tensor):
@@ -252,7 +252,7 @@ def _repeated_indices(counts, output_size):
         raise RuntimeError("allocated size does not match required size")
     if counts.size and counts.min() < 0:
         raise RuntimeError("repeats can not be negative")
-    return np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+    return np.repeat(np.arange(counts.size, dtype=counts.dtype), counts)  # (int32 stays int32)
 
 
 def _at_least(tensor, ndim):

@@ -45,12 +45,16 @@ OUT_FUNCTIONS = (
     "cholesky", "inverse", "histc", "cholesky_solve", "cholesky_inverse", "ger",
     # running reductions, differences, membership, buckets, products
     "logcumsumexp", "diff", "isin", "bucketize", "searchsorted", "take", "kron", "nansum", "nanmean",
+    # bitwise
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "hash_tensor",
 )
 
 # The name PyTorch's autograd error gives: that of the op the function runs, where not its own.
 _OP_NAMES = {"square": "pow", "outer": "mul", "hstack": "cat", "vstack": "cat",
              "norm": "linalg_vector_norm", "cross": "linalg_cross", "inverse": "linalg_inv_ex",
-             "ger": "mul"}
+             "ger": "mul", **{f"bitwise_{op}": f"aten::bitwise_{op}" for op in (
+                 "and", "or", "xor", "not", "left_shift", "right_shift")}}
 
 _RESIZE_WARNING = (
     "An output with one or more elements was resized since it had shape {old}, which does not "
@@ -94,6 +98,7 @@ _EXACT_DTYPE_MESSAGES = {
     "searchsorted": _SEARCHSORTED_OUT_DTYPE,
     "take": "take(): self and out expected to have the same dtype, but got self.dtype = "
             "{expected} and out.dtype = {found}",
+    "bitwise_not": "Found dtype {found} but expected {expected}",
 }
 
 

@@ -15,11 +15,10 @@ from .broadcast import sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of
-from .operands import (CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number,
-                       refuse_complex)
+from .operands import CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
-from .shape import (_index_backward, _key_parts, _parse_key, cat, gather, getitem,
+from .shape import (_index_backward, _index_put, _key_parts, _parse_key, cat, gather, getitem,
                     index_put_dtype_error, index_select)
 
 __all__ = [
@@ -204,6 +203,7 @@ def _index_fill_call(input, dim, index, value, apply):
                          f"{size}")
     params = {"dim": dim % ndim}
     if not isinstance(value, Tensor):
+        value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
         return apply(_index_fill, input, (index,), {**params, "value": value})
     if value._array.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
@@ -291,21 +291,24 @@ def _leading(src, shape):
     return src[tuple(slice(0, n) for n in shape)]
 
 
-@primitive("scatter", node="ScatterBackward0", group=OTHER, saves=("index",))
+@primitive("scatter", node="ScatterBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
 def _scatter(a, index, src, *, dim):
     out = a.copy()
     out[_scatter_key(index, dim)] = _leading(src, index.shape)
     return out
 
 
-@primitive("scatter_value", node="ScatterBackward1", group=OTHER, saves=("index",))
+@primitive("scatter_value", node="ScatterBackward1", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
 def _scatter_value(a, index, *, dim, value):
     out = a.copy()
     out[_scatter_key(index, dim)] = value
     return out
 
 
-@primitive("scatter_add", node="ScatterAddBackward0", group=OTHER, saves=("index",))
+@primitive("scatter_add", node="ScatterAddBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
 def _scatter_add(a, index, src, *, dim):
     out = a.copy()
     np.add.at(out, _scatter_key(index, dim), _leading(src, index.shape))
@@ -359,11 +362,12 @@ def _(ctx, grad, dim):
             _src_grad(grad, index, dim, ctx.input_shapes[2]) if need_src else None)
 
 
-def _check_scatter(input, dim, index, src, kernel=None):
+def _check_scatter(input, dim, index, src, kernel=None, refused_kinds=""):
     """PyTorch's checks, in its order: ``dim`` within the input's rank; an integer index; a
     source of the input's dtype; then (for a non-empty index) ranks and sizes — see
-    ``_check_scatter_shapes`` —, the refusal of a complex input by a ``kernel`` that orders
-    values, and the index's values inside ``dim``."""
+    ``_check_scatter_shapes`` —, the refusal of an input of one of the ``refused_kinds`` by
+    a ``kernel`` (that orders values: not complex ones), and the index's values inside
+    ``dim``."""
     positions, shape = index._array, input._array.shape
     dim = _dims_of(dim, len(shape))[0]
     if positions.dtype not in (np.int32, np.int64):  # scatter() for scatter_add and the reduces
@@ -374,8 +378,7 @@ def _check_scatter(input, dim, index, src, kernel=None):
         return dim
     _check_scatter_shapes(shape, dim, positions.shape, src._array.shape if isinstance(src, Tensor)
                           else None)
-    if kernel is not None:
-        refuse_complex(input, kernel=kernel)
+    _refuse_kinds(input, kernel, refused_kinds)
     outside = (positions < 0) | (positions >= shape[dim])
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
@@ -428,6 +431,8 @@ def _scatter_call(op, input, dim, index, src, value, reduce, apply):
     if value is None and not isinstance(src, Tensor):
         src, value = None, src
     dim = _check_scatter(input, dim, index, src)
+    if src is None:
+        value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
     if reduce is not None:
         return _legacy_reduce_call(op, input, dim, index, src, value, reduce, apply)
     if src is not None:
@@ -473,7 +478,8 @@ def scatter_add_(input, dim, index, src):
     return apply_inplace(_scatter_add, input, (index, src), {"dim": dim})
 
 
-@primitive("index_add", node="IndexAddBackward0", group=OTHER, saves=("index",))
+@primitive("index_add", node="IndexAddBackward0", group=OTHER, saves=("index",),
+           nondifferentiable=("index",))
 def _index_add(a, index, source, *, dim, alpha):
     out = a.copy()
     target = out.reshape(1) if out.ndim == 0 else out  # a scalar is indexed as one element
@@ -592,15 +598,24 @@ def _broadcasts_to(shape, target):
 
 
 def index_put(input, indices, values, accumulate=False):
-    _index_put_key("index_put", input, indices, values)
-    return index_put_(input.clone(), indices, values, accumulate)
+    """``index_put_`` into a copy of ``input``, recorded as PyTorch records it: one
+    IndexPutBackward0 node of ``input`` and ``values``, no clone in between."""
+    key = _index_put_key("index_put", input, indices, values)
+    _check_index_put_dtype(input, values)
+    if accumulate:
+        return _index_put_accumulate(input, values, key=key)
+    return _index_put(input, values, key=([], key))  # (no view steps: index tensors only)
+
+
+def _check_index_put_dtype(input, values):
+    if values._array.dtype != input._array.dtype:
+        raise RuntimeError(index_put_dtype_error(input, values))
 
 
 def index_put_(input, indices, values, accumulate=False):
     """``input[indices] = values``, or ``+=`` with repeated indices adding up (``accumulate``)."""
     key = _index_put_key("index_put_", input, indices, values)
-    if values._array.dtype != input._array.dtype:
-        raise RuntimeError(index_put_dtype_error(input, values))
+    _check_index_put_dtype(input, values)
     if not accumulate:
         input[tuple(indices)] = values
         return input
@@ -621,6 +636,8 @@ def _reduce_identity(reduce, dtype):
         return 1
     if dtype.kind == "f":
         return -np.inf if reduce == "amax" else np.inf
+    if dtype.kind == "b":
+        return reduce == "amin"
     limits = np.iinfo(dtype)
     return limits.min if reduce == "amax" else limits.max
 
@@ -746,6 +763,15 @@ def _(ctx, grad, dim, reduce, include_self):
 
 
 _SCATTER_REDUCTIONS = tuple(_REDUCE_UFUNCS)
+# The dtype kinds each reduction's CPU kernel refuses: ordering complex numbers, averaging bools.
+_SCATTER_REFUSED_KINDS = {"amax": "c", "amin": "c", "mean": "b"}
+
+
+def _refuse_kinds(input, kernel, kinds):
+    """``kernel``'s NotImplementedError for an input whose dtype kind is one of ``kinds``."""
+    if input._array.dtype.kind in kinds:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_type_name(input)}'")
 _SCATTER_ALIASES = {"max": "amax", "min": "amin"}  # PyTorch's scatter_reduce takes both names
 
 
@@ -754,11 +780,11 @@ def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
     if reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    kernel = f"scatter_gather_tensor_cpu_reduce_{reduce}" if reduce in ("amax", "amin") else None
-    # without self, PyTorch checks the index's values before its kernel refuses complex numbers
-    dim = _check_scatter(input, dim, index, src, kernel if include_self else None)
-    if kernel is not None:
-        refuse_complex(input, kernel=kernel)
+    kernel = f"scatter_gather_tensor_cpu_reduce_{reduce}"
+    refused = _SCATTER_REFUSED_KINDS.get(reduce, "")
+    # without self, PyTorch checks the index's values before its kernel refuses the dtype
+    dim = _check_scatter(input, dim, index, src, kernel, refused if include_self else "")
+    _refuse_kinds(input, kernel, refused)
     return apply(_scatter_reduce, input, (index, src),
                  {"dim": dim, "reduce": reduce, "include_self": include_self})
 
@@ -820,7 +846,9 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
                            f"({_type_name(source)}) must have the same scalar type")
     dim = _check_index_source("index_reduce_", input, dim, index, source)
     _warn_once("index_reduce() is in beta and the API may change at any time.")
-    refuse_complex(input, kernel="index_func_")
+    # the kernel that first meets the values: the one filling the identity, without self
+    _refuse_kinds(input, "index_func_" if include_self else "index_reduce_func_exclude_input_init",
+                  "bc")
     return apply(_index_reduce, input, (index, source),
                  {"dim": dim, "reduce": reduce, "include_self": include_self})
 

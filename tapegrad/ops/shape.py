@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
 from .broadcast import expand, sum_to
 from .creation import _index as _as_int, int_list
-from .operands import check_tensor_elements
+from .operands import check_tensor_elements, checked_number
 from .registry import OTHER, VIEW, primitive
 from .signatures import invalid_combination
 
@@ -492,6 +492,9 @@ def _key_parts(key, warn_byte_masks=True):
         if isinstance(part, Tensor):
             if warn_byte_masks and part._array.dtype == np.uint8 and part._array.ndim:
                 warn_at_caller(_BYTE_MASK_WARNING)
+            if part._array.ndim and part._array.dtype.kind in "iu" and \
+                    part._array.dtype not in (np.int64, np.int32, np.uint8):  # (0-d: a number)
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             part = part._array
         elif isinstance(part, (list, tuple, range)):
             part = _sequence_index(part)
@@ -765,6 +768,8 @@ def index_put_dtype_error(destination, source):
 
 def _value_of_dtype(value, input):
     if not isinstance(value, Tensor):
+        if input._array.dtype.kind in "iub":  # PyTorch's range check (-1 still gives uint8 255)
+            value = checked_number(value, input._array.dtype)
         return Tensor._make(np.array(value, dtype=input._array.dtype))
     if value._array.dtype != input._array.dtype:
         from .elementwise import to_dtype
@@ -825,7 +830,7 @@ def gather(input, dim, index, *, sparse_grad=False):
     if sparse_grad and input.requires_grad and grad_mode.is_grad_enabled():
         raise NotImplementedError("gather: sparse gradients are not supported")
     positions, shape = index._array, input._array.shape
-    if positions.dtype.kind not in "iu":
+    if positions.dtype not in (np.int32, np.int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if positions.ndim != len(shape):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")

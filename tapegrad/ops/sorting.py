@@ -20,6 +20,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
 from .operands import refuse_complex
 from .creation import zeros
+from .copies import rename_node
 from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of, laid_out_like
 from .reduction import evenly_distribute, return_types
@@ -52,7 +53,8 @@ def _take_along(name, node, layout=None):
     forward = _take_along_forward if layout is None else (
         lambda a, indices, *, dim, keepdim: layout(
             _take_along_forward(a, indices, dim=dim, keepdim=keepdim), a))
-    prim = Primitive(name, forward, node=node, group=OTHER, saves=("indices",))
+    prim = Primitive(name, forward, node=node, group=OTHER, saves=("indices",),
+                     nondifferentiable=("indices",))
 
     @prim.vjp
     def _(ctx, grad, dim, keepdim):
@@ -299,15 +301,27 @@ def _with_values(prim, input, indices, dim, keepdim=True):
 _SORT_REFUSES_COMPLEX = " Sort does not support complex dtypes on CPU"
 
 
-def sort(input, dim=-1, descending=False, stable=False):
-    """Sorted values and their indices; always stable (ties keep their order), which ``stable``
-    asks for and the default permits."""
+# ``stable`` left out: PyTorch's first ``sort`` overload; naming it (even as None) picks the
+# ``sort.stable`` one, whose graph node is SortBackward1.
+_STABLE_NOT_GIVEN = object()
+
+
+def sort(input, dim=-1, descending=False, stable=_STABLE_NOT_GIVEN):
+    """Sorted values and their indices; ties keep their order when ``stable``, else they end
+    where PyTorch's unstable sort puts them."""
     refuse_complex(input, _SORT_REFUSES_COMPLEX)
     dim = _sort_dim(input, dim)
-    if dim is None:
-        return return_types.sort(input.clone(), zeros((), dtype=dtypes.int64))
-    order = _sort_indices(input, dim=dim, descending=descending, stable=stable)
-    return return_types.sort(*_with_values(_sort_values, input, order, dim))
+    stable_overload = stable is not _STABLE_NOT_GIVEN
+    if dim is None:  # a 0-d tensor: its one value, at index 0
+        order = zeros((), dtype=dtypes.int64)
+        values = _sort_values(input, order, dim=None, keepdim=True)
+    else:
+        order = _sort_indices(input, dim=dim, descending=descending,
+                              stable=bool(stable) if stable_overload else False)
+        values, order = _with_values(_sort_values, input, order, dim)
+    if stable_overload:
+        rename_node(values.grad_fn, "SortBackward1")
+    return return_types.sort(values, order)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
