@@ -382,7 +382,7 @@ class Specialization:
         if times > 1 and self._draws:  # fresh random numbers for each call: (before fetching)
             return self._run_separately(args, kwargs, times)
         tensors = self._fetch(flat)
-        if times > 1 and self._replaces_what_it_reads(flat, tensors):
+        if times > 1 and p.grad_sets and self._replaces_what_it_reads(flat, tensors):
             return self._run_separately(args, kwargs, times)
         arrays = [t._array for t in tensors]
         for i in self._layout_checks:
