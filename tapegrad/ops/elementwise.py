@@ -356,6 +356,8 @@ def _square(a):
 # through powf, 10-100x slower than multiplying (PyTorch multiplies for 3 and -2 as well), and
 # PyTorch computes ** -0.5 as its rsqrt, 1 / sqrt(a).
 _SPECIAL_POWERS = {
+    2: _square,
+    0.5: np.sqrt,
     -0.5: lambda a: 1 / np.sqrt(a),
     3: lambda a: a * a * a,
     4: lambda a: _square(a * a),

@@ -27,13 +27,12 @@ __all__ = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos"
            "arctanh", "power", "rounds_once", "ROUNDED_ONCE_LIMIT"]
 
 _FLOAT32 = np.dtype(np.float32)
-_LOW_PRECISION = (np.dtype(np.float16), _FLOAT32)
 ROUNDED_ONCE_LIMIT = 1 << 16
 
 
 def rounds_once(a):
     """Whether ``a`` (an array or numpy scalar) is computed in float64 and rounded once."""
-    return a.dtype in _LOW_PRECISION and a.size <= ROUNDED_ONCE_LIMIT
+    return a.dtype.char in "ef" and a.size <= ROUNDED_ONCE_LIMIT  # float16, float32
 
 
 def _rounded_once(ufunc, scalar_function):
@@ -53,7 +52,11 @@ def _rounded_once(ufunc, scalar_function):
                     return np.array(value, _FLOAT32)
                 out[()] = value
                 return out
-        return ufunc(a, out=np.empty(a.shape, a.dtype) if out is None else out, dtype=np.float64)
+        result = ufunc(a.astype(np.float64))  # (a third faster than ufunc(a, dtype=float64))
+        if out is None:
+            return result.astype(a.dtype)
+        np.copyto(out, result, casting="same_kind")
+        return out
     compute.__name__ = compute.__qualname__ = ufunc.__name__
     compute.__doc__ = f"``np.{ufunc.__name__}``, rounded once from float64 (see the module)."
     return compute
@@ -82,14 +85,10 @@ arctanh = _rounded_once(np.arctanh, math.atanh)
 
 def power(a, exponent):
     """``a ** exponent`` (an array, or a number which PyTorch's kernel takes in the array's
-    dtype), rounded once from float64; exact cases (squares, square roots) as numpy computes
-    them."""
+    dtype), rounded once from float64 (the exact cases, squares and square roots, are the
+    caller's)."""
     if not rounds_once(a):
         return a ** exponent
-    if type(exponent) is not np.ndarray:
-        if exponent in (2, 0.5):
-            return a ** exponent
-        if type(exponent) is not complex:
-            exponent = np.float32(exponent)
-    return np.power(a, exponent, out=np.empty(np.broadcast_shapes(a.shape, np.shape(exponent)),
-                                              a.dtype), dtype=np.float64)
+    if type(exponent) is not np.ndarray and type(exponent) is not complex:
+        exponent = np.float32(exponent)
+    return np.power(a.astype(np.float64), exponent).astype(a.dtype)
