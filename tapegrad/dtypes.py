@@ -24,6 +24,7 @@ class dtype:
 
     __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize",
                  "_category")
+    __module__ = "torch"  # ``type(torch.float32)`` prints as in PyTorch (pickled by name)
 
     def __init__(self, name, numpy_dtype):
         self.name = name

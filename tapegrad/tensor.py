@@ -980,6 +980,7 @@ class device:
     as in a PyTorch built without that backend (see ``_check_device``)."""
 
     __slots__ = ("type", "index")
+    __module__ = "torch"  # ``type(d)`` prints as in PyTorch: <class 'torch.device'>
 
     def __init__(self, type="cpu", index=None):  # noqa: A002  (PyTorch's parameter name)
         if isinstance(type, device):
@@ -1022,8 +1023,8 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
-    def __reduce__(self):
-        return device, (self.type, self.index)
+    def __reduce__(self):  # (through a function: pickle would look the class up as torch.device)
+        return _device, (self.type, self.index)
 
     def __enter__(self):
         """``with torch.device(...)``: the default device inside the block (the CPU is the only
@@ -1041,6 +1042,11 @@ _DEVICE_CONTEXTS = []  # the devices of the enclosing ``with torch.device(...)``
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                  "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
                  "privateuseone")
+
+
+def _device(type, index):  # noqa: A002
+    """A pickled device, restored."""
+    return device(type, index)
 
 
 def _check_device(spec):

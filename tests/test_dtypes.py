@@ -380,3 +380,15 @@ def test_casting_to_a_dtype_tapegrad_cannot_compute_in_is_refused_whole():
         with pytest.raises(TypeError, match="tapegrad cannot compute in"):
             cast()
     assert {p.dtype for p in model.parameters()} == {tapegrad.float32}  # nothing half-cast
+
+
+def test_types_print_as_pytorchs_and_pickle_without_naming_torch():
+    """``type(torch.float32)`` and ``type(device)`` print as PyTorch's classes (assert_close's
+    TypeError shows them); pickles still name tapegrad's functions, so they load anywhere."""
+    import pickle
+    assert str(type(tapegrad.float32)) == "<class 'torch.dtype'>"
+    assert str(type(tapegrad.device("cpu"))) == "<class 'torch.device'>"
+    for value in (tapegrad.float64, tapegrad.device("cuda", 1)):
+        data = pickle.dumps(value)
+        assert b"torch" not in data.replace(b"tapegrad", b"")
+        assert pickle.loads(data) == value
