@@ -220,6 +220,8 @@ class iinfo:
 
     def __init__(self, type):
         type = as_dtype(type)
+        if type._category == _BOOL:
+            raise TypeError(f"{type} is not supported by torch.iinfo")
         if type._category != _INT:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
                             "handle 'torch.iinfo'")

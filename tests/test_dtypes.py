@@ -392,3 +392,16 @@ def test_types_print_as_pytorchs_and_pickle_without_naming_torch():
         data = pickle.dumps(value)
         assert b"torch" not in data.replace(b"tapegrad", b"")
         assert pickle.loads(data) == value
+
+
+def test_number_conversion_errors_as_pytorchs():
+    with pytest.raises(TypeError, match=r"^torch.bool is not supported by torch.iinfo$"):
+        tapegrad.iinfo(tapegrad.bool)
+    x = tapegrad.zeros(2)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type float without"):
+        x[0] = 1e300
+    x[0], x[1] = float("inf"), -3.4e38
+    assert x.tolist() == [float("inf"), float(np.float32(-3.4e38))]
+    half = tapegrad.zeros(1, dtype=tapegrad.float16)
+    half[0] = 65520.0  # PyTorch does not check float16: it rounds to inf
+    assert half.item() == float("inf")

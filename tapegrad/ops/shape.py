@@ -768,7 +768,8 @@ def index_put_dtype_error(destination, source):
 
 def _value_of_dtype(value, input):
     if not isinstance(value, Tensor):
-        if input._array.dtype.kind in "iub":  # PyTorch's range check (-1 still gives uint8 255)
+        # PyTorch's range check (-1 still gives uint8 255; float16 alone is unchecked: inf)
+        if input._array.dtype.kind in "iub" or input._array.dtype == np.float32:
             value = checked_number(value, input._array.dtype)
         return Tensor._make(np.array(value, dtype=input._array.dtype))
     if value._array.dtype != input._array.dtype:
