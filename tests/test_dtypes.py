@@ -405,3 +405,14 @@ def test_number_conversion_errors_as_pytorchs():
     half = tapegrad.zeros(1, dtype=tapegrad.float16)
     half[0] = 65520.0  # PyTorch does not check float16: it rounds to inf
     assert half.item() == float("inf")
+
+
+def test_uint64_tensors_take_the_whole_range_of_python_ints():
+    big = tapegrad.tensor([2**64 - 1, 2**63, 5], dtype=tapegrad.uint64)
+    assert big.tolist() == [2**64 - 1, 2**63, 5]
+    with pytest.raises(OverflowError, match="int too big to convert"):
+        tapegrad.tensor([2**64], dtype=tapegrad.uint64)
+    with pytest.raises(OverflowError, match="can't convert negative int to unsigned"):
+        tapegrad.tensor([-1], dtype=tapegrad.uint64)
+    with pytest.raises(TypeError, match="an integer is required"):
+        tapegrad.tensor([1.5], dtype=tapegrad.uint64)

@@ -126,6 +126,8 @@ def _infer_array(data, dtype=None):
     target = _numpy_dtype(dtype) if dtype is not None else _inferred_dtype(data)
     if 0 in sizes:
         return np.empty(sizes, target)
+    if target == np.uint64:
+        return _as_uint64(data)
     values = np.asarray(_stored(data, sizes, 0, target.kind) if sizes else _scalar_of(data, target.kind))
     if target.kind in "iub" and (values.dtype in (np.uint64, object) or
                                  dtype is None and values.dtype.kind == "f"):
@@ -136,6 +138,20 @@ def _infer_array(data, dtype=None):
         _check_fits(values, target)
     with np.errstate(over="ignore"):  # a float beyond float32's range is inf there
         return values.astype(target, copy=False)
+
+
+def _as_uint64(data):
+    """Python numbers read as uint64, as PyTorch reads them: the whole range of ints, no
+    wrapping, no floats."""
+    values = np.array(data, dtype=object)
+    for value in values.flat:
+        if isinstance(value, (float, np.floating)):
+            raise TypeError("an integer is required")
+        if value < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value >= 2**64:
+            raise OverflowError("int too big to convert")
+    return values.astype(np.uint64)
 
 
 def _plain_numbers(data):
