@@ -33,10 +33,14 @@ class Adagrad(Optimizer):
         state["step"] = ops.tensor(0.0)
         state["sum"] = ops.full_like(param, group["initial_accumulator_value"])
 
+    _accepts_sparse_grads = True
+
     def _update(self, group, param, grad, state):
         if not state:
             self._initialise(group, param, state)
         state["step"].add_(1)
+        if grad.is_sparse:
+            return self._update_rows(group, param, grad, state)
         grad = self._apply_weight_decay(group, param, grad)
         step_size = group["lr"]
         if group["lr_decay"] != 0:  # (a hyperparameter: no tensor ops per step without decay)
@@ -45,3 +49,15 @@ class Adagrad(Optimizer):
             step_size = step_size / (1 + (state["step"].double() - 1) * group["lr_decay"])
         state["sum"].add_(grad * grad)
         param.sub_(grad / (state["sum"].sqrt() + group["eps"]) * step_size)
+
+    @staticmethod
+    def _update_rows(group, param, grad, state):
+        """The update for a sparse gradient: only its stored positions accumulate and move."""
+        if group["weight_decay"] != 0:
+            raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+        step_size = group["lr"] / (1 + (state["step"].item() - 1) * group["lr_decay"])
+        grad = grad.coalesce()
+        positions, values = tuple(grad._indices()), grad._values()
+        state["sum"].index_put_(positions, values * values, accumulate=True)
+        std = state["sum"][positions].sqrt() + group["eps"]
+        param.index_put_(positions, values / std * -step_size, accumulate=True)

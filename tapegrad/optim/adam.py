@@ -13,6 +13,7 @@ class Adam(Optimizer):
                               ("capturable", False), ("differentiable", False),
                               ("decoupled_weight_decay", False), ("fused", None))
     _legacy_number_state = ("step",)
+    _sparse_grads_advice = ", please consider SparseAdam instead"
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -54,7 +55,8 @@ class Adam(Optimizer):
         second_moment = exp_avg_sq
         if group["amsgrad"]:
             second_moment = state["max_exp_avg_sq"]
-            second_moment.copy_(ops.maximum(second_moment, exp_avg_sq))
+            # (a clone: a differentiable step saves maximum's inputs for its backward)
+            second_moment.copy_(ops.maximum(second_moment.clone(), exp_avg_sq))
         dtype = param.dtype  # the kernels take Python numbers in the tensor's precision
         bias_correction2_sqrt = (1 - beta2 ** step).sqrt().to(dtype)
         denominator = second_moment.sqrt() / bias_correction2_sqrt + group["eps"]

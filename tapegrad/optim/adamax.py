@@ -28,5 +28,6 @@ class Adamax(Optimizer):
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.add_((grad - exp_avg) * (1 - beta1))
-        exp_inf.copy_(ops.maximum(exp_inf.mul_(beta2), grad.abs() + group["eps"]))
+        # (out of place before the copy: a differentiable step saves maximum's inputs)
+        exp_inf.copy_(ops.maximum(exp_inf * beta2, grad.abs() + group["eps"]))
         param.sub_(exp_avg / exp_inf * (group["lr"] / (1 - beta1 ** step)))

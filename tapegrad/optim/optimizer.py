@@ -1,7 +1,9 @@
 """``Optimizer``: parameter groups, per-parameter state, ``zero_grad`` and state dicts.
 
 Subclasses write only ``_update(group, param, grad, state)``, the rule for one parameter; the base
-class walks the groups under ``no_grad`` so that no update is ever recorded on the tape.
+class walks the groups under ``no_grad`` so that no update is recorded on the tape, unless the
+optimizer is ``differentiable`` (meta-learning through the step, as in PyTorch): then the rule's
+operations are recorded, in place on the (non-leaf) parameters and state.
 """
 import copy
 import functools
@@ -99,6 +101,17 @@ def _patch_step_hooks(optimizer):
         cls.step = _with_step_hooks(cls.step)
 
 
+def _own_step(cls):
+    """``Optimizer._step_by_rule`` as ``cls.step``, a function of that name (PyTorch's hook
+    errors name it: ``<function SGD.step at ...>``)."""
+    def step(self, closure=None):
+        return Optimizer._step_by_rule(self, closure)
+    step.__qualname__ = f"{cls.__qualname__}.step"
+    step.__module__ = cls.__module__
+    step.__doc__ = Optimizer._step_by_rule.__doc__
+    return step
+
+
 class Optimizer:
     """Base class: ``params`` is an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts
     (parameter groups, each with its own options)."""
@@ -125,9 +138,6 @@ class Optimizer:
                 raise RuntimeError("`fused` does not support `differentiable`")
             if defaults.get("foreach"):
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-        if defaults.get("differentiable"):
-            raise NotImplementedError("differentiable=True is not supported: optimizer steps are "
-                                      "never recorded on the tape")
 
     def add_param_group(self, param_group):
         """Add a group; as in PyTorch, the dict given becomes the group (its ``params`` turned
@@ -181,7 +191,7 @@ class Optimizer:
         PyTorch's defines one, so that hooks are patched onto it class by class as there."""
         super().__init_subclass__(**kwargs)
         if "_update" in cls.__dict__ and "step" not in cls.__dict__:
-            cls.step = Optimizer._step_by_rule
+            cls.step = _own_step(cls)
 
     def step(self, closure=None):
         raise NotImplementedError
@@ -192,8 +202,9 @@ class Optimizer:
         if closure is not None:
             with grad_mode.enable_grad():
                 loss = closure()
-        with grad_mode.no_grad():
+        with grad_mode.set_grad_enabled(bool(self.defaults.get("differentiable"))):  # see top
             for group in self.param_groups:
+                self._check_sparse_grads(group)
                 for param in group["params"]:
                     if param._grad is None:
                         continue
@@ -216,6 +227,21 @@ class Optimizer:
         """The rule for one parameter, which each built-in optimizer defines."""
         raise NotImplementedError
 
+    # Whether the rule takes sparse COO gradients (``nn.Embedding(sparse=True)``), as PyTorch's
+    # SGD, Adagrad and SparseAdam do; the others refuse them, Adam with some advice.
+    _accepts_sparse_grads = False
+    _sparse_grads_advice = ""
+
+    def _check_sparse_grads(self, group):
+        """PyTorch's refusal of sparse gradients, for the whole group before any update, naming
+        the built-in optimizer whose rule this is (Adam for AdamW, as there)."""
+        if self._accepts_sparse_grads:
+            return
+        if any(p._grad is not None and p._grad.is_sparse for p in group["params"]):
+            rule_owner = next(c for c in type(self).__mro__ if "_update" in c.__dict__)
+            raise RuntimeError(f"{rule_owner.__name__} does not support sparse gradients"
+                               f"{self._sparse_grads_advice}")
+
     # Whether a complex parameter is updated as pairs of real numbers (PyTorch's view_as_real in
     # its optimizers: Adam's second moment is then |re|^2 and |im|^2, not a complex square);
     # an optimizer that refuses complex parameters sees them as they are.
@@ -234,6 +260,13 @@ class Optimizer:
             devices.append("xla")
         return (f"If capturable=True, {self._capturable_tensors[implementation]} must be on "
                 f"supported devices: {devices}.")
+
+    @staticmethod
+    def _add_sparse_(param, grad, alpha):
+        """``param.add_(grad, alpha=alpha)`` for a sparse COO ``grad``: only its stored
+        positions move (duplicates summed)."""
+        grad = grad.coalesce()
+        param.index_put_(tuple(grad._indices()), grad._values() * alpha, accumulate=True)
 
     @staticmethod
     def _apply_weight_decay(group, param, grad):

@@ -1,4 +1,5 @@
 """Stochastic gradient descent with momentum, dampening, Nesterov momentum and weight decay."""
+from ..tensor import Tensor
 from .optimizer import Optimizer, check_lr
 
 __all__ = ["SGD"]
@@ -24,6 +25,8 @@ class SGD(Optimizer):
                                       maximize=maximize, foreach=foreach,
                                       differentiable=differentiable, fused=fused))
 
+    _accepts_sparse_grads = True
+
     def _update(self, group, param, grad, state):
         grad = self._apply_weight_decay(group, param, grad)
         momentum = group["momentum"]
@@ -31,7 +34,16 @@ class SGD(Optimizer):
             buffer = state.get("momentum_buffer")
             if buffer is None:
                 buffer = state["momentum_buffer"] = grad.clone().detach()
+            elif buffer.is_sparse:  # (a sparse gradient's buffer stays sparse, as in PyTorch)
+                buffer = state["momentum_buffer"] = buffer.mul(momentum).add(
+                    grad, alpha=1 - group["dampening"])
             else:
                 buffer.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
-        param.add_(grad, alpha=-group["lr"])
+        lr = group["lr"]
+        if grad.is_sparse:
+            self._add_sparse_(param, grad, -lr)
+        elif isinstance(lr, Tensor) and lr.requires_grad:  # a learned lr (differentiable=True)
+            param.addcmul_(grad, lr, value=-1)
+        else:
+            param.add_(grad, alpha=-lr)

@@ -35,6 +35,7 @@ class SparseAdam(Optimizer):
             raise ValueError(f"{kind} params at indices {found}: {reason}")
 
     _complex_as_real = False  # (complex parameters are refused)
+    _accepts_sparse_grads = True
 
     def _update(self, group, param, grad, state):
         if not grad.is_sparse:
