@@ -360,3 +360,15 @@ def test_sparse_embedding_refuses_frequency_scaling():
     table = torch.nn.Embedding(4, 2, sparse=True, scale_grad_by_freq=True)
     with pytest.raises(RuntimeError, match="scale_grad_by_freq not supported with sparse"):
         table(torch.tensor([0, 0])).sum().backward()
+
+
+def test_a_dense_tensor_adds_and_subtracts_a_sparse_one_in_place():
+    """``p.add_(sparse_grad, alpha=-lr)``, as hand-written optimizers update embeddings."""
+    g = torch.sparse_coo_tensor(torch.tensor([[1, 3]]), torch.ones(2, 2), (5, 2))
+    d = torch.zeros(5, 2)
+    d.add_(g)
+    d.sub_(g, alpha=0.5)
+    d += g
+    expected = np.zeros((5, 2), np.float32)
+    expected[[1, 3]] = 1.5
+    np.testing.assert_array_equal(d.numpy(), expected)

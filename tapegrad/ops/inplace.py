@@ -363,6 +363,8 @@ def _binary_inplace(prim, scaled=None):
     opmath_scalar = half_opmath_scalar if prim in (ew._mul, ew._div) else _no_scalar
 
     def op(input, other, *, alpha=1):
+        if scaled is not None and getattr(other, "is_sparse", False) and not input.is_sparse:
+            other = other.to_dense()  # a dense tensor adds a sparse one into itself
         if isinstance(alpha, Tensor) and scaled is not None:
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         if not is_operand(other):  # a list, an array: not converted, as in PyTorch
@@ -450,6 +452,8 @@ _div_same_dtype = _binary_inplace(ew._div)
 
 
 def sub_(input, other, *, alpha=1):
+    if getattr(other, "is_sparse", False) and not input.is_sparse:
+        other = other.to_dense()
     ew.check_bool_subtraction(input, other)
     return _sub_unchecked(input, other, alpha=alpha)
 
