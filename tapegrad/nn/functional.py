@@ -115,14 +115,15 @@ def linear(input, weight, bias=None):
     if bias is None:  # mm's dtype check, with its message ("expected m1 and m2 ...")
         two_matrices = ndim == 2 and weight._array.ndim == 2
         return ops.mm(input, weight.t()) if two_matrices else ops.matmul(input, weight.t())
-    if input._array.dtype != weight._array.dtype:
+    vector_bias = bias._array.ndim == 1 or sum(n != 1 for n in bias._array.shape) == 1
+    folds = ndim == 2 or input.is_contiguous() and vector_bias
+    if folds and input._array.dtype != weight._array.dtype:  # (else matmul's message)
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
                            f"{input.type()[6:-6]} and {weight.type()[6:-6]}")
-    vector_bias = bias._array.ndim == 1 or sum(n != 1 for n in bias._array.shape) == 1
-    if not (ndim == 2 or input.is_contiguous() and vector_bias):
+    if not folds:
         out = ops.matmul(input, weight.t())
         check_in_place_broadcast(out.shape, _broadcast_shape(out, bias))
-        return out + bias
+        return out.add_(bias)  # in place: the product's dtype, whatever the bias's
     rows = input if ndim == 2 else input.reshape(math.prod(shape[:-1]), shape[-1])
     out = _addmm_checked(bias, rows, weight)
     return out if ndim == 2 else out.view(*shape[:-1], out.shape[1])
@@ -843,6 +844,11 @@ def _broadcast_shape(a, b):
         raise RuntimeError(broadcast_error((a, b), {})) from None
 
 
+# mask types that compute the attention themselves (``torch.nn.attention.bias.CausalBias``), as
+# their ``__torch_function__`` does when subclass dispatch is on
+ATTN_MASK_HANDLERS = {}
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
                                  is_causal=False, scale=None, enable_gqa=False):
     """``softmax(q kᵀ · scale + mask) v``; a boolean mask marks the positions that take part.
@@ -851,6 +857,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     PyTorch on CPU runs its flash-attention kernel where it can (one
     ``ScaledDotProductFlashAttentionForCpuBackward0`` node) and its "math" composite elsewhere;
     ``_sdpa_backend`` chooses as it does, honouring ``torch.nn.attention.sdpa_kernel``."""
+    handler = ATTN_MASK_HANDLERS.get(type(attn_mask))
+    if handler is not None:
+        return handler(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     _check_attention_inputs(query, key, value, attn_mask)
     if query.numel() == 0 or key.numel() == 0 or value.numel() == 0:
         return _empty_attention(query, key, value)
@@ -1769,10 +1778,14 @@ for _attribute, _cpp_name in (("avg_pool2d", "avg_pool2d"), ("avg_pool3d", "avg_
 del _attribute, _cpp_name
 
 
+_FROM_ATTENTION = {"multi_head_attention_forward": "multi_head_attention_forward",
+                   "_canonical_mask": "canonical_mask", "_none_or_dtype": "none_or_dtype"}
+
+
 def __getattr__(name):
-    """``multi_head_attention_forward`` is defined beside ``MultiheadAttention``, which builds
-    on this module; it is fetched from there when first asked for."""
-    if name == "multi_head_attention_forward":
-        from .modules.attention import multi_head_attention_forward
-        return multi_head_attention_forward
+    """``multi_head_attention_forward`` and its mask helpers are defined beside
+    ``MultiheadAttention``, which builds on this module; fetched from there when asked for."""
+    if name in _FROM_ATTENTION:
+        from .modules import attention
+        return getattr(attention, _FROM_ATTENTION[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ its order.
 import warnings
 
 from ... import dtypes, ops
+from ...tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -20,6 +21,8 @@ __all__ = ["MultiheadAttention", "multi_head_attention_forward"]
 
 
 class MultiheadAttention(Module):
+    __constants__ = ["batch_first"]
+
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False, device=None,
                  dtype=None):
@@ -80,7 +83,7 @@ class MultiheadAttention(Module):
         differ), batch_first inputs made sequence-first, then ``multi_head_attention_forward``."""
         is_batched = query.dim() == 3
         key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
-                                          _dtype_of(attn_mask), "attn_mask", query.dtype)
+                                          none_or_dtype(attn_mask), "attn_mask", query.dtype)
         attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
         if self.batch_first and is_batched:
             query, key, value = _transposed(query, key, value)
@@ -97,6 +100,23 @@ class MultiheadAttention(Module):
             output = output.transpose(1, 0)
         return output, weights
 
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """The one mask PyTorch's fused kernel takes, and its type: 1 for the
+        ``(batch, seq_len)`` key padding mask alone, 2 when an ``attn_mask`` is given (expanded
+        to ``(batch, num_heads, seq_len, seq_len)``, plus the padding mask if any: a logical or
+        for boolean masks), ``(None, None)`` for neither. ``query`` is batch-first."""
+        if attn_mask is None:
+            return key_padding_mask, (None if key_padding_mask is None else 1)
+        batch, seq_len, _ = query.shape
+        if attn_mask.dim() == 3:
+            merged = attn_mask.view(batch, -1, seq_len, seq_len)
+        else:
+            merged = attn_mask.view(1, 1, seq_len, seq_len).expand(batch, self.num_heads, -1, -1)
+        if key_padding_mask is not None:
+            merged = merged + key_padding_mask.view(batch, 1, 1, seq_len).expand(
+                -1, self.num_heads, -1, -1)
+        return merged, 2
+
 
 def _transposed(query, key, value):
     """(N, L, E) inputs as (L, N, E), keeping self-attention's ``query is key is value``."""
@@ -110,23 +130,29 @@ def _transposed(query, key, value):
     return query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
 
 
-def _dtype_of(mask):
-    return None if mask is None else mask.dtype
+def none_or_dtype(input):
+    """A mask's dtype, None for no mask (``F._none_or_dtype``)."""
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or torch.Tensor")
 
 
-def canonical_mask(mask, name, other_dtype, other_name, dtype):
-    """A boolean mask (True: not allowed) as 0 / -inf of ``dtype``, a float mask as it is;
-    with PyTorch's warning when ``other_dtype`` (the other mask's) differs."""
+def canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A boolean mask (True: not allowed) as 0 / -inf of ``target_type``, a float mask as it
+    is; with PyTorch's warning when ``other_type`` (the other mask's) differs
+    (``F._canonical_mask``, with its argument names, which code copying PyTorch's layers uses)."""
     if mask is None:
         return None
     if mask.dtype != dtypes.bool and not mask.is_floating_point():
-        raise AssertionError(f"only bool and floating types of {name} are supported")
-    if other_dtype is not None and mask.dtype != other_dtype:
-        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same "
-                      "type for both instead.", stacklevel=2)
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
+                      "same type for both instead.", stacklevel=2)
     if mask.is_floating_point():
         return mask
-    return ops.zeros(mask.shape, dtype=dtype).masked_fill(mask, float("-inf"))
+    return ops.zeros(mask.shape, dtype=target_type).masked_fill(mask, float("-inf"))
 
 
 def _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads):
@@ -209,7 +235,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = key_padding_mask.unsqueeze(0)
     target_length, batch, embed_dim = query.shape
     key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
-                                      _dtype_of(attn_mask), "attn_mask", query.dtype)
+                                      none_or_dtype(attn_mask), "attn_mask", query.dtype)
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "

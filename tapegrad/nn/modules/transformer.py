@@ -7,16 +7,16 @@ feed-forward block) wrap each block in a residual connection with a layer norm b
 copies of a layer; ``Transformer`` joins an encoder and a decoder.
 """
 import copy
+import warnings
 
 from ... import ops
-from ..._warnings import warn_at_caller
 from ...tensor import _warn_once
 from ...autograd import grad_mode
 from ...backends import mha
 from .. import functional as F
 from .. import init
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention, canonical_mask
+from .attention import MultiheadAttention, canonical_mask, none_or_dtype
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -95,7 +95,10 @@ class _TransformerLayer(Module):
         self.dropout2 = Dropout(dropout)
         if cross_attention:
             self.dropout3 = Dropout(dropout)
-        self.activation = _activation_function(activation)
+        activation = _activation_function(activation)
+        if not cross_attention:  # the encoder's fast-path code, set first as in PyTorch
+            self.activation_relu_or_gelu = _fused_activation_code(activation)
+        self.activation = activation
 
     def _residual(self, x, norm, block, *args):
         """``x`` plus ``block(x, *args)``, with ``norm`` applied to the block's input
@@ -113,16 +116,17 @@ class _TransformerLayer(Module):
 
 
 class TransformerEncoderLayer(_TransformerLayer):
+    __constants__ = ["norm_first"]
+
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None):
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
                          batch_first, norm_first, bias, device, dtype, cross_attention=False)
-        self.activation_relu_or_gelu = _fused_activation_code(self.activation)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                              _dtype_of(src_mask), "src_mask", src.dtype)
+                                              none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype)
         x = self._residual(src, self.norm1, self._sa_block, src_mask, src_key_padding_mask,
                            is_causal)
@@ -137,6 +141,8 @@ class TransformerEncoderLayer(_TransformerLayer):
 
 
 class TransformerDecoderLayer(_TransformerLayer):
+    __constants__ = ["norm_first"]
+
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu,
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
                  device=None, dtype=None):
@@ -168,6 +174,7 @@ class TransformerEncoder(Module):
     ``_padded_positions``), its padded positions come out as zeros, after its one-time warning
     that nested tensors are a prototype; so do they here. The layers get ``is_causal`` as
     PyTorch detects it (``_detect_is_causal_mask``)."""
+    __constants__ = ["norm"]
 
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True,
                  mask_check=True):
@@ -180,19 +187,19 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why_not = _why_no_nested_tensor(encoder_layer)
         if enable_nested_tensor and why_not:
-            warn_at_caller("enable_nested_tensor is True, but self.use_nested_tensor is False "
-                           f"because {why_not}")
+            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why_not}", stacklevel=2)  # at its caller, as PyTorch's
             self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                              _dtype_of(mask), "mask", src.dtype)
+                                              none_or_dtype(mask), "mask", src.dtype)
         mask = canonical_mask(mask, "mask", None, "", src.dtype)
         batch_first = self.layers[0].self_attn.batch_first
         padded = self._padded_positions(src, mask, src_key_padding_mask)
         if padded is not None:
             _warn_once(_NESTED_TENSOR_PROTOTYPE)
-        is_causal = _detect_is_causal_mask(mask, is_causal, _sequence_length(src, batch_first))
+        is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal,
@@ -223,10 +230,6 @@ class TransformerEncoder(Module):
         return padded
 
 
-def _dtype_of(mask):
-    return None if mask is None else mask.dtype
-
-
 _NESTED_TENSOR_PROTOTYPE = (
     "The PyTorch API of nested tensors is in prototype stage and will change in the near "
     "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, as "
@@ -234,20 +237,27 @@ _NESTED_TENSOR_PROTOTYPE = (
     "torch.compile.")
 
 
-def _sequence_length(src, batch_first):
+def _get_seq_len(src, batch_first):
     """The length of the sequences in ``src``: (S, E) unbatched, else (S, N, E) or (N, S, E)."""
     if src.dim() == 2:
         return src.shape[0]
     return src.shape[1 if batch_first else 0]
 
 
-def _detect_is_causal_mask(mask, is_causal, size):
+def _detect_is_causal_mask(mask, is_causal=None, size=None):
     """PyTorch's reading of the ``is_causal`` hint: True or False as given; None (no hint)
-    means "whether ``mask`` equals the causal float mask of ``size``" (False without a mask)."""
+    means "whether ``mask`` equals the causal float mask of ``size``" (by default the mask's
+    own number of rows; False without a mask)."""
     if is_causal is not None or mask is None:
         return is_causal is True
-    causal = Transformer.generate_square_subsequent_mask(size, dtype=mask.dtype)
+    size = mask.shape[-2] if size is None else size
+    causal = _generate_square_subsequent_mask(size, device=mask.device, dtype=mask.dtype)
     return tuple(mask.shape) == tuple(causal.shape) and bool((mask == causal).all())
+
+
+def _generate_square_subsequent_mask(sz, device=None, dtype=None):
+    """A float (sz, sz) causal mask: -inf above the diagonal (future positions), 0 elsewhere."""
+    return ops.full((sz, sz), float("-inf"), dtype=dtype, device=device).triu(1)
 
 
 def _why_no_nested_tensor(layer):
@@ -277,6 +287,7 @@ def _why_no_nested_tensor(layer):
 class TransformerDecoder(Module):
     """``num_layers`` independent copies of ``decoder_layer``, each attending to the same
     ``memory``, then an optional final norm."""
+    __constants__ = ["norm"]
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
@@ -286,7 +297,7 @@ class TransformerDecoder(Module):
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
-        length = _sequence_length(tgt, self.layers[0].self_attn.batch_first)
+        length = _get_seq_len(tgt, self.layers[0].self_attn.batch_first)
         tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, length)
         output = tgt
         for layer in self.layers:
@@ -340,7 +351,7 @@ class Transformer(Module):
     @staticmethod
     def generate_square_subsequent_mask(sz, device=None, dtype=None):
         """A float (sz, sz) causal mask: -inf above the diagonal (future positions), 0 elsewhere."""
-        return ops.full((sz, sz), float("-inf"), dtype=dtype, device=device).triu(1)
+        return _generate_square_subsequent_mask(sz, device=device, dtype=dtype)
 
     def _reset_parameters(self):
         """Xavier-uniform for every weight matrix (PyTorch's choice), replacing the layers'

@@ -6,8 +6,8 @@ has on CPU (flash attention, math) only those allowed.
 """
 import contextlib
 
-from ..backends import cuda
-from ..backends.cuda import SDPBackend
+from ...backends import cuda
+from ...backends.cuda import SDPBackend
 
 __all__ = ["SDPBackend", "sdpa_kernel"]
 
