@@ -139,8 +139,8 @@ def as_dtype(spec):
     """Accept a tapegrad dtype, a numpy dtype or type, a Python type, or a name."""
     if isinstance(spec, dtype):
         return spec
-    if spec is builtins.float:
-        return _default_float
+    if spec is builtins.float:  # a Python float is a double, whatever the default dtype
+        return float64
     if spec is builtins.int:
         return int64
     if spec is builtins.bool:

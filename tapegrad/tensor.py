@@ -190,7 +190,14 @@ class Tensor:
         return _memory_format.is_in(self._array, memory_format)
 
     def stride(self, dim=None):
-        strides = tuple(s // self._array.itemsize for s in self._array.strides)
+        if self._array.size:
+            strides = tuple(s // self._array.itemsize for s in self._array.strides)
+        else:  # numpy's are all 0; PyTorch gives an empty tensor contiguous ones (a size 0 as 1)
+            strides, step = [], 1
+            for size in reversed(self._array.shape):
+                strides.insert(0, step)
+                step *= max(size, 1)
+            strides = tuple(strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._array.ndim)]
 
     def data_ptr(self):

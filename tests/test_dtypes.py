@@ -416,3 +416,11 @@ def test_uint64_tensors_take_the_whole_range_of_python_ints():
         tapegrad.tensor([-1], dtype=tapegrad.uint64)
     with pytest.raises(TypeError, match="an integer is required"):
         tapegrad.tensor([1.5], dtype=tapegrad.uint64)
+
+
+def test_python_float_means_float64_and_empty_tensors_have_contiguous_strides():
+    assert tapegrad.zeros(1, dtype=float).dtype == tapegrad.float64
+    assert tapegrad.ones(2).to(float).dtype == tapegrad.float64
+    assert tapegrad.zeros(3, 0, 2).stride() == (2, 2, 1)  # a size 0 counts as 1, as in PyTorch
+    assert tapegrad.empty(0).stride() == (1,)
+    assert tapegrad.zeros(2, 0).stride(0) == 1
