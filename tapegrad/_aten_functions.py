@@ -341,8 +341,7 @@ def _resized_alias(tensor, sizes):
     return alias.resize_(*sizes)
 
 
-# In place: the tensor becomes its own ``as_strided`` view.
-as_strided_ = _inplace._inplace_view("AsStridedBackward1", _strided.as_strided)
+as_strided_ = _strided.as_strided_
 
 
 def _new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,
@@ -400,4 +399,5 @@ Tensor.resize = _resize
 Tensor.resize_as = _resize_as
 Tensor.as_strided_scatter = as_strided_scatter
 Tensor.as_strided_ = as_strided_
+Tensor.is_set_to = _strided.is_set_to
 Tensor.new_empty_strided = _new_empty_strided

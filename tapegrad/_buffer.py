@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from . import dtypes
-from .tensor import Tensor
+from .ops.creation import _finish
 
 __all__ = ["frombuffer"]
 
@@ -13,10 +13,15 @@ __all__ = ["frombuffer"]
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     """``count`` elements of ``dtype`` from byte ``offset`` of ``buffer`` (all the rest when -1),
     sharing its memory: writes through either show in the other."""
+    if not isinstance(dtype, (dtypes.dtype, type)):
+        raise TypeError(f"frombuffer(): argument 'dtype' must be torch.dtype, not "
+                        f"{type(dtype).__name__}")
     try:
         memory = memoryview(buffer)
     except TypeError:
         raise ValueError("object does not implement Python buffer protocol.") from None
+    if not memory.c_contiguous:  # PyTorch asks for the buffer as one plain block of bytes
+        raise RuntimeError("could not retrieve buffer from object")
     length, itemsize = memory.nbytes, dtypes.as_dtype(dtype).itemsize
     if length <= 0 or count == 0:
         raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
@@ -35,7 +40,7 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     if memory.readonly:
         _warn_not_writable()
     array = np.frombuffer(memory.cast("B"), dtypes.as_dtype(dtype).numpy, count, offset)
-    return Tensor._make(array).requires_grad_(requires_grad)
+    return _finish(array, requires_grad)
 
 
 @functools.cache

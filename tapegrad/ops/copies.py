@@ -77,9 +77,10 @@ def transpose_copy(input, dim0, dim1):
 
 
 def view_copy(input, size):
-    """``size``: a shape, or a dtype (the bytes reinterpreted, as ``Tensor.view(dtype)``)."""
+    """``size``: a shape, or a dtype (the bytes reinterpreted, as ``Tensor.view(dtype)``). A new
+    shape needs no viewable strides: the result is a copy anyway (as PyTorch's)."""
     if isinstance(size, (builtins.list, builtins.tuple)) or hasattr(size, "__index__"):
-        return _copied(input.view(size))
+        return _copied(input.contiguous().view(size))
     return _copied(input.view(dtype=size))
 
 

@@ -11,10 +11,11 @@ from numpy.lib.array_utils import byte_bounds
 
 from ..tensor import Tensor, _address
 from .creation import _index
+from .inplace import _inplace_view
 from .registry import OTHER, VIEW, primitive
 from .shape import _axis
 
-__all__ = ["as_strided", "unfold", "unfold_backward"]
+__all__ = ["as_strided", "as_strided_", "unfold", "unfold_backward"]
 
 
 # ------------------------------------------------------------------------------------- unfold
@@ -217,3 +218,25 @@ def _check_geometry(input, size, stride, offset):
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
                            f"offset {offset}, and itemsize {itemsize} requiring a storage size of "
                            f"{needed * itemsize} are out of bounds for storage of size {available}")
+
+
+def as_strided_(input, size, stride, storage_offset=None):
+    """``Tensor.as_strided_``: the tensor becomes its own ``as_strided`` view, still over the
+    storage it had, so its ``storage_offset()`` and storage size are measured there."""
+    storage = input._storage_array()
+    _as_strided_in_place(input, size, stride, storage_offset)
+    if input._base is None:
+        input._storage = storage
+    return input
+
+
+_as_strided_in_place = _inplace_view("AsStridedBackward1", as_strided)
+
+
+def is_set_to(input, tensor):
+    """``Tensor.is_set_to``: whether both tensors are the same window on the same storage (one
+    storage, offset, sizes and strides), as after ``a.set_(b)``."""
+    mine, theirs = input.untyped_storage(), tensor.untyped_storage()
+    return (mine.data_ptr() == theirs.data_ptr() and mine.nbytes() == theirs.nbytes()
+            and input.storage_offset() == tensor.storage_offset()
+            and input.shape == tensor.shape and input.stride() == tensor.stride())

@@ -1,0 +1,55 @@
+# Blog "expand vs repeat": expand adds zero strides and no memory, repeat/tile copy; broadcast_to,
+# expand_as, storage sizes, and writing after .contiguous().
+import torch
+
+v = torch.tensor([1.0, 2.0, 3.0])
+e = v.expand(4, 3)
+r = v.repeat(4, 1)
+print(e.stride(), r.stride(), e.shape == r.shape, torch.equal(e, r))
+print(e.untyped_storage().nbytes(), r.untyped_storage().nbytes(), e.nbytes, r.nbytes)
+print(e.data_ptr() == v.data_ptr(), r.data_ptr() == v.data_ptr(), e._base is v)
+v[0] = -1
+print(e[:, 0], r[:, 0])
+col = torch.arange(3.0).unsqueeze(1)
+ec = col.expand(-1, 4)
+print(ec.stride(), ec.is_contiguous(), ec)
+bt = torch.broadcast_to(torch.tensor(5.0), (2, 3))
+print(bt.stride(), bt.storage_offset(), bt.untyped_storage().nbytes())
+ea = torch.arange(2.0).view(2, 1).expand_as(torch.zeros(2, 5))
+print(ea.shape, ea.stride())
+tl = torch.arange(4).view(2, 2).tile((2, 3))
+print(tl.shape, tl.stride(), tl)
+ri = torch.arange(3).repeat_interleave(2)
+print(ri, ri.stride())
+x = torch.arange(3.0).view(1, 3, 1)
+big = x.expand(2, 3, 4)
+print(big.stride(), big.sum().item(), big.mean(dim=(0, 2)))
+mc = big.contiguous()
+print(mc.stride(), mc.untyped_storage().nbytes())
+mc[0, 0, 0] = 100
+print(x.view(-1))
+bv = big.reshape(6, 4)
+print(bv.stride(), bv._base is None or bv._base is x)
+bv2 = big.view(2, 3, 2, 2)
+print(bv2.stride())
+p = big.permute(2, 0, 1)
+print(p.stride(), p.is_contiguous())
+g = torch.tensor([1.0, 2.0], requires_grad=True)
+ge = g.expand(3, 2)
+(ge * torch.arange(6.0).view(3, 2)).sum().backward()
+print(g.grad)
+g2 = torch.tensor([1.0, 2.0], requires_grad=True)
+g2.repeat(3).pow(2).sum().backward()
+print(g2.grad)
+print(torch.ones(2, 1).expand(2, 3).unsqueeze(0).stride(), torch.ones(1).expand(0).stride())
+try:
+    v.expand(3)
+    v.expand(2, 2)
+except RuntimeError as e:
+    print(type(e).__name__, e)
+try:
+    v.repeat(2)
+    v.repeat(1, )
+    v.view(3, 1).repeat(2)
+except RuntimeError as e:
+    print(type(e).__name__, e)
