@@ -190,9 +190,10 @@ class Tensor:
         return _memory_format.is_in(self._array, memory_format)
 
     def stride(self, dim=None):
-        if self._array.size:
-            strides = tuple(s // self._array.itemsize for s in self._array.strides)
-        else:  # numpy's are all 0; PyTorch gives an empty tensor contiguous ones (a size 0 as 1)
+        array = self._array
+        if array.size or array.base is not None:  # (an empty view keeps its own, as in PyTorch)
+            strides = tuple(s // array.itemsize for s in array.strides)
+        else:  # a new empty array's are all 0 in numpy; PyTorch's are contiguous (0 counts as 1)
             strides, step = [], 1
             for size in reversed(self._array.shape):
                 strides.insert(0, step)
