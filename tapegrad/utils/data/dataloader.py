@@ -8,11 +8,14 @@ from a tapegrad ``Generator``: given the same seed the batches are the same ever
 every n-th batch, as PyTorch hands them out; it runs in the main process, one batch at a time,
 with ``get_worker_info()`` describing it, its own random generator seeded ``base_seed + i``, its
 own fetcher (so an ``IterableDataset`` yields one stream per worker, interleaved batch by batch,
-as in PyTorch) and ``worker_init_fn(i)`` called once before its first batch. Unlike PyTorch,
-the workers share the dataset object rather than each holding a pickled copy.
+as in PyTorch) and ``worker_init_fn(i)`` called once before its first batch. Each worker holds
+its own copy of the dataset, as a forked or spawned PyTorch worker does.
 """
+import copy
+import multiprocessing
 import os
 import warnings
+from typing import Generic, TypeVar
 
 from ... import random
 from ._utils import fetch as _fetch, worker as _worker
@@ -47,9 +50,12 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-class DataLoader:
+T_co = TypeVar("T_co", covariant=True)
+
+
+class DataLoader(Generic[T_co]):
     """Iterates over ``dataset`` in batches of ``batch_size`` (``None``: one sample at a time,
-    converted but not collated)."""
+    converted but not collated). Generic, as PyTorch's (``DataLoader[Batch]`` annotations)."""
 
     _initialized = False
 
@@ -125,9 +131,18 @@ class DataLoader:
                              f"{type(self).__name__} is initialized")
         super().__setattr__(name, value)
 
+    @property
+    def multiprocessing_context(self):
+        return self._multiprocessing_context
+
+    @multiprocessing_context.setter
+    def multiprocessing_context(self, context):
+        self._multiprocessing_context = _start_context(context, self.num_workers)
+
     def _get_iterator(self):
         if self.num_workers == 0:
             return _SingleProcessDataLoaderIter(self)
+        self.check_worker_number_rationality()  # again at each start of workers, as PyTorch
         return _MultiProcessingDataLoaderIter(self)
 
     def __iter__(self):
@@ -194,9 +209,35 @@ def _check_options(num_workers, timeout, prefetch_factor, persistent_workers,
         raise ValueError("prefetch_factor option should be non-negative")
     if persistent_workers and num_workers == 0:
         raise ValueError("persistent_workers option needs num_workers > 0")
-    if multiprocessing_context is not None and num_workers == 0:
+    _start_context(multiprocessing_context, num_workers)
+
+
+def _start_context(context, num_workers):
+    """The workers' start context as PyTorch keeps it, checked with its messages: a start
+    method's name becomes its ``multiprocessing`` context object (tapegrad's simulated workers
+    start no process, but the attribute and its checks are PyTorch's)."""
+    if context is None:
+        return None
+    if num_workers == 0:
         raise ValueError("multiprocessing_context can only be used with multi-process loading "
                          f"(num_workers > 0), but got num_workers={num_workers}")
+    if isinstance(context, str):
+        methods = multiprocessing.get_all_start_methods()
+        if context not in methods:
+            raise ValueError("multiprocessing_context option should specify a valid start "
+                             f"method in {methods!r}, but got multiprocessing_context={context!r}")
+        context = multiprocessing.get_context(context)
+    if not isinstance(context, multiprocessing.context.BaseContext):
+        raise TypeError("multiprocessing_context option should be a valid context object or a "
+                        "string specifying the start method, but got "
+                        f"multiprocessing_context={context}")
+    return context
+
+
+_UNSHARDED_REPLICAS_HINT = (
+    "For multiprocessing data-loading, this could be caused by not properly configuring the "
+    "IterableDataset replica at each worker. Please see "
+    "https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset for examples.")
 
 
 class _BaseDataLoaderIter:
@@ -245,9 +286,12 @@ class _BaseDataLoaderIter:
         if (self._dataset_kind == _DatasetKind.Iterable
                 and self._IterableDataset_len_called is not None
                 and self._num_yielded > self._IterableDataset_len_called):
-            warnings.warn(f"Length of IterableDataset {self._dataset} was reported to be "
-                          f"{self._IterableDataset_len_called}(when accessing len(dataloader)), "
-                          f"but {self._num_yielded} samples have been fetched. ", stacklevel=2)
+            message = (f"Length of IterableDataset {self._dataset} was reported to be "
+                       f"{self._IterableDataset_len_called}(when accessing len(dataloader)), "
+                       f"but {self._num_yielded} samples have been fetched. ")
+            if self._num_workers > 0:
+                message += _UNSHARDED_REPLICAS_HINT
+            warnings.warn(message, stacklevel=2)
         return data
 
     def __len__(self):
@@ -256,8 +300,8 @@ class _BaseDataLoaderIter:
     def __getstate__(self):
         raise NotImplementedError("{} cannot be pickled", type(self).__name__)
 
-    def _create_fetcher(self):
-        return _DatasetKind.create_fetcher(self._dataset_kind, self._dataset,
+    def _create_fetcher(self, dataset):
+        return _DatasetKind.create_fetcher(self._dataset_kind, dataset,
                                            self._auto_collation, self._collate_fn,
                                            self._drop_last)
 
@@ -271,7 +315,7 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
         if self._num_workers != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires num_workers == 0")
-        self._dataset_fetcher = self._create_fetcher()
+        self._dataset_fetcher = self._create_fetcher(self._dataset)
 
     def _next_data(self):
         index = self._next_index()  # may raise StopIteration
@@ -285,7 +329,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader):
         super().__init__(loader)
         self._worker_init_fn = loader.worker_init_fn
-        self._workers = [_Worker(i, self._num_workers, self._base_seed + i, self._dataset)
+        self._workers = [_Worker(i, self._num_workers, self._base_seed + i,
+                                 _worker_dataset(self._dataset))
                          for i in range(self._num_workers)]
         self._reset(loader, first_iter=True)
 
@@ -314,6 +359,17 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 return worker
 
 
+def _worker_dataset(dataset):
+    """The dataset as a PyTorch worker process holds it: a copy, so that what one worker changes
+    (``worker_init_fn`` narrowing its shard, a cache) is seen neither by the other workers nor by
+    the main process. A dataset that cannot be copied (an open file, a lock, a generator) is
+    shared, as the closest this single process can come."""
+    try:
+        return copy.deepcopy(dataset)
+    except Exception:  # noqa: BLE001  whatever deepcopy raises for an uncopyable member
+        return dataset
+
+
 class _Worker:
     """One simulated worker: its ``WorkerInfo``, its random generator state and its fetcher.
     What its code raises (bar the end of an iterable dataset's stream) reaches the caller as
@@ -335,7 +391,7 @@ class _Worker:
         try:
             if worker_init_fn is not None:
                 self._run(worker_init_fn, self.info.id)
-            self.fetcher = self._run(create_fetcher)
+            self.fetcher = self._run(create_fetcher, self.info.dataset)
         except Exception:  # noqa: BLE001  reported with the first batch, as PyTorch does
             self.init_error = _worker.WorkerError(self.info.id)
 

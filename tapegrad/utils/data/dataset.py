@@ -2,6 +2,7 @@
 ``random_split``."""
 import math
 import warnings
+from typing import Generic, Iterable, TypeVar
 
 import numpy as np
 
@@ -11,8 +12,12 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Conca
            "ChainDataset", "Subset", "random_split"]
 
 
-class Dataset:
-    """A map-style dataset: implement ``__getitem__`` (and ``__len__`` for samplers)."""
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Dataset(Generic[T_co]):
+    """A map-style dataset: implement ``__getitem__`` (and ``__len__`` for samplers).
+    Generic, as PyTorch's, so annotated subclasses such as ``Dataset[Tuple[Tensor, int]]`` work."""
 
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
@@ -21,11 +26,10 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
-    """A stream-style dataset: implement ``__iter__``; it is batched in iteration order."""
-
-    def __iter__(self):
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+class IterableDataset(Dataset[T_co], Iterable[T_co]):
+    """A stream-style dataset: implement ``__iter__``; it is batched in iteration order.
+    ``__iter__`` stays abstract (from ``Iterable``), so a subclass without one cannot be
+    instantiated, as in PyTorch."""
 
     def __add__(self, other):
         """Two streams add up to their chain, as no index can address a stream."""
@@ -47,7 +51,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].shape[0]
 
 
-class Subset(Dataset):
+class Subset(Dataset[T_co]):
     def __init__(self, dataset, indices):
         self.dataset = dataset
         self.indices = indices
@@ -67,7 +71,7 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[T_co]):
     def __init__(self, datasets):
         self.datasets = list(datasets)
         if not self.datasets:
@@ -79,6 +83,13 @@ class ConcatDataset(Dataset):
     def __len__(self):
         return self.cumulative_sizes[-1]
 
+    @property
+    def cummulative_sizes(self):
+        """The old, misspelt name of ``cumulative_sizes``, still read by older code."""
+        warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
+                      FutureWarning, stacklevel=2)
+        return self.cumulative_sizes
+
     def __getitem__(self, index):
         if index < 0:
             if -index > len(self):
@@ -89,7 +100,7 @@ class ConcatDataset(Dataset):
         return self.datasets[which][index - start]
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[T_co]):
     """Item ``i`` is the tuple (datasets given as arguments) or the dict (given as keywords) of
     item ``i`` of each dataset; the datasets have one length."""
 

@@ -4,14 +4,17 @@ tapegrad has no process groups, so ``num_replicas`` and ``rank`` must be given (
 them from the default process group otherwise, and says it has not been initialized).
 """
 import math
+from typing import TypeVar
 
 from ... import distributed, random
 from .sampler import Sampler
 
 __all__ = ["DistributedSampler"]
 
+T_co = TypeVar("T_co", covariant=True)
 
-class DistributedSampler(Sampler):
+
+class DistributedSampler(Sampler[T_co]):
     """Replica ``rank`` gets every ``num_replicas``-th index (of a per-epoch shuffle seeded
     ``seed + epoch``), padded by repeating indices — or cut, with ``drop_last`` — so that every
     replica gets as many."""

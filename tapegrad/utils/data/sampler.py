@@ -1,15 +1,19 @@
 """``utils.data.sampler``: the orders in which a ``DataLoader`` visits a dataset's indices."""
+from typing import Generic, TypeVar
+
 from ... import dtypes, ops, random
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]
 
 
-class Sampler:
-    """Yields dataset indices."""
+T_co = TypeVar("T_co", covariant=True)
 
-    def __init__(self, data_source=None):
-        pass
+
+class Sampler(Generic[T_co]):
+    """Yields dataset indices (generic, as PyTorch's: ``Sampler[int]``, ``Sampler[List[int]]``).
+    No ``__init__``: PyTorch 2.13 dropped the ``data_source`` argument, so
+    ``super().__init__(data_source)`` fails there as here."""
 
     def __iter__(self):
         raise NotImplementedError

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 __all__ = ["WorkerInfo", "get_worker_info"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WorkerInfo:
     id: int
     num_workers: int
