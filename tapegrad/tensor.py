@@ -657,13 +657,36 @@ class Tensor:
                                "torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
         new = _new_tensor(type(self))  # (a subclass's __new__ may want arguments)
-        new._init(self._array.copy())
+        array, storage = self._copied_memory(memo)
+        new._init(array)
+        if storage is not None:
+            new._storage = storage
         new._requires_grad = self._requires_grad
         if self._grad is not None:
             new._grad = self._grad.clone()
-        new.__dict__.update(self.__dict__)
+        new.__dict__.update({key: value for key, value in self.__dict__.items()
+                             if key not in _MEMORY_ATTRIBUTES})
         memo[id(self)] = new
         return new
+
+    def _copied_memory(self, memo):
+        """This tensor's elements in a deep copy, and the copied storage they lie in (None: the
+        array is its own), as PyTorch's deepcopy copies each storage once: tensors that shared
+        memory share the copy, at the same offsets and strides (views become plain tensors on
+        it, as in PyTorch)."""
+        storage = self._storage_array()
+        if not storage.flags.c_contiguous or not storage.size:  # (no layout to keep)
+            return self._array.copy(), None
+        key = ("tapegrad storage", id(storage))
+        copied = memo.get(key)
+        if copied is None:
+            copied = memo[key] = storage.copy()
+            memo.setdefault(id(memo), []).append(storage)  # (copy's keep-alive convention)
+        if self._array is storage:
+            return copied, None
+        offset = _address(self._array) - _address(storage)
+        return np.ndarray(self._array.shape, self._array.dtype, buffer=copied, offset=offset,
+                          strides=self._array.strides), copied
 
     # -- dtype conversion -------------------------------------------------------------------------
     def to(self, *args, dtype=None, copy=False, memory_format=None, **kwargs):
@@ -980,6 +1003,11 @@ class UntypedStorage:
     def tolist(self):
         """The bytes, as ints."""
         return np.ascontiguousarray(self._array).reshape(-1).view(np.uint8).tolist()
+
+
+# What ties a tensor to another's memory: a deep copy has its own (see ``Tensor._copied_memory``).
+_MEMORY_ATTRIBUTES = frozenset({"_base", "_storage", "_view_version", "_view_made_without_grad",
+                                "_version_counter"})
 
 
 class device:
