@@ -205,7 +205,7 @@ def test_deepcopy_copies_each_storage_once_and_keeps_offsets():
     """Tensors that share memory share the copy's, at the same offsets and strides; a view
     becomes a plain tensor on it (no _base), as PyTorch's deepcopy makes it."""
     import copy
-    base = torch.arange(6.0)
+    base = tapegrad.arange(6.0)
     pack = {"base": base, "view": base.view(2, 3), "tail": base[3:]}
     dup = copy.deepcopy(pack)
     assert dup["tail"].storage_offset() == 3 and dup["view"]._base is None
@@ -213,5 +213,5 @@ def test_deepcopy_copies_each_storage_once_and_keeps_offsets():
     assert dup["tail"].tolist() == [3.0, -1.0, 5.0] and base.tolist()[4] == 4.0
     solo = copy.deepcopy(base[3:])
     assert solo.storage_offset() == 3 and solo.untyped_storage().nbytes() == 24
-    t = torch.arange(4.0).unsqueeze(0).t()
+    t = tapegrad.arange(4.0).unsqueeze(0).t()
     assert copy.deepcopy(t).stride() == t.stride()
