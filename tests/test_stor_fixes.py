@@ -215,3 +215,12 @@ def test_deepcopy_copies_each_storage_once_and_keeps_offsets():
     assert solo.storage_offset() == 3 and solo.untyped_storage().nbytes() == 24
     t = tapegrad.arange(4.0).unsqueeze(0).t()
     assert copy.deepcopy(t).stride() == t.stride()
+
+
+def test_an_in_place_view_op_on_a_view_records_its_own_node():
+    """``c.view(2, 2).t_()``: the view's history is TBackward1, not a regenerated AsStrided."""
+    c = tapegrad.arange(4.0, requires_grad=True).clone()
+    d = c.view(2, 2)
+    d.t_()
+    assert type(d.grad_fn).__name__ == "TBackward1"
+    d.sum().backward()

@@ -97,6 +97,8 @@ def _inplace_view(node_name, view):
             node.__class__ = node.primitive.variant_node_class(name)
             input._grad_fn, input._output_nr, input._requires_grad = node, 0, True
         input._version_counter.value += 1
+        if input._view_version is not None:  # (a view: this write is its own, not its base's:
+            input._view_version = input._version_counter.value  # the history stays the node)
         return input
     op.__name__ = view.__name__ + "_"
     return op
