@@ -498,10 +498,19 @@ class Tensor:
             raise RuntimeError("cannot resize variables that require grad")
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
             else sizes
-        resized = np.empty(shape, self._array.dtype)
-        n = builtins.min(resized.size, self._array.size)
-        resized.reshape(-1)[:n] = self._array.reshape(-1)[:n]
-        self._array = resized
+        storage = self._storage_array()
+        offset = self.storage_offset() if self._array.size else 0
+        if self._base is None and storage.flags.c_contiguous and \
+                (offset + int(np.prod(shape))) * storage.itemsize <= storage.nbytes:
+            # it fits the memory it has: PyTorch keeps the storage, contiguous from the offset
+            self._array = _view_of_memory(storage, self._array.dtype, offset, shape, None)
+            if self._array.base is not None:
+                self._storage = storage
+        else:
+            resized = np.empty(shape, self._array.dtype)
+            n = builtins.min(resized.size, self._array.size)
+            resized.reshape(-1)[:n] = self._array.reshape(-1)[:n]
+            self._array, self._storage = resized, None
         self._version_counter.value += 1
         return self
 
@@ -509,12 +518,24 @@ class Tensor:
         """``resize_`` to ``the_template``'s shape."""
         return self.resize_(the_template.shape, memory_format=memory_format)
 
-    def set_(self, source=None):
+    def set_(self, source=None, storage_offset=0, size=None, stride=None):
         """Make this tensor ``source`` in place: the same memory, shape and strides (empty
-        without a source)."""
+        without a source); or, given a storage, a view of its memory at ``storage_offset``
+        elements with ``size`` and ``stride`` (contiguous by default), in this tensor's dtype."""
         if self._requires_grad and _grad_mode._state.grad_enabled and self._grad_fn is None:
             raise RuntimeError(LEAF_INPLACE_ERROR)
-        self._array = np.empty(0, self._array.dtype) if source is None else source._array
+        if source is None:
+            self._array = np.empty(0, self._array.dtype)
+        elif isinstance(source, Tensor):
+            self._array = source._array
+        else:  # an UntypedStorage or a TypedStorage
+            memory = source._array
+            if not memory.flags.c_contiguous:
+                memory = memory.copy()  # (no buffer to view otherwise)
+            self._array = _view_of_memory(memory, self._array.dtype, storage_offset,
+                                          tuple(size) if size is not None else (memory.nbytes //
+                                          self._array.itemsize - storage_offset,), stride)
+            self._storage = memory
         self._version_counter.value += 1
         return self
 
@@ -1004,6 +1025,25 @@ class UntypedStorage:
         """The bytes, as ints."""
         return np.ascontiguousarray(self._array).reshape(-1).view(np.uint8).tolist()
 
+
+
+def _view_of_memory(memory, dtype, offset, shape, stride):
+    """``shape`` elements of ``dtype`` over the bytes of ``memory`` from element ``offset``,
+    with ``stride`` (in elements; contiguous when None), refused past the memory's end."""
+    itemsize = dtype.itemsize
+    if stride is None:
+        stride, step = [], 1
+        for extent in reversed(shape):
+            stride.insert(0, step)
+            step *= max(extent, 1)
+    last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if all(shape) else offset - 1
+    if (last + 1) * itemsize > memory.nbytes:
+        raise RuntimeError(f"setStorage: sizes {list(shape)}, strides {list(stride)}, storage "
+                           f"offset {offset}, and itemsize {itemsize} requiring a storage size of "
+                           f"{(last + 1) * itemsize} are out of bounds for storage of size "
+                           f"{memory.nbytes}")
+    return np.ndarray(shape, dtype, buffer=memory, offset=offset * itemsize,
+                      strides=tuple(s * itemsize for s in stride))
 
 # What ties a tensor to another's memory: a deep copy has its own (see ``Tensor._copied_memory``).
 _MEMORY_ATTRIBUTES = frozenset({"_base", "_storage", "_view_version", "_view_made_without_grad",

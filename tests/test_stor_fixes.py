@@ -224,3 +224,16 @@ def test_an_in_place_view_op_on_a_view_records_its_own_node():
     d.t_()
     assert type(d.grad_fn).__name__ == "TBackward1"
     d.sum().backward()
+
+
+def test_resize_keeps_its_storage_and_set_views_a_storage():
+    x = tapegrad.arange(6.0)
+    x.resize_(4)
+    assert x.untyped_storage().nbytes() == 24  # shrinking keeps the memory, as in PyTorch
+    z = tapegrad.empty(0)
+    z.set_(x.untyped_storage(), 1, (2, 2), (1, 2))
+    assert z.tolist() == [[1.0, 3.0], [2.0, 4.0]] and z.storage_offset() == 1
+    z[0, 0] = -7.0
+    assert x[1].item() == -7.0
+    with pytest.raises(RuntimeError, match="out of bounds for storage of size 24"):
+        z.set_(x.untyped_storage(), 5, (2, 2))

@@ -1,0 +1,43 @@
+# Low-level storage tricks from blog posts: resize_, set_, untyped_storage() sizes,
+# detach()/clone() sharing, and storage aliasing between tensors.
+import torch
+
+x = torch.arange(6, dtype=torch.float32)
+print(x.untyped_storage().nbytes(), x.untyped_storage().size())
+x.resize_(2, 3)
+print(x, x.stride())
+x.resize_(4)
+print(x, x.untyped_storage().nbytes())
+y = torch.arange(4, dtype=torch.int64)
+y.resize_(2, 2)
+print(y)
+z = torch.empty(0)
+z.set_(x.untyped_storage(), 1, (2, 2), (1, 2))
+print(z, z.storage_offset(), z.stride(), z.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
+z[0, 0] = -7
+print(x.view(-1)[:3])
+w = torch.tensor([9.0, 8.0])
+w.set_(x)
+print(w, w.shape, w.data_ptr() == x.data_ptr())
+q = torch.zeros(3)
+q.set_()
+print(q, q.shape, q.numel())
+d = x.detach()
+print(d.data_ptr() == x.data_ptr(), d._base is None, d.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
+c = x.clone()
+print(c.data_ptr() == x.data_ptr())
+r = torch.arange(10.0)
+part = r[3:7]
+print(part.untyped_storage().nbytes(), part.nbytes, part.storage_offset())
+pc = part.clone()
+print(pc.untyped_storage().nbytes(), pc.storage_offset())
+print(part.contiguous().data_ptr() == part.data_ptr(), part.is_contiguous())
+e = torch.empty(2, 3).resize_as_(torch.ones(4))
+print(e.shape)
+s = torch.arange(8.0).view(2, 4)[:, 1:3]
+print(s.is_contiguous(), s.stride(), s.storage_offset())
+s2 = s.reshape(4)
+print(s2._base is None, s2.storage_offset(), s2)
+big = torch.arange(3.0)
+big.resize_(5)
+print(big.shape, big[:3])
