@@ -237,3 +237,9 @@ def test_resize_keeps_its_storage_and_set_views_a_storage():
     assert x[1].item() == -7.0
     with pytest.raises(RuntimeError, match="out of bounds for storage of size 24"):
         z.set_(x.untyped_storage(), 5, (2, 2))
+
+
+def test_views_of_empty_tensors_are_views():
+    e = tapegrad.empty(0, 3)
+    assert e.reshape(-1)._base is e and e.flatten()._base is e
+    assert tapegrad.zeros(3)[:0]._base is not None

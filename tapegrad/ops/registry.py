@@ -354,8 +354,8 @@ class Primitive:
         result = Tensor._make(out)
         if self.is_view:
             first = inputs[0]
-            if np.may_share_memory(out, first._array):
-                result._become_view_of(first)
+            if np.may_share_memory(out, first._array) or not out.size:  # (empty: no memory to
+                result._become_view_of(first)                            # share, still a view)
         state = grad_mode._state
         if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
             for t in inputs:                            # records nothing either)

@@ -13,6 +13,7 @@ cases = {
     "unsqueeze": x.unsqueeze(1),
     "single col": x[:, 2:3],
     "size-1 dims": x[:1, :].t().t(),
+    "empty": x[:0],
 }
 for name, t in cases.items():
     c = t.contiguous()
@@ -28,6 +29,8 @@ print(odd.stride(), odd.is_contiguous(), odd.view(3).stride())
 n = x.t().numpy()
 print(n.flags["C_CONTIGUOUS"], n.flags["F_CONTIGUOUS"], n.strides)
 print(x.t().contiguous().numpy().strides)
+z = torch.zeros(3, 0, 2)
+print(z.stride(), z.is_contiguous(), z.t().is_contiguous() if z.dim() == 2 else z.transpose(0, 2).is_contiguous())
 s = torch.tensor(3.0)
 print(s.stride(), s.is_contiguous(), s.view(1).stride(), s.reshape(()).shape)
 big = torch.arange(12.0).view(3, 4).t()
