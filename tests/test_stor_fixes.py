@@ -243,3 +243,9 @@ def test_views_of_empty_tensors_are_views():
     e = tapegrad.empty(0, 3)
     assert e.reshape(-1)._base is e and e.flatten()._base is e
     assert tapegrad.zeros(3)[:0]._base is not None
+
+
+def test_out_refuses_an_expanded_tensor():
+    expanded = tapegrad.zeros(2, 1).expand(2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        tapegrad.add(tapegrad.ones(2, 3), 1, out=expanded)

@@ -19,6 +19,7 @@ from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .. import ops
+from .inplace import OVERLAP_ERROR, has_internal_overlap
 from .operands import CPP_TYPE_NAMES, check_tensor_elements
 from .signatures import invalid_combination
 
@@ -137,6 +138,8 @@ def write_out(op_name, result, out):
                            f"cast to the desired output type "
                            f"{_LEGACY_TYPE_NAMES[out._array.dtype.name]}")
     resize_out(out, result._array.shape)
+    if has_internal_overlap(out._array):  # (an expanded tensor: numpy's would say read-only)
+        raise RuntimeError(OVERLAP_ERROR)
     np.copyto(out._array, result._array, casting="unsafe")
     out._version_counter.value += 1
     return out
