@@ -15,12 +15,21 @@ from .shape import getitem, stack
 __all__ = ["tril_indices", "triu_indices", "combinations", "cartesian_prod"]
 
 
-def _triangle_indices(pick, row, col, offset, dtype):
+def _triangle_indices(function, pick, row, col, offset, dtype):
     for name, value in (("row", row), ("col", col)):
         if value < 0:
             raise RuntimeError(f"{name} must be non-negative, got{value}")
+    _check_index_dtype(function, dtype)
     rows, cols = pick(row, offset, col)
     return Tensor._make(np.stack([rows, cols]).astype(_numpy_dtype(dtype, dtypes.int64)))
+
+
+def _check_index_dtype(function, dtype):
+    """ATen builds the coordinates only in the index types, int32 and int64."""
+    if dtype is not None and dtype not in (dtypes.int32, dtypes.int64):
+        name = dtypes.SCALAR_TYPE_NAMES.get(dtype.name) or {"bfloat16": "BFloat16"}.get(
+            dtype.name, dtype.name)
+        raise NotImplementedError(f"\"{function}\" not implemented for '{name}'")
 
 
 _MISSING = object()  # a required argument left out: PyTorch's own message, not Python's
@@ -30,13 +39,13 @@ def tril_indices(row=_MISSING, col=_MISSING, offset=0, *, dtype=None, device=Non
     """The coordinates (a 2 x N tensor, row-major order) of the lower triangle of a
     ``row`` x ``col`` matrix, the diagonal moved by ``offset``."""
     _check_arguments("tril_indices", row, col, offset, device)
-    return _triangle_indices(np.tril_indices, row, col, offset, dtype)
+    return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype)
 
 
 def triu_indices(row=_MISSING, col=_MISSING, offset=0, *, dtype=None, device=None, layout=None):
     """The coordinates of the upper triangle, as ``tril_indices``."""
     _check_arguments("triu_indices", row, col, offset, device)
-    return _triangle_indices(np.triu_indices, row, col, offset, dtype)
+    return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype)
 
 
 def _check_arguments(function, row, col, offset, device):

@@ -51,42 +51,84 @@ def _check_scalar(name, y, dx):
         raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
 
 
+_WITH_X = "(Tensor y, Tensor x, *, int dim = -1)"
+_WITH_NUMBER_DX = "(Tensor y, *, Number dx = 1, int dim = -1)"
+_SIGNATURES = {  # as PyTorch's parser lists them when no overload matches
+    "trapezoid": (_WITH_X, _WITH_NUMBER_DX),
+    "cumulative_trapezoid": (_WITH_X, _WITH_NUMBER_DX),
+    "trapz": ("(Tensor y, *, float dx = 1, int dim = -1)", _WITH_X),
+}
+
+
+_UNGIVEN = object()  # an argument left out, unlike an explicit None that PyTorch refuses
+
+
+def _samples_or_spacing(name, x, dx):
+    """The sample points ``x`` (a tensor, else None) or the spacing ``dx`` (default 1), as
+    PyTorch's argument parser picks between the two signatures: a 0-d tensor ``dx`` that needs
+    no gradient is read as its number; giving both, a non-tensor ``x``, or a ``dx`` that is no
+    number matches neither."""
+    if x is not _UNGIVEN:
+        if dx is not _UNGIVEN or not isinstance(x, Tensor):
+            _no_overload(name, x, dx)
+        return x, None
+    if isinstance(dx, Tensor) and not dx._array.ndim and not dx.requires_grad:
+        return None, dx.item()
+    if dx is _UNGIVEN:
+        return None, 1
+    if isinstance(dx, Tensor) or not isinstance(dx, numbers.Number):
+        _no_overload(name, x, dx)
+    return None, dx
+
+
+def _no_overload(name, x, dx):
+    got = ["Tensor"] + ([type(x).__name__] if x is not _UNGIVEN else [])
+    got += [f"dx={type(dx).__name__}"] if dx is not _UNGIVEN else []
+    lines = "".join(f"\n * {signature}" for signature in _SIGNATURES[name])
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:{lines}\n")
+
+
 def _zeros_without(y, dim):
     shape = y._array.shape
     return zeros(shape[:dim] + shape[dim + 1:], dtype=y.dtype)
 
 
-def trapezoid(y, x=None, *, dx=None, dim=-1):
+def trapezoid(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, the samples ``dx`` apart
     (default 1) or at the points ``x``; zero for no samples."""
+    x, dx = _samples_or_spacing("trapezoid", x, dx)
     dim = _wrap_dim(dim, y._array.ndim)
-    if isinstance(x, Tensor):
-        if dx is not None:
-            raise TypeError("trapezoid() received an invalid combination of arguments - got both "
-                            "x and dx")
+    if x is not None:
         if y._array.shape[dim] == 0:
             return _zeros_without(y, dim)
         steps = _spacings("trapezoid", y, x, dim)
         return _halved(sum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
-    dx = 1 if dx is None and x is None else x if dx is None else dx
     if y._array.shape[dim] == 0:
         return _zeros_without(y, dim)
     _check_scalar("trapezoid", y, dx)
     return _times(sum(y, dim) - _times(select(y, dim, 0) + select(y, dim, -1), 0.5), dx)
 
 
-def trapz(y, x=None, *, dx=None, dim=-1):
-    """``trapezoid``'s older name."""
-    return trapezoid(y, x, dx=dx, dim=dim)
+def trapz(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
+    """``trapezoid``'s older name, whose ``dx`` is a float."""
+    if isinstance(dx, complex):
+        _no_overload("trapz", x, dx)
+    x, dx = _samples_or_spacing("trapz", x, dx)
+    if x is not None:
+        return trapezoid(y, x, dim=dim)
+    if isinstance(dx, complex):  # a 0-d complex tensor's value
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return trapezoid(y, dx=float(dx), dim=dim)
 
 
-def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+def cumulative_trapezoid(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
     """The running integrals of ``trapezoid``: one fewer than the samples along ``dim``."""
+    x, dx = _samples_or_spacing("cumulative_trapezoid", x, dx)
     dim = _wrap_dim(dim, y._array.ndim)
-    if isinstance(x, Tensor):
+    if x is not None:
         steps = _spacings("cumulative_trapezoid", y, x, dim)
         return _halved(cumsum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
-    dx = 1 if dx is None and x is None else x if dx is None else dx
     _check_scalar("cumulative_trapezoid", y, dx)
     return cumsum(_times(_slice(y, dim, None, -1) + _slice(y, dim, 1), dx / 2.0), dim)
 
