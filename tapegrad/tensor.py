@@ -193,12 +193,8 @@ class Tensor:
         array = self._array
         if array.size or array.base is not None:  # (an empty view keeps its own, as in PyTorch)
             strides = tuple(s // array.itemsize for s in array.strides)
-        else:  # a new empty array's are all 0 in numpy; PyTorch's are contiguous (0 counts as 1)
-            strides, step = [], 1
-            for size in reversed(self._array.shape):
-                strides.insert(0, step)
-                step *= max(size, 1)
-            strides = tuple(strides)
+        else:  # a new empty array's are all 0 in numpy; PyTorch's are contiguous
+            strides = _contiguous_strides(array.shape)
         return strides if dim is None else strides[_wrap_dim(dim, self._array.ndim)]
 
     def data_ptr(self):
@@ -1027,15 +1023,21 @@ class UntypedStorage:
 
 
 
+def _contiguous_strides(shape):
+    """PyTorch's contiguous strides (in elements) of ``shape``: a size 0 counts as 1."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.insert(0, step)
+        step *= max(size, 1)
+    return tuple(strides)
+
+
 def _view_of_memory(memory, dtype, offset, shape, stride):
     """``shape`` elements of ``dtype`` over the bytes of ``memory`` from element ``offset``,
     with ``stride`` (in elements; contiguous when None), refused past the memory's end."""
     itemsize = dtype.itemsize
     if stride is None:
-        stride, step = [], 1
-        for extent in reversed(shape):
-            stride.insert(0, step)
-            step *= max(extent, 1)
+        stride = _contiguous_strides(shape)
     last = offset + sum((n - 1) * s for n, s in zip(shape, stride)) if all(shape) else offset - 1
     if (last + 1) * itemsize > memory.nbytes:
         raise RuntimeError(f"setStorage: sizes {list(shape)}, strides {list(stride)}, storage "
@@ -1046,8 +1048,7 @@ def _view_of_memory(memory, dtype, offset, shape, stride):
                       strides=tuple(s * itemsize for s in stride))
 
 # What ties a tensor to another's memory: a deep copy has its own (see ``Tensor._copied_memory``).
-_MEMORY_ATTRIBUTES = frozenset({"_base", "_storage", "_view_version", "_view_made_without_grad",
-                                "_version_counter"})
+_MEMORY_ATTRIBUTES = frozenset({"_base", "_storage", "_view_version", "_view_made_without_grad"})
 
 
 class device:

@@ -365,8 +365,8 @@ def _binary_inplace(prim, scaled=None):
     opmath_scalar = half_opmath_scalar if prim in (ew._mul, ew._div) else _no_scalar
 
     def op(input, other, *, alpha=1):
-        if scaled is not None and getattr(other, "is_sparse", False) and not input.is_sparse:
-            other = other.to_dense()  # a dense tensor adds a sparse one into itself
+        if scaled is not None:
+            other = _dense_operand(input, other)
         if isinstance(alpha, Tensor) and scaled is not None:
             other, alpha = ew.scaled_by_tensor_alpha(op.__name__, other, alpha), 1
         if not is_operand(other):  # a list, an array: not converted, as in PyTorch
@@ -453,9 +453,17 @@ cos_ = _unary_inplace(ew._cos)
 _div_same_dtype = _binary_inplace(ew._div)
 
 
+def _dense_operand(input, other):
+    """``other``, densified when it is sparse and ``input`` is not: a dense tensor adds (or
+    subtracts) a sparse one into itself. (Only a Tensor subclass can be sparse: the common
+    operands skip the property.)"""
+    if type(other) is not Tensor and getattr(other, "is_sparse", False) and not input.is_sparse:
+        return other.to_dense()
+    return other
+
+
 def sub_(input, other, *, alpha=1):
-    if getattr(other, "is_sparse", False) and not input.is_sparse:
-        other = other.to_dense()
+    other = _dense_operand(input, other)
     ew.check_bool_subtraction(input, other)
     return _sub_unchecked(input, other, alpha=alpha)
 
