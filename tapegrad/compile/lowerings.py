@@ -270,7 +270,7 @@ def _bmm(b, node):
     a, c, o = b.contiguous(x), b.contiguous(y), b.name(out)
     b.define(out, f"np.empty({_shape(out.shape)}, {_dtype(out)})")
     q = b.fresh("q")
-    b.emit(f"for {q} in range({x.shape[0]}):")
+    b.emit(f"for {q} in range({b.extent(x.shape[0])}):")
     gemm = M.blas_gemm(out.dtype)
     if gemm is None:
         b.emit(f"    {o}[{q}] = " + _fallback_product("nn", f"{a}[{q}]", f"{c}[{q}]", out.shape[1:]))
@@ -376,12 +376,12 @@ class _RowLoops:
         b = self.b
         self.p = b.fresh("p")
         parallel = b.runs_parallel(self.outer * self.n * self.inner) and self.outer > 1
-        b.emit(f"for {self.p} in {'prange' if parallel else 'range'}({self.outer}):")
+        b.emit(f"for {self.p} in {'prange' if parallel else 'range'}({b.extent(self.outer)}):")
         b.parallel |= parallel
         b.indent += 1
         if self.inner != 1:
             self.r = b.fresh("r")
-            b.emit(f"for {self.r} in range({self.inner}):")
+            b.emit(f"for {self.r} in range({b.extent(self.inner)}):")
             b.indent += 1
 
     def close(self):
@@ -401,7 +401,7 @@ def _row_max(b, rows, x, dtype, finite):
     softmax's shift by an infinite maximum gives nan, as PyTorch's does)."""
     m, j = b.fresh("m"), b.fresh("j")
     b.emit(f"{m} = {dtype}(-np.inf)")
-    b.emit(f"for {j} in range({rows.n}):")
+    b.emit(f"for {j} in range({b.extent(rows.n)}):")
     b.emit(f"    {m} = np.maximum({m}, {rows.at(x, j)})")
     if finite:
         b.emit(f"if not np.isfinite({m}):")
@@ -424,17 +424,17 @@ def _softmax(b, node):
     s, j = b.fresh("s"), b.fresh("j")
     exp = function_for("exp", x.dtype)
     b.emit(f"{s} = 0.0")
-    b.emit(f"for {j} in range({n}):")
+    b.emit(f"for {j} in range({b.extent(n)}):")
     if node.op == "softmax":
         b.emit(f"    e = {exp}({rows.at(x3, j)} - {m})")
         b.emit(f"    {rows.at(o3, j)} = e")
         b.emit(f"    {s} += e")
-        b.emit(f"for {j} in range({n}):")
+        b.emit(f"for {j} in range({b.extent(n)}):")
         b.emit(f"    {rows.at(o3, j)} = {dtype}({rows.at(o3, j)} / {s})")
     else:
         b.emit(f"    {s} += {exp}({rows.at(x3, j)} - {m})")
         b.emit(f"{s} = np.log({s})")
-        b.emit(f"for {j} in range({n}):")
+        b.emit(f"for {j} in range({b.extent(n)}):")
         b.emit(f"    {rows.at(o3, j)} = {dtype}({rows.at(x3, j)} - {m} - {s})")
     rows.close()
 
@@ -455,14 +455,14 @@ def _softmax_backward(b, node):
     s, j = b.fresh("s"), b.fresh("j")
     g, y = rows.at(g3, j), rows.at(y3, j)
     b.emit(f"{s} = 0.0")
-    b.emit(f"for {j} in range({n}):")
+    b.emit(f"for {j} in range({b.extent(n)}):")
     if node.op == "softmax_backward":
         b.emit(f"    {s} += {g} * {y}")
-        b.emit(f"for {j} in range({n}):")
+        b.emit(f"for {j} in range({b.extent(n)}):")
         b.emit(f"    {rows.at(o3, j)} = {dtype}({y} * ({g} - {s}))")
     else:
         b.emit(f"    {s} += {g}")
-        b.emit(f"for {j} in range({n}):")
+        b.emit(f"for {j} in range({b.extent(n)}):")
         b.emit(f"    {rows.at(o3, j)} = "
                f"{dtype}({g} - {function_for('exp', output.dtype)}({y}) * {s})")
     rows.close()
@@ -486,7 +486,7 @@ def _logsumexp(b, node):
     m = _row_max(b, rows, x3, dtype, finite=True)
     s, j = b.fresh("s"), b.fresh("j")
     b.emit(f"{s} = 0.0")
-    b.emit(f"for {j} in range({n}):")
+    b.emit(f"for {j} in range({b.extent(n)}):")
     b.emit(f"    {s} += {function_for('exp', x.dtype)}({rows.at(x3, j)} - {m})")
     b.emit(f"{rows.cell(o2)} = {dtype}(np.log({s}) + {m})")
     rows.close()
@@ -506,11 +506,11 @@ def _moments(b, node):
     rows.open()
     mean, ss, j = b.fresh("mean"), b.fresh("ss"), b.fresh("j")
     b.emit(f"{mean} = 0.0")
-    b.emit(f"for {j} in range({n}):")
+    b.emit(f"for {j} in range({b.extent(n)}):")
     b.emit(f"    {mean} += {rows.at(x3, j)}")
     b.emit(f"{mean} /= {n}")
     b.emit(f"{ss} = 0.0")
-    b.emit(f"for {j} in range({n}):")
+    b.emit(f"for {j} in range({b.extent(n)}):")
     b.emit(f"    d = {rows.at(x3, j)} - {mean}")
     b.emit(f"    {ss} += d * d")
     denominator = max(n - node.params["correction"], 0)
@@ -537,7 +537,7 @@ def _extremum_dim(b, node):
     best, at, j = b.fresh("best"), b.fresh("at"), b.fresh("j")
     b.emit(f"{best} = {rows.at(x3, 0)}")
     b.emit(f"{at} = 0")
-    b.emit(f"for {j} in range(1, {n}):")
+    b.emit(f"for {j} in range(1, {b.extent(n)}):")
     b.emit(f"    v = {rows.at(x3, j)}")
     b.emit(f"    if {best} == {best} and (v {better} {best} or v != v):")  # the first NaN wins
     b.emit(f"        {best} = v")
@@ -570,7 +570,7 @@ def _nll_loss(b, node):
     b.emit(f"{losses} = np.empty({rows}, {dtype})")
     b.emit(f"{total} = 0.0")
     b.emit(f"{loss_sum} = 0.0")
-    b.emit(f"for {k} in range({rows}):")
+    b.emit(f"for {k} in range({b.extent(rows)}):")
     b.emit(f"    c = {tg}[{k}]")
     b.emit(f"    if c == {ignore}:")
     b.emit(f"        {losses}[{k}] = 0")
@@ -618,10 +618,10 @@ def _nll_loss_backward(b, node):
     b.filled(result, (rows, classes), 0, out.dtype)
     b.emit(f"{total} = 0.0")
     if reduction == "mean":  # the total weight of the kept rows, as the forward divided by it
-        b.emit(f"for {k} in range({rows}):")
+        b.emit(f"for {k} in range({b.extent(rows)}):")
         b.emit(f"    if {tg}[{k}] != {ignore}:")
         b.emit(f"        {total} += {'1.0' if w is None else f'{w}[{tg}[{k}]]'}")
-    b.emit(f"for {k} in range({rows}):")
+    b.emit(f"for {k} in range({b.extent(rows)}):")
     b.emit(f"    c = {tg}[{k}]")
     b.emit(f"    if c == {ignore}:")
     b.emit("        continue")
@@ -695,7 +695,7 @@ def _array_shape(part):
 
 def _open_plain_loops(b, loop, out_dims):
     for name, (size, _) in zip(loop, out_dims):
-        b.emit(f"for {name} in range({size}):")
+        b.emit(f"for {name} in range({b.extent(size)}):")
         b.indent += 1
 
 
