@@ -143,7 +143,7 @@ class _Builder:
             return
         indices = [self.fresh("i") for _ in shape]  # (nested loops: a flat view is a reshape)
         for depth, (i, extent) in enumerate(zip(indices, shape)):
-            self.emit("    " * depth + f"for {i} in range({extent}):")
+            self.emit("    " * depth + f"for {i} in range({self.extent(extent)}):")
         self.emit("    " * len(shape) + f"{name}[{', '.join(indices)}] = {value}")
 
     def contiguous(self, value, allow_fortran=False):
@@ -177,7 +177,7 @@ class _Builder:
         them all as loops cut a small GRU's training step from 29 to 23 s of Numba."""
         indices = [self.fresh("j") for _ in shape]
         for depth, (index, extent) in enumerate(zip(indices, shape)):
-            self.emit("    " * depth + f"for {index} in range({int(extent)}):")
+            self.emit("    " * depth + f"for {index} in range({self.extent(extent)}):")
         at = f"[{', '.join(indices)}]" if shape else "[()]"
         read = f"{source}[()]" if broadcast else source + at
         self.emit("    " * len(shape) + f"{view}{at} = {read}")

@@ -96,7 +96,7 @@ def _emit_permuted_copy(b, name, out, dims):
     for position, axis in enumerate(dims):
         source[axis] = indices[position]
     for depth, (index, extent) in enumerate(zip(indices, out.shape)):
-        b.emit("    " * depth + f"for {index} in range({int(extent)}):")
+        b.emit("    " * depth + f"for {index} in range({b.extent(extent)}):")
     b.emit("    " * len(dims) + f"{result}[{', '.join(indices)}] = {name}[{', '.join(source)}]")
     b.layout[out] = "C"
 
