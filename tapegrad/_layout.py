@@ -1,7 +1,7 @@
-"""Tensor layouts, as ``torch.layout``: tapegrad tensors are dense and strided, or sparse COO
-(``tapegrad._sparse_tensor``)."""
+"""Tensor layouts, as ``torch.layout``: tapegrad tensors are dense and strided, sparse COO
+(``tapegrad._sparse_tensor``) or sparse CSR (``tapegrad.sparse._csr``)."""
 
-__all__ = ["layout", "strided", "sparse_coo"]
+__all__ = ["layout", "strided", "sparse_coo", "sparse_csr"]
 
 
 class layout:
@@ -16,3 +16,4 @@ class layout:
 
 strided = layout("strided")
 sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")

@@ -28,9 +28,9 @@ from .autograd import grad_mode
 from .autograd.graph import FREED_MESSAGE, Node
 from .ops.registry import Primitive, _edge, _modified_message
 from .overrides import disabled_torch_function
-from .tensor import Size, Tensor, _wrap_dim
+from .tensor import LEAF_INPLACE_ERROR, Size, Tensor, _wrap_dim
 
-__all__ = ["SparseCooTensor", "sparse_coo_tensor", "sparse_dense_mm", "to_sparse", "sparse_sum",
+__all__ = ["SparseCooTensor", "sparse_coo_tensor", "sparse_dense_mm", "sparse_sparse_mm", "to_sparse", "sparse_sum",
            "sparse_softmax", "could_not_run"]
 
 UNCOALESCED_ERROR = "Cannot get {} on an uncoalesced tensor, please call .coalesce() first"
@@ -99,6 +99,24 @@ def _record(name, result, inputs, rule, saved=()):
     return result
 
 
+def _no_backward(result, source, name, error):
+    """``result`` recorded as node ``name`` of ``source``, for an operation PyTorch's sparse
+    backend has no backward for: running it raises ``error()``, PyTorch's error."""
+    def refuse(grad):
+        raise error()
+    return _record(name, result, (source,), refuse)
+
+
+def _selected(result, source):
+    return _no_backward(result, source, "SelectBackward0",
+                        lambda: could_not_run("select_backward"))
+
+
+def _summed(result, source):
+    return _no_backward(result, source, "SumBackward1",
+                        lambda: RuntimeError("expand is unsupported for Sparse tensors"))
+
+
 def _alias(values, name, saved=()):
     """``values`` as a new tensor on the same memory, recorded as node ``name`` (identity);
     ``saved``: what PyTorch's node keeps, so that a second backward through it is refused."""
@@ -121,36 +139,23 @@ def _segment_sum(values, inverse, count, name, order=None):
 
 # ------------------------------------------------------------------------------ the tensor
 
-class SparseCooTensor(Tensor):
-    """A sparse tensor in COO layout; ``type()`` prints as PyTorch's ``torch.Tensor``."""
+class _SparseTensor(Tensor):
+    """What the sparse layouts share: no dense data, a size, and a values tensor that carries
+    the autograd state. A subclass has ``_sp_values``, ``_sp_size`` and ``_with_values``."""
 
     __module__ = "torch"
     __torch_function__ = classmethod(disabled_torch_function)  # its own operations decide
 
     def __new__(cls, *args, **kwargs):
-        raise TypeError("use torch.sparse_coo_tensor to make a sparse tensor")
-
-    @classmethod
-    def _build(cls, indices, values, size, coalesced):
-        """The tensor from an int64 index tensor, a values tensor (carrying the history) and the
-        size, all already checked."""
-        sparse = object.__new__(cls)
-        sparse.__dict__.update(_sp_indices=indices, _sp_values=values, _sp_size=tuple(size),
-                               _sp_coalesced=bool(coalesced))
-        return sparse
-
-    def _with_values(self, values):
-        """The same indices with new values (an elementwise map of the old ones)."""
-        return SparseCooTensor._build(self._sp_indices, values, self._sp_size, self._sp_coalesced)
+        raise TypeError("use torch.sparse_coo_tensor or torch.sparse_csr_tensor to make a sparse "
+                        "tensor")
 
     # -- no dense data: every dense operation stops here, naming itself --------------------
     @property
     def _array(self):
-        raise could_not_run(_calling_operation())
+        raise could_not_run(_calling_operation(), self._backend)
 
     # -- metadata -------------------------------------------------------------------------------
-    is_sparse = property(lambda self: True)
-    layout = property(lambda self: _layout.sparse_coo)
     dtype = property(lambda self: self._sp_values.dtype)
     shape = property(lambda self: Size(self._sp_size))
 
@@ -191,22 +196,8 @@ class SparseCooTensor(Tensor):
     def is_contiguous(self, memory_format=None):
         return False
 
-    def sparse_dim(self):
-        return self._sp_indices.shape[0]
-
-    def dense_dim(self):
-        return self._sp_values.dim() - 1
-
     def _nnz(self):
         return self._sp_values.shape[0]
-
-    def is_coalesced(self):
-        return self._sp_coalesced
-
-    def type(self, dtype=None):
-        if dtype is None:
-            return "torch.sparse." + self._sp_values.type()[len("torch."):]
-        return self._map_values("type", dtype)
 
     # -- autograd state lives on the values --------------------------------------------------
     _requires_grad = property(lambda self: self._sp_values._requires_grad)
@@ -228,39 +219,10 @@ class SparseCooTensor(Tensor):
     grad_fn = property(lambda self: self._sp_values.grad_fn)
     is_leaf = property(lambda self: self._sp_values.is_leaf)
 
-    @property
-    def grad(self):
-        """A leaf's gradient, sparse, as PyTorch gives it: one element per distinct position
-        (sorted), whose value every stored duplicate of that position received."""
-        grad = self._sp_values.grad
-        if grad is None or self._sp_coalesced:
-            return None if grad is None else self._with_values(grad)
-        sparse_size = self._sp_size[:self.sparse_dim()]
-        positions, first = np.unique(_linear_positions(self._sp_indices._array, sparse_size),
-                                     return_index=True)
-        indices = np.array(np.unravel_index(positions, sparse_size), np.int64).reshape(
-            len(sparse_size), len(positions))
-        return SparseCooTensor._build(Tensor._make(indices), Tensor._make(grad._array[first]),
-                                      self._sp_size, False)
-
-    @grad.setter
-    def grad(self, value):
-        if value is not None:
-            raise could_not_run("_set_grad")
-        self._sp_values.grad = None
-
     def detach(self):
         return self._with_values(self._sp_values.detach())
 
     data = property(detach)
-
-    def __deepcopy__(self, memo):
-        """A copy of a leaf (its values deep-copied, with their grad), as Tensor's."""
-        values = copy.deepcopy(self._sp_values, memo)
-        new = SparseCooTensor._build(copy.deepcopy(self._sp_indices, memo), values,
-                                     self._sp_size, self._sp_coalesced)
-        memo[id(self)] = new
-        return new
 
     def clone(self, *, memory_format=None):
         return self._with_values(ops.clone(self._sp_values))
@@ -272,7 +234,7 @@ class SparseCooTensor(Tensor):
 
     def to(self, *args, **kwargs):
         if builtins.any(a is _layout.strided for a in args):
-            raise could_not_run("to")
+            raise could_not_run("to", self._backend)
         return self._map_values("to", *args, **kwargs)
 
     def float(self):
@@ -303,8 +265,72 @@ class SparseCooTensor(Tensor):
         raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
 
     def numpy(self, *, force=False):
-        raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() "
-                        "first.")
+        raise TypeError(f"can't convert {self._layout_name} layout tensor to numpy. Use "
+                        "Tensor.to_dense() first.")
+
+
+class SparseCooTensor(_SparseTensor):
+    """A sparse tensor in COO layout; ``type()`` prints as PyTorch's ``torch.Tensor``."""
+
+    _backend, _layout_name = "SparseCPU", "Sparse"
+    is_sparse = property(lambda self: True)
+    layout = property(lambda self: _layout.sparse_coo)
+
+    @classmethod
+    def _build(cls, indices, values, size, coalesced):
+        """The tensor from an int64 index tensor, a values tensor (carrying the history) and the
+        size, all already checked."""
+        sparse = object.__new__(cls)
+        sparse.__dict__.update(_sp_indices=indices, _sp_values=values, _sp_size=tuple(size),
+                               _sp_coalesced=bool(coalesced))
+        return sparse
+
+    def _with_values(self, values):
+        """The same indices with new values (an elementwise map of the old ones)."""
+        return SparseCooTensor._build(self._sp_indices, values, self._sp_size, self._sp_coalesced)
+
+    def sparse_dim(self):
+        return self._sp_indices.shape[0]
+
+    def dense_dim(self):
+        return self._sp_values.dim() - 1
+
+    def is_coalesced(self):
+        return self._sp_coalesced
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return "torch.sparse." + self._sp_values.type()[len("torch."):]
+        return self._map_values("type", dtype)
+
+    @property
+    def grad(self):
+        """A leaf's gradient, sparse, as PyTorch gives it: one element per distinct position
+        (sorted), whose value every stored duplicate of that position received."""
+        grad = self._sp_values.grad
+        if grad is None or self._sp_coalesced:
+            return None if grad is None else self._with_values(grad)
+        sparse_size = self._sp_size[:self.sparse_dim()]
+        positions, first = np.unique(_linear_positions(self._sp_indices._array, sparse_size),
+                                     return_index=True)
+        indices = np.array(np.unravel_index(positions, sparse_size), np.int64).reshape(
+            len(sparse_size), len(positions))
+        return SparseCooTensor._build(Tensor._make(indices), Tensor._make(grad._array[first]),
+                                      self._sp_size, False)
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            raise could_not_run("_set_grad")
+        self._sp_values.grad = None
+
+    def __deepcopy__(self, memo):
+        """A copy of a leaf (its values deep-copied, with their grad), as Tensor's."""
+        values = copy.deepcopy(self._sp_values, memo)
+        new = SparseCooTensor._build(copy.deepcopy(self._sp_indices, memo), values,
+                                     self._sp_size, self._sp_coalesced)
+        memo[id(self)] = new
+        return new
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
         if layout not in (None, _layout.sparse_coo) or blocksize is not None:
@@ -359,7 +385,7 @@ class SparseCooTensor(Tensor):
         """By a number or a dense tensor that broadcasts to this shape (each stored element
         times the one at its position); sparse * sparse is not supported."""
         if isinstance(other, SparseCooTensor):
-            raise could_not_run("mul.Tensor")
+            return _sparse_product(self, other)
         if isinstance(other, Tensor) and other.dim():
             return self._with_values(self._sp_values * self._at_positions(other, "mul.Tensor"))
         return self._with_values(self._sp_values * other)
@@ -412,15 +438,65 @@ class SparseCooTensor(Tensor):
         return self._combined(other, -alpha, "SubBackward0")
 
     def _combined(self, other, alpha, node):
-        if not isinstance(other, Tensor):
-            raise could_not_run("add.Tensor")
-        if not other.is_sparse:
+        if not isinstance(other, Tensor) or not other.is_sparse:
             raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                                "instead.")
         if self._sp_size != other._sp_size:
             raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but "
                                f"{list(self._sp_size)} != {list(other._sp_size)}")
+        if self.sparse_dim() != other.sparse_dim():
+            raise _density_error(self, other)
         return _merge(self, other, alpha, node)
+
+    # -- in place: PyTorch computes the result and takes its indices and values ----------------
+    def mul_(self, other):
+        """In place; PyTorch marks the result uncoalesced, whatever the operands."""
+        return self._become(self.mul(other), coalesced=False)
+
+    def div_(self, other):
+        return self._become(self.div(other))
+
+    def neg_(self):
+        return self._become(self.neg())
+
+    def add_(self, other, *, alpha=1):
+        return self._become(self.add(other, alpha=alpha))
+
+    def sub_(self, other, *, alpha=1):
+        return self._become(self.sub(other, alpha=alpha))
+
+    def zero_(self):
+        """No stored elements left (coalesced), as PyTorch's ``zero_`` leaves a sparse tensor."""
+        values = self._sp_values
+        shape, dtype = values.shape, values.dtype
+        empty = _record("ZeroBackward0", Tensor._make(np.zeros((0,) + shape[1:], values._array.dtype)),
+                        (values,), lambda grad: (ops.zeros(shape, dtype=dtype),))
+        indices = Tensor._make(np.zeros((self.sparse_dim(), 0), np.int64))
+        return self._become(SparseCooTensor._build(indices, empty, self._sp_size, True))
+
+    __imul__, __itruediv__, __iadd__, __isub__ = mul_, div_, add_, sub_
+    multiply_, divide_, true_divide_, subtract_, negative_ = mul_, div_, div_, sub_, neg_
+
+    def _become(self, result, coalesced=None):
+        """Take ``result``'s indices and values. The old values are not written (a ``values()``
+        taken before keeps its numbers, as in PyTorch), but their version moves on, so that a
+        backward step that saved them refuses to run."""
+        values, old = result._sp_values, self._sp_values
+        if values.dtype != old.dtype:
+            raise RuntimeError(f"result type {_scalar_name(values)} can't be cast to the desired "
+                               f"output type {_scalar_name(old)}")
+        if values._grad_fn is None:  # nothing recorded: the values tensor itself takes them
+            old.set_(values)         # (with PyTorch's refusal for a leaf that requires grad)
+            values = old
+        elif old._requires_grad and old._grad_fn is None:
+            raise RuntimeError(LEAF_INPLACE_ERROR)
+        else:
+            values._version_counter = old._version_counter
+            old._version_counter.value += 1
+        self.__dict__.update(
+            _sp_indices=result._sp_indices, _sp_values=values,
+            _sp_coalesced=result._sp_coalesced if coalesced is None else coalesced)
+        return self
 
     # -- products, reductions, transposes ---------------------------------------------------
     def __matmul__(self, other):
@@ -441,6 +517,8 @@ class SparseCooTensor(Tensor):
     def mm(self, mat2):
         """``torch.mm``: PyTorch gives a sparse *leaf* a dense gradient here, which a sparse
         tensor's values cannot hold, so that one case is refused (``torch.sparse.mm`` is not)."""
+        if isinstance(mat2, SparseCooTensor):
+            return sparse_sparse_mm(self, mat2, "MmBackward0")
         values = self._sp_values
         if values._requires_grad and values.grad_fn is None and grad_mode.is_grad_enabled():
             raise NotImplementedError(
@@ -449,11 +527,78 @@ class SparseCooTensor(Tensor):
                 "or build the sparse tensor from values that require grad")
         return sparse_dense_mm(self, mat2, "MmBackward0")
 
+    def select(self, dim, index):
+        """The slice at ``index`` along ``dim``: sparse over the sparse dimensions left, dense
+        (the stored values at it added up) when ``dim`` was the last one. PyTorch has no
+        backward for it."""
+        dim = _wrap_dim(dim, self.dim())
+        size = self._sp_size[dim]
+        if not -size <= index < size:
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"{list(self._sp_size)} at dimension {dim}")
+        index %= size
+        values, sparse_dims = self._sp_values, self.sparse_dim()
+        new_size = self._sp_size[:dim] + self._sp_size[dim + 1:]
+        if dim >= sparse_dims:
+            picked = _selected(values.detach().select(dim - sparse_dims + 1, index), values)
+            return SparseCooTensor._build(self._sp_indices, picked, new_size, self._sp_coalesced)
+        keep = np.flatnonzero(self._sp_indices._array[dim] == index)
+        picked = values.detach()[Tensor._make(keep)]
+        if sparse_dims == 1:
+            return _selected(picked.sum(0), values)
+        indices = np.delete(self._sp_indices._array[:, keep], dim, axis=0)
+        return SparseCooTensor._build(Tensor._make(indices), _selected(picked, values), new_size,
+                                      len(keep) <= 1)
+
+    def __getitem__(self, index):
+        """Integer indices only, one ``select`` each (PyTorch's error past the end)."""
+        position = index if isinstance(index, tuple) else (index,)
+        if not builtins.all(isinstance(i, int) and not isinstance(i, builtins.bool)
+                            for i in position):
+            raise could_not_run("index.Tensor")
+        if len(position) > self.dim():
+            raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+        result = self
+        for dim, i in enumerate(position):
+            size = self._sp_size[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            result = result.select(0, i)
+        return result
+
+    def reshape(self, *shape):
+        raise RuntimeError("reshape is not implemented for sparse tensors")
+
+    def mean(self, *args, **kwargs):
+        raise could_not_run("mean.dim")
+
+    def pow(self, exponent):
+        """Each stored element to a power (coalesced first); a power 0 would fill the zeros."""
+        if isinstance(exponent, Tensor):
+            raise could_not_run("pow.Tensor_Tensor")
+        if exponent == 0:
+            raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make "
+                               "the result tensor dense")
+        coalesced = self.coalesce()
+        return coalesced._with_values(coalesced._sp_values ** exponent)
+
+    __pow__ = pow
+
     def sum(self, dim=None, keepdim=False, dtype=None):
-        if keepdim:
-            raise could_not_run("sum.dim_IntList")
+        """Over ``dim`` as ``torch.sparse.sum``, but recorded as PyTorch's ``SumBackward1``,
+        whose backward needs a sparse ``expand`` that PyTorch lacks."""
         source = self if dtype is None else self.to(dtype)
-        return sparse_sum(source, dim)
+        if dim is None:
+            return source._sp_values.sum()
+        with grad_mode.no_grad():
+            result = sparse_sum(source, dim)
+            if keepdim:
+                dims = (dim,) if isinstance(dim, int) else tuple(dim)
+                result = _with_kept_dims(result, {_wrap_dim(d, self.dim()) for d in dims})
+        if isinstance(result, SparseCooTensor):
+            return result._with_values(_summed(result._sp_values, source._sp_values))
+        return _summed(result, source._sp_values)
 
     def t(self):
         if self.sparse_dim() != 2 or self.dense_dim():
@@ -502,25 +647,27 @@ class SparseCooTensor(Tensor):
     __str__ = __repr__
 
 
-SparseCooTensor.__name__ = SparseCooTensor.__qualname__ = "Tensor"
+def refuse_dense_api(cls):
+    """Name ``cls`` ``Tensor`` (as PyTorch prints its type) and make it refuse, by name, the
+    dense methods it does not define (the rest of Tensor's API reads ``_array`` and is refused
+    there, named after the primitive it reached)."""
+    cls.__name__ = cls.__qualname__ = "Tensor"
+    own = set(vars(cls)) | set(vars(_SparseTensor)) | {
+        "cuda", "is_inference", "get_device", "is_pinned", "is_neg", "resolve_neg"}
+    for name, member in list(vars(Tensor).items()):
+        if (not name.startswith("_") and callable(member) and not isinstance(member, type)
+                and name not in own and not getattr(member, "checks_layout", False)):
+            setattr(cls, name, _refusing(name, cls._backend))
 
-# The dense methods a sparse tensor refuses by name (the rest of Tensor's API reads ``_array``
-# and is refused there, named after the primitive it reached).
-_SPARSE_API = set(vars(SparseCooTensor)) | {"cuda", "is_inference", "get_device", "is_pinned",
-                                            "is_neg", "resolve_neg"}
 
-
-def _refusing(name):
+def _refusing(name, backend):
     def refuse(self, *args, **kwargs):
-        raise could_not_run(name)
+        raise could_not_run(name, backend)
     refuse.__name__ = name
     return refuse
 
 
-for _name, _member in list(vars(Tensor).items()):
-    if (not _name.startswith("_") and callable(_member) and not isinstance(_member, type)
-            and _name not in _SPARSE_API):
-        setattr(SparseCooTensor, _name, _refusing(_name))
+refuse_dense_api(SparseCooTensor)
 
 
 def _calling_operation():
@@ -595,10 +742,18 @@ def _as_tensor(data, dtype=None):
     return ops.tensor(data, dtype=dtype)
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
-                      requires_grad=False, check_invariants=None, is_coalesced=None):
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None,
+                      is_coalesced=None):
     """A sparse COO tensor from ``indices`` (sparse_dim x nnz) and ``values`` (nnz x dense
-    sizes); ``size`` defaults to the smallest that holds the indices. Duplicates are kept."""
+    sizes); ``size`` defaults to the smallest that holds the indices. Duplicates are kept.
+    ``sparse_coo_tensor(size)`` alone: an empty one of that size."""
+    if values is None:
+        size = indices if size is None else size
+        if size is None:
+            raise TypeError("sparse_coo_tensor() missing required argument 'size'")
+        indices = ops.zeros((len(size), 0), dtype=dtypes.int64)
+        values = ops.zeros(0, dtype=dtype)
     if device is not None:
         Tensor._make(np.zeros(0)).to(device)  # PyTorch's error for a device that is not here
     if isinstance(indices, SparseCooTensor) or isinstance(values, SparseCooTensor):
@@ -724,6 +879,80 @@ def _merge_slots(left, right):
     return slots_a, slots_b, positions
 
 
+def _sparse_product(x, y):
+    """Sparse * sparse, as PyTorch's intersection: each element of the ``source`` operand
+    times the other's (coalesced) value at its position. Both coalesced: only the common
+    positions stay; else every source element stays (times 0 where the other has none)."""
+    if x._sp_size != y._sp_size:
+        raise RuntimeError(f"mul: expected sizes of 'self' and 'other' to match, but "
+                           f"{list(x._sp_size)} != {list(y._sp_size)}")
+    if x.sparse_dim() != y.sparse_dim():
+        raise _density_error(x, y)
+    both_coalesced = x._sp_coalesced and y._sp_coalesced
+    probed, source = (x, y) if x._sp_coalesced or x._nnz() >= y._nnz() else (y, x)
+    probed = probed.coalesce()
+    sparse_size = x._sp_size[:x.sparse_dim()]
+    known = _linear_positions(probed._sp_indices._array, sparse_size)
+    wanted = _linear_positions(source._sp_indices._array, sparse_size)
+    slots = np.searchsorted(known, wanted).clip(max=builtins.max(len(known) - 1, 0))
+    found = (slots < len(known)) & (known[slots] == wanted) if len(known) else \
+        np.zeros(len(wanted), bool)
+    keep = found if both_coalesced else np.ones(len(wanted), bool)
+    source_values = source._sp_values[Tensor._make(np.flatnonzero(keep))]
+    padded = ops.cat([probed._sp_values, ops.zeros((1,) + tuple(probed._sp_values.shape[1:]),
+                                                   dtype=probed.dtype)])
+    at_source = padded[Tensor._make(np.where(found, slots, len(known))[keep])]
+    values = source_values * at_source if source is x else at_source * source_values
+    indices = Tensor._make(np.ascontiguousarray(source._sp_indices._array[:, keep]))
+    return SparseCooTensor._build(indices, values, x._sp_size, both_coalesced)
+
+
+def sparse_sparse_mm(a, b, node):
+    """Sparse @ sparse: a coalesced sparse result holding every position some pair of stored
+    elements (``a[i, k]``, ``b[k, j]``) reaches; gradients reach both operands' values."""
+    for operand in (a, b):
+        if operand.sparse_dim() != 2 or operand.dense_dim():
+            raise RuntimeError(f"addmm: matrices expected, got {operand.dim()}D tensor")
+    if a._sp_size[1] != b._sp_size[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a._sp_size[0]}x"
+                           f"{a._sp_size[1]} and {b._sp_size[0]}x{b._sp_size[1]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(a._sp_values)} but found "
+                           f"{_scalar_name(b._sp_values)}")
+    left, right = a.coalesce(), b.coalesce()
+    (rows, inner_a), (inner_b, cols) = left._sp_indices._array, right._sp_indices._array
+    pair_a, pair_b = np.nonzero(inner_a[:, None] == inner_b[None, :])
+    size = (a._sp_size[0], b._sp_size[1])
+    positions, slots = np.unique(rows[pair_a] * size[1] + cols[pair_b], return_inverse=True)
+    pair_a, pair_b, slots = (Tensor._make(np.asarray(x, np.int64).reshape(-1))
+                             for x in (pair_a, pair_b, slots))
+
+    def summed(products, count):
+        return ops.zeros((count,), dtype=products.dtype).index_add(0, slots, products)
+
+    def rule(grad, values_a, values_b):
+        """Each pair's share of its output position's gradient, summed back per element."""
+        at_pairs = ops.index_select(grad, 0, slots)
+        return (ops.zeros(values_a.shape, dtype=grad.dtype).index_add(
+                    0, pair_a, at_pairs * ops.index_select(values_b, 0, pair_b)),
+                ops.zeros(values_b.shape, dtype=grad.dtype).index_add(
+                    0, pair_b, at_pairs * ops.index_select(values_a, 0, pair_a)))
+
+    values_a, values_b = left._sp_values, right._sp_values
+    with grad_mode.no_grad():
+        products = ops.index_select(values_a, 0, pair_a) * ops.index_select(values_b, 0, pair_b)
+        out = Tensor._make(summed(products, len(positions))._array)
+    out = _record(node, out, (values_a, values_b), rule, saved=(values_a, values_b))
+    indices = np.array(np.unravel_index(positions, size), np.int64).reshape(2, -1)
+    return SparseCooTensor._build(Tensor._make(indices), out, size, True)
+
+
+def _density_error(x, y):
+    return RuntimeError(f"add: expected 'self' and 'other' to have same density, but 'self' has "
+                        f"{x.sparse_dim()} sparse dimensions while 'other' has {y.sparse_dim()} "
+                        "sparse dimensions")
+
+
 def sparse_dense_mm(sparse, dense, node, bias=None, beta=1, alpha=1):
     """``sparse @ dense`` for a 2-D sparse matrix and a dense matrix, recorded as ``node``
     (``MmBackward0`` for ``torch.mm``/``spmm``/``@``, ``SparseAddmmBackward0`` for
@@ -810,7 +1039,7 @@ def _scalar_name(tensor):
     return dtypes.SCALAR_TYPE_NAMES[str(tensor._array.dtype)]
 
 
-def sparse_sum(sparse, dim=None):
+def sparse_sum(sparse, dim=None, node="SparseSumBackward0"):
     """``torch.sparse.sum``: everything (a dense 0-d tensor) or over ``dim`` (sparse, coalesced;
     dense when every sparse dimension is summed)."""
     if dim is None:
@@ -818,19 +1047,48 @@ def sparse_sum(sparse, dim=None):
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     dims = sorted({_wrap_dim(d, sparse.dim()) for d in dims})
     sparse_dims = sparse.sparse_dim()
-    if builtins.any(d >= sparse_dims for d in dims):
-        raise could_not_run("_sparse_sum.dim")
     kept = [d for d in range(sparse_dims) if d not in dims]
+    dense_axes = [d - sparse_dims + 1 for d in dims if d >= sparse_dims]
     values = sparse._sp_values
     if not kept:
-        return values.sum(0) if values.dim() > 1 else values.sum()
+        return _summed_values(values, [0] + dense_axes, node)
+    if dense_axes:
+        values = _summed_values(values, dense_axes, node)
     kept_size = tuple(sparse._sp_size[d] for d in kept)
     linear = _linear_positions(sparse._sp_indices._array[kept], kept_size)
     unique, inverse, order = _grouped(linear)
-    summed = _segment_sum(values, inverse, len(unique), "SparseSumBackward0", order)
+    summed = _segment_sum(values, inverse, len(unique), node, order)
     indices = np.array(np.unravel_index(unique, kept_size), np.int64).reshape(len(kept), -1)
-    size = kept_size + tuple(sparse._sp_size[sparse_dims:])
+    size = kept_size + tuple(sparse._sp_size[d] for d in range(sparse_dims, sparse.dim())
+                             if d not in dims)
     return SparseCooTensor._build(Tensor._make(indices), summed, size, True)
+
+
+def _summed_values(values, axes, node):
+    """``values`` summed over ``axes``, recorded as ``node``."""
+    array = values._array
+    kept_shape = tuple(1 if axis in axes else n for axis, n in enumerate(array.shape))
+    return _record(node, Tensor._make(np.asarray(array.sum(tuple(axes)))), (values,),
+                   lambda grad: (grad.reshape(kept_shape).expand(array.shape),))
+
+
+def _with_kept_dims(result, dims):
+    """A sum's result with the summed dimensions put back as size 1 (``keepdim``), by PyTorch's
+    sparse ``unsqueeze``: a dimension at or before the last sparse one comes back sparse (a zero
+    index row); the result is marked uncoalesced."""
+    if not isinstance(result, SparseCooTensor):
+        for d in sorted(dims):
+            result = result.unsqueeze(d)
+        return result
+    indices, values, size = result._sp_indices._array, result._sp_values, list(result._sp_size)
+    for d in sorted(dims):
+        sparse_dims = len(indices)
+        if d <= sparse_dims:
+            indices = np.insert(indices, d, 0, axis=0)
+        else:
+            values = values.unsqueeze(d - sparse_dims + 1)
+        size.insert(d, 1)
+    return SparseCooTensor._build(Tensor._make(indices), values, size, False)
 
 
 def sparse_softmax(sparse, dim, dtype=None, log=False):
@@ -871,3 +1129,49 @@ def sparse_softmax(sparse, dim, dtype=None, log=False):
         result = Tensor._make(normalized(values)._array)
     result = _record(name, result, (values,), rule, saved=(values,))
     return SparseCooTensor._build(source._sp_indices, result, source._sp_size, True)
+
+
+# ------------------------------------------------------ the dense tensor's side of the API
+
+def sparse_mask(dense, mask):
+    """``dense.sparse_mask(mask)``: ``dense``'s elements at ``mask``'s stored positions, with
+    ``mask``'s indices and coalesced mark (a position stored twice is read twice)."""
+    if not isinstance(mask, SparseCooTensor):
+        raise could_not_run("sparse_mask", backend="CPU")
+    if tuple(dense.shape) != mask._sp_size:
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(dense.shape)} but mask has size {list(mask._sp_size)}")
+    index = tuple(Tensor._make(row) for row in mask._sp_indices._array)
+    picked = dense[index]
+    values = _record("SparseMaskBackward0", Tensor._make(picked._array), (picked,),
+                     lambda grad: (grad,))
+    return SparseCooTensor._build(mask._sp_indices, values, mask._sp_size, mask._sp_coalesced)
+
+
+def _dense_to_dense(self, dtype=None, *, masked_grad=None):
+    """A dense tensor is its own dense form (in ``dtype``, a copy)."""
+    return self if dtype is None else self.to(dtype)
+
+
+def _layout_refusal(name, expected):
+    """PyTorch's error for a COO-only method called on a tensor of another layout."""
+    def refuse(self, *args, **kwargs):
+        if expected is None:
+            raise could_not_run(name, backend=getattr(self, "_backend", "CPU"))
+        raise RuntimeError(f"{name} expected {expected} layout but got "
+                           f"{getattr(self, '_layout_name', 'Strided')}")
+    refuse.__name__ = name
+    refuse.checks_layout = True  # the other sparse layouts keep it (see refuse_dense_api)
+    return refuse
+
+
+Tensor.sparse_mask = sparse_mask
+Tensor.to_dense = _dense_to_dense
+Tensor.sparse_dim = lambda self: 0
+Tensor.dense_dim = lambda self: self.dim()
+for _name, _expected in (("coalesce", "sparse coordinate tensor"),
+                         ("indices", "sparse coordinate tensor"),
+                         ("is_coalesced", "sparse coordinate tensor"),
+                         ("values", "sparse tensor"),
+                         ("_values", None), ("_indices", None), ("_nnz", None)):
+    setattr(Tensor, _name, _layout_refusal(_name, _expected))

@@ -100,6 +100,7 @@ def make_dual(tensor, tangent, *, level=None):
             tangent = empty_strided(tensor.shape, tensor.stride(),
                                     dtype=tangent.dtype).copy_(tangent)
     _level.attach(dual, tangent)
+    _level.own_tangent(dual)  # not part of one ``tensor`` would have
     return dual
 
 
@@ -107,12 +108,13 @@ def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)``: the primal is a view without the tangent; the tangent is None
     outside a level (or for a negative ``level``) or for a tensor that has none."""
     level = _current_level() if level is None else level
-    if level < 0 or tensor._fw_grad is None:
+    if level < 0 or _tangent_of(tensor) is None:
         return UnpackedDualTensor(tensor, None)
     if level != 0:
         raise RuntimeError("Invalid level given to _fw_primal")
     with _level.paused():
         primal = tensor.view_as(tensor)
+    _level.own_tangent(primal)  # a view without the tangent, not a view of it
     return UnpackedDualTensor(primal, tensor._fw_grad)
 
 
@@ -127,6 +129,7 @@ class _Propagator:
     def __init__(self):
         self._outer = None
         self._carriers = []  # weak references to every tensor given a tangent
+        self._written = {}  # id -> weak reference: tensors given a tangent by writes into views
 
     def start(self):
         self._outer = registry.set_interceptor(self)
@@ -141,6 +144,8 @@ class _Propagator:
             carrier = ref()
             if carrier is not None:
                 carrier._fw_grad = None
+                if isinstance(carrier, Tensor):
+                    carrier.__dict__.pop("_fw_base", None)
 
     @contextlib.contextmanager
     def paused(self):
@@ -155,6 +160,21 @@ class _Propagator:
         tensor._fw_grad = tangent
         self._carriers.append(weakref.ref(tensor))
 
+    def own_tangent(self, view):
+        """Make ``view``'s tangent its own, not its part of its base's."""
+        view._fw_base = None
+        self._carriers.append(weakref.ref(view))
+
+    def _attach_written(self, tensor, tangent):
+        self.attach(tensor, tangent)
+        self._written[id(tensor)] = weakref.ref(tensor)
+
+    def given_tangent_by_writes(self, tensor):
+        """Whether ``tensor`` got its tangent from a write into one of its views (so views
+        made before then have their part of it)."""
+        ref = self._written.get(id(tensor))
+        return ref is not None and ref() is tensor
+
     def _run(self, primitive, inputs, params):
         if self._outer is not None:
             return self._outer(primitive, inputs, params)
@@ -163,7 +183,7 @@ class _Propagator:
     # -- out-of-place operations ---------------------------------------------------------------
     def __call__(self, primitive, inputs, params):
         result = self._run(primitive, inputs, params)
-        tangents = [getattr(t, "_fw_grad", None) for t in inputs]
+        tangents = [_tangent_of(t) for t in inputs]
         if all(t is None for t in tangents):
             return result
         outputs = result if isinstance(result, tuple) else (result,)
@@ -173,6 +193,10 @@ class _Propagator:
             if tangent is not None and _has_tangent_dtype(output):
                 self.attach(output, tangent)
                 self._attach_to_saved_output(output, tangent)
+        if _views_tangent(primitive, inputs):
+            source = next(t for t in inputs if isinstance(t, Tensor))
+            base = _forward_base(source)
+            outputs[0]._fw_base = source if base is None else base
         return result
 
     def _attach_to_saved_output(self, output, tangent):
@@ -192,7 +216,7 @@ class _Propagator:
     @contextlib.contextmanager
     def observe_inplace(self, primitive, target, others, params):
         """The tangent of ``target`` after the write, computed from the values before it."""
-        tangents = [t._fw_grad for t in (target, *others)]
+        tangents = [_tangent_of(t) for t in (target, *others)]
         if all(t is None for t in tangents) or not _has_tangent_dtype(target):
             yield
             return
@@ -204,19 +228,65 @@ class _Propagator:
         self._store_inplace_tangent(target, new)
 
     def _store_inplace_tangent(self, target, new):
-        """A write into a view writes the same region of its base's tangent."""
-        base = target._base
+        """A write into a view writes the same region of its forward base's tangent; a write
+        into a tensor of its own writes its tangent in place when laid out as the tensor is
+        (as PyTorch does: views of it, and a ``make_dual`` tangent, see the change)."""
+        base = _forward_base(target)
         if base is None or not _has_tangent_dtype(base):
-            self.attach(target, new)
+            old = target._fw_grad
+            if old is not None and _writable_like(old, target, new):
+                old._array[...] = new._array
+            else:
+                self._attach_written(target, new)
             return
         if base._fw_grad is None or base._fw_grad._array.strides != base._array.strides:
             laid_out = np.zeros_like(base._array)
             if base._fw_grad is not None:
                 laid_out[...] = base._fw_grad._array
-            self.attach(base, Tensor._make(laid_out))
+            self._attach_written(base, Tensor._make(laid_out))
         region = same_elements_in(target._array, base._array, base._fw_grad._array)
         region[...] = new._array
         self.attach(target, Tensor._make(region))
+
+
+def _views_tangent(primitive, inputs):
+    """Whether ``primitive`` makes its output's tangent a view of its one input's tangent."""
+    return primitive.is_view and sum(isinstance(t, Tensor) for t in inputs) == 1
+
+
+def _forward_base(tensor):
+    """The tensor whose tangent a view's tangent is part of: the dual a view was taken of
+    (not the tensor ``make_dual`` viewed, whose tangent it is not), else the view's base; None
+    for a tensor whose tangent is its own."""
+    return tensor.__dict__.get("_fw_base", tensor._base)
+
+
+def _tangent_of(tensor):
+    """``tensor``'s tangent. A view made before its base had one (``row = buf[0]``, then
+    ``buf[1] = dual``) has as tangent its part of the base's, as in PyTorch."""
+    if not isinstance(tensor, Tensor):
+        return None
+    if tensor._fw_grad is not None or _level is None:
+        return tensor._fw_grad
+    base = _forward_base(tensor)
+    if base is None or not _level.given_tangent_by_writes(base) or not _has_tangent_dtype(tensor):
+        return None
+    memory = base._fw_grad._array
+    if memory.strides != base._array.strides or not (memory.flags.c_contiguous
+                                                     or memory.flags.f_contiguous):
+        return None
+    _level.attach(tensor, Tensor._make(same_elements_in(tensor._array, base._array, memory)))
+    return tensor._fw_grad
+
+
+def _writable_like(tangent, tensor, new):
+    """Whether ``new`` can be written into ``tangent``'s memory: its own, laid out as
+    ``tensor``'s, of ``new``'s dtype, and on no tape (reverse over forward needs the write
+    recorded, so it is done out of place)."""
+    array = tangent._array
+    return (tangent._base is None and array.base is None and array.flags.writeable
+            and array.strides == tensor._array.strides and array.dtype == new._array.dtype
+            and not (tangent.requires_grad or new.requires_grad))
 
 
 def _output_tangents(primitive, inputs, params, tangents):
@@ -225,7 +295,7 @@ def _output_tangents(primitive, inputs, params, tangents):
     Where gradients are being recorded and a primal or tangent requires grad, the tangent is
     computed on the tape too (``create_graph``), so that a loss built from tangents can be
     differentiated with respect to parameters (reverse over forward)."""
-    if primitive.is_view and sum(isinstance(t, Tensor) for t in inputs) == 1:
+    if _views_tangent(primitive, inputs):
         return _as_tuple(primitive.apply([tangents[0]], params))  # linear: a view of the tangent
     on_tape = grad_mode.is_grad_enabled() and any(
         isinstance(t, Tensor) and t.requires_grad for t in (*inputs, *tangents))
@@ -254,9 +324,18 @@ def _output_tangents(primitive, inputs, params, tangents):
         jvps = grad([v for v, _ in pairs], cotangents, [t for _, t in pairs],
                     create_graph=on_tape, allow_unused=True) if pairs else \
             [None] * len(cotangents)
-    by_output = {id(o): (j if j is not None else Tensor._make(np.zeros_like(o._array)))
-                 for o, j in zip(differentiable, jvps)}
+    by_output = {id(o): _unaliased(j, tangents) if j is not None else
+                 Tensor._make(np.zeros_like(o._array)) for o, j in zip(differentiable, jvps)}
     return tuple(by_output.get(id(o)) if isinstance(o, Tensor) else None for o in outputs)
+
+
+def _unaliased(tangent, input_tangents):
+    """``tangent``, copied if it shares memory with an input's tangent (the engine passes a
+    gradient through unchanged where it can): only a view's tangent may alias its input's, so
+    that an in-place write to one tangent never changes another."""
+    shares = any(isinstance(t, Tensor) and np.may_share_memory(tangent._array, t._array)
+                 for t in input_tangents)
+    return tangent.clone() if shares else tangent
 
 
 def _as_tuple(result):

@@ -9,7 +9,7 @@ import functools
 from .. import dtypes
 from .. import ops
 from .._sparse_tensor import (SparseCooTensor, could_not_run, sparse_coo_tensor, sparse_dense_mm,
-                              sparse_softmax)
+                              sparse_softmax, sparse_sparse_mm, sparse_sum)
 from ..tensor import Tensor
 
 __all__ = ["sum", "mm", "addmm", "softmax", "log_softmax", "FloatTensor", "DoubleTensor",
@@ -21,13 +21,16 @@ def sum(input, dim=None, dtype=None):  # noqa: A001  (torch.sparse.sum)
     """Sum of a sparse tensor: a dense 0-d tensor, or sparse over the dimensions left."""
     if not isinstance(input, SparseCooTensor):
         raise RuntimeError("coalesce expected sparse coordinate tensor layout but got Strided")
-    return input.sum(dim, dtype=dtype)
+    return sparse_sum(input if dtype is None else input.to(dtype), dim)
 
 
 def mm(mat1, mat2, reduce="sum"):
-    """``torch.sparse.mm``: sparse @ dense (recorded as ``SparseAddmmBackward0``), or dense."""
+    """``torch.sparse.mm``: sparse @ dense (recorded as ``SparseAddmmBackward0``), sparse @
+    sparse (``SparseSparseMatmulBackward0``), or dense."""
     if reduce != "sum":
         raise could_not_run("_sparse_mm_reduce_impl")
+    if isinstance(mat1, SparseCooTensor) and isinstance(mat2, SparseCooTensor):
+        return sparse_sparse_mm(mat1, mat2, "SparseSparseMatmulBackward0")
     if isinstance(mat1, SparseCooTensor):
         return sparse_dense_mm(mat1, mat2, "SparseAddmmBackward0")
     return ops.mm(mat1, mat2)
