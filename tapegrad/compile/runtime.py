@@ -23,7 +23,8 @@ from ..tensor import Tensor
 from . import logs, pytree
 from .guards import build_guards
 from .ir import Value
-from .trace import RandomSource, fetcher, trace, tracing_here
+from .dispatch import fetcher, runner
+from .trace import RandomSource, trace, tracing_here
 
 __all__ = ["compile", "reset", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning",
            "InvalidBackend"]
@@ -149,9 +150,9 @@ class CompiledFunction:
         if entry is None:
             return self._miss(args, kwargs)
         if _profiling.active is None:
-            return entry.run(args, kwargs)
+            return entry.call(args, kwargs)
         with _profiling.Range("CompiledFunction"):
-            return entry.run(args, kwargs)
+            return entry.call(args, kwargs)
 
     def repeat(self, times, *args, **kwargs):
         """Call the function ``times`` times with the same arguments; return the last result.
@@ -319,12 +320,13 @@ class _EagerEntry:
         self.reason = reason
         self.graph_break = graph_break  # the GraphBreak that made it, if one did
 
-    def run(self, args, kwargs):
+    def call(self, args, kwargs):
         return self.fn(*args, **kwargs)
+
+    run = call
 
     def describe(self):
         return "runs eagerly: " + self.reason
-
 
 
 def _same_arguments(before, after):
@@ -333,6 +335,7 @@ def _same_arguments(before, after):
     once, and running the compiled call again would do it twice."""
     (leaves_before, spec_before), (leaves_after, spec_after) = before, after
     return spec_before == spec_after and all(a is b for a, b in zip(leaves_before, leaves_after))
+
 
 class Specialization:
     """One compiled version of the function: guards plus a ``Program`` of kernels."""
@@ -347,18 +350,19 @@ class Specialization:
         args_spec, kwargs_spec = recorded.arg_spec[1]
         self.flat_is_args = not kwargs_spec[1] and all(c is None for c in args_spec[1])
         p = program
-        self._constants = [_kernel_argument(kind, a) for kind, a in p.forward_args
-                           if kind != "input"]
-        self._needs_node = any(d is not None for d in p.differentiable_outputs) or \
+        self.constants = [_kernel_argument(kind, a) for kind, a in p.forward_args
+                          if kind != "input"]
+        self.needs_node = any(d is not None for d in p.differentiable_outputs) or \
             any(p.freed_outputs)
         # Sources whose layout a call must check: guards fix shapes, so one-element arrays are
         # always C-contiguous, and guards check those the kernel writes into.
-        self._layout_checks = [i for i, t in enumerate(recorded.source_tensors)
-                               if t._array.size > 1 and i not in p.mutations]
-        self._returns_one_tensor = (self.output_spec is None
-                                    and not _is_python_value(self.output_leaves[0]))
+        self.layout_checks = {i for i, t in enumerate(recorded.source_tensors)
+                              if t._array.size > 1 and i not in p.mutations}
+        self.returns_one_tensor = (self.output_spec is None
+                                   and self.is_tensor_leaf(self.output_leaves[0]))
         self.repeats_itself = False   # seen: its guards hold again after a call of it
         self._draws = any(type(s) is RandomSource for s in recorded.sources)
+        self.call = runner(self)  # a call as generated code: run() without repeat's checks
 
     def describe(self):
         p = self.program
@@ -377,47 +381,13 @@ class Specialization:
         """One call; or ``times`` calls in one kernel launch (``CompiledFunction.repeat``), when
         the state the kernel reads is all in the arrays it is given (and no fresh random numbers
         are drawn for it)."""
-        p = self.program
-        flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
-        if times > 1 and self._draws:  # fresh random numbers for each call: (before fetching)
-            return self._run_separately(args, kwargs, times)
-        tensors = self._fetch(flat)
-        if times > 1 and p.grad_sets and self._replaces_what_it_reads(flat, tensors):
-            return self._run_separately(args, kwargs, times)
-        arrays = [t._array for t in tensors]
-        for i in self._layout_checks:
-            if not arrays[i].flags.c_contiguous:
-                arrays[i] = np.asarray(arrays[i], order="C")
-        if times == 1:
-            results = p.forward(*arrays, *self._constants)
-        else:
-            results = p.forward_repeated(times, *arrays, *self._constants)
-        for index in p.mutations:  # the kernel wrote into their arrays
-            tensors[index]._version_counter.value += times
-        for owner, k in p.grad_sets:
-            leaf = owner.fetch(flat)
-            leaf._grad = None if k is None else Tensor._make(results[k])
-        outputs = []
-        for kind, payload in p.user_outputs:
-            if kind == "result":
-                outputs.append(Tensor._make(results[payload]))
-            elif kind == "source":
-                outputs.append(tensors[payload])
-            else:
-                outputs.append(Tensor._make(payload.copy()))
-        if grad_mode._state.inference:  # made under inference_mode, as eager marks them
-            for output, (kind, _) in zip(outputs, p.user_outputs):
-                if kind != "source":
-                    output._inference = True
-        if self._needs_node:
-            self._attach_backward(outputs, tensors, results)
-        if self._returns_one_tensor:
-            return outputs[0]
-        leaves = []
-        it = iter(outputs)
-        for leaf in self.output_leaves:
-            leaves.append(next(it) if not _is_python_value(leaf) else leaf)
-        return pytree.unflatten(self.output_spec, leaves)
+        if times > 1:
+            if self._draws:  # fresh random numbers for each call
+                return self._run_separately(args, kwargs, times)
+            flat = args if self.flat_is_args else pytree.flatten((args, kwargs))[0]
+            if self.program.grad_sets and self._replaces_what_it_reads(flat, self._fetch(flat)):
+                return self._run_separately(args, kwargs, times)
+        return self.call(args, kwargs, times)
 
     def changes_nothing(self):
         """Whether a call writes nothing (no tensors, no ``.grad``, no backward) and draws no
@@ -437,7 +407,12 @@ class Specialization:
         return any(k is not None and id(owner.fetch(flat)._grad) in read
                    for owner, k in self.program.grad_sets)
 
-    def _attach_backward(self, outputs, tensors, results):
+    @staticmethod
+    def is_tensor_leaf(leaf):
+        """Whether a returned leaf is a tensor the kernel makes (else a Python value)."""
+        return isinstance(leaf, Value)
+
+    def attach_backward(self, outputs, tensors, results):
         p = self.program
         if p.backward is None:
             node = CompiledFunctionBackward((), None, None, None)
@@ -472,10 +447,6 @@ def _kernel_argument(kind, payload):
     """A constant argument as a kernel takes it: an array C-contiguous (``np.asarray``, not
     ``ascontiguousarray``, which makes a 0-d array 1-d), a BLAS function as it is."""
     return payload if kind == "function" else np.asarray(payload, order="C")
-
-
-def _is_python_value(leaf):
-    return not isinstance(leaf, Value)
 
 
 class CompiledFunctionBackward(Node):

@@ -39,7 +39,7 @@ from .ir import Graph, Node, Operand, Value
 from .reads import changed, python_reads, python_writes
 
 __all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource",
-           "GradSource", "RandomSource", "fetcher"]
+           "GradSource", "RandomSource"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRACE_LOCK = threading.RLock()  # recordings nest (autodiff checks a rule in a scratch one)
@@ -131,27 +131,6 @@ class RandomSource:
 
     def fetch(self, flat_args):
         return Tensor._make(self.recipe())
-
-
-def fetcher(sources):
-    """``fetch(flat_args) -> [tensor per source]``, generated as one function: a method call per
-    source costs more than the rest of a small step's bookkeeping."""
-    bindings = {}
-
-    def expression(source):
-        if type(source) is ArgSource:
-            return f"flat[{source.index}]"
-        if type(source) is GradSource:
-            return f"{expression(source.owner)}._grad"
-        name = f"K{len(bindings)}"
-        if type(source) is RandomSource:
-            bindings[name] = source.fetch
-            return f"{name}(flat)"
-        bindings[name] = source.tensor
-        return name
-    text = f"def fetch(flat):\n    return [{', '.join(expression(s) for s in sources)}]\n"
-    exec(compile(text, "<tapegrad sources>", "exec"), bindings)
-    return bindings["fetch"]
 
 
 # ------------------------------------------------------------------------------------- result
