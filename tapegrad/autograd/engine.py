@@ -416,6 +416,7 @@ def _sum_gradients(held, g):
         return g + held if held.is_sparse and not g.is_sparse else held + g
     array, other = held._array, g._array
     if (not (held._requires_grad or g._requires_grad) and array.base is None
+            and _function.forward_ad_level is None  # (else the sum's tangent must be recorded)
             and array.flags.writeable and array.shape == other.shape and array.dtype == other.dtype
             and sys.getrefcount(held) == 3 and sys.getrefcount(array) == 3):
         np.add(array, other, out=array)
@@ -566,6 +567,8 @@ def _add_into_grad(leaf, g, create_graph, shared):
         leaf._grad = Tensor._make(array)
     elif create_graph or current._requires_grad:
         leaf._grad = current + g
+    elif _function.forward_ad_level is not None:
+        current.add_(g)  # through the op table: the sum's tangent is recorded too
     else:
         np.add(current._array, g._array, out=current._array)
         current._version_counter.value += 1

@@ -8,9 +8,16 @@ so the Jacobian-vector product is found from it: the VJP ``u -> J^T u`` is linea
 differentiating ``<J^T u, t>`` with respect to ``u`` gives ``J t`` (the "double-VJP" trick, done
 per operation on the reverse engine). It is exact, and slower than dedicated forward rules.
 Views apply themselves to the tangent, so a view's tangent is a view of its base's.
+
+An in-place write changes the tangent as PyTorch's does: a write into a view writes its part of
+the tangent of its *forward base* (the dual it was taken of: a ``make_dual`` result owns its
+tangent, the tensor it views gets none), a tensor's own tangent is written in place, and a view
+made before its base had a tangent reads its part of the one a write gave the base. So that no
+write reaches another tensor's tangent, only a view's tangent ever aliases its input's.
 """
 
 import contextlib
+import re
 import weakref
 from collections import namedtuple
 
@@ -75,18 +82,14 @@ def make_dual(tensor, tangent, *, level=None):
     if level < 0:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
-    if not (tensor.is_floating_point() or tensor.is_complex()):
-        raise ValueError(f"Expected primal to be floating point or complex, but got: "
-                         f"{tensor.dtype}")
-    if not (tangent.is_floating_point() or tangent.is_complex()):
-        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
-                         f"{tangent.dtype}")
+    check_differentiable_dtype(tensor, "primal")
+    check_differentiable_dtype(tangent, "tangent")
     if level != 0:  # PyTorch supports one level, numbered 0
         raise RuntimeError("Invalid level given to _make_dual")
     if _level is None:
         raise RuntimeError("Trying to access a forward AD level with an invalid index. This "
                            "index was either not created or is already deleted.")
-    if tensor._fw_grad is not None:
+    if _tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            "gradient at the same level 0 is not supported.")
     if tangent.shape != tensor.shape:
@@ -102,6 +105,14 @@ def make_dual(tensor, tangent, *, level=None):
     _level.attach(dual, tangent)
     _level.own_tangent(dual)  # not part of one ``tensor`` would have
     return dual
+
+
+def check_differentiable_dtype(tensor, role):
+    """PyTorch's refusal of an integer or boolean primal or tangent in forward mode (also for
+    ``torch.func.jvp``, ``linearize`` and ``jacfwd``)."""
+    if not (tensor.is_floating_point() or tensor.is_complex()):
+        raise ValueError(f"Expected {role} to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
 
 
 def unpack_dual(tensor, *, level=None):
@@ -193,10 +204,8 @@ class _Propagator:
             if tangent is not None and _has_tangent_dtype(output):
                 self.attach(output, tangent)
                 self._attach_to_saved_output(output, tangent)
-        if _views_tangent(primitive, inputs):
-            source = next(t for t in inputs if isinstance(t, Tensor))
-            base = _forward_base(source)
-            outputs[0]._fw_base = source if base is None else base
+                if _views_tangent(primitive, inputs):
+                    output._fw_base = _forward_root(inputs)
         return result
 
     def _attach_to_saved_output(self, output, tangent):
@@ -261,6 +270,14 @@ def _forward_base(tensor):
     return tensor.__dict__.get("_fw_base", tensor._base)
 
 
+def _forward_root(inputs):
+    """The forward base of a view of the one tensor among ``inputs``: that tensor's own, or
+    the tensor itself when its tangent is its own."""
+    source = next(t for t in inputs if isinstance(t, Tensor))
+    base = _forward_base(source)
+    return source if base is None else base
+
+
 def _tangent_of(tensor):
     """``tensor``'s tangent. A view made before its base had one (``row = buf[0]``, then
     ``buf[1] = dual``) has as tangent its part of the base's, as in PyTorch."""
@@ -297,6 +314,8 @@ def _output_tangents(primitive, inputs, params, tangents):
     differentiated with respect to parameters (reverse over forward)."""
     if _views_tangent(primitive, inputs):
         return _as_tuple(primitive.apply([tangents[0]], params))  # linear: a view of the tangent
+    if primitive.name in _WITHOUT_FORWARD_FORMULA:
+        raise _refuse_forward_mode(primitive)
     on_tape = grad_mode.is_grad_enabled() and any(
         isinstance(t, Tensor) and t.requires_grad for t in (*inputs, *tangents))
     with grad_mode.enable_grad():
@@ -319,14 +338,54 @@ def _output_tangents(primitive, inputs, params, tangents):
         from .engine import grad
         from .functional import transpose_point
         cotangents = [transpose_point(o) for o in differentiable]
-        vjps = grad(differentiable, wrt, cotangents, create_graph=True, allow_unused=True)
+        with _no_forward_formula(primitive, "vjp"):
+            vjps = grad(differentiable, wrt, cotangents, create_graph=True, allow_unused=True)
         pairs = [(v, t) for v, t in zip(vjps, wrt_tangents) if v is not None and v.requires_grad]
-        jvps = grad([v for v, _ in pairs], cotangents, [t for _, t in pairs],
-                    create_graph=on_tape, allow_unused=True) if pairs else \
-            [None] * len(cotangents)
+        with _no_forward_formula(primitive, "jvp"):
+            jvps = grad([v for v, _ in pairs], cotangents, [t for _, t in pairs],
+                        create_graph=on_tape, allow_unused=True) if pairs else \
+                [None] * len(cotangents)
     by_output = {id(o): _unaliased(j, tangents) if j is not None else
                  Tensor._make(np.zeros_like(o._array)) for o, j in zip(differentiable, jvps)}
     return tuple(by_output.get(id(o)) if isinstance(o, Tensor) else None for o in outputs)
+
+
+# PyTorch's names for operations whose tapegrad primitive is named otherwise
+_ATEN_NAMES = {"cdist": "_cdist_forward", "pdist": "_pdist_forward", "ctc_loss": "_ctc_loss",
+               "scaled_dot_product_flash_attention": "_scaled_dot_product_flash_attention_for_cpu",
+               "embedding_bag": "_embedding_bag", "embedding_bag_max": "_embedding_bag",
+               "multilabel_margin_loss": "multilabel_margin_loss_forward"}
+# Differentiable operations PyTorch gives no forward formula
+_WITHOUT_FORWARD_FORMULA = {"embedding_bag", "embedding_bag_max", "multi_margin_loss",
+                            "multilabel_margin_loss", "segment_reduce", "index_reduce"}
+_NO_DERIVATIVE = re.compile(r"derivative for (aten::(\S+)|.*) is not implemented")
+
+
+def _refuse_forward_mode(primitive):
+    """PyTorch's error for an operation it has a derivative for but no forward formula."""
+    return NotImplementedError(
+        f"Trying to use forward AD with {_ATEN_NAMES.get(primitive.name, primitive.name)} that "
+        "does not support it because it has not been implemented yet.\nPlease file an issue to "
+        "PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml "
+        "so that we can prioritize its implementation or submit a PR adding the implementation "
+        "to derivatives.yaml")
+
+
+@contextlib.contextmanager
+def _no_forward_formula(primitive, stage):
+    """The jvp is found by differentiating the operation (``stage`` "vjp"), then its backward
+    ("jvp"). Where one of them has no derivative, PyTorch has no forward formula for the
+    operation either, and says so: briefly for an operation without any derivative."""
+    try:
+        yield
+    except (RuntimeError, NotImplementedError) as error:
+        found = _NO_DERIVATIVE.search(str(error))
+        if found is None:
+            raise
+        if stage == "vjp" and getattr(error, "no_derivative", False):
+            raise NotImplementedError(f"Trying to use forward AD with aten::{found.group(2)} that "
+                                      "does not support it.") from None
+        raise _refuse_forward_mode(primitive) from None
 
 
 def _unaliased(tangent, input_tangents):

@@ -10,8 +10,10 @@ import contextlib
 
 from .. import ops
 from ..autograd import grad_mode
+from ..autograd.forward_ad import check_differentiable_dtype
 from ..autograd.function import functorch_transform
 from ..autograd.graph import disable_saved_tensors_hooks
+from ..tensor import Tensor
 from ..utils import _pytree
 from ._arguments import differentiated_positions
 from ._level import Level
@@ -32,6 +34,9 @@ class Linearization:
         positions = (differentiated_positions(argnums, len(args)) if argnums is not None
                      else range(len(args)))
         args = list(args)
+        if transform == "jvp":
+            for i in positions:
+                _check_forward_primals(args[i])
         tracked = [self.level.track(args[i]) for i in positions]
         for i, tree in zip(positions, tracked):
             args[i] = tree
@@ -64,17 +69,30 @@ class Linearization:
 
     def push(self, tangents):
         """``J t`` per flat output for tangents aligned with the flat inputs (``None``: zero);
-        ``None`` for an output that does not depend on the inputs."""
+        ``None`` for an output that does not depend on the inputs, or that has no tangent (an
+        integer or boolean output: PyTorch gives it a zero tangent of its dtype)."""
+        differentiable = [out for out in self.flat_outputs if _has_tangent(out)]
         if self._transposed is None:
-            dummies = [self.level.transpose_point(out) for out in self.flat_outputs]
-            self._transposed = dummies, self.level.grad(self.flat_outputs, self.flat_inputs,
+            dummies = [self.level.transpose_point(out) for out in differentiable]
+            self._transposed = dummies, self.level.grad(differentiable, self.flat_inputs,
                                                         dummies, create_graph=True)
         dummies, transposed = self._transposed
         create_graph = self.create_graph or self.level.reaches_outside(tangents)
-        return self.level.grad(transposed, dummies, tangents, create_graph)
+        products = iter(self.level.grad(transposed, dummies, tangents, create_graph))
+        return [next(products) if _has_tangent(out) else None for out in self.flat_outputs]
 
     def unwrap(self, tree):
         return self.level.unwrap(tree)
+
+
+def _check_forward_primals(tree):
+    for leaf in _pytree.flatten(tree)[0]:
+        if isinstance(leaf, Tensor):
+            check_differentiable_dtype(leaf, "primal")
+
+
+def _has_tangent(output):
+    return output.is_floating_point() or output.is_complex()
 
 
 _NO_SAVED_TENSORS_HOOKS = ("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved "

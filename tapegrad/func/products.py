@@ -5,6 +5,7 @@ tapegrad has no forward-mode AD: ``jvp`` uses the double-vjp trick (see ``_linea
 which gives the same values at about the cost of two reverse passes.
 """
 from .. import ops
+from ..autograd.forward_ad import check_differentiable_dtype
 from ..tensor import Tensor
 from ..utils import _pytree
 from ._linearization import Linearization
@@ -79,6 +80,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     for name, leaves in (("primals", flat_primals), ("tangents", flat_tangents)):
         _check_tensors(leaves, name)
     for primal, tangent in zip(flat_primals, flat_tangents):
+        check_differentiable_dtype(primal, "primal")
+        check_differentiable_dtype(tangent, "tangent")
         if primal.shape != tangent.shape:
             raise RuntimeError("Trying to set a forward gradient that has a different size than "
                                "that of the original Tensor, this is not supported. Tensor is of "

@@ -81,7 +81,7 @@ def eigvals(A):
     gradient to record, a matrix with an inf or nan has nan eigenvalues (LAPACK's geev gives
     no others), as in PyTorch."""
     _check("linalg.eigvals", A)
-    if A.requires_grad:
+    if A.requires_grad or A._fw_grad is not None:  # (a tangent: forward-mode AD)
         _refuse_non_finite(A)
         return _eig(A)[0]
     array = A._array

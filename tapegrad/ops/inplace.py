@@ -91,6 +91,8 @@ def _inplace_view(node_name, view):
             _check_inplace_allowed(input)
         result = view(input, *args)
         input._array = result._array
+        if result._fw_grad is not None:  # (forward AD: the tangent takes the new shape too; the
+            input._fw_grad = result._fw_grad  # tensor carries one already, so the level clears it)
         node = result._grad_fn
         if node is not None:
             name = node_name if isinstance(node_name, str) else node_name(*args)
