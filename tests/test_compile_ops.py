@@ -383,6 +383,8 @@ SAMPLES = {
                                                                          training=True)),
     "batch_norm_eval": ([f(4, 3), f(3), f(3), positive(3)],
                         lambda x, w, b, v: F.batch_norm(x, v.detach() - 1, v.detach(), w, b)),
+    "batch_norm_update_stats": ([f(4, 3, 2), f(3), positive(3)], lambda x, m, v: _running_stats(
+        x, m.detach().clone(), v.detach().clone())),
     "constant_pad_nd": ([f(3, 4)], lambda x: F.pad(x, (1, -1, 2, 0), value=0.5)),
     "smooth_l1_loss": ([f(3, 4), f(3, 4)], lambda x, y: F.smooth_l1_loss(x, y, beta=0.5)),
     "huber_loss": ([f(3, 4), f(3, 4)], lambda x, y: F.huber_loss(x, y, delta=0.7)),
@@ -529,6 +531,9 @@ SAMPLES = {
     "diagonal_scatter": ([f(3, 4), f(3)], lambda a, s: T.diagonal_scatter(a, s, 1)),
     "poisson": ([positive(3, 4)], lambda a: PRIMITIVES["poisson"](
         a, values=np.arange(12.0).reshape(3, 4))),
+    # no derivative in PyTorch (backward through it fails): traced without grad
+    "binomial": ([positive(3, 4)], lambda a: PRIMITIVES["binomial"](
+        a.detach(), a.detach() / 10, values=np.arange(12.0).reshape(3, 4))),
     "block_diag": ([f(2, 3), f(2), f()], T.block_diag),
     "rot90": ([f(2, 3, 4)], lambda a: T.rot90(a, 3, (2, 0))),
     "renorm": ([f(3, 4)], lambda a: a.renorm(2, 0, 1.5)),
@@ -665,6 +670,12 @@ def _inplace_on_view(a):
     c = nonleaf(a)
     c[0].mul_(2)
     return c
+
+
+def _running_stats(x, mean, var):
+    """The running statistics a training-mode batch norm leaves (computed from x each call)."""
+    F.batch_norm(x, mean, var, training=True, momentum=0.3)
+    return mean, var
 
 
 def _setitem_index(a, value, index):

@@ -251,3 +251,17 @@ def test_repeat_needs_a_positive_count(times):
     with pytest.raises(ValueError, match="positive number of calls"):
         step.repeat(times, w)
     assert w.grad is None
+
+
+def test_compiled_batch_norm_updates_running_statistics_from_each_batch():
+    """The running statistics are computed from every call's batch (not the traced call's, kept
+    as constants), the same numbers as eager, which follows ATen's arithmetic."""
+    eager, compiled_module = nn.BatchNorm1d(3, momentum=0.2), nn.BatchNorm1d(3, momentum=0.2)
+    step = tapegrad.compile(compiled_module)
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        x = tapegrad.from_numpy(rng.standard_normal((5, 3)).astype(np.float32))
+        assert_close(step(x), eager(x))
+    for name in ("running_mean", "running_var", "num_batches_tracked"):
+        np.testing.assert_array_equal(getattr(compiled_module, name).numpy(),
+                                      getattr(eager, name).numpy())

@@ -320,23 +320,32 @@ def batch_norm_eval(input, weight, bias, running_mean, running_var, eps):
 
 def update_running_stats(input, running_mean, running_var, momentum):
     """``running = momentum batch + (1 - momentum) running``, the variance unbiased, off the
-    tape; in the running statistics' dtype with the variance's sum in float64, as ATen's
-    kernel. A float16 input's statistics are taken in float32 (x² overflows float16) and
-    mixed in with tensor arithmetic."""
-    if input.dtype == dtypes.float16:
-        return _update_half_running_stats(input.float(), running_mean, running_var, momentum)
-    x = input._array
+    tape. A float16 input's statistics are taken in float32 (x² overflows float16) and mixed in
+    with tensor arithmetic."""
+    with grad_mode.no_grad():
+        if input.dtype == dtypes.float16:
+            return _update_half_running_stats(input.float(), running_mean, running_var, momentum)
+        # one operation, not numpy on the arrays: a traced training step must compute the
+        # statistics from each call's batch, not keep the first call's as constants
+        new_mean, new_var = _updated_running_stats(input, running_mean, running_var,
+                                                   momentum=momentum)
+        running_mean.copy_(new_mean)
+        running_var.copy_(new_var)
+
+
+@primitive("batch_norm_update_stats", node="BatchNormUpdateStatsBackward0", n_outputs=2)
+def _updated_running_stats(x, running_mean, running_var, momentum):
+    """The new running mean and variance, in the running statistics' dtype with the variance's
+    sum in float64, as ATen's kernel (never differentiated: called under no_grad)."""
     mean, squares = _batch_statistics(x)
     count = x.size // x.shape[1]
-    dtype = running_mean._array.dtype
+    dtype = running_mean.dtype
     weight = dtype.type(momentum)
     keep = dtype.type(1) - weight
     unbiased = (squares / x.dtype.type(count - 1)).astype(np.float64)
-    new_mean = weight * mean.astype(dtype) + keep * running_mean._array
-    new_var = np.float64(weight) * unbiased + (keep * running_var._array).astype(np.float64)
-    with grad_mode.no_grad():
-        running_mean.copy_(Tensor._make(new_mean.astype(dtype)))
-        running_var.copy_(Tensor._make(new_var.astype(dtype)))
+    new_mean = weight * mean.astype(dtype) + keep * running_mean
+    new_var = np.float64(weight) * unbiased + (keep * running_var).astype(np.float64)
+    return new_mean.astype(dtype), new_var.astype(dtype)
 
 
 def _update_half_running_stats(input, running_mean, running_var, momentum):
