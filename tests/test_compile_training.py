@@ -265,3 +265,23 @@ def test_compiled_batch_norm_updates_running_statistics_from_each_batch():
     for name in ("running_mean", "running_var", "num_batches_tracked"):
         np.testing.assert_array_equal(getattr(compiled_module, name).numpy(),
                                       getattr(eager, name).numpy())
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_compiled_cross_entropy_with_a_class_weight_tensor(reduction):
+    """A weight passed as a tensor argument is a graph input: the backward kernel runs the
+    loss's gradient through numpy there (it crashed unpacking the extra input)."""
+    def loss(logits, target, weight):
+        return tapegrad.nn.functional.cross_entropy(logits, target, weight=weight,
+                                                    reduction=reduction).sum()
+    rng = np.random.default_rng(1)
+    data = rng.standard_normal((4, 3)).astype(np.float32)
+    target, weight = tapegrad.tensor([0, 2, 1, 2]), tapegrad.tensor([1.0, 2.0, 0.5])
+    grads = []
+    for fn in (loss, tapegrad.compile(loss)):
+        logits = tapegrad.from_numpy(data.copy()).requires_grad_()
+        value = fn(logits, target, weight)
+        value.backward()
+        grads.append((value, logits.grad))
+    assert_close(grads[1][0], grads[0][0])
+    assert_close(grads[1][1], grads[0][1])

@@ -599,7 +599,7 @@ def _nll_loss(b, node):
 def _nll_loss_backward(b, node):
     """Zeros, then ``-weight * grad`` (over the total weight for "mean") at each kept row's
     target class."""
-    (grad, log_probs, target), (out,) = node.inputs, node.outputs
+    (grad, log_probs, target), (out,) = node.inputs[:3], node.outputs
     weight = node.params["weight"]
     if isinstance(weight, Operand):
         return False
