@@ -116,3 +116,26 @@ def test_a_function_storing_into_a_dict_it_was_given_runs_once_per_call():
     expected = 0.561 * np.arange(10.0).reshape(2, 5).mean(0)  # 0.1, then 0.9 m + 0.2, + 0.3
     np.testing.assert_allclose(state["mean"].numpy(), expected, rtol=1e-6)
     assert state["count"] == 3
+
+
+def test_hooks_of_a_compiled_module_run_on_every_call_and_their_removal_recompiles():
+    """The model's own hooks run in Python around its compiled forward (a hook that records
+    runs each call, as PyTorch replays it); a submodule's hook is traced with the forward, and
+    adding or removing one is a change its guards see."""
+    model = tapegrad.nn.Sequential(tapegrad.nn.Linear(2, 2))
+    with tapegrad.no_grad():
+        model[0].weight.copy_(tapegrad.eye(2))
+        model[0].bias.zero_()
+    seen = []
+    recorder = model.register_forward_hook(lambda m, args, out: seen.append(tuple(out.shape)))
+    doubler = model[0].register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+    compiled, x = tapegrad.compile(model), tapegrad.tensor([[1.0, 2.0]])
+    for _ in range(3):
+        out = compiled(x)
+        assert out.tolist() == [[2.0, 4.0]] and out.grad_fn.name() == "CompiledFunctionBackward"
+    assert seen == [(1, 2)] * 3
+    recorder.remove()
+    doubler.remove()
+    assert compiled(x).tolist() == [[1.0, 2.0]]
+    assert seen == [(1, 2)] * 3
+    assert len(compiled.compiled_forward._entries) == 2

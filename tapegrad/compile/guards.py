@@ -12,6 +12,7 @@ import numbers
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import pytree
+from .reads import forward_hooks
 from .trace import ArgSource, ExternalSource, GradSource, global_names
 
 __all__ = ["GuardSet", "build_guards"]
@@ -272,10 +273,12 @@ class _ModuleGuard:
 
 
 def _module_state(module):
-    """What a module's forward may read besides tensors: its parameters' identities, every
-    submodule's train/eval flag and its plain settings (``Dropout.p``, ``self.scale``)."""
+    """What a module's call may read besides tensors: its parameters' identities, every
+    submodule's train/eval flag, its plain settings (``Dropout.p``, ``self.scale``) and its
+    hooks (traced into the graph with the forward)."""
     return (tuple(id(p) for p in module.parameters()),
-            tuple((m.training, tuple((k, v) for k, v in m.__dict__.items() if _is_setting(v)))
+            tuple((m.training, tuple((k, v) for k, v in m.__dict__.items() if _is_setting(v)),
+                   tuple(id(hook) for hook in forward_hooks(m)))
                   for m in module.modules()))
 
 
@@ -360,7 +363,7 @@ def _module_changed(name, module, old):
         new = _module_state(module)
         if new[0] != old[0]:
             return f"{name}'s parameters changed"
-        for (path, _), (was_training, was), (training, now) in zip(
+        for (path, _), (was_training, was, hooks_before), (training, now, hooks) in zip(
                 module.named_modules(), old[1], new[1]):
             where = f"{name}.{path}" if path else name
             if was_training != training:
@@ -368,6 +371,8 @@ def _module_changed(name, module, old):
             for (key, before), (_, after) in zip(was, now):
                 if before != after:
                     return f"{where}.{key} changed {before!r} → {after!r}"
+            if hooks_before != hooks:
+                return f"{where}'s forward hooks changed"
         return f"{name}'s settings changed"
     return describe
 

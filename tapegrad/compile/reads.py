@@ -7,7 +7,7 @@ that changes Python state outside itself — ``global``/``nonlocal`` assignments
 ``log.append(loss)``, ``obj.count += 1`` — cannot be compiled: a compiled call runs no Python. The
 places are the chains ``root.attr[key]...`` that start at a global, a closure cell or ``self`` and
 go on with attribute loads and constant subscripts, in the function, in the plain Python functions
-it calls by name, and in the ``forward`` of user-defined modules it reaches.
+it calls by name, and in the ``forward`` and forward hooks of the modules it reaches.
 """
 import dis
 import os
@@ -17,7 +17,7 @@ import numpy as np
 
 from ..tensor import Tensor
 
-__all__ = ["Read", "python_reads", "python_writes", "changed"]
+__all__ = ["Read", "python_reads", "python_writes", "changed", "forward_hooks"]
 
 _MISSING = object()
 _SETTINGS = (bool, int, float, complex, str, bytes, type(None))
@@ -113,15 +113,23 @@ def changed(reads):
 
 def python_reads(fn, modules=()):
     """The places ``fn`` (a function or bound method) reads, and those the ``forward`` of each
-    user-defined module in ``modules`` reads."""
+    user-defined module in ``modules`` and its forward hooks read."""
     reads, seen = {}, set()
     _scan_function(fn, reads, _CALLEE_DEPTH, seen)
+    compiled_module = getattr(fn, "__self__", None)  # a compiled forward: its hooks run outside
     for module in modules:
         for submodule in module.modules():
             forward = getattr(type(submodule), "forward", None)
             if isinstance(forward, types.FunctionType):
                 _scan_function(types.MethodType(forward, submodule), reads, 0, seen)
+            for hook in forward_hooks(submodule) if submodule is not compiled_module else ():
+                _scan_function(hook, reads, _CALLEE_DEPTH, seen)
     return list(reads.values())
+
+
+def forward_hooks(module):
+    """The hooks a module's call runs around its forward: user code a trace runs too."""
+    return (*module._forward_pre_hooks.values(), *module._forward_hooks.values())
 
 
 def python_writes(fn):

@@ -80,9 +80,8 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         return lambda fn: compile(fn, **settings)
     if _is_module(model):
         return _compile_module(model, settings)
-    if not callable(model):
-        raise RuntimeError(f"compile() expects a callable or an nn.Module, got "
-                           f"{type(model).__name__}")
+    if not callable(model):  # (PyTorch's assertion, message and all)
+        raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
     return CompiledFunction(model, **settings)
 
 
@@ -92,25 +91,10 @@ def _is_module(obj):
 
 def _compile_module(module, settings):
     """The module's compiled forward, wrapped as nn.Module wraps it (``OptimizedModule``, which
-    holds ``module`` as ``_orig_mod``: the compiler itself imports nothing from nn). As in
-    PyTorch, what compiles is the module's call, so hooks registered on it still run."""
-    return module._compiled(CompiledFunction(_call_of(module), **settings))
-
-
-def _call_of(self):
-    """``self(...)``, named and signed as its ``forward``, for guard and recompile messages (the
-    closure is called ``self`` so that a changed setting reads ``self.scale changed ...``)."""
-    forward = self.forward
-
-    def call(*args, **kwargs):
-        return self(*args, **kwargs)
-    call.__name__ = getattr(forward, "__name__", "forward")
-    call.__qualname__ = getattr(forward, "__qualname__", f"{type(self).__qualname__}.forward")
-    try:
-        call.__signature__ = inspect.signature(forward)
-    except (TypeError, ValueError):  # a forward Python cannot introspect: names stay generic
-        pass
-    return call
+    holds ``module`` as ``_orig_mod``: the compiler itself imports nothing from nn). What
+    compiles is ``forward``; the module's own hooks run in Python around it, so a hook that
+    records something records it on every call, as PyTorch replays it."""
+    return module._compiled(CompiledFunction(type(module).forward.__get__(module), **settings))
 
 
 class CompiledFunction:

@@ -22,8 +22,9 @@ class RemovableHandle:
 
     next_id = 0
 
-    def __init__(self, hooks_dict, *, extra_dict=None):
+    def __init__(self, hooks_dict, *, extra_dict=None, on_remove=None):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
+        self.on_remove = on_remove  # called after removing (a module counts it as a change)
         self.id = RemovableHandle.next_id
         RemovableHandle.next_id += 1
         extra = [] if extra_dict is None else (
@@ -35,6 +36,8 @@ class RemovableHandle:
             table = ref()
             if table is not None:
                 table.pop(self.id, None)
+        if self.on_remove is not None:
+            self.on_remove()
 
     def __getstate__(self):
         return self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref)
@@ -42,6 +45,7 @@ class RemovableHandle:
     def __setstate__(self, state):
         self.hooks_dict_ref = _table_ref(state[0])
         self.id = state[1]
+        self.on_remove = None
         # ids stay unique: later handles must not reuse the id of one that was loaded
         RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
         self.extra_dict_ref = tuple(_table_ref(d) for d in (state[2] if len(state) > 2 else ()))

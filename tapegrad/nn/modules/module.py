@@ -36,8 +36,8 @@ class Module:
     # Saved in ``state_dict()._metadata``; a subclass whose state dict layout changes bumps it, and
     # its ``_load_from_state_dict`` upgrades checkpoints of older versions.
     _version = 1
-    # Counts changes to any module's attributes, parameters, buffers, submodules or modes: a
-    # compiled function's guards compare a module's settings only after it moved.
+    # Counts changes to any module's attributes, parameters, buffers, submodules, modes or
+    # hooks: a compiled function's guards compare a module's settings only after it moved.
     _changes = 0
 
     def __init__(self, *args, **kwargs):
@@ -70,7 +70,8 @@ class Module:
         """``hook(module, args)`` (or ``(module, args, kwargs)``) runs before ``forward``; it
         may return new args (a tuple, or one value), or with kwargs an ``(args, kwargs)`` pair."""
         handle = RemovableHandle(self._forward_pre_hooks,
-                                 extra_dict=self._forward_pre_hooks_with_kwargs)
+                                 extra_dict=self._forward_pre_hooks_with_kwargs,
+                                 on_remove=_count_change)
         _insert(self._forward_pre_hooks, handle.id, hook, prepend)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
@@ -81,7 +82,8 @@ class Module:
         """``hook(module, args, output)`` (or ``(module, args, kwargs, output)``) runs after
         ``forward``; it may return a new output. ``always_call``: also when forward raised."""
         handle = RemovableHandle(self._forward_hooks, extra_dict=[
-            self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
+            on_remove=_count_change)
         _insert(self._forward_hooks, handle.id, hook, prepend)
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
@@ -93,7 +95,7 @@ class Module:
         """``hook(module, grad_input, grad_output)`` runs once the gradients with respect to the
         module's inputs are computed; it may return a new ``grad_input``."""
         self._set_backward_hook_kind(full=True)
-        handle = RemovableHandle(self._backward_hooks)
+        handle = RemovableHandle(self._backward_hooks, on_remove=_count_change)
         _insert(self._backward_hooks, handle.id, hook, prepend)
         return handle
 
@@ -102,8 +104,8 @@ class Module:
         the module's output, so ``grad_input`` are that last operation's input gradients
         (``nn.Linear``: bias, input, weight.t()). Prefer ``register_full_backward_hook``."""
         self._set_backward_hook_kind(full=False)
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
+        handle = RemovableHandle(self._backward_hooks, on_remove=_count_change)
+        _insert(self._backward_hooks, handle.id, hook, prepend=False)
         return handle
 
     def _set_backward_hook_kind(self, full):
@@ -119,7 +121,15 @@ class Module:
         _insert(self._backward_pre_hooks, handle.id, hook, prepend)
         return handle
 
-    def _call_with_hooks(self, args, kwargs):
+    def _call_around(self, forward, args, kwargs):
+        """This module's call, hooks and all, with ``forward`` in place of its own (a compiled
+        forward: ``tapegrad.compile(module)``)."""
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks or _GLOBAL_HOOKS.any):
+            return self._call_with_hooks(args, kwargs, forward)
+        return forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args, kwargs, forward=None):
         """A call with hooks: the global ones (``register_module_*``) run before the module's."""
         forward_hooks = (*_GLOBAL_HOOKS.forward.items(), *self._forward_hooks.items())
         try:
@@ -132,7 +142,7 @@ class Module:
             if (full_hooks or pre_hooks) and grad_mode.is_grad_enabled():
                 backward_hook = BackwardHook(self, full_hooks, pre_hooks)
                 args = backward_hook.setup_input_hook(args)
-            output = self.forward(*args, **kwargs)
+            output = (forward or self.forward)(*args, **kwargs)
         except Exception:
             for hook_id, hook in forward_hooks:
                 if hook_id in self._forward_hooks_always_called or \
@@ -966,21 +976,32 @@ def _registered(hooks, module, name, value):
 
 
 def _insert(hooks, hook_id, hook, prepend):
+    """Register a module's hook: a change of the module, as its removal is."""
     hooks[hook_id] = hook
     if prepend:
         hooks.move_to_end(hook_id, last=False)
+    _count_change()
+
+
+def _count_change():
+    """Count a change of a module for ``Module._changes`` (a compiled call's guards)."""
+    Module._changes += 1
 
 
 class OptimizedModule(Module):
     """What ``tapegrad.compile(model)`` returns, as ``torch.compile`` does: a Module holding the
     model as ``_orig_mod`` — so its parameters, train/eval mode and state dict (keys
-    ``_orig_mod.…``) are the model's — whose ``forward`` is the compiled one. Attributes it does
-    not have are looked up on the model, and attributes set on it land on the model."""
+    ``_orig_mod.…``) are the model's — whose ``forward`` is the model's call around its compiled
+    forward (``compiled_forward``). Attributes it does not have are looked up on the model, and
+    attributes set on it land on the model."""
 
     def __init__(self, mod, compiled_forward):
         super().__init__()
         self._orig_mod = mod
-        object.__setattr__(self, "forward", compiled_forward)
+        object.__setattr__(self, "compiled_forward", compiled_forward)
+
+    def forward(self, *args, **kwargs):
+        return self._orig_mod._call_around(self.compiled_forward, args, kwargs)
 
     @property
     def training(self):
@@ -1019,7 +1040,7 @@ class OptimizedModule(Module):
     def explain(self):
         """What compiling the model did (tapegrad's addition, as ``fn.explain()`` of a compiled
         function): each specialization's guards, IR, fused groups and kernel source."""
-        return self.forward.explain()
+        return self.compiled_forward.explain()
 
 
 def _indent(text, spaces):
