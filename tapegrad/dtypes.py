@@ -42,6 +42,19 @@ class dtype:
     def __reduce__(self):
         return (as_dtype, (self.name,))
 
+    def to_complex(self):
+        """The complex dtype with this floating dtype's parts (itself if complex); PyTorch has
+        none for an integer or bool dtype. bfloat16 maps to complex64, as in PyTorch."""
+        if self.is_complex:
+            return self
+        if not self.is_floating_point:
+            raise RuntimeError(f"Unknown Complex ScalarType for {SCALAR_TYPE_NAMES[self.name]}")
+        return complex64 if self is bfloat16 else complex_of(self)
+
+    def to_real(self):
+        """The dtype of a complex dtype's parts; any other dtype is its own real type."""
+        return real_of(self)
+
 
 float16 = half = dtype("float16", np.float16)
 float32 = float = dtype("float32", np.float32)
@@ -96,7 +109,8 @@ _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uin
 SCALAR_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
                       "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte",
                       "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "bool": "Bool",
-                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                      "bfloat16": "BFloat16", "complex32": "ComplexHalf"}
 # The unsigned types beyond uint8, which PyTorch 2 stores but does not promote with other integers.
 _BARELY_SUPPORTED = (uint16, uint32, uint64)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
@@ -165,31 +179,75 @@ def from_numpy_dtype(np_dtype):
         ) from None
 
 
-def promote_types(a, b):
-    """The smallest dtype both ``a`` and ``b`` convert to (PyTorch's table, via numpy's)."""
-    a, b = as_dtype(a), as_dtype(b)
+_PYTHON_NUMBER_TYPES = (builtins.bool, builtins.int, builtins.float, builtins.complex)
+
+
+def _dtype_argument(function, argument, position, value):
+    """``value`` read as PyTorch's parser reads a ``torch.dtype`` argument: a dtype, or one of
+    Python's number types (``float`` is float64); anything else (a name, a numpy type) is its
+    TypeError."""
+    if isinstance(value, dtype):
+        return value
+    if any(value is kind for kind in _PYTHON_NUMBER_TYPES):
+        return as_dtype(value)
+    from .ops.operands import type_name
+    raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
+                    f"torch.dtype, not {type_name(type(value))}")
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both ``type1`` and ``type2`` convert to (PyTorch's table, via
+    numpy's)."""
+    a = _dtype_argument("promote_types", "type1", 1, type1)
+    b = _dtype_argument("promote_types", "type2", 2, type2)
     if a is b:
         return a
+    if a in _BARELY_SUPPORTED or b in _BARELY_SUPPORTED:
+        return _promote_barely_supported(a, b)
     if a._category != b._category:
         higher, lower = (a, b) if a._category > b._category else (b, a)
         if higher._category == _COMPLEX and lower._category == _FLOAT:
             return complex_of(promote_types(real_of(higher), lower))  # float64, cfloat: cdouble
         return higher
-    if a in _BARELY_SUPPORTED or b in _BARELY_SUPPORTED:
-        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                           f"attempted to promote {SCALAR_TYPE_NAMES[a.name]} and "
-                           f"{SCALAR_TYPE_NAMES[b.name]}")
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def _promote_barely_supported(a, b):
+    """PyTorch promotes uint16/32/64 with a floating dtype only (to that floating dtype): with
+    bool, another integer or a complex dtype it refuses."""
+    for floating in (a, b):
+        if floating.is_floating_point:
+            return floating
+    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                       f"attempted to promote {SCALAR_TYPE_NAMES[a.name]} and "
+                       f"{SCALAR_TYPE_NAMES[b.name]}")
 
 
 def can_cast(from_, to):
     """Whether PyTorch casts ``from_`` to ``to`` in an operation writing into ``to`` (never to a
     lower kind of number: float to int, int to bool)."""
-    return as_dtype(from_)._category <= as_dtype(to)._category
+    return (_dtype_argument("can_cast", "from_", 1, from_)._category
+            <= _dtype_argument("can_cast", "to", 2, to)._category)
 
 
-class finfo:
+class _Limits:
+    """What ``finfo`` and ``iinfo`` share: two of them are equal when they describe the same
+    dtype (``finfo(complex64) == finfo(float32)``: a complex type's limits are its parts'), and
+    like PyTorch's they are not hashable."""
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.dtype == other.dtype
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: 'torch.{type(self).__name__}'")
+
+
+class finfo(_Limits):
     """Machine limits of a floating dtype (the default dtype when none is given)."""
+
+    __module__ = "torch"  # as PyTorch prints the class
 
     def __init__(self, type=None):
         type = get_default_dtype() if type is None else as_dtype(type)
@@ -215,8 +273,10 @@ class finfo:
                 f"tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-class iinfo:
+class iinfo(_Limits):
     """Limits of an integer dtype."""
+
+    __module__ = "torch"  # as PyTorch prints the class
 
     def __init__(self, type):
         type = as_dtype(type)

@@ -143,7 +143,8 @@ TENSOR_METHODS = (
     "conj", "conj_physical", "conj_physical_", "resolve_conj", "resolve_neg", "is_conj",
     "is_neg", "angle", "adjoint", "stft", "istft",
 )
-not_equal, not_equal_ = ne, ne_  # PyTorch's other names
+from .elementwise import not_equal  # PyTorch's other names (its errors name it so)
+not_equal_ = ne_
 
 TENSOR_METHODS += (  # arrays and matrices (tapegrad.ops.assembly, overwrite, matrix)
     "not_equal", "not_equal_",

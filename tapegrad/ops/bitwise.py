@@ -10,6 +10,7 @@ import numpy as np
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .elementwise import _constant_op
 from .inplace import _binary_inplace, apply_inplace
+from .operands import NUMBER_EITHER, with_overloads
 from .reduction import normalize_dims
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
@@ -31,18 +32,23 @@ def _integral(kernel_name, ufunc, refused_kinds="fc"):
     return lambda a: compute(a)
 
 
-bitwise_and = _constant_op("bitwise_and", "BitwiseAndBackward0",
-                           _integral("bitwise_and_cpu", np.bitwise_and), "{0} & {1}")
-bitwise_or = _constant_op("bitwise_or", "BitwiseOrBackward0",
-                          _integral("bitwise_or_cpu", np.bitwise_or), "{0} | {1}")
-bitwise_xor = _constant_op("bitwise_xor", "BitwiseXorBackward0",
-                           _integral("bitwise_xor_cpu", np.bitwise_xor), "{0} ^ {1}")
+def _binary(name, node, kernel, lowering):
+    """A bitwise primitive taking a number on either side of a tensor, not on both."""
+    return with_overloads(_constant_op(name, node, kernel, lowering), NUMBER_EITHER)
+
+
+bitwise_and = _binary("bitwise_and", "BitwiseAndBackward0",
+                      _integral("bitwise_and_cpu", np.bitwise_and), "{0} & {1}")
+bitwise_or = _binary("bitwise_or", "BitwiseOrBackward0",
+                     _integral("bitwise_or_cpu", np.bitwise_or), "{0} | {1}")
+bitwise_xor = _binary("bitwise_xor", "BitwiseXorBackward0",
+                      _integral("bitwise_xor_cpu", np.bitwise_xor), "{0} ^ {1}")
 bitwise_not = _constant_op("bitwise_not", "BitwiseNotBackward0",
                            _integral("bitwise_not_cpu", np.invert), None)
-bitwise_left_shift = _constant_op("bitwise_left_shift", "BitwiseLeftShiftBackward0",
-                                  _integral("lshift_cpu", np.left_shift, "fcb"), "{0} << {1}")
-bitwise_right_shift = _constant_op("bitwise_right_shift", "BitwiseRightShiftBackward0",
-                                   _integral("rshift_cpu", np.right_shift, "fcb"), "{0} >> {1}")
+bitwise_left_shift = _binary("bitwise_left_shift", "BitwiseLeftShiftBackward0",
+                             _integral("lshift_cpu", np.left_shift, "fcb"), "{0} << {1}")
+bitwise_right_shift = _binary("bitwise_right_shift", "BitwiseRightShiftBackward0",
+                              _integral("rshift_cpu", np.right_shift, "fcb"), "{0} >> {1}")
 
 
 def _invert(input):

@@ -6,9 +6,9 @@ give PyTorch's; shapes, dtypes, argument checks and gradients are PyTorch's.
 import numpy as np
 
 from .. import random
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor
+from ..tensor import _LEGACY_TYPE_NAMES
 from .operands import broadcast_error
-from .registry import OTHER, primitive
+from .registry import OTHER, primitive, without_derivative
 
 __all__ = ["binomial", "poisson"]
 
@@ -32,22 +32,56 @@ def poisson(input, generator=None):
                                   f"'{_LEGACY_TYPE_NAMES[rates.dtype.name]}'")
     if not (rates >= 0).all():  # also refuses nan
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    return _poisson(input, values=random.generator(generator).poisson(rates))
+    return _poisson(input, values=_poisson_draws(rates, generator))
+
+
+# The largest rate numpy samples; PyTorch's kernel counts in int64, which overflows beyond it
+_POISSON_RATE_LIMIT = np.iinfo(np.int64).max - 10 * np.sqrt(np.iinfo(np.int64).max)
+_OVERFLOWED_COUNT = float(np.iinfo(np.int64).min)
+
+
+def _poisson_draws(rates, generator):
+    """numpy's draws; a rate too large for an int64 count (infinity too) gives the int64
+    minimum, as PyTorch's kernel's overflowed count does."""
+    too_large = rates > _POISSON_RATE_LIMIT
+    draws = random.generator(generator).poisson(np.where(too_large, 0, rates))
+    return np.where(too_large, _OVERFLOWED_COUNT, draws)
+
+
+@primitive("binomial", node="NotImplemented", group=OTHER)
+def _binomial(count, prob, *, values):
+    """The successes ``values`` drawn beforehand for ``count`` and ``prob`` (broadcast)."""
+    return values.astype(count.dtype)
+
+
+without_derivative(_binomial, "binomial")  # its result requires grad; backward refuses
 
 
 def binomial(count, prob, generator=None):
     """The number of successes in ``count`` trials of probability ``prob`` (broadcast
-    together), in their floating dtype. No gradient: PyTorch has no derivative for it either."""
+    together), in their floating dtype (float32 or float64, as PyTorch's CPU kernel)."""
     if count._array.dtype.kind != "f":
         raise ValueError("binomial only supports floating-point dtypes for count, got: "
                          f"{_LEGACY_TYPE_NAMES[count._array.dtype.name]}")
     if prob._array.dtype != count._array.dtype:
         raise RuntimeError(f"Found dtype {_LEGACY_TYPE_NAMES[prob._array.dtype.name]} but "
                            f"expected {_LEGACY_TYPE_NAMES[count._array.dtype.name]}")
+    if count._array.dtype == np.float16:
+        raise NotImplementedError('"binomial_cpu" not implemented for \'Half\'')
     try:
         trials, chance = np.broadcast_arrays(count._array, prob._array)
     except ValueError:
         raise RuntimeError(broadcast_error((count, prob), {})) from None
-    draws = random.generator(generator).binomial(np.maximum(trials, 0).astype(np.int64),
-                                                 np.clip(chance, 0, 1))
-    return Tensor._make(draws.astype(count._array.dtype))
+    return _binomial(count, prob, values=_binomial_draws(trials, chance, generator))
+
+
+def _binomial_draws(trials, chance, generator):
+    """numpy's draws, with the answers PyTorch's kernel gives before sampling: no success
+    without a trial or a chance, every (even fractional) trial a success at certainty, and NaN
+    for a NaN chance."""
+    with np.errstate(invalid="ignore"):
+        sampled = np.where(np.isfinite(trials), np.maximum(trials, 0), 0).astype(np.int64)
+        draws = random.generator(generator).binomial(sampled, np.clip(np.nan_to_num(chance), 0, 1))
+        draws = np.where(np.isnan(chance), np.nan, draws)
+        draws = np.where(chance >= 1, trials, draws)
+        return np.where((trials <= 0) | (chance <= 0), 0.0, draws)

@@ -13,8 +13,9 @@ from .. import dtypes
 from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .operands import (_number_array, broadcast_error, cast_operand, checked_number, promote,
-                       promote_with_scalar_operand, refuse_complex, tensor_operands, type_name)
+from .operands import (NUMBER_EITHER, NUMBER_OTHER, TENSORS_ONLY, _number_array, broadcast_error,
+                       cast_operand, checked_number, promote, promote_with_scalar_operand,
+                       refuse_complex, tensor_operands, type_name, with_overloads)
 from . import half_precision, libm
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive, without_derivative
@@ -1250,18 +1251,23 @@ def _constant_op(name, node, compute, lowering, real_only=False):
     return op
 
 
-eq = _constant_op("eq", "EqBackward0", np.equal, "{0} == {1}")
-ne = _constant_op("ne", "NeBackward0", np.not_equal, "{0} != {1}")
-lt = less = _constant_op("lt", "LtBackward0", np.less, "{0} < {1}", real_only=True)
-le = less_equal = _constant_op("le", "LeBackward0", np.less_equal, "{0} <= {1}", real_only=True)
-gt = greater = _constant_op("gt", "GtBackward0", np.greater, "{0} > {1}", real_only=True)
-ge = greater_equal = _constant_op("ge", "GeBackward0", np.greater_equal, "{0} >= {1}",
-                                  real_only=True)
-logical_and = _constant_op("logical_and", "LogicalAndBackward0", np.logical_and,
-                           "{0} and {1}")
-logical_or = _constant_op("logical_or", "LogicalOrBackward0", np.logical_or, "{0} or {1}")
-logical_xor = _constant_op("logical_xor", "LogicalXorBackward0", np.logical_xor,
-                           "{0} != {1}")
+_eq = _constant_op("eq", "EqBackward0", np.equal, "{0} == {1}")
+_ne = _constant_op("ne", "NeBackward0", np.not_equal, "{0} != {1}")
+_lt = _constant_op("lt", "LtBackward0", np.less, "{0} < {1}", real_only=True)
+_le = _constant_op("le", "LeBackward0", np.less_equal, "{0} <= {1}", real_only=True)
+_gt = _constant_op("gt", "GtBackward0", np.greater, "{0} > {1}", real_only=True)
+_ge = _constant_op("ge", "GeBackward0", np.greater_equal, "{0} >= {1}", real_only=True)
+# a number on the right only, under each of PyTorch's names
+eq, ne, not_equal = (with_overloads(op, NUMBER_OTHER, name)
+                     for op, name in ((_eq, "eq"), (_ne, "ne"), (_ne, "not_equal")))
+lt, less, le, less_equal = (with_overloads(op, NUMBER_OTHER, name) for op, name in (
+    (_lt, "lt"), (_lt, "less"), (_le, "le"), (_le, "less_equal")))
+gt, greater, ge, greater_equal = (with_overloads(op, NUMBER_OTHER, name) for op, name in (
+    (_gt, "gt"), (_gt, "greater"), (_ge, "ge"), (_ge, "greater_equal")))
+logical_and, logical_or, logical_xor = (with_overloads(op, TENSORS_ONLY) for op in (
+    _constant_op("logical_and", "LogicalAndBackward0", np.logical_and, "{0} and {1}"),
+    _constant_op("logical_or", "LogicalOrBackward0", np.logical_or, "{0} or {1}"),
+    _constant_op("logical_xor", "LogicalXorBackward0", np.logical_xor, "{0} != {1}")))
 logical_not = _constant_op("logical_not", "LogicalNotBackward0", np.logical_not, "not {0}")
 
 
@@ -1428,6 +1434,9 @@ def remainder(input, other):
         # (ATen's remainder.Scalar_Tensor, which has no derivative)
         return _remainder_of_number(promote(input, other)[1], number=input)
     return _remainder(*promote(input, other))
+
+
+remainder = with_overloads(remainder, NUMBER_EITHER)
 
 
 _truncate_div = _constant_op("trunc_div", "DivBackward2",

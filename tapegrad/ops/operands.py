@@ -10,7 +10,8 @@ from ..tensor import Tensor
 __all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote",
            "promote_with_scalar_operand", "half_opmath_scalar", "tensor_operands", "cast_operand",
            "refuse_complex", "scalar_tensor", "broadcast_error", "CPP_TYPE_NAMES",
-           "checked_number", "type_name"]
+           "checked_number", "type_name", "with_overloads", "TENSORS_ONLY", "NUMBER_OTHER",
+           "NUMBER_EITHER"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
@@ -66,8 +67,22 @@ def wrapped_number(value, np_dtype):
     return tensor
 
 
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def check_scalar_int(value):
+    """PyTorch reads a Python int argument as an int64, else as a uint64, whatever the tensor's
+    dtype: one fitting neither is an OverflowError with CPython's words."""
+    if type(value) is int and not _INT64_MIN <= value <= _UINT64_MAX:
+        raise OverflowError("can't convert negative int to unsigned" if value < 0
+                            else "int too big to convert")
+
+
 def _number_array(value, np_dtype):
-    """``value`` as a 0-d array of ``np_dtype``, wrapping an integer out of its range."""
+    """``value`` as a 0-d array of ``np_dtype``, wrapping an integer out of its range.
+
+    A Python int is first read as PyTorch reads a Scalar (``check_scalar_int``)."""
+    check_scalar_int(value)
     try:
         return np.array(value, dtype=np_dtype)
     except OverflowError:
@@ -85,6 +100,7 @@ def checked_number(value, np_dtype):
     is an error, not wrapped as in arithmetic, except that a negative integer down to ``-max``
     wraps into an unsigned dtype (``fill_(-1)`` gives 255); a float truncates towards zero into an
     integer dtype; infinities fit a floating dtype, NaN no integer one."""
+    check_scalar_int(value)
     kind = np_dtype.kind
     if kind == "b":
         return bool(value)
@@ -157,6 +173,40 @@ def check_tensor_elements(values, argument=0):
         if not isinstance(value, Tensor):
             raise TypeError(f"expected Tensor as element {element} in argument {argument}, but "
                             f"got {type_name(type(value))}")
+
+
+# The overloads PyTorch's parser lists for a binary function: of two tensors only (``atan2``),
+# also with a number on the right (``eq``), or on either side but not both (``bitwise_and``).
+_TWO_TENSORS = "Tensor input, Tensor other, *, Tensor out = None"
+TENSORS_ONLY = (_TWO_TENSORS,)
+NUMBER_OTHER = (_TWO_TENSORS, "Tensor input, Number other, *, Tensor out = None")
+NUMBER_EITHER = (_TWO_TENSORS, "Number self, Tensor other",
+                 "Tensor input, Number other, *, Tensor out = None")
+
+
+def with_overloads(function, overloads, name=None):
+    """The binary ``function`` refusing operands none of PyTorch's ``overloads`` takes (a
+    number where only a tensor may stand, a list, None) with its parser's TypeError, which
+    names the function ``name`` (an alias: ``greater``) or its own."""
+    taken = {tuple(parameter.split(" ", 1)[0] for parameter in overload.split(", ")[:2])
+             for overload in overloads}
+
+    @functools.wraps(function)  # its ``primitive`` too, for the in-place forms
+    def op(input, other):
+        if not (isinstance(input, Tensor) and isinstance(other, Tensor)) and \
+                (_operand_kind(input), _operand_kind(other)) not in taken:
+            from .signatures import invalid_combination
+            raise invalid_combination(op.__name__, [input, other], {}, overloads)
+        return function(input, other)
+    op.__name__ = name or function.__name__
+    return op
+
+
+def _operand_kind(value):
+    """How an overload's parameter names what ``value`` can be passed as."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    return "Number" if isinstance(value, (numbers.Number, np.generic)) else None
 
 
 def tensor_operands(name, input, other):

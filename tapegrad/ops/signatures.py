@@ -5,7 +5,7 @@ quirks included: when a single overload can take that many arguments, the error 
 argument of the wrong type; otherwise every overload is listed, explained only when the call has
 exactly as many arguments as it has parameters (the keyword-only marker ``*`` counting as one),
 and a parameter with a default value (``Tensor min = None``) or the marker then matches no
-argument, by type or by keyword.
+argument, by type or by keyword, nor does a number's ``self`` (``Number self``).
 """
 import numbers
 
@@ -65,6 +65,15 @@ def _wrong_argument(name, overload, args):
     return None
 
 
+def _described(value):
+    """``value``'s type as an explanation names it: a list's or a tuple's with its elements'
+    (``list of [int, float]``, ``tuple of (int, int)``)."""
+    if type(value) in (list, tuple):
+        inner = ", ".join(_type_name(element) for element in value)
+        return f"list of [{inner}]" if type(value) is list else f"tuple of ({inner})"
+    return _type_name(value)
+
+
 def _mismatch(overload, args, kwargs, keywords):
     parameters = overload.split(", ")  # "*" included: PyTorch's formatter counts it
     if len(args) + len(kwargs) != len(parameters):
@@ -76,6 +85,7 @@ def _mismatch(overload, args, kwargs, keywords):
     marked = []
     for parameter, value in zip(parameters, args):
         check = _TYPE_CHECKS.get(parameter.rsplit(" ", 1)[0])
-        fits = "=" not in parameter and check is not None and check(value)
-        marked.append(_type_name(value) if fits else f"!{_type_name(value)}!")
+        fits = ("=" not in parameter and not parameter.endswith(" self") and check is not None
+                and check(value))
+        marked.append(_described(value) if fits else f"!{_described(value)}!")
     return "some of the arguments have invalid types: (" + ", ".join(marked + keywords) + ")"
