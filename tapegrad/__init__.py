@@ -34,11 +34,14 @@ from ._foreach import *  # noqa: F401,F403  torch._foreach_add_ …
 from .nn.functional import cosine_similarity, pairwise_distance
 from ._functional_aliases import *  # noqa: F401,F403  torch.conv2d, torch.layer_norm, …
 from ._runtime import *  # noqa: F401,F403  set_num_threads, use_deterministic_algorithms, …
-from ._layout import layout, sparse_coo, strided
+from ._layout import layout, sparse_coo, sparse_csr, strided
 from . import sparse  # noqa: E402  torch.sparse; sparse COO tensors
-from .sparse import sparse_coo_tensor, spmm  # noqa: E402
+from .sparse import sparse_coo_tensor, sparse_csr_tensor, spmm  # noqa: E402
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 mm, matmul = sparse.sparse_aware(mm, "mm"), sparse.sparse_aware(matmul, "matmul")  # noqa: F405
+sparse.route_sparse_calls(globals())  # torch.sqrt(sparse) … run the sparse tensor's method
+cat = sparse.sequence_aware(cat, sparse.sparse_cat)  # noqa: F405
+stack = sparse.sequence_aware(stack, sparse.sparse_stack)  # noqa: F405
 from . import distributions, quasirandom, testing, viz
 from . import signal  # noqa: E402  torch.signal.windows
 from . import fft  # noqa: E402  torch.fft

@@ -9,7 +9,14 @@ entry per stored element, in storage order), so the engine only ever moves dense
 values tensor carries the sparse tensor's history (``grad_fn``, ``requires_grad``), and each sparse
 operation records a node named as PyTorch names it (``SparseCooTensorWithDimsAndTensorsBackward0``,
 ``CoalesceBackward0``, ``ToDenseBackward0``, ``MmBackward0`` …) whose rule is written with
-tapegrad operations, so ``create_graph`` works through it.
+tapegrad operations, so ``create_graph`` works through it. One exception: a sparse tensor that
+is still exactly the conversion of a dense tensor (``to_sparse``; see ``_dense_source``) sends
+the dense gradients of ``torch.mm`` and of dense-with-sparse operations to that tensor whole, as
+PyTorch's ``ToSparseBackward`` passes them through.
+
+In-place operations (``mul_``, ``add_``, ``zero_`` …) compute their result and take its indices
+and values, as PyTorch's do (``_become``). The shared part of the sparse layouts is
+``_SparseTensor``; the CSR layout is ``tapegrad.sparse._csr``.
 
 What is not implemented raises PyTorch's ``NotImplementedError`` ("Could not run 'aten::…' with
 arguments from the 'SparseCPU' backend"), never a wrong answer: the dense data such operations
@@ -30,7 +37,8 @@ from .ops.registry import Primitive, _edge, _modified_message
 from .overrides import disabled_torch_function
 from .tensor import LEAF_INPLACE_ERROR, Size, Tensor, _wrap_dim
 
-__all__ = ["SparseCooTensor", "sparse_coo_tensor", "sparse_dense_mm", "sparse_sparse_mm", "to_sparse", "sparse_sum",
+__all__ = ["SparseCooTensor", "sparse_coo_tensor", "sparse_dense_mm", "sparse_sparse_mm",
+           "sparse_cat", "sparse_stack", "to_sparse", "sparse_sum",
            "sparse_softmax", "could_not_run"]
 
 UNCOALESCED_ERROR = "Cannot get {} on an uncoalesced tensor, please call .coalesce() first"
@@ -41,9 +49,10 @@ def could_not_run(op, backend="SparseCPU"):
     return NotImplementedError(
         f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This could be "
         "because the operator doesn't exist for this backend, or was omitted during the "
-        "selective/custom build process (if using custom build). (tapegrad's sparse COO tensors "
-        "support construction, coalesce, indices/values, to_dense, mm with a dense matrix, sum, "
-        "transpose, scalar multiplication and sparse addition; call .to_dense() for the rest.)")
+        "selective/custom build process (if using custom build). (tapegrad's sparse tensors "
+        "support construction, coalesce, indices/values, to_dense, products, sums, softmax, "
+        "select/index_select/cat, elementwise ops that keep zeros, and in-place arithmetic; "
+        "call .to_dense() for the rest.)")
 
 
 # ------------------------------------------------------------------------------------ nodes
@@ -227,6 +236,41 @@ class _SparseTensor(Tensor):
     def clone(self, *, memory_format=None):
         return self._with_values(ops.clone(self._sp_values))
 
+    # -- the conversion of a dense tensor ---------------------------------------------------
+    def _dense_source(self):
+        """The dense tensor this one still exactly is the conversion of (``to_sparse``,
+        ``to_sparse_csr`` and nothing since), else None. PyTorch's ``ToSparseBackward`` passes
+        a dense gradient through to it whole, so ``torch.mm`` and dense-with-sparse operations
+        give it gradients off the stored pattern too."""
+        source = self.__dict__.get("_sp_source")
+        if source is not None and source[1] is self._sp_values._grad_fn:
+            return source[0]
+        return None
+
+    def _remember_source(self, dense):
+        """Mark this tensor as the conversion of ``dense`` (see ``_dense_source``)."""
+        if self._sp_values._grad_fn is not None:
+            self.__dict__["_sp_source"] = (dense, self._sp_values._grad_fn)
+        return self
+
+    def _mapped(self, linear):
+        """The same pattern, values ``linear(values)``; the conversion of ``linear(source)``
+        when this one converts a dense ``source`` (see ``_dense_source``)."""
+        result = self._with_values(linear(self._sp_values))
+        source = self._dense_source()
+        return result if source is None else result._remember_source(linear(source))
+
+    def _dense_form(self):
+        """``to_dense()`` as the operand of a dense operation (``dense + sparse``, ``dense @
+        sparse``): its gradient goes whole to the dense source when there is one."""
+        source = self._dense_source()
+        if source is None:
+            return self.to_dense()
+        with grad_mode.no_grad():
+            dense = self.to_dense()
+        return _record(type(self._sp_values._grad_fn).__name__, Tensor._make(dense._array),
+                       (source,), lambda grad: (grad,))
+
     # -- conversions ----------------------------------------------------------------------------
     def _map_values(self, method, *args, **kwargs):
         values = getattr(self._sp_values, method)(*args, **kwargs)
@@ -324,6 +368,11 @@ class SparseCooTensor(_SparseTensor):
             raise could_not_run("_set_grad")
         self._sp_values.grad = None
 
+    def __reduce_ex__(self, protocol):
+        """Pickled as its parts (dense tensors, without requires_grad, as PyTorch's)."""
+        return (_rebuild_sparse_coo, (self._indices(), self._values(), self._sp_size,
+                                      self._sp_coalesced))
+
     def __deepcopy__(self, memo):
         """A copy of a leaf (its values deep-copied, with their grad), as Tensor's."""
         values = copy.deepcopy(self._sp_values, memo)
@@ -333,11 +382,37 @@ class SparseCooTensor(_SparseTensor):
         return new
 
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+        if layout is _layout.sparse_csr and blocksize is None:
+            return self.to_sparse_csr()
         if layout not in (None, _layout.sparse_coo) or blocksize is not None:
             raise could_not_run("to_sparse")
+        if sparse_dim is not None and sparse_dim != self.sparse_dim():
+            raise RuntimeError("to_sparse: conversion from Sparse to Sparse with sparse_dim "
+                               "argument !=self.sparse_dim() is not supported")
         return self
 
     to_sparse_coo = to_sparse
+
+    def copy_(self, src, non_blocking=False):
+        """Become a copy of sparse ``src`` (its size too), recorded as ``CopyBackwards``."""
+        if not isinstance(src, SparseCooTensor):
+            raise RuntimeError(f"copy_() between dense and sparse Tensors is not implemented! "
+                               f"Found self type = {self.type()} and src type = {src.type()}")
+        values = _record("CopyBackwards", Tensor._make(src._sp_values._array.astype(
+            self._sp_values._array.dtype)), (src._sp_values,),
+            lambda grad: (grad.to(src.dtype),))
+        self.__dict__["_sp_size"] = src._sp_size
+        return self._become(SparseCooTensor._build(
+            Tensor._make(src._sp_indices._array.copy()), values, src._sp_size,
+            src._sp_coalesced))
+
+    def detach_(self):
+        self.__dict__["_sp_values"] = self._sp_values.detach()
+        return self
+
+    def to_sparse_csr(self, dense_dim=None):
+        from .sparse._csr import csr_from_coo
+        return csr_from_coo(self, "ToSparseCsrBackward0")
 
     # -- the stored data ------------------------------------------------------------------------
     def _indices(self):
@@ -388,7 +463,7 @@ class SparseCooTensor(_SparseTensor):
             return _sparse_product(self, other)
         if isinstance(other, Tensor) and other.dim():
             return self._with_values(self._sp_values * self._at_positions(other, "mul.Tensor"))
-        return self._with_values(self._sp_values * other)
+        return self._mapped(lambda x: x * other)
 
     __rmul__ = __mul__
     mul = __mul__
@@ -403,12 +478,12 @@ class SparseCooTensor(_SparseTensor):
     def __truediv__(self, other):
         if isinstance(other, Tensor) and (other.is_sparse or other.dim()):
             raise could_not_run("div.Tensor")
-        return self._with_values(self._sp_values / other)
+        return self._mapped(lambda x: x / other)
 
     div = __truediv__
 
     def __neg__(self):
-        return self._with_values(-self._sp_values)
+        return self._mapped(lambda x: -x)
 
     neg = __neg__
 
@@ -423,12 +498,12 @@ class SparseCooTensor(_SparseTensor):
     def __radd__(self, other):
         if not isinstance(other, Tensor):
             raise could_not_run("add.Tensor")
-        return other + self.to_dense()
+        return other + self._dense_form()
 
     def __rsub__(self, other):
         if not isinstance(other, Tensor):
             raise could_not_run("sub.Tensor")
-        return other - self.to_dense()
+        return other - self._dense_form()
 
     def add(self, other, *, alpha=1):
         """Sparse + sparse, merged as PyTorch merges (see ``_merge``)."""
@@ -469,8 +544,9 @@ class SparseCooTensor(_SparseTensor):
         """No stored elements left (coalesced), as PyTorch's ``zero_`` leaves a sparse tensor."""
         values = self._sp_values
         shape, dtype = values.shape, values.dtype
-        empty = _record("ZeroBackward0", Tensor._make(np.zeros((0,) + shape[1:], values._array.dtype)),
-                        (values,), lambda grad: (ops.zeros(shape, dtype=dtype),))
+        nothing = Tensor._make(np.zeros((0,) + shape[1:], values._array.dtype))
+        empty = _record("ZeroBackward0", nothing, (values,),
+                        lambda grad: (ops.zeros(shape, dtype=dtype),))
         indices = Tensor._make(np.zeros((self.sparse_dim(), 0), np.int64))
         return self._become(SparseCooTensor._build(indices, empty, self._sp_size, True))
 
@@ -495,7 +571,8 @@ class SparseCooTensor(_SparseTensor):
             old._version_counter.value += 1
         self.__dict__.update(
             _sp_indices=result._sp_indices, _sp_values=values,
-            _sp_coalesced=result._sp_coalesced if coalesced is None else coalesced)
+            _sp_coalesced=result._sp_coalesced if coalesced is None else coalesced,
+            _sp_source=result.__dict__.get("_sp_source"))
         return self
 
     # -- products, reductions, transposes ---------------------------------------------------
@@ -507,11 +584,11 @@ class SparseCooTensor(_SparseTensor):
     def __rmatmul__(self, other):
         if not isinstance(other, Tensor):
             return NotImplemented
-        return other @ self.to_dense()
+        return other @ self._dense_form()
 
     def matmul(self, other):
         if isinstance(other, Tensor) and not other.is_sparse and other.dim() == 1:
-            return self.mm(other.unsqueeze(1)).squeeze(1)
+            return as_vector_product(self.mm(other.unsqueeze(1)))
         return self.mm(other)
 
     def mm(self, mat2):
@@ -525,7 +602,7 @@ class SparseCooTensor(_SparseTensor):
                 "torch.mm gives a sparse leaf that requires grad a dense gradient, which "
                 "tapegrad's sparse tensors cannot hold; use torch.sparse.mm (sparse gradient), "
                 "or build the sparse tensor from values that require grad")
-        return sparse_dense_mm(self, mat2, "MmBackward0")
+        return sparse_dense_mm(self, mat2, "MmBackward0", source=self._dense_source())
 
     def select(self, dim, index):
         """The slice at ``index`` along ``dim``: sparse over the sparse dimensions left, dense
@@ -567,6 +644,22 @@ class SparseCooTensor(_SparseTensor):
             result = result.select(0, i)
         return result
 
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        """The norm of the stored values (duplicates added first); over dims: refused."""
+        if dim is not None:
+            raise could_not_run("norm.ScalarOpt_dim")
+        p = 2 if p == "fro" else p
+        values = self.coalesce()._sp_values
+        with grad_mode.no_grad():
+            total = values.norm(p)
+
+        def rule(grad, saved):
+            """d|v|_p / dv = sign(v) |v|^(p-1) / |v|_p^(p-1) (0 where the norm is 0)."""
+            scale = ops.where(total > 0, grad / total ** (p - 1), ops.zeros_like(total))
+            return (saved.sign() * saved.abs() ** (p - 1) * scale,)
+        return _record("NormBackward1", Tensor._make(total._array), (values,), rule,
+                       saved=(values,))
+
     def reshape(self, *shape):
         raise RuntimeError("reshape is not implemented for sparse tensors")
 
@@ -600,6 +693,53 @@ class SparseCooTensor(_SparseTensor):
             return result._with_values(_summed(result._sp_values, source._sp_values))
         return _summed(result, source._sp_values)
 
+    def index_select(self, dim, index):
+        """The slices at ``index`` along ``dim``, in ``index`` order (each slice's elements in
+        storage order); uncoalesced, as PyTorch marks it."""
+        dim = _wrap_dim(dim, self.dim())
+        positions = index._array.reshape(-1).astype(np.int64)
+        size = self._sp_size[dim]
+        bad = positions[(positions < -size) | (positions >= size)]
+        if bad.size:
+            raise IndexError(f"index_select(): index contains {int(bad[0])} that is out of range "
+                             f"for tensor of size {list(self._sp_size)} at dimension {dim}")
+        positions %= size
+        new_size = self._sp_size[:dim] + (len(positions),) + self._sp_size[dim + 1:]
+        sparse_dims = self.sparse_dim()
+        if dim >= sparse_dims:
+            values = self._sp_values.index_select(dim - sparse_dims + 1, Tensor._make(positions))
+            return SparseCooTensor._build(self._sp_indices, values, new_size, False)
+        rows = self._sp_indices._array[dim]
+        slot, element = np.nonzero(positions[:, None] == rows[None, :])
+        indices = self._sp_indices._array[:, element].copy()
+        indices[dim] = slot
+        values = self._sp_values.index_select(0, Tensor._make(element.astype(np.int64)))
+        return SparseCooTensor._build(Tensor._make(indices), values, new_size, False)
+
+    def unsqueeze(self, dim):
+        """A size-1 dimension at ``dim``: sparse (a zero index row) up to the last sparse
+        dimension, dense after it."""
+        dim = _wrap_dim(dim, self.dim() + 1)
+        return _with_kept_dims(self._with_values(_alias(self._sp_values, "UnsqueezeBackward0")),
+                               {dim})
+
+    def permute(self, *dims):
+        """Sparse dimensions among themselves, dense ones among themselves."""
+        dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        order = [_wrap_dim(d, self.dim()) for d in dims]
+        sparse_dims = self.sparse_dim()
+        if sorted(order[:sparse_dims]) != list(range(sparse_dims)):
+            raise RuntimeError("permute(sparse_coo): transpositions between sparse and dense "
+                               "dimensions are not allowed.Only transpositions within sparse "
+                               "and dense dimensions are supported.")
+        dense_order = [0] + [d - sparse_dims + 1 for d in order[sparse_dims:]]
+        values = self._sp_values.permute(dense_order) if dense_order != sorted(dense_order) \
+            else _alias(self._sp_values, "PermuteBackward0")
+        indices = Tensor._make(np.ascontiguousarray(self._sp_indices._array[order[:sparse_dims]]))
+        identity = order == list(range(self.dim()))
+        return SparseCooTensor._build(indices, values, tuple(self._sp_size[d] for d in order),
+                                      self._sp_coalesced and identity)
+
     def t(self):
         if self.sparse_dim() != 2 or self.dense_dim():
             raise RuntimeError(f"t() expects a tensor with <= 2 sparse and 0 dense dimensions, but "
@@ -621,8 +761,11 @@ class SparseCooTensor(_SparseTensor):
         size = list(self._sp_size)
         size[dim0], size[dim1] = size[dim1], size[dim0]
         indices = Tensor._make(np.ascontiguousarray(self._sp_indices._array[order]))
-        return SparseCooTensor._build(indices, _alias(self._sp_values, node), size,
-                                      self._sp_coalesced and dim0 == dim1)
+        result = SparseCooTensor._build(indices, _alias(self._sp_values, node), size,
+                                        self._sp_coalesced and dim0 == dim1)
+        source = self._dense_source()
+        return result if source is None else result._remember_source(
+            source.transpose(dim0, dim1))
 
     # -- printing ---------------------------------------------------------------------------
     def __repr__(self):
@@ -667,6 +810,37 @@ def _refusing(name, backend):
     return refuse
 
 
+# Elementwise functions that map 0 to 0: PyTorch applies them to the stored values of the
+# coalesced tensor (duplicates added first); in place, only to a coalesced one.
+ZERO_PRESERVING = ("abs", "sqrt", "sign", "sgn", "square", "relu", "tanh", "sin", "tan",
+                   "log1p", "expm1", "trunc", "floor", "ceil", "round", "asin", "atan", "sinh",
+                   "atanh", "asinh", "erf", "frac", "deg2rad", "rad2deg", "nan_to_num",
+                   "signbit", "isnan", "isinf")
+
+
+def _on_values(name):
+    def elementwise(self, *args, **kwargs):
+        coalesced = self.coalesce()
+        return coalesced._with_values(getattr(coalesced._sp_values, name)(*args, **kwargs))
+    elementwise.__name__ = name
+    return elementwise
+
+
+def _on_values_inplace(name):
+    def elementwise_(self, *args, **kwargs):
+        if not self._sp_coalesced:
+            raise RuntimeError(f"{name} requires coalesced input")
+        getattr(self._sp_values, name)(*args, **kwargs)
+        return self
+    elementwise_.__name__ = name
+    return elementwise_
+
+
+for _name in ZERO_PRESERVING:
+    setattr(SparseCooTensor, _name, _on_values(_name))
+    if _name not in ("signbit", "isnan", "isinf"):
+        setattr(SparseCooTensor, _name + "_", _on_values_inplace(_name + "_"))
+SparseCooTensor.__abs__ = SparseCooTensor.abs
 refuse_dense_api(SparseCooTensor)
 
 
@@ -704,12 +878,12 @@ def _data_text(array, indent):
     return _block_str(array, indent, summarize, fmt)
 
 
-def _with_suffixes(text, suffixes, indent):
-    """PyTorch's ``_add_suffixes`` with ``force_newline``: a sparse tensor's first suffix
-    always starts a line; the others wrap at the line width."""
-    parts, line = [text], 0
+def _with_suffixes(text, suffixes, indent, force_newline=True):
+    """PyTorch's ``_add_suffixes``: with ``force_newline`` (a COO tensor) the first suffix
+    starts a line; the others wrap at the line width."""
+    parts, line = [text], len(text) - text.rfind("\n") + 1
     for position, suffix in enumerate(suffixes):
-        if position == 0 or line + len(suffix) + 2 > _OPTS.linewidth:
+        if (force_newline and position == 0) or line + len(suffix) + 2 > _OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             line = indent + len(suffix)
         else:
@@ -786,6 +960,10 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
     return SparseCooTensor._build(Tensor._make(index_array), value_tensor, size, coalesced)
 
 
+def _rebuild_sparse_coo(indices, values, size, coalesced):
+    return SparseCooTensor._build(indices, values, size, coalesced)
+
+
 def _check_size(indices, size, sparse_dim, dense_sizes):
     """PyTorch's checks of ``check_sparse_tensor_invariants``, always on here: an index outside
     the size would otherwise write out of bounds."""
@@ -808,7 +986,10 @@ def _check_size(indices, size, sparse_dim, dense_sizes):
 
 
 def to_sparse(dense, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
-    """``dense.to_sparse()``: the nonzero elements, coalesced."""
+    """``dense.to_sparse()``: the nonzero elements, coalesced (in CSR for that ``layout``)."""
+    if layout is _layout.sparse_csr and sparse_dim is None and blocksize is None:
+        from .sparse._csr import csr_from_coo
+        return csr_from_coo(to_sparse(dense, dense_dim=dense_dim))
     if layout not in (None, _layout.sparse_coo) or blocksize is not None or dense_dim:
         raise could_not_run("to_sparse")
     array = dense._array
@@ -825,7 +1006,8 @@ def to_sparse(dense, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
         return (ops.zeros(array.shape, dtype=grad.dtype).index_put(index, grad),)
 
     values = _record(node, Tensor._make(array[tuple(indices)]), (dense,), rule)
-    return SparseCooTensor._build(Tensor._make(indices), values, array.shape, True)
+    sparse = SparseCooTensor._build(Tensor._make(indices), values, array.shape, True)
+    return sparse._remember_source(dense)
 
 
 # ------------------------------------------------------------------------------ operations
@@ -877,6 +1059,62 @@ def _merge_slots(left, right):
             positions.append(left[i])
             i, j = i + 1, j + 1
     return slots_a, slots_b, positions
+
+
+def sparse_cat(tensors, dim=0):
+    """``torch.cat`` of sparse tensors: along a sparse dimension their indices are shifted and
+    joined; along a dense one each tensor's values fill its own slice (zeros elsewhere)."""
+    tensors = list(tensors)
+    for position, tensor in enumerate(tensors):
+        if not isinstance(tensor, SparseCooTensor):
+            raise RuntimeError(f"Concatenating sparse tensors, but a dense tensor was found at "
+                               f"position {position}.")
+    first = tensors[0]
+    dim = _wrap_dim(dim, first.dim())
+    for position, tensor in enumerate(tensors):
+        if tensor.sparse_dim() != first.sparse_dim() or builtins.any(
+                a != b for d, (a, b) in enumerate(zip(tensor._sp_size, first._sp_size))
+                if d != dim):
+            raise RuntimeError(f"All tensors must have the same shape: {list(first._sp_size)} "
+                               f"(except in the concatenating dimension), but found shape: "
+                               f"{list(tensor._sp_size)} at position {position}.")
+    size = list(first._sp_size)
+    size[dim] = builtins.sum(t._sp_size[dim] for t in tensors)
+    offsets = np.cumsum([0] + [t._sp_size[dim] for t in tensors[:-1]])
+    if dim < first.sparse_dim():
+        indices = np.concatenate([_shifted(t._sp_indices._array, dim, offset)
+                                  for t, offset in zip(tensors, offsets)], axis=1)
+        values = ops.cat([t._sp_values for t in tensors])
+    else:
+        indices = np.concatenate([t._sp_indices._array for t in tensors], axis=1)
+        axis = dim - first.sparse_dim() + 1
+        values = ops.cat([_padded(t._sp_values, axis, offset, size[dim])
+                          for t, offset in zip(tensors, offsets)])
+    return SparseCooTensor._build(Tensor._make(indices), values, size, False)
+
+
+def _shifted(indices, row, offset):
+    shifted = indices.copy()
+    shifted[row] += offset
+    return shifted
+
+
+def _padded(values, axis, before, total):
+    """``values`` placed at ``before`` in a dense dimension ``axis`` of length ``total``,
+    zeros around (differentiable: a concatenation)."""
+    shape = list(values.shape)
+    parts = []
+    for width in (before, total - before - values.shape[axis]):
+        shape[axis] = width
+        parts.append(ops.zeros(tuple(shape), dtype=values.dtype))
+    return ops.cat([parts[0], values, parts[1]], axis)
+
+
+def sparse_stack(tensors, dim=0):
+    """``torch.stack`` of sparse tensors: each unsqueezed at ``dim``, then concatenated."""
+    tensors = list(tensors)
+    dim = _wrap_dim(dim, tensors[0].dim() + 1) if tensors else dim
+    return sparse_cat([t.unsqueeze(dim) for t in tensors], dim)
 
 
 def _sparse_product(x, y):
@@ -953,11 +1191,13 @@ def _density_error(x, y):
                         "sparse dimensions")
 
 
-def sparse_dense_mm(sparse, dense, node, bias=None, beta=1, alpha=1):
+def sparse_dense_mm(sparse, dense, node, bias=None, beta=1, alpha=1, source=None):
     """``sparse @ dense`` for a 2-D sparse matrix and a dense matrix, recorded as ``node``
     (``MmBackward0`` for ``torch.mm``/``spmm``/``@``, ``SparseAddmmBackward0`` for
     ``torch.sparse.mm`` and ``torch.sparse.addmm``, which adds ``beta * bias`` and scales the
-    product by ``alpha``); gradients reach the bias, the dense matrix and the sparse values."""
+    product by ``alpha``); gradients reach the bias, the dense matrix and the sparse values,
+    or instead of the values the dense ``source`` the sparse matrix converts (all of it:
+    ``grad @ dense.T``, as ``torch.mm`` gives it)."""
     _check_product(sparse, dense)
     values = sparse._sp_values
     start = None
@@ -972,13 +1212,16 @@ def sparse_dense_mm(sparse, dense, node, bias=None, beta=1, alpha=1):
     row_index, col_index = Tensor._make(row), Tensor._make(col)
     transposed_indices = Tensor._make(sparse._sp_indices._array[::-1].copy())
     transposed_size = sparse._sp_size[::-1]
-    needs_values, needs_dense = values._requires_grad, dense._requires_grad
+    first = values if source is None else source
+    needs_values, needs_dense = first._requires_grad, dense._requires_grad
     bias_shape = None if bias is None or not bias._requires_grad else bias.shape
 
     def rule(grad, saved_values, saved_dense):
         grad_values = grad_dense = grad_bias = None
         scaled = grad if alpha == 1 else grad * alpha
-        if needs_values:
+        if needs_values and source is not None:
+            grad_values = ops.mm(scaled, saved_dense.t())
+        elif needs_values:
             grad_values = (ops.index_select(scaled, 0, row_index)
                            * ops.index_select(saved_dense, 0, col_index)).sum(1)
         if needs_dense:
@@ -991,8 +1234,15 @@ def sparse_dense_mm(sparse, dense, node, bias=None, beta=1, alpha=1):
 
     # torch.sparse.mm is addmm(zeros, sparse, dense): its node has an edge for the bias too
     addmm = node == "SparseAddmmBackward0"
-    inputs = (bias, values, dense) if addmm else (values, dense)
+    inputs = (bias, first, dense) if addmm else (first, dense)
     return _record(node, Tensor._make(out), inputs, rule, saved=(values, dense))
+
+
+def as_vector_product(column):
+    """A matrix-vector product's column as the vector PyTorch returns, its node named as
+    PyTorch names it (``MvBackward0``)."""
+    vector = Tensor._make(np.ascontiguousarray(column._array[:, 0]))
+    return _record("MvBackward0", vector, (column,), lambda grad: (grad.unsqueeze(1),))
 
 
 def _check_product(sparse, dense):

@@ -8,13 +8,16 @@ import functools
 
 from .. import dtypes
 from .. import ops
-from .._sparse_tensor import (SparseCooTensor, could_not_run, sparse_coo_tensor, sparse_dense_mm,
-                              sparse_softmax, sparse_sparse_mm, sparse_sum)
+from .._sparse_tensor import (ZERO_PRESERVING, SparseCooTensor, _SparseTensor, could_not_run,
+                              sparse_cat, sparse_coo_tensor, sparse_dense_mm, sparse_softmax,
+                              sparse_sparse_mm, sparse_stack, sparse_sum)
 from ..tensor import Tensor
+from ._csr import SparseCsrTensor, csr_from_coo, sparse_csr_tensor
 
 __all__ = ["sum", "mm", "addmm", "softmax", "log_softmax", "FloatTensor", "DoubleTensor",
-           "LongTensor", "IntTensor", "ByteTensor", "BoolTensor", "sparse_coo_tensor", "spmm",
-           "sparse_aware"]
+           "LongTensor", "IntTensor", "ByteTensor", "BoolTensor", "sparse_coo_tensor",
+           "sparse_csr_tensor", "spmm", "sparse_aware", "route_sparse_calls",
+           "sequence_aware", "sparse_cat", "sparse_stack"]
 
 
 def sum(input, dim=None, dtype=None):  # noqa: A001  (torch.sparse.sum)
@@ -29,6 +32,10 @@ def mm(mat1, mat2, reduce="sum"):
     sparse (``SparseSparseMatmulBackward0``), or dense."""
     if reduce != "sum":
         raise could_not_run("_sparse_mm_reduce_impl")
+    if isinstance(mat1, SparseCsrTensor) and isinstance(mat2, SparseCsrTensor):
+        return csr_from_coo(mm(mat1._coo(), mat2._coo()))
+    if isinstance(mat1, SparseCsrTensor):
+        mat1 = mat1._coo()
     if isinstance(mat1, SparseCooTensor) and isinstance(mat2, SparseCooTensor):
         return sparse_sparse_mm(mat1, mat2, "SparseSparseMatmulBackward0")
     if isinstance(mat1, SparseCooTensor):
@@ -38,6 +45,8 @@ def mm(mat1, mat2, reduce="sum"):
 
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
     """``torch.sparse.addmm``: ``beta * mat + alpha * (mat1 @ mat2)`` for a sparse ``mat1``."""
+    if isinstance(mat1, SparseCsrTensor):
+        mat1 = mat1._coo()
     if not isinstance(mat1, SparseCooTensor):
         return ops.addmm(mat, mat1, mat2, beta=beta, alpha=alpha)
     return sparse_dense_mm(mat1, mat2, "SparseAddmmBackward0", bias=mat, beta=beta, alpha=alpha)
@@ -70,13 +79,46 @@ def sparse_aware(dense_function, method):
     as PyTorch's)."""
     @functools.wraps(dense_function)
     def dispatching(input, other, *args, **kwargs):
-        if isinstance(input, SparseCooTensor) and not args and not kwargs:
+        if isinstance(input, _SparseTensor) and not args and not kwargs:
             return getattr(input, method)(other)
-        if isinstance(input, SparseCooTensor):
-            raise could_not_run(method)
-        if isinstance(other, SparseCooTensor) and not isinstance(input, SparseCooTensor):
-            other = other.to_dense()
+        if isinstance(input, _SparseTensor):
+            raise could_not_run(method, input._backend)
+        if isinstance(other, _SparseTensor):
+            other = other._dense_form()
         return dense_function(input, other, *args, **kwargs)
+    return dispatching
+
+
+# torch functions whose first argument may be sparse: they run its method, as PyTorch's
+# dispatch sends them to its sparse kernels (``torch.sqrt(s)`` is ``s.sqrt()``)
+SPARSE_METHODS = ZERO_PRESERVING + ("neg", "pow", "select", "index_select", "unsqueeze",
+                                    "permute")
+
+
+def route_sparse_calls(namespace):
+    """Wrap ``namespace``'s (``torch``'s) ``SPARSE_METHODS`` functions to dispatch so."""
+    for name in SPARSE_METHODS:
+        namespace[name] = _sparse_first(namespace[name], name)
+
+
+def sequence_aware(dense_function, sparse_function):
+    """``torch.cat`` / ``torch.stack`` taking sparse tensors: ``sparse_function`` when the
+    first one is sparse."""
+    @functools.wraps(dense_function)
+    def dispatching(tensors, *args, **kwargs):
+        if isinstance(tensors, (list, tuple)) and tensors and isinstance(tensors[0],
+                                                                         SparseCooTensor):
+            return sparse_function(tensors, *args, **kwargs)
+        return dense_function(tensors, *args, **kwargs)
+    return dispatching
+
+
+def _sparse_first(function, name):
+    @functools.wraps(function)
+    def dispatching(input, *args, **kwargs):
+        if isinstance(input, _SparseTensor):
+            return getattr(input, name)(*args, **kwargs)
+        return function(input, *args, **kwargs)
     return dispatching
 
 
