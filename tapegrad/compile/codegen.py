@@ -386,7 +386,9 @@ class _LoopPlan:
                 scalar = b.fresh(b.name(value) + "_s")
                 b.emit(f"{scalar} = {b.scalar(value)}")
                 self.operand[value] = (None, scalar)
-            elif view == value.shape and b.layout.get(value, "C") == "C":
+            elif view == value.shape:
+                # indexed where it lies, whatever its strides (a slice of a gate's columns):
+                # a contiguous copy would cost a pass over it, and Numba compiles each one
                 self.operand[value] = (b.name(value), None)
             elif ones > 0 and view == (1,) * ones + value.shape:
                 # broadcast along leading loops only (a bias): indexed by the inner loops'
