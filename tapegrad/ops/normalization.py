@@ -348,6 +348,11 @@ def _updated_running_stats(x, running_mean, running_var, momentum):
     return new_mean.astype(dtype), new_var.astype(dtype)
 
 
+@_updated_running_stats.vjp
+def _(ctx, grad, momentum):
+    return None, None, None  # statistics carry no gradient (nor forward-mode tangent)
+
+
 def _update_half_running_stats(input, running_mean, running_var, momentum):
     dims = _batch_dims(input.dim())
     count = input.numel() // input.shape[1]
