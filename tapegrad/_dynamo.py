@@ -3,8 +3,8 @@
 import types
 
 from .compile import runtime
-from .compile.runtime import BACKENDS, CompiledFunction, InvalidBackend, reset
-from .compile.trace import Unsupported, break_graph_here
+from .compile.runtime import CompiledFunction, InvalidBackend, reset
+from .compile.trace import Unsupported, UserError, break_graph_here
 from .compile.runtime import compile
 from .compiler import (allow_in_graph, disable, is_compiling, list_backends,  # noqa: F401
                        set_stance)
@@ -13,7 +13,8 @@ __all__ = ["reset", "list_backends", "exc", "graph_break", "explain", "set_stanc
            "disable", "is_compiling", "allow_in_graph", "mark_dynamic", "mark_static",
            "maybe_mark_dynamic", "optimize"]
 
-exc = types.SimpleNamespace(InvalidBackend=InvalidBackend, Unsupported=Unsupported)
+exc = types.SimpleNamespace(InvalidBackend=InvalidBackend, Unsupported=Unsupported,
+                            UserError=UserError)
 
 
 class _Config:

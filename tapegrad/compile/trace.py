@@ -38,8 +38,8 @@ from . import pytree
 from .ir import Graph, Node, Operand, Value
 from .reads import changed, python_reads, python_writes
 
-__all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "ArgSource", "ExternalSource",
-           "GradSource", "RandomSource"]
+__all__ = ["trace", "Trace", "GraphBreakError", "Unsupported", "UserError", "ArgSource",
+           "ExternalSource", "GradSource", "RandomSource"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _TRACE_LOCK = threading.RLock()  # recordings nest (autodiff checks a rule in a scratch one)
@@ -53,6 +53,11 @@ class GraphBreakError(RuntimeError):
 class Unsupported(GraphBreakError):
     """What ``fullgraph=True`` raises at a graph break, under PyTorch's name
     (``torch._dynamo.exc.Unsupported``)."""
+
+
+class UserError(GraphBreakError):
+    """What ``fullgraph=True`` raises at ``.item()``: PyTorch captures the number, and its
+    ``torch._dynamo.exc.UserError`` comes when code branches on it (not an ``Unsupported``)."""
 
 
 class GraphBreak:
@@ -241,7 +246,7 @@ class Recorder:
         return entry is not None and entry[0] is tensor._array and \
             entry[1] not in self.graph.constants
 
-    def graph_break(self, reason, hint=None, requested=False):
+    def graph_break(self, reason, hint=None, requested=False, error=None):
         """Hook: recording cannot go on (by default: an error that says why)."""
         raise GraphBreakError(reason)
 
@@ -451,11 +456,11 @@ class Tracer(Recorder):
         ref = self.born.get(id(tensor))
         return not (ref is not None and ref() is tensor) and tensor._array.flags.writeable
 
-    def graph_break(self, reason, hint=_DATA_HINT, requested=False):
+    def graph_break(self, reason, hint=_DATA_HINT, requested=False, error=Unsupported):
         user, library = _frames_outside_package()
         info = GraphBreak(reason, hint, user, library, requested)
         if self.fullgraph:
-            raise Unsupported(info.message(self.function_name))
+            raise error(info.message(self.function_name))
         self.trace.breaks.append(info)
         self.broken = True
 
@@ -622,7 +627,8 @@ def _reader(name, original):
         if tracer is not None:
             for arg in (*args, *kwargs.values()):
                 if isinstance(arg, Tensor) and tracer.reads_traced_data(arg):
-                    tracer.graph_break(f"{name}() reads the value of a traced tensor")
+                    tracer.graph_break(f"{name}() reads the value of a traced tensor",
+                                       error=UserError if name == "Tensor.item" else Unsupported)
                     break
         return original(*args, **kwargs)
     read.__name__ = getattr(original, "__name__", name)
