@@ -24,6 +24,7 @@ from collections import Counter, OrderedDict
 import numpy as np
 
 from ._array_memory import address as _address
+from ._layout import strided
 from .tensor import Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
@@ -308,10 +309,11 @@ class _Encoder:
 
 
 def _holds_data(obj):
-    """Whether ``obj`` is a tensor stored as data: a lazy module's placeholder has none yet, and
-    is pickled as its class (``UninitializedParameter``), as PyTorch pickles it."""
+    """Whether ``obj`` is a tensor stored as data (one strided array): a lazy module's
+    placeholder has none yet, and is pickled as its class (``UninitializedParameter``), as
+    PyTorch pickles it; a sparse tensor is pickled as its parts (indices and values tensors)."""
     from .nn.parameter import is_lazy
-    return isinstance(obj, Tensor) and not is_lazy(obj)
+    return isinstance(obj, Tensor) and obj.layout is strided and not is_lazy(obj)
 
 
 def _owner(array):
@@ -428,10 +430,13 @@ def _global_name(entry):
 def _builtin_safe_globals():
     """What tensors, Parameters, dtypes, sizes, devices and the plain containers pickle
     through: always allowed, as PyTorch's weights-only unpickler allows its own."""
+    from ._sparse_tensor import _rebuild_sparse_coo
     from .dtypes import as_dtype
     from .nn.parameter import _rebuild_parameter
+    from .sparse._csr import _rebuild_sparse_csr
     from .tensor import _rebuild, _size, device
     return [_rebuild, _rebuild_parameter, as_dtype, _size, device, *_numpy_array_globals(),
+            _rebuild_sparse_coo, _rebuild_sparse_csr,
             OrderedDict, Counter, set, frozenset, slice, complex, bytearray, codecs.encode]
 
 

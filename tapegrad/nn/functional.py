@@ -341,13 +341,33 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not isinstance(input, Tensor):
         _require_tensors("dropout", input=input)
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:
         return input
     if p == 1.0:
-        return input * 0.0
+        return _zeroed(input, inplace)
+    _check_noise_dtype(input, input._array.dtype)
     shape, dtype = input.shape, input._array.dtype  # (a recipe must not hold the tensor)
     mask = Tensor._make(_random.drawn(lambda: _dropout_mask(shape, p, dtype)))
     return ops.mul_(input, mask) if inplace else input * mask
+
+
+def _zeroed(input, inplace):
+    """``input`` times a zero of its own dtype, as PyTorch drops everything (``p = 1``)."""
+    zero = ops.zeros((), dtype=input.dtype)
+    return ops.mul_(input, zero) if inplace else input * zero
+
+
+def _check_noise_dtype(input, noise_dtype):
+    """PyTorch draws dropout noise in the input's dtype (Bernoulli samples: none for complex
+    numbers) and scales it in place by a float into ``noise_dtype``, which an integer or bool
+    dtype refuses."""
+    name = _LEGACY_TYPE_NAMES[input._array.dtype.name]
+    if input._array.dtype.kind == "c":
+        raise NotImplementedError(f'"bernoulli_scalar_cpu_" not implemented for \'{name}\'')
+    if noise_dtype.kind != "f":
+        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]} "
+                           "can't be cast to the desired output type "
+                           f"{_LEGACY_TYPE_NAMES[noise_dtype.name]}")
 
 
 def _dropout_mask(shape, p, dtype):
@@ -358,10 +378,11 @@ def _dropout_mask(shape, p, dtype):
 def _feature_dropout(input, p, training, inplace):
     """ATen's ``feature_dropout``: whole channels (dim 1 of a batch) zeroed with probability
     ``p``, the rest scaled by ``1 / (1 - p)``."""
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:
         return input
     shape = input.shape[:2] + (1,) * (input.dim() - 2)
     if p < 1.0:
+        _check_noise_dtype(input, input._array.dtype)
         dtype = input._array.dtype
         mask = Tensor._make(_random.drawn(lambda: _dropout_mask(shape, p, dtype)))
     else:
@@ -398,8 +419,10 @@ def _alpha_dropout(input, p, training, inplace, feature):
     if feature and input.dim() < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1:
-        zero = ops.zeros((), dtype=input.dtype)
-        return ops.mul_(input, zero) if inplace else input * zero
+        return _zeroed(input, inplace)
+    # it scales ``noise - 1``, which makes a bool input's noise int64 first
+    _check_noise_dtype(input, np.dtype(np.int64) if input._array.dtype.kind == "b"
+                       else input._array.dtype)
     shape = input.shape[:2] + (1,) * (input.dim() - 2) if feature else input.shape
     dtype = input._array.dtype
     keep = _random.drawn(lambda: (_random.generator().random(shape) < 1 - p).astype(dtype))

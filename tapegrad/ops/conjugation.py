@@ -17,6 +17,7 @@ from . import elementwise as ew
 from .broadcast import sum_to
 from .creation import ones_like
 from .inplace import apply_inplace
+from .operands import check_overloads
 from .registry import ELEMENTWISE, VIEW, primitive
 from .shape import select
 
@@ -109,6 +110,7 @@ def _(ctx, grad):
 
 def complex(real, imag):
     """``real + i imag`` from two floating tensors of one dtype."""
+    check_overloads("complex", ("Tensor real, Tensor imag, *, Tensor out = None",), real, imag)
     _check_parts(real, imag)
     return _complex(real, imag)
 
@@ -146,6 +148,7 @@ def _(ctx, grad):
 
 def polar(abs, angle):
     """``abs * (cos(angle) + i sin(angle))``."""
+    check_overloads("polar", ("Tensor abs, Tensor angle, *, Tensor out = None",), abs, angle)
     _check_parts(abs, angle)
     return _polar(abs, angle)
 

@@ -11,7 +11,7 @@ from .. import dtypes, random
 from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _check_device
-from .operands import type_name
+from .operands import CPP_TYPE_NAMES, checked_number, type_name
 from .._warnings import warn_at_caller
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
@@ -628,7 +628,11 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
 
 
 def _float_dtype(dtype, kernel):
-    d = _numpy_dtype(dtype)
+    return _require_float_kind(_numpy_dtype(dtype), kernel)
+
+
+def _require_float_kind(d, kernel):
+    """The numpy dtype ``d``, or the refusal of PyTorch's floating-point-only ``kernel``."""
     if d.kind not in "fc":
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[d.name]}'")
@@ -681,22 +685,72 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
         low, high, size = 0, low, high
     elif low is None:  # randint(high=..., size=...)
         low = 0
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
     d = _numpy_dtype(dtype, dtypes.int64)
+    check_random_range(d, low, high)
     shape = _size((size,), "randint")
     array = random.drawn(
         lambda: random.generator(generator).integers(low, high, shape, dtype=np.int64).astype(d))
     return _finish(array, requires_grad, device)
 
 
+def check_random_range(d, low, high):
+    """PyTorch's checks of integers drawn from ``[low, high)`` into the numpy dtype ``d``: a
+    non-empty range whose ends (``high - 1``) ``d`` holds; integers beyond those a float dtype
+    holds exactly are only a warning."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    if d.kind not in "biuf":
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
+    ends = (("from", low), ("to - 1", high - 1))
+    lowest, highest = _value_range(d)
+    for name, value in ends:
+        if not lowest <= value <= highest:
+            raise RuntimeError(f"{name} is out of bounds for {CPP_TYPE_NAMES[d.name]}")
+    if d.kind == "f":
+        digits = np.finfo(d).nmant + 1  # C++'s numeric_limits<T>::digits
+        for name, value in ends:
+            if builtins.abs(value) > 2 ** digits:
+                warn_at_caller(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {CPP_TYPE_NAMES[d.name]} can support discrete uniform "
+                    "distribution only within this range. This warning will become an error in "
+                    "version 1.7 release, please fix the code in advance")
+
+
+def _value_range(d):
+    """The lowest and highest values of the real numpy dtype ``d``, as Python numbers."""
+    if d.kind == "b":
+        return 0, 1
+    info = np.finfo(d) if d.kind == "f" else np.iinfo(d)
+    return info.min.item() if d.kind == "f" else builtins.int(info.min), \
+        info.max.item() if d.kind == "f" else builtins.int(info.max)
+
+
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = _numpy_dtype(dtype, dtypes.int64)
+    _check_permutation_fits(n, d)
     array = random.drawn(lambda: random.generator(generator).permutation(n).astype(d))
     return _finish(array, requires_grad, device)
+
+
+def _check_permutation_fits(n, d):
+    """PyTorch's checks that the numpy dtype ``d`` holds 0 … n - 1: bool has no permutation
+    kernel; a float dtype holds every integer up to 2 ** digits + 1, an integer one is checked
+    as a number converted to it."""
+    if d.kind == "b":
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if d.kind == "f":
+        digits = np.finfo(d).nmant + 1
+        if n > 2 ** digits + 1:
+            limit = "2049" if d == np.float16 else f"2^{digits}+1"
+            raise RuntimeError(f"n cannot be greater than {limit} for "
+                               f"{_LEGACY_TYPE_NAMES[d.name]} type.")
+    elif n > 0:
+        checked_number(n - 1, d)
 
 
 def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, device=None,
@@ -707,9 +761,16 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
         mean_a = mean._array if isinstance(mean, Tensor) else mean
         std_a = std._array if isinstance(std, Tensor) else std
         like = mean if isinstance(mean, Tensor) else std
-        array = random.generator(generator).normal(mean_a, std_a).astype(like._array.dtype)
+        if isinstance(std, Tensor) and std._array.dtype.kind == "c":
+            raise RuntimeError("normal expects standard deviation to be non-complex")
+        d = _require_float_kind(like._array.dtype, "normal_kernel_cpu")
+        if d.kind == "c":  # each part with half the variance, as PyTorch draws a complex mean's
+            shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
+            noise = _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5))
+            return Tensor._make(np.asarray(mean_a + std_a * noise, dtype=d))
+        array = random.generator(generator).normal(mean_a, std_a).astype(d)
         return Tensor._make(np.asarray(array))
-    shape, d = _size((size,), "normal"), _numpy_dtype(dtype)
+    shape, d = _size((size,), "normal"), _float_dtype(dtype, "normal_kernel_cpu")
     return _finish(random.drawn(
         lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad)
 
@@ -732,16 +793,29 @@ zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d))
 ones_like = _like(lambda shape, d: np.ones(shape, dtype=d))
 empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
 full_like = _like(lambda shape, d, value: _filled(shape, value, d))
-rand_like = _like(lambda shape, d: random.drawn(
-    lambda: random.generator().random(shape).astype(d)))
-randn_like = _like(lambda shape, d: random.drawn(
-    lambda: random.generator().standard_normal(shape).astype(d)))
+
+
+def _uniform_like(shape, d):
+    """``rand``'s draws for ``rand_like``: floating-point dtypes only."""
+    _require_float_kind(d, "check_uniform_bounds")
+    return random.drawn(lambda: _in_parts(_uniform, None, shape, d, 1.0))
+
+
+def _normal_like(shape, d):
+    """``randn``'s draws for ``randn_like``: floating-point dtypes only."""
+    _require_float_kind(d, "normal_kernel_cpu")
+    return random.drawn(lambda: _in_parts(_standard_normal, None, shape, d, np.sqrt(0.5)))
+
+
+rand_like = _like(_uniform_like)
+randn_like = _like(_normal_like)
 
 
 def randint_like(input, low, high=None, *, dtype=None, device=None, requires_grad=False):
     if high is None:
         low, high = 0, low
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
+    check_random_range(d, low, high)
     shape = input._array.shape
     return _finish(random.drawn(lambda: random.generator().integers(low, high, shape).astype(d)),
                    requires_grad, device)

@@ -14,8 +14,9 @@ from ..autograd import grad_mode
 from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (NUMBER_EITHER, NUMBER_OTHER, TENSORS_ONLY, _number_array, broadcast_error,
-                       cast_operand, checked_number, promote, promote_with_scalar_operand,
-                       refuse_complex, tensor_operands, type_name, with_overloads)
+                       cast_operand, check_overloads, checked_number, promote,
+                       promote_with_scalar_operand, refuse_complex, tensor_operands, type_name,
+                       with_overloads)
 from . import half_precision, libm
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive, without_derivative
@@ -628,7 +629,15 @@ def _result_like(grad, output):
 @primitive("clamp", node="ClampBackward1", group=ELEMENTWISE, saves=("a",),
            lowering="clamp({0}, {min}, {max})")
 def _clamp(a, min, max):
+    _refuse_bool(_scalar_clamp_kernel(min, max), a)
     return np.clip(a, min, max)
+
+
+def _scalar_clamp_kernel(min, max):
+    """The CPU kernel PyTorch runs for number bounds: one bound alone has its own."""
+    if min is None:
+        return "clamp_max_scalar_cpu"
+    return "clamp_min_scalar_cpu" if max is None else "clamp_scalar_cpu"
 
 
 @_clamp.vjp
@@ -645,6 +654,7 @@ def _(ctx, grad, min, max):
 @primitive("clamp_min", node="ClampMinBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="max({0}, {min})")
 def _clamp_min(a, min):
+    _refuse_bool("clamp_min_scalar_cpu", a)
     return np.maximum(a, np.asarray(min, dtype=a.dtype))
 
 
@@ -657,6 +667,7 @@ def _(ctx, grad, min):
 @primitive("clamp_max", node="ClampMaxBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="min({0}, {max})")
 def _clamp_max(a, max):
+    _refuse_bool("clamp_max_scalar_cpu", a)
     return np.minimum(a, np.asarray(max, dtype=a.dtype))
 
 
@@ -873,8 +884,13 @@ def _scaled_sum(plain, scaled, name, input, other, alpha):
 subtract = sub
 
 
+_RSUB_OVERLOADS = ("Tensor input, Tensor other, *, Number alpha = 1",
+                   "Tensor input, Number other, Number alpha = 1")
+
+
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (``2 - x`` records PyTorch's RsubBackward1)."""
+    check_overloads("rsub", _RSUB_OVERLOADS, input, other, {} if alpha == 1 else {"alpha": alpha})
     check_bool_subtraction(other, input)
     a, b = promote(input, other)
     if isinstance(other, Tensor):
@@ -1118,8 +1134,18 @@ def _clamp_between(name, input, min, max):
     check_bound_kinds(name, input, min, max)
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        refuse_bool_tensor_clamp(input, min, max)
         return _clamp_tensor(input, _bound(min, input, False), _bound(max, input, True))
     return _clamp(input, min=_checked_bound(min, input), max=_checked_bound(max, input))
+
+
+def refuse_bool_tensor_clamp(input, min, max):
+    """PyTorch clamps a bool tensor between two bounds with no kernel for it: "clamp_cpu" for
+    two tensors, "clamp_scalar_cpu" when one is a number (a 0-d tensor beside it is read as one).
+    A single tensor bound is a maximum or a minimum, which bool has."""
+    if min is not None and max is not None:
+        both_tensors = isinstance(min, Tensor) and isinstance(max, Tensor)
+        _refuse_bool("clamp_cpu" if both_tensors else "clamp_scalar_cpu", input._array)
 
 
 _CLAMP_BOUNDS = ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")
@@ -1164,18 +1190,32 @@ def _bound(value, input, upper):
     """A clamp bound as a tensor of the input's dtype; an absent bound is the dtype's extreme."""
     if value is None:
         dtype = input._array.dtype
-        extremes = (-np.inf, np.inf) if dtype.kind == "f" else (np.iinfo(dtype).min,
-                                                                np.iinfo(dtype).max)
-        return Tensor._make(np.array(extremes[upper], dtype=dtype))
+        return Tensor._make(np.array(_extremes(dtype)[upper], dtype=dtype))
     if not isinstance(value, Tensor):
         return Tensor._make(np.array(checked_number(value, input._array.dtype),
                                      dtype=input._array.dtype))
     return value if value._array.dtype == input._array.dtype else to_dtype(value, input.dtype)
 
 
+def _extremes(dtype):
+    """The lowest and highest values of a numpy dtype (infinities for a float one)."""
+    if dtype.kind == "f":
+        return -np.inf, np.inf
+    if dtype.kind == "b":
+        return False, True
+    return np.iinfo(dtype).min, np.iinfo(dtype).max
+
+
+def _bound_overloads(bound):
+    """clamp_min's or clamp_max's overloads: a tensor or a number bound, named ``bound``."""
+    return tuple(overload.replace(" other", f" {bound}") for overload in NUMBER_OTHER)
+
+
+_CLAMP_MIN_OVERLOADS, _CLAMP_MAX_OVERLOADS = _bound_overloads("min"), _bound_overloads("max")
 
 
 def clamp_min(input, min):
+    check_overloads("clamp_min", _CLAMP_MIN_OVERLOADS, input, min)
     if isinstance(min, Tensor):
         input = _promoted_to_bounds(input, min)
         return _clamp_min_tensor(input, _bound(min, input, False))
@@ -1184,6 +1224,7 @@ def clamp_min(input, min):
 
 
 def clamp_max(input, max):
+    check_overloads("clamp_max", _CLAMP_MAX_OVERLOADS, input, max)
     if isinstance(max, Tensor):
         input = _promoted_to_bounds(input, max)
         return _clamp_max_tensor(input, _bound(max, input, True))
@@ -1448,14 +1489,21 @@ def equal(input, other):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    check_overloads("allclose", _CLOSE_OVERLOADS, input, other)
     _check_comparable(input, other, rtol, atol)
     return bool(np.allclose(input._array, other._array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    check_overloads("isclose", _CLOSE_OVERLOADS, input, other)
     _check_comparable(input, other, rtol, atol)
     return Tensor._make(np.isclose(input._array, other._array, rtol=rtol, atol=atol,
                                    equal_nan=equal_nan))
+
+
+# two tensors only, unlike numpy's isclose
+_CLOSE_OVERLOADS = ("Tensor input, Tensor other, double rtol = 1e-05, double atol = 1e-08, "
+                    "bool equal_nan = False",)
 
 
 def _check_comparable(input, other, rtol, atol):

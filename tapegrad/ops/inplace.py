@@ -445,7 +445,16 @@ absolute_ = abs_
 tanh_ = _unary_inplace(ew._tanh)
 sigmoid_ = _unary_inplace(ew._sigmoid)
 _relu_unchecked = _unary_inplace(ew._relu)
-reciprocal_ = _unary_inplace(ew._reciprocal)
+_reciprocal_unchecked = _unary_inplace(ew._reciprocal)
+
+
+def reciprocal_(input):
+    """1 / input in place: a floating-point result, which PyTorch refuses to write into an
+    integer or bool tensor (numpy's integer reciprocal would truncate it instead)."""
+    check_result_type(input, dtypes.get_default_dtype())
+    return _reciprocal_unchecked(input)
+
+
 sign_ = _unary_inplace(ew.sign.primitive)
 floor_ = _unary_inplace(ew.floor.primitive)
 ceil_ = _unary_inplace(ew.ceil.primitive)
@@ -582,6 +591,7 @@ def clamp_(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_result_type(input, dtypes.result_type(
             input, *[bound for bound in (min, max) if bound is not None]))
+        ew.refuse_bool_tensor_clamp(input, min, max)
         bounds = (ew._bound(min, input, False), ew._bound(max, input, True))
         return apply_inplace(ew._clamp_tensor, input, bounds, {})
     return apply_inplace(ew._clamp, input, (), _scalar_bounds(input, min=min, max=max))

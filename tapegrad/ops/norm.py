@@ -20,7 +20,7 @@ from .elementwise import abs, reciprocal, sign, where
 from .inplace import written_back
 from .half_precision import in_float32
 from .matrix import check_square_shape, inverse_or_inf, svdvals
-from .operands import broadcast_error
+from .operands import broadcast_error, check_overloads
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, primitive
@@ -289,6 +289,7 @@ def _(ctx, grad, p):
 
 def dist(input, other, p=2):
     """The ``p``-norm of ``input - other`` (broadcast, in their promoted dtype), as one node."""
+    check_overloads("dist", ("Tensor input, Tensor other, Scalar p = 2",), input, other)
     common = dtypes.result_type(input, other)
     if not common.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "

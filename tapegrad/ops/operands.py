@@ -10,8 +10,8 @@ from ..tensor import Tensor
 __all__ = ["as_tensor_operand", "is_operand", "not_a_tensor", "promote",
            "promote_with_scalar_operand", "half_opmath_scalar", "tensor_operands", "cast_operand",
            "refuse_complex", "scalar_tensor", "broadcast_error", "CPP_TYPE_NAMES",
-           "checked_number", "type_name", "with_overloads", "TENSORS_ONLY", "NUMBER_OTHER",
-           "NUMBER_EITHER"]
+           "checked_number", "type_name", "with_overloads", "check_overloads", "TENSORS_ONLY",
+           "NUMBER_OTHER", "NUMBER_EITHER"]
 
 # How PyTorch's C++ spells each dtype, which some of its messages print ("float != double").
 CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
@@ -188,18 +188,28 @@ def with_overloads(function, overloads, name=None):
     """The binary ``function`` refusing operands none of PyTorch's ``overloads`` takes (a
     number where only a tensor may stand, a list, None) with its parser's TypeError, which
     names the function ``name`` (an alias: ``greater``) or its own."""
-    taken = {tuple(parameter.split(" ", 1)[0] for parameter in overload.split(", ")[:2])
-             for overload in overloads}
-
     @functools.wraps(function)  # its ``primitive`` too, for the in-place forms
     def op(input, other):
-        if not (isinstance(input, Tensor) and isinstance(other, Tensor)) and \
-                (_operand_kind(input), _operand_kind(other)) not in taken:
-            from .signatures import invalid_combination
-            raise invalid_combination(op.__name__, [input, other], {}, overloads)
+        if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+            check_overloads(op.__name__, overloads, input, other)
         return function(input, other)
     op.__name__ = name or function.__name__
     return op
+
+
+def check_overloads(name, overloads, input, other, kwargs=None):
+    """PyTorch's parser's TypeError for the first two operands of ``name`` when none of its
+    ``overloads`` takes them (``kwargs``: the call's other arguments given by name)."""
+    if (_operand_kind(input), _operand_kind(other)) not in _operand_kinds(overloads):
+        from .signatures import invalid_combination
+        raise invalid_combination(name, [input, other], kwargs or {}, overloads)
+
+
+@functools.cache
+def _operand_kinds(overloads):
+    """The (first, second) parameter kinds of each overload: ``("Number", "Tensor")`` …"""
+    return {tuple(parameter.split(" ", 1)[0] for parameter in overload.split(", ")[:2])
+            for overload in overloads}
 
 
 def _operand_kind(value):

@@ -10,6 +10,7 @@ import numpy as np
 from .. import random
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .elementwise import lt, to_dtype
+from .creation import check_random_range
 from .inplace import apply_inplace
 from .operands import CPP_TYPE_NAMES
 from .registry import OTHER, Primitive
@@ -54,6 +55,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
 
 def bernoulli(input, p=None, *, generator=None):
     """Ones with probability ``input`` (or ``p``), zeros otherwise, in ``input``'s dtype."""
+    _refuse_kinds(input, "c", "bernoulli_tensor_cpu_self_" if p is None
+                  else "bernoulli_scalar_cpu_")
     if p is None and input._array.dtype.kind != "f":
         raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
@@ -101,6 +104,8 @@ def bernoulli_(input, p=0.5, *, generator=None):
     """Ones with probability ``p`` (a number, or a tensor broadcast to ``input``), zeros
     otherwise."""
     shape = input._array.shape
+    _refuse_kinds(input, "c", "bernoulli_tensor_cpu_self_" if isinstance(p, Tensor)
+                  else "bernoulli_scalar_cpu_")
     if isinstance(p, Tensor):
         if ((p._array < 0) | (p._array > 1)).any():
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
@@ -113,6 +118,13 @@ def bernoulli_(input, p=0.5, *, generator=None):
     # as 0/1 bytes: a boolean array among a primitive's parameters reads as a mask to the tracer
     return _fill(_bernoulli_scalar, input, random.drawn(
         lambda: (random.generator(generator).random(shape) < p).view(np.uint8)))
+
+
+def _refuse_kinds(input, kinds, kernel):
+    """PyTorch's refusal by the CPU ``kernel`` of a tensor whose numpy kind is in ``kinds``."""
+    if input._array.dtype.kind in kinds:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
 
 
 def _random_bound(dtype):
@@ -129,14 +141,11 @@ def random_(input, from_=None, to=None, *, generator=None):
     exactly (from 0) with none."""
     dtype = input._array.dtype
     if from_ is None and to is None:
+        _refuse_kinds(input, "c", "random_kernel_cpu")
         low, high, prim = 0, _random_bound(dtype), _random_full
-    elif to is None:
-        low, high, prim = 0, from_, _random_to
     else:
-        low, high, prim = from_, to, _random_range
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
-                           f"to={high}")
+        low, high, prim = (0, from_, _random_to) if to is None else (from_, to, _random_range)
+        check_random_range(dtype, low, high)
     shape = input._array.shape
     return _fill(prim, input, random.drawn(lambda: random.generator(generator).integers(
         low, high - 1, shape, endpoint=True, dtype=np.int64)))
@@ -163,6 +172,7 @@ def geometric_(input, p, *, generator=None):
     """The number of Bernoulli(p) trials up to the first success (1, 2, …)."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    _refuse_kinds(input, "bc", "geometric_cpu")
     shape = input._array.shape
     return _fill(_geometric, input, random.drawn(
         lambda: random.generator(generator).geometric(p, shape)))

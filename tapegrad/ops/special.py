@@ -22,8 +22,10 @@ from .elementwise import (
     div, exp, isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
 )
 from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
-from .inplace import _binary_inplace, _cast_operand, _unary_inplace, apply_inplace, pow_
-from .operands import CPP_TYPE_NAMES, broadcast_error, cast_operand, promote, tensor_operands
+from .inplace import (_binary_inplace, _cast_operand, _unary_inplace, apply_inplace,
+                      check_result_type, pow_)
+from .operands import (CPP_TYPE_NAMES, NUMBER_OTHER, TENSORS_ONLY, broadcast_error, cast_operand,
+                       not_a_tensor, promote, tensor_operands, with_overloads)
 from .reduction import return_types
 from .half_precision import in_float32
 from . import libm
@@ -404,12 +406,16 @@ def atan2(input, other):
     return _atan2(_floating(a), _floating(b))
 
 
-arctan2 = atan2
+# two tensors only, as PyTorch defines them (a number is its parser's TypeError)
+atan2, arctan2 = (with_overloads(atan2, TENSORS_ONLY, name) for name in ("atan2", "arctan2"))
 
 
 def hypot(input, other):
     a, b = promote(input, other)
     return _hypot(_require_floating("hypot_cpu", a), b)
+
+
+hypot = with_overloads(hypot, TENSORS_ONLY)
 
 
 def lerp(input, end, weight):
@@ -585,6 +591,9 @@ def copysign(input, other):
     return _copysign_scalar(_floating(input), other=other)
 
 
+copysign = with_overloads(copysign, NUMBER_OTHER)  # a number as the sign source only
+
+
 _fmod_values = _refusing_integer_zero(np.fmod, "fmod_cpu")
 
 
@@ -619,6 +628,9 @@ def fmod(input, other):
     if isinstance(other, Tensor):
         return _fmod(a, b)
     return _fmod_scalar(a, other=b._array.item())  # the number in the result's dtype
+
+
+fmod = with_overloads(fmod, NUMBER_OTHER)  # a number as the divisor only
 
 
 # ----------------------------------------------------------------------- addcmul and addcdiv
@@ -760,6 +772,9 @@ def logaddexp2(input, other):
     return _logaddexp2(_require_floating("logaddexp2_cpu", a), b)
 
 
+logaddexp, logaddexp2 = (with_overloads(op, TENSORS_ONLY) for op in (logaddexp, logaddexp2))
+
+
 def _zero_where_x_is(logarithm):
     """``x * logarithm(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (0 * log 0 would be NaN)."""
     def compute(x, y):
@@ -861,6 +876,13 @@ def xlog1py(input, other):
                               _xlog1py_scalar_self)
 
 
+# a number on either side, not both (xlog1py is torch.special's only: named so)
+_X_LOGARITHM_OVERLOADS = (TENSORS_ONLY[0], "Number self, Tensor other, *, Tensor out = None",
+                          NUMBER_OTHER[1])
+xlogy = with_overloads(xlogy, _X_LOGARITHM_OVERLOADS)
+xlog1py = with_overloads(xlog1py, _X_LOGARITHM_OVERLOADS, "special_xlog1py")
+
+
 
 # ------------------------------------------------------------------------------- and the rest
 
@@ -869,6 +891,10 @@ def float_power(input, exponent):
     """``pow`` computed in float64, whatever the operands' dtypes."""
     return pow(*[to_dtype(v, dtypes.float64) if isinstance(v, Tensor) else v
                  for v in (input, exponent)])
+
+
+float_power = with_overloads(float_power, tuple(
+    overload.replace(" other", " exponent") for overload in _X_LOGARITHM_OVERLOADS))
 
 
 @primitive("ldexp", node="LdexpBackward0", group=ELEMENTWISE, saves=("a", "b"),
@@ -888,8 +914,18 @@ def _(ctx, grad):
 
 def ldexp(input, other):
     """``input * 2 ** other``, in floating point."""
+    _check_exponent(input, other)
     a, b = promote(input, other)
     return _ldexp(_floating(a), _floating(b))
+
+
+def _check_exponent(input, other):
+    """PyTorch's ldexp kernel for a floating-point ``input`` has no bool exponent."""
+    if input._array.dtype.kind in "fc" and other._array.dtype == np.bool_:
+        raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+
+
+ldexp = with_overloads(ldexp, TENSORS_ONLY)
 
 
 @primitive("frexp", node="FrexpBackward0", group=ELEMENTWISE, saves=("a",), n_outputs=2)
@@ -929,22 +965,32 @@ def positive(input):
     return input
 
 
+_RADIANS_PER_DEGREE, _DEGREES_PER_RADIAN = math.pi / 180, 180 / math.pi
+
+
+@in_float32  # float16 as PyTorch's kernel multiplies it: by the float32 constant
+def _times_constant(a, constant):
+    """``a * constant`` as PyTorch multiplies by a number: the constant rounded to ``a``'s
+    dtype first (numpy's rad2deg keeps it in double for float32, a last bit apart)."""
+    return a * a.dtype.type(constant)
+
+
 @primitive("deg2rad", node="Deg2RadBackward0", group=ELEMENTWISE,
-           lowering=f"{{0}} * {math.pi / 180!r}")
+           lowering=f"{{0}} * {_RADIANS_PER_DEGREE!r}")
 def _deg2rad(a):
-    return np.deg2rad(a)
+    return _times_constant(a, constant=_RADIANS_PER_DEGREE)
 
 
 @primitive("rad2deg", node="Rad2DegBackward0", group=ELEMENTWISE,
-           lowering=f"{{0}} * {180 / math.pi!r}")
+           lowering=f"{{0}} * {_DEGREES_PER_RADIAN!r}")
 def _rad2deg(a):
-    return np.rad2deg(a)
+    return _times_constant(a, constant=_DEGREES_PER_RADIAN)
 
 
 @_deg2rad.vjp
 @_rad2deg.vjp
 def _(ctx, grad):
-    return grad * (math.pi / 180 if ctx.primitive is _deg2rad else 180 / math.pi)
+    return grad * (_RADIANS_PER_DEGREE if ctx.primitive is _deg2rad else _DEGREES_PER_RADIAN)
 
 
 deg2rad = _float_function(_deg2rad, "deg2rad")
@@ -1002,21 +1048,90 @@ def _integer_function(name, compute):
     return apply
 
 
-gcd = _integer_function("gcd", np.gcd)
-lcm = _integer_function("lcm", np.lcm)
+gcd = with_overloads(_integer_function("gcd", np.gcd), TENSORS_ONLY)
+lcm = with_overloads(_integer_function("lcm", np.lcm), TENSORS_ONLY)
+
+
+def _tensor_other_inplace(inplace, name=None):
+    """The in-place form (a method) of an operation PyTorch defines for two tensors only: a
+    number ``other``, its first argument, is its parser's TypeError."""
+    def op(input, other):
+        if not isinstance(other, Tensor):
+            raise not_a_tensor(op.__name__, "other", 1, other)
+        return inplace(input, other)
+    op.__name__ = name or inplace.__name__
+    return op
 
 
 # In-place forms: the tensor keeps its dtype, so floating-point-only ops need a float tensor.
 trunc_ = fix_ = _unary_inplace(trunc.primitive)
 sgn_ = _unary_inplace(sgn.primitive)
-deg2rad_ = _unary_inplace(_deg2rad)
-rad2deg_ = _unary_inplace(_rad2deg)
-hypot_ = _binary_inplace(_hypot)
-copysign_ = _binary_inplace(_copysign)
-xlogy_ = _binary_inplace(_xlogy)
-ldexp_ = _binary_inplace(_ldexp)
-gcd_ = _binary_inplace(gcd.primitive)
-lcm_ = _binary_inplace(lcm.primitive)
+
+
+def _float_result_unary_inplace(prim):
+    """The in-place form of a unary primitive with a floating-point result, which PyTorch
+    refuses to write into an integer or bool tensor (the primitive would round it into one)."""
+    inplace = _unary_inplace(prim)
+
+    def op(input):
+        check_result_type(input, dtypes.get_default_dtype())
+        return inplace(input)
+    op.__name__ = inplace.__name__
+    return op
+
+
+deg2rad_ = _float_result_unary_inplace(_deg2rad)
+rad2deg_ = _float_result_unary_inplace(_rad2deg)
+def _floating_result(input, other):
+    """The dtype a floating-point binary operation computes in: the operands' common dtype,
+    the default float dtype when that is an integer or bool."""
+    common = dtypes.result_type(input, other)
+    return common if common.numpy.kind in "fc" else dtypes.get_default_dtype()
+
+
+def _float_result_inplace(inplace):
+    """The in-place form of a binary operation with a floating-point result, which PyTorch
+    refuses to write into an integer or bool tensor, naming the float dtype."""
+    def op(input, other):
+        check_result_type(input, _floating_result(input, other))
+        return inplace(input, other)
+    op.__name__ = inplace.__name__
+    return op
+
+
+def _kernel_checked_inplace(inplace, kernel, kinds):
+    """The in-place form of a binary operation whose CPU ``kernel`` runs in the operands'
+    common dtype, for the numpy ``kinds`` only: PyTorch checks the result fits the tensor,
+    then refuses a common dtype the kernel has no version for."""
+    def op(input, other):
+        common = dtypes.result_type(input, other)
+        check_result_type(input, common)
+        if common.numpy.kind not in kinds:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{_LEGACY_TYPE_NAMES[common.numpy.name]}'")
+        return inplace(input, other)
+    op.__name__ = inplace.__name__
+    return op
+
+
+hypot_ = _tensor_other_inplace(_kernel_checked_inplace(_binary_inplace(_hypot), "hypot_cpu", "f"))
+copysign_ = _float_result_inplace(_binary_inplace(_copysign))
+xlogy_ = _float_result_inplace(_binary_inplace(_xlogy))
+gcd_, lcm_ = (_tensor_other_inplace(_kernel_checked_inplace(
+    _binary_inplace(op.primitive), f"{op.__name__}_cpu", "iu")) for op in (gcd, lcm))
+_ldexp_unchecked_ = _binary_inplace(_ldexp)
+
+
+def ldexp_(input, other):
+    """``input * 2 ** other`` in place: PyTorch's own words when its float result does not fit
+    the tensor."""
+    if not isinstance(other, Tensor):
+        raise not_a_tensor("ldexp_", "other", 1, other)
+    if not dtypes.can_cast(_floating_result(input, other), input.dtype):
+        raise RuntimeError("ldexp can't be cast to the desired output type "
+                           f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    _check_exponent(input, other)
+    return _ldexp_unchecked_(input, other)
 
 
 
@@ -1053,7 +1168,9 @@ log10_ = _unary_inplace(_log10)
 log1p_ = _unary_inplace(_log1p)
 rsqrt_ = _unary_inplace(_rsqrt)
 sinc_ = _unary_inplace(_sinc)
-atan2_ = arctan2_ = _binary_inplace(_atan2)
+_atan2_into_float_ = _float_result_inplace(_binary_inplace(_atan2))
+atan2_ = _tensor_other_inplace(_atan2_into_float_)
+arctan2_ = _tensor_other_inplace(_atan2_into_float_, "arctan2_")
 
 
 def logit_(input, eps=None):
@@ -1070,4 +1187,5 @@ _fmod_tensor_ = _binary_inplace(_fmod)
 def fmod_(input, other):
     if isinstance(other, Tensor):
         return _fmod_tensor_(input, other)
+    check_result_type(input, dtypes.result_type(input, other))  # 2.5 into an integer tensor
     return apply_inplace(_fmod_scalar, input, (), {"other": other})
