@@ -493,6 +493,39 @@ def _logsumexp(b, node):
     rows.define_per_row(out, o2)
 
 
+@template("layer_norm")
+def _layer_norm(b, node):
+    """Per row (the normalised trailing dimensions): the mean, the biased variance, then
+    ``(x - mean) / sqrt(var + eps) * weight + bias``, each statistic rounded to the input's
+    dtype as eager's numpy computes it (float16 and mixed dtypes run through numpy)."""
+    (x, weight, bias), (out,) = node.inputs, node.outputs
+    k = node.params["normalized_ndim"]
+    shape = _rows(x.shape, tuple(range(len(x.shape) - k, len(x.shape))))
+    if shape is None or x.dtype.kind != "f" or x.dtype.itemsize < 4 \
+            or weight.dtype != x.dtype or bias.dtype != x.dtype:
+        return False
+    if b is None:
+        return None
+    rows, dtype, n = _RowLoops(b, shape), _dtype(out), shape[1]
+    x3, o3 = rows.view(x), rows.output(out)
+    w, c = b.shaped(weight, (n,)), b.shaped(bias, (n,))
+    rows.open()
+    mean, ss, scale, j = b.fresh("mean"), b.fresh("ss"), b.fresh("scale"), b.fresh("j")
+    b.emit(f"{mean} = 0.0")
+    b.emit(f"for {j} in range({b.extent(n)}):")
+    b.emit(f"    {mean} += {rows.at(x3, j)}")
+    b.emit(f"{mean} = {dtype}({mean} / {n})")
+    b.emit(f"{ss} = 0.0")
+    b.emit(f"for {j} in range({b.extent(n)}):")
+    b.emit(f"    d = {dtype}({rows.at(x3, j)} - {mean})")
+    b.emit(f"    {ss} += d * d")
+    b.emit(f"{scale} = {dtype}(np.sqrt({dtype}({ss} / {n}) + {dtype}({node.params['eps']!r})))")
+    b.emit(f"for {j} in range({b.extent(n)}):")
+    b.emit(f"    {rows.at(o3, j)} = {dtype}(({rows.at(x3, j)} - {mean}) / {scale} * {w}[{j}] "
+           f"+ {c}[{j}])")
+    rows.close()
+
+
 @template("var", "std")
 def _moments(b, node):
     (x,), (out,) = node.inputs, node.outputs

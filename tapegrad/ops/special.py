@@ -242,7 +242,8 @@ def _(ctx, grad):
     return grad * -(log(a) + 1)
 
 
-@primitive("rsqrt", node="RsqrtBackward0", group=ELEMENTWISE, saves=("out",))
+@primitive("rsqrt", node="RsqrtBackward0", group=ELEMENTWISE, saves=("out",),
+           lowering="1 / sqrt({0})")
 def _rsqrt(a):
     return 1 / np.sqrt(a)
 
