@@ -359,7 +359,7 @@ def test_a_module_attribute_set_to_its_old_value_needs_no_recompile():
     compiled(x)
     model.scale = 0.5  # moves nn's change counter; the settings are as traced
     compiled(x)
-    assert len(compiled.compiled_forward._entries) == 1
+    assert len(compiled.forward._entries) == 1
 
 
 def test_recompile_limit_warns_once_then_runs_eagerly(compiled_chain):

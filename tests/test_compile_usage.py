@@ -138,4 +138,4 @@ def test_hooks_of_a_compiled_module_run_on_every_call_and_their_removal_recompil
     doubler.remove()
     assert compiled(x).tolist() == [[1.0, 2.0]]
     assert seen == [(1, 2)] * 3
-    assert len(compiled.compiled_forward._entries) == 2
+    assert len(compiled.forward._entries) == 2

@@ -991,17 +991,20 @@ def _count_change():
 class OptimizedModule(Module):
     """What ``tapegrad.compile(model)`` returns, as ``torch.compile`` does: a Module holding the
     model as ``_orig_mod`` — so its parameters, train/eval mode and state dict (keys
-    ``_orig_mod.…``) are the model's — whose ``forward`` is the model's call around its compiled
-    forward (``compiled_forward``). Attributes it does not have are looked up on the model, and
-    attributes set on it land on the model."""
+    ``_orig_mod.…``) are the model's — whose ``forward`` is the model's compiled forward. A call
+    runs this wrapper's hooks, then the model's (in Python), around it. Attributes it does not
+    have are looked up on the model, and attributes set on it land on the model."""
 
     def __init__(self, mod, compiled_forward):
         super().__init__()
         self._orig_mod = mod
-        object.__setattr__(self, "compiled_forward", compiled_forward)
+        object.__setattr__(self, "forward", compiled_forward)
 
-    def forward(self, *args, **kwargs):
-        return self._orig_mod._call_around(self.compiled_forward, args, kwargs)
+    def __call__(self, *args, **kwargs):
+        return self._call_around(self._model_call, args, kwargs)
+
+    def _model_call(self, *args, **kwargs):
+        return self._orig_mod._call_around(self.forward, args, kwargs)
 
     @property
     def training(self):
@@ -1040,7 +1043,7 @@ class OptimizedModule(Module):
     def explain(self):
         """What compiling the model did (tapegrad's addition, as ``fn.explain()`` of a compiled
         function): each specialization's guards, IR, fused groups and kernel source."""
-        return self.compiled_forward.explain()
+        return self.forward.explain()
 
 
 def _indent(text, spaces):
