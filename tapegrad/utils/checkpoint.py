@@ -6,6 +6,7 @@ kept alive by the graph; only the inputs are saved. When the backward pass reach
 draws the same mask) and the gradient flows through that fresh graph.
 """
 import contextlib
+import enum
 import warnings
 
 from .. import random
@@ -16,7 +17,59 @@ from ..ops.registry import _modified_message
 from ..tensor import Tensor
 from .._warnings import warn_at_caller
 
-__all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
+__all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn", "CheckpointError",
+           "CheckpointPolicy", "set_checkpoint_early_stop"]
+
+
+class CheckpointError(RuntimeError):
+    """The recomputation of a non-reentrant checkpoint did not save what the forward saved."""
+
+
+class CheckpointPolicy(enum.Enum):
+    """What selective checkpointing does with one operation's output (PyTorch's names and
+    values; ``MUST_*`` may not be overridden by other subsystems, ``PREFER_*`` may)."""
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+_DEBUG_TIP = """
+Tip: To see a more detailed error message, either pass `debug=True` to
+`torch.utils.checkpoint.checkpoint(...)` or wrap the code block
+with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
+enable checkpoint‑debug mode globally.
+
+If this error occurs under torch.compile with automatic_dynamic_shapes enabled,
+it may be because the recomputation selected a different compiled graph than the
+forward pass (e.g., a dynamic graph instead of the original static graph).
+To fix this, either:
+  - Use torch._dynamo.mark_dynamic() to explicitly mark varying dimensions as
+    dynamic upfront, avoiding the static-to-dynamic transition.
+  - Call torch._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
+    reordering, which can change which graph is checked first between forward
+    and recompute.
+See https://github.com/pytorch/pytorch/issues/166926 for more details and
+workaround examples.
+"""
+
+_early_stop_override = None
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    """Override ``early_stop`` for the checkpoints whose forward runs inside the block: with
+    ``False`` a recomputation that saves more tensors than the forward is an error instead of
+    being cut short."""
+    global _early_stop_override
+    previous = _early_stop_override
+    _early_stop_override = enable
+    try:
+        yield
+    finally:
+        _early_stop_override = previous
 
 
 class CheckpointFunction(Function):
@@ -77,16 +130,17 @@ class _Recomputation:
     operations save for backward is only a position; the first backward step that needs a saved
     tensor reruns the function (under the same random state) and takes its saved tensors."""
 
-    def __init__(self, function, args, kwargs, rng_state, recompute_context):
+    def __init__(self, function, args, kwargs, rng_state, recompute_context, metadata, early_stop):
         self.function, self.args, self.kwargs, self.rng_state = function, args, kwargs, rng_state
         self.recompute_context = recompute_context
+        self.metadata, self.early_stop = metadata, early_stop
         self.versions = [(a, a._version_counter.value) for a in args if isinstance(a, Tensor)]
-        self.count = 0
+        self.saved_metadata = []
         self.recomputed = None
 
     def pack(self, tensor):
-        self.count += 1
-        return self.count - 1
+        self.saved_metadata.append(self.metadata(tensor))
+        return len(self.saved_metadata) - 1
 
     def unpack(self, position):
         if self.recomputed is None:
@@ -103,15 +157,48 @@ class _Recomputation:
         with saved_tensors_hooks(lambda t: saved.append(t) or len(saved) - 1, saved.__getitem__):
             with self.recompute_context:
                 _recompute(lambda *a: self.function(*a, **self.kwargs), self.rng_state, self.args)
-        self.recomputed = saved
+        self.recomputed = self._matching(saved)
+
+    def _matching(self, saved):
+        """The recomputed saved tensors, checked against the forward's as PyTorch checks them:
+        as many (extra ones are dropped under early stop, else an error), same metadata."""
+        expected = len(self.saved_metadata)
+        if len(saved) > expected and not self.early_stop:
+            raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during "
+                                  "recomputation than during the original forward pass.\n"
+                                  + _DEBUG_TIP)
+        saved = saved[:expected]
+        if len(saved) < expected:
+            raise CheckpointError(
+                "torch.utils.checkpoint: A different number of tensors was saved during the "
+                "original forward and recomputation.\nNumber of tensors saved during forward: "
+                f"{expected}\nNumber of tensors saved during recomputation: {len(saved)}.\n"
+                + _DEBUG_TIP)
+        self._check_metadata(saved)
+        return saved
+
+    def _check_metadata(self, saved):
+        mismatches = "".join(
+            f"tensor at position {i}:\nsaved metadata: {before}\nrecomputed metadata: {after}\n"
+            for i, (before, after) in enumerate(zip(self.saved_metadata, map(self.metadata, saved)))
+            if before != after)
+        if mismatches:
+            raise CheckpointError(
+                "torch.utils.checkpoint: Recomputed values for the following tensors have "
+                f"different metadata than during the forward pass.\n{mismatches}.\n" + _DEBUG_TIP)
+
+
+def _tensor_metadata(tensor):
+    """What ``determinism_check="default"`` compares between forward and recomputation."""
+    return {"shape": tensor.shape, "dtype": tensor.dtype, "device": tensor.device}
+
+
+_DETERMINISM_CHECKS = {"default": _tensor_metadata, "none": lambda tensor: None}
 
 
 def noop_context_fn():
     """The default ``context_fn``: no context around the forward nor the recomputation."""
     return contextlib.nullcontext(), contextlib.nullcontext()
-
-
-_DETERMINISM_CHECKS = ("default", "none")
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
@@ -123,8 +210,9 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     none of its intermediate results; gradients reach everything it used, parameters included.
     Otherwise (the default, with a warning, as in PyTorch) the reentrant form: the segment is one
     node whose backward reruns it, and at least one input must require grad for gradients to flow.
-    ``preserve_rng_state`` travels in ``kwargs``, as in PyTorch; ``early_stop`` changes nothing
-    here (the recomputation always runs to the end).
+    ``preserve_rng_state`` travels in ``kwargs``, as in PyTorch. The recomputation always runs
+    to the end; ``early_stop`` (or ``set_checkpoint_early_stop``) decides whether tensors it
+    saves beyond the forward's are dropped or an error.
     """
     if use_reentrant is None:
         warn_at_caller(
@@ -142,7 +230,10 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
                          f"but got {determinism_check}")
     forward_context, recompute_context = context_fn()
     rng_state = random.get_rng_state() if preserve_rng_state else None
-    frame = _Recomputation(function, args, kwargs, rng_state, recompute_context)
+    if _early_stop_override is not None:
+        early_stop = _early_stop_override
+    frame = _Recomputation(function, args, kwargs, rng_state, recompute_context,
+                           _DETERMINISM_CHECKS[determinism_check], early_stop)
     with saved_tensors_hooks(frame.pack, frame.unpack), forward_context:
         return function(*args, **kwargs)
 
