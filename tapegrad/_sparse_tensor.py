@@ -260,6 +260,22 @@ class _SparseTensor(Tensor):
         source = self._dense_source()
         return result if source is None else result._remember_source(linear(source))
 
+    def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return self.matmul(other)
+
+    def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return other @ self._dense_form()
+
+    def matmul(self, other):
+        """``self.mm(other)``; a dense vector ``other`` gives a vector (``mv``)."""
+        if isinstance(other, Tensor) and other.layout is _layout.strided and other.dim() == 1:
+            return as_vector_product(self.mm(other.unsqueeze(1)))
+        return self.mm(other)
+
     def _dense_form(self):
         """``to_dense()`` as the operand of a dense operation (``dense + sparse``, ``dense @
         sparse``): its gradient goes whole to the dense source when there is one."""
@@ -576,20 +592,6 @@ class SparseCooTensor(_SparseTensor):
         return self
 
     # -- products, reductions, transposes ---------------------------------------------------
-    def __matmul__(self, other):
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return self.matmul(other)
-
-    def __rmatmul__(self, other):
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return other @ self._dense_form()
-
-    def matmul(self, other):
-        if isinstance(other, Tensor) and not other.is_sparse and other.dim() == 1:
-            return as_vector_product(self.mm(other.unsqueeze(1)))
-        return self.mm(other)
 
     def mm(self, mat2):
         """``torch.mm``: PyTorch gives a sparse *leaf* a dense gradient here, which a sparse

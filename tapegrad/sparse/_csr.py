@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _layout, dtypes
 from .._sparse_tensor import (SparseCooTensor, _SparseTensor, _alias, _as_tensor, _data_text,
-                              _linear_positions, _with_suffixes, as_vector_product,
-                              could_not_run, refuse_dense_api, to_sparse)
+                              _linear_positions, _with_suffixes, could_not_run, refuse_dense_api,
+                              to_sparse)
 from ..tensor import Tensor
 
 __all__ = ["SparseCsrTensor", "sparse_csr_tensor", "csr_from_coo"]
@@ -149,21 +149,6 @@ class SparseCsrTensor(_SparseTensor):
         if isinstance(mat2, _SparseTensor):
             raise could_not_run("mm", self._backend)
         return self._coo().mm(mat2)
-
-    def matmul(self, other):
-        if isinstance(other, Tensor) and other.layout is _layout.strided and other.dim() == 1:
-            return as_vector_product(self.mm(other.unsqueeze(1)))
-        return self.mm(other)
-
-    def __matmul__(self, other):
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return self.matmul(other)
-
-    def __rmatmul__(self, other):
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return other @ self.to_dense()
 
     # -- printing -----------------------------------------------------------------------------
     def __repr__(self):
