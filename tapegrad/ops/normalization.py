@@ -17,7 +17,6 @@ import numpy as np
 
 from ..autograd import grad_mode
 from .. import _runtime, dtypes
-from ..tensor import Tensor
 from .conv import _is_channels_last
 from .activation import require_floating
 from .half_precision import in_float32
