@@ -555,21 +555,27 @@ def _kernel_scalars(operand, *scalars):
 
 
 def _kernel_scalar(value, dtype):
-    overflow = RuntimeError(f"value cannot be converted to type "
-                            f"{_KERNEL_SCALAR_TYPES[dtype.name]} without overflow")
     if isinstance(value, complex):
         if value.imag != 0:
-            raise overflow
+            raise _overflow(dtype)
         value = value.real
-    if dtype.kind == "f":
-        largest = np.finfo(np.float32 if dtype == np.float16 else dtype).max
-        if math.isfinite(value) and builtins.abs(value) > largest:
-            raise overflow
+    if dtype.kind == "f":  # (a float16 kernel computes in float32)
+        if math.isfinite(value) and builtins.abs(value) > _LARGEST_FLOAT[dtype.itemsize]:
+            raise _overflow(dtype)
         return value
     limits = np.iinfo(dtype)
     if not limits.min <= value <= limits.max:  # nan and inf too
-        raise overflow
+        raise _overflow(dtype)
     return int(value)
+
+
+_LARGEST_FLOAT = {2: float(np.finfo(np.float32).max), 4: float(np.finfo(np.float32).max),
+                  8: float(np.finfo(np.float64).max)}  # by itemsize
+
+
+def _overflow(dtype):
+    return RuntimeError(f"value cannot be converted to type {_KERNEL_SCALAR_TYPES[dtype.name]} "
+                        "without overflow")
 
 
 def outer(input, vec2):
