@@ -629,7 +629,8 @@ def _result_like(grad, output):
 @primitive("clamp", node="ClampBackward1", group=ELEMENTWISE, saves=("a",),
            lowering="clamp({0}, {min}, {max})")
 def _clamp(a, min, max):
-    _refuse_bool(_scalar_clamp_kernel(min, max), a)
+    if a.dtype.kind == "b":
+        _refuse_bool(_scalar_clamp_kernel(min, max), a)
     return np.clip(a, min, max)
 
 
@@ -654,7 +655,8 @@ def _(ctx, grad, min, max):
 @primitive("clamp_min", node="ClampMinBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="max({0}, {min})")
 def _clamp_min(a, min):
-    _refuse_bool("clamp_min_scalar_cpu", a)
+    if a.dtype.kind == "b":
+        _refuse_bool("clamp_min_scalar_cpu", a)
     return np.maximum(a, np.asarray(min, dtype=a.dtype))
 
 
@@ -667,7 +669,8 @@ def _(ctx, grad, min):
 @primitive("clamp_max", node="ClampMaxBackward0", group=ELEMENTWISE, saves=("a",),
            lowering="min({0}, {max})")
 def _clamp_max(a, max):
-    _refuse_bool("clamp_max_scalar_cpu", a)
+    if a.dtype.kind == "b":
+        _refuse_bool("clamp_max_scalar_cpu", a)
     return np.minimum(a, np.asarray(max, dtype=a.dtype))
 
 

@@ -188,10 +188,16 @@ def with_overloads(function, overloads, name=None):
     """The binary ``function`` refusing operands none of PyTorch's ``overloads`` takes (a
     number where only a tensor may stand, a list, None) with its parser's TypeError, which
     names the function ``name`` (an alias: ``greater``) or its own."""
+    taken = _operand_kinds(overloads)
+    number_other = ("Tensor", "Number") in taken
+
     @functools.wraps(function)  # its ``primitive`` too, for the in-place forms
     def op(input, other):
-        if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
-            check_overloads(op.__name__, overloads, input, other)
+        # the common calls (two tensors, ``x > 0``) pass the first test, at little cost
+        if not (isinstance(input, Tensor) and (isinstance(other, Tensor) or (
+                number_other and type(other) in _PYTHON_NUMBERS))) and \
+                (_operand_kind(input), _operand_kind(other)) not in taken:
+            _refuse(op.__name__, overloads, input, other)
         return function(input, other)
     op.__name__ = name or function.__name__
     return op
@@ -200,23 +206,39 @@ def with_overloads(function, overloads, name=None):
 def check_overloads(name, overloads, input, other, kwargs=None):
     """PyTorch's parser's TypeError for the first two operands of ``name`` when none of its
     ``overloads`` takes them (``kwargs``: the call's other arguments given by name)."""
-    if (_operand_kind(input), _operand_kind(other)) not in _operand_kinds(overloads):
-        from .signatures import invalid_combination
-        raise invalid_combination(name, [input, other], kwargs or {}, overloads)
+    kinds = (_operand_kind(input), _operand_kind(other))
+    if kinds != ("Tensor", "Tensor") and kinds not in _operand_kinds(overloads):
+        _refuse(name, overloads, input, other, kwargs)
 
 
-@functools.cache
+def _refuse(name, overloads, input, other, kwargs=None):
+    from .signatures import invalid_combination
+    raise invalid_combination(name, [input, other], kwargs or {}, overloads)
+
+
 def _operand_kinds(overloads):
     """The (first, second) parameter kinds of each overload: ``("Number", "Tensor")`` …"""
-    return {tuple(parameter.split(" ", 1)[0] for parameter in overload.split(", ")[:2])
-            for overload in overloads}
+    kinds = _KINDS.get(overloads)
+    if kinds is None:
+        kinds = _KINDS[overloads] = frozenset(
+            tuple(parameter.split(" ", 1)[0] for parameter in overload.split(", ")[:2])
+            for overload in overloads)
+    return kinds
+
+
+_KINDS = {}  # overloads -> _operand_kinds (a dictionary lookup costs a third of a cache's)
+
+
+_PYTHON_NUMBERS = frozenset((int, float, bool, complex))
 
 
 def _operand_kind(value):
     """How an overload's parameter names what ``value`` can be passed as."""
     if isinstance(value, Tensor):
         return "Tensor"
-    return "Number" if isinstance(value, (numbers.Number, np.generic)) else None
+    if type(value) in _PYTHON_NUMBERS or isinstance(value, (numbers.Number, np.generic)):
+        return "Number"
+    return None
 
 
 def tensor_operands(name, input, other):
