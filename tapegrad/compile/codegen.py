@@ -272,8 +272,8 @@ class _Builder:
                 lowerings.emit_call(self, group.node)
         for position, target in self.writebacks.items():
             value, destination = self.graph.outputs[position], self.graph.inputs[target]
-            if self.in_place.get(value) is not destination:
-                self.emit(f"{self.name(destination)}[...] = {self.array(value)}")
+            if self.in_place.get(value) is not destination:  # (a loop: see copy_into)
+                self.copy_into(self.name(destination), destination.shape, self.array(value))
         effects_end = len(self.lines)
         returned = [i for i in range(len(self.graph.outputs)) if i not in self.writebacks]
         results = ", ".join(self.array(self.graph.outputs[i]) for i in returned)
