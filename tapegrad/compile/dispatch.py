@@ -9,11 +9,15 @@ kernel in 2.9 µs of bookkeeping).
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.graph import AccumulateGrad
 from ..tensor import Tensor
 from . import pytree
+from .node import CompiledFunctionBackward
 from .trace import ArgSource, GradSource, RandomSource
 
-__all__ = ["fetcher", "runner"]
+__all__ = ["MISS", "attempt", "fetcher", "runner"]
+
+MISS = object()  # what ``attempt`` returns when a guard fails
 
 
 class _Namespace:
@@ -56,11 +60,40 @@ def fetcher(sources):
 def runner(specialization):
     """``run(args, kwargs, times=1)``: one call of ``specialization`` (``times`` calls in one
     kernel launch when the caller has checked that they may be, see ``Specialization.run``)."""
-    spec, p = specialization, specialization.program
-    ns = _Namespace(_flatten=pytree.flatten, _unflatten=pytree.unflatten, _make=Tensor._make,
-                    _contiguous=_contiguous, G=grad_mode._state, P=p, S=spec)
+    namespace = _namespace(specialization)
     lines = ["def run(args, kwargs, times=1):",
-             "    flat = args" if spec.flat_is_args else "    flat = _flatten((args, kwargs))[0]"]
+             *_call_lines(specialization, namespace, flattened=False, repeatable=True)]
+    return namespace.define("\n".join(lines) + "\n", "run")
+
+
+def attempt(specialization):
+    """``attempt(args, kwargs)``: the call if the specialization's guards hold, else ``MISS``:
+    checks and call in one function, reading each argument once."""
+    namespace = _namespace(specialization)
+    guards = specialization.guards
+    namespace.bindings.update(guards.bindings, MISS=MISS)
+    lines = ["def attempt(args, kwargs):", *guards.lines(lambda k: "MISS"),
+             *_call_lines(specialization, namespace, flattened=guards.flattens,
+                          repeatable=False)]
+    return namespace.define("\n".join(lines) + "\n", "attempt")
+
+
+def _namespace(spec):
+    return _Namespace(_flatten=pytree.flatten, _unflatten=pytree.unflatten, _make=Tensor._make,
+                      _contiguous=_contiguous, _accumulator=AccumulateGrad.of, G=grad_mode._state,
+                      P=spec.program, Node=CompiledFunctionBackward)
+
+
+def _call_lines(spec, ns, flattened, repeatable):
+    """The body of a call: fetch, kernel, write-backs, ``.grad``, outputs, backward node.
+    ``repeatable``: it takes ``times`` (the kernel's repeated form); ``flattened``: ``flat``
+    is already the flattened arguments."""
+    p = spec.program
+    times = "times" if repeatable else "1"
+    lines = []
+    if not flattened:
+        lines.append("    flat = args" if spec.flat_is_args else
+                     "    flat = _flatten((args, kwargs))[0]")
     tensors = [f"t{i}" for i in range(len(spec.sources))]
     for name, source in zip(tensors, spec.sources):
         lines.append(f"    {name} = {_source_expression(source, ns)}")
@@ -72,12 +105,15 @@ def runner(specialization):
                       f"        a{i} = _contiguous(a{i})"]
         arrays.append(f"a{i}")
     arguments = ", ".join(arrays + [ns.bind(c, "C") for c in spec.constants])
-    lines += ["    if times == 1:",
-              f"        results = P.forward({arguments})",
-              "    else:",
-              f"        results = P.forward_repeated(times, {arguments})"]
+    if repeatable:
+        lines += ["    if times == 1:",
+                  f"        results = P.forward({arguments})",
+                  "    else:",
+                  f"        results = P.forward_repeated(times, {arguments})"]
+    else:
+        lines.append(f"    results = P.forward({arguments})")
     for index in p.mutations:  # the kernel wrote into their arrays
-        lines.append(f"    t{index}._version_counter.value += times")
+        lines.append(f"    t{index}._version_counter.value += {times}")
     for owner, k in p.grad_sets:
         value = "None" if k is None else f"_make(results[{k}])"
         lines.append(f"    {_source_expression(owner, ns)}._grad = {value}")
@@ -95,10 +131,29 @@ def runner(specialization):
         lines.append("    if G.inference:")
         lines += [f"        {o}._inference = True" for o in made]
     if spec.needs_node:
-        lines.append(f"    S.attach_backward([{', '.join(outputs)}], [{', '.join(tensors)}], "
-                     "results)")
+        lines += _backward_node_lines(p, outputs)
     lines.append("    return " + _returned(spec, outputs, ns))
-    return ns.define("\n".join(lines) + "\n", "run")
+    return lines
+
+
+def _backward_node_lines(p, outputs):
+    """The outputs' shared ``CompiledFunctionBackward``: its edges to the inputs' nodes (their
+    ``grad_fn``, or their ``AccumulateGrad``), the residuals and the versions of the sources it
+    reads (to detect in-place changes before backward)."""
+    if p.backward is None:  # (outputs whose graph the traced call freed: backward raises)
+        lines = ["    node = Node((), None, None, None)"]
+    else:
+        edges = ", ".join(f"(g, t{i}._output_nr) if (g := t{i}.grad_fn) is not None "
+                          f"else (_accumulator(t{i}), 0)" for i in p.wrt)
+        sources = ", ".join(f"(t{i}, t{i}._version_counter.value)"
+                            for kind, i in p.backward_args if kind == "source")
+        lines = [f"    node = Node(({edges}{',' if len(p.wrt) == 1 else ''}), P, "
+                 f"results[{p.n_forward_results}:], [{sources}])"]
+    for output, cotangent, freed in zip(outputs, p.differentiable_outputs, p.freed_outputs):
+        if cotangent is not None or freed:
+            lines += [f"    {output}._grad_fn = node", f"    {output}._requires_grad = True",
+                      f"    {output}._output_nr = {cotangent if cotangent is not None else 0}"]
+    return lines
 
 
 def _returned(spec, outputs, namespace):

@@ -26,22 +26,29 @@ class GuardSet:
     def __init__(self, steps, descriptions, texts, bindings, simple_arity):
         self.descriptions = descriptions
         self.texts = texts
-        lines = ["def check(args, kwargs):"]
-        if simple_arity is None:
-            lines.append("    flat = _flatten((args, kwargs))[0]")
+        self._steps = steps
+        self.flattens = simple_arity is None
+        self.bindings = dict(bindings, _flatten=pytree.flatten, G=grad_mode._state)
+        source = "\n".join(["def check(args, kwargs):", *self.lines(str), "    return -1"])
+        namespace = dict(self.bindings)
+        exec(compile(source, "<tapegrad guards>", "exec"), namespace)
+        self.check = namespace["check"]
+
+    def lines(self, failed):
+        """The checks as the body of a function of ``(args, kwargs)`` (names in ``bindings``),
+        returning ``failed(k)`` (source text) where guard ``k`` fails and going on where all
+        hold: ``check`` ends it with ``return -1``, a specialization's generated call with the
+        call itself (``dispatch.runner``)."""
+        lines = ["    flat = _flatten((args, kwargs))[0]"] if self.flattens else []
         conditions = 0
-        for step in steps:
+        for step in self._steps:
             if type(step) is tuple:  # a local name for a value later conditions read again
                 lines.append(f"    {step[0]} = {step[1]}")
             else:
                 lines.append(f"    if not ({step}):")
-                lines.append(f"        return {conditions}")
+                lines.append(f"        return {failed(conditions)}")
                 conditions += 1
-        lines.append("    return -1")
-        namespace = dict(bindings, _flatten=pytree.flatten, G=grad_mode._state)
-        exec(compile("\n".join(lines), "<tapegrad guards>", "exec"), namespace)
-        self.check = namespace["check"]
-        self.source = "\n".join(lines)
+        return lines
 
     def failure(self, args, kwargs):
         """None if every guard holds, else the first failure in words."""
@@ -64,7 +71,7 @@ class _Builder:
         self.locals = {}     # expression -> the local name holding its value
 
     def bind(self, obj):
-        name = f"K{len(self.bindings)}"
+        name = f"g{len(self.bindings)}"  # (a call's generated code binds K, C, A, V and T names)
         self.bindings[name] = obj
         return name
 

@@ -12,18 +12,13 @@ import time
 import warnings
 import weakref
 
-import numpy as np
-
 from .. import _profiling
 from ..autograd import function as autograd_function
-from ..autograd import grad_mode
-from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node
-from ..ops.registry import _modified_message
-from ..tensor import Tensor
 from . import logs, pytree
+from .dispatch import MISS, attempt, fetcher, runner
 from .guards import build_guards
 from .ir import Value
-from .dispatch import fetcher, runner
+from .node import CompiledFunctionBackward, kernel_argument
 from .trace import RandomSource, trace, tracing_here
 
 __all__ = ["compile", "reset", "CompiledFunction", "CompiledFunctionBackward", "CompileWarning",
@@ -130,11 +125,15 @@ class CompiledFunction:
         if (tracing_here() or stance == "force_eager"  # tracing: inlined into the caller
                 or autograd_function.forward_ad_level is not None):  # tangents: the op table
             return self._fn(*args, **kwargs)
+        if _profiling.active is None:
+            for entry in self._entries:
+                result = entry.attempt(args, kwargs)
+                if result is not MISS:
+                    return result
+            return self._miss(args, kwargs)
         entry = self._lookup(args, kwargs)
         if entry is None:
             return self._miss(args, kwargs)
-        if _profiling.active is None:
-            return entry.call(args, kwargs)
         with _profiling.Range("CompiledFunction"):
             return entry.call(args, kwargs)
 
@@ -309,6 +308,9 @@ class _EagerEntry:
 
     run = call
 
+    def attempt(self, args, kwargs):
+        return self.fn(*args, **kwargs) if self.guards.check(args, kwargs) < 0 else MISS
+
     def describe(self):
         return "runs eagerly: " + self.reason
 
@@ -334,7 +336,7 @@ class Specialization:
         args_spec, kwargs_spec = recorded.arg_spec[1]
         self.flat_is_args = not kwargs_spec[1] and all(c is None for c in args_spec[1])
         p = program
-        self.constants = [_kernel_argument(kind, a) for kind, a in p.forward_args
+        self.constants = [kernel_argument(kind, a) for kind, a in p.forward_args
                           if kind != "input"]
         self.needs_node = any(d is not None for d in p.differentiable_outputs) or \
             any(p.freed_outputs)
@@ -347,6 +349,7 @@ class Specialization:
         self.repeats_itself = False   # seen: its guards hold again after a call of it
         self._draws = any(type(s) is RandomSource for s in recorded.sources)
         self.call = runner(self)  # a call as generated code: run() without repeat's checks
+        self.attempt = attempt(self)  # guards and call as one function: a call's fast path
 
     def describe(self):
         p = self.program
@@ -396,26 +399,6 @@ class Specialization:
         """Whether a returned leaf is a tensor the kernel makes (else a Python value)."""
         return isinstance(leaf, Value)
 
-    def attach_backward(self, outputs, tensors, results):
-        p = self.program
-        if p.backward is None:
-            node = CompiledFunctionBackward((), None, None, None)
-        else:
-            edges = []
-            for index in p.wrt:
-                t = tensors[index]
-                edges.append((t.grad_fn, t._output_nr) if t.grad_fn is not None
-                             else (AccumulateGrad.of(t), 0))
-            sources = [(tensors[payload], tensors[payload]._version_counter.value)
-                       for kind, payload in p.backward_args if kind == "source"]
-            node = CompiledFunctionBackward(tuple(edges), p, results[p.n_forward_results:],
-                                            sources)
-        for output, cotangent, freed in zip(outputs, p.differentiable_outputs, p.freed_outputs):
-            if cotangent is not None or freed:
-                output._grad_fn = node
-                output._requires_grad = True
-                output._output_nr = cotangent if cotangent is not None else 0
-
 
 _ALL = weakref.WeakSet()  # every CompiledFunction alive, for reset()
 
@@ -425,74 +408,3 @@ def reset():
     kernels stay in the on-disk cache, so recompiling them is quick."""
     for function in list(_ALL):
         function.reset()
-
-
-def _kernel_argument(kind, payload):
-    """A constant argument as a kernel takes it: an array C-contiguous (``np.asarray``, not
-    ``ascontiguousarray``, which makes a 0-d array 1-d), a BLAS function as it is."""
-    return payload if kind == "function" else np.asarray(payload, order="C")
-
-
-class CompiledFunctionBackward(Node):
-    """The backward of a compiled call: one fused kernel for every differentiable input.
-
-    ``apply`` receives the gradients of the call's differentiable outputs and returns one
-    gradient per edge in ``next_functions`` (the inputs that require grad), exactly as the
-    eager nodes it replaces would have, in one kernel call.
-    """
-
-    __slots__ = ("program", "residuals", "saved_sources")
-
-    def __init__(self, next_functions, program, residuals, saved_sources):
-        super().__init__(next_functions)
-        self.program = program
-        self.residuals = residuals
-        self.saved_sources = saved_sources
-
-    def apply(self, grads):
-        if self.residuals is None:
-            raise RuntimeError(FREED_MESSAGE)
-        p = self.program
-        for tensor, version in self.saved_sources:
-            if tensor._version_counter.value != version:
-                raise RuntimeError(_modified_message(tensor, version, self))
-        grads = tuple(grads) + (None,) * (len(p.cotangent_types) - len(grads))
-        # np.asarray(order="C"), not ascontiguousarray: that makes a 0-d gradient 1-d, and the
-        # kernel compiled for 0-d would be compiled again for it
-        cotangents = [np.zeros(shape, dtype) if grad is None else
-                      np.asarray(grad._array, dtype, order="C")
-                      for grad, (shape, dtype) in zip(grads, p.cotangent_types)]
-        sources = iter(t._array for t, _ in self.saved_sources)
-        arguments = []
-        for kind, payload in p.backward_args:
-            if kind == "saved":  # C-contiguous, as the kernel was compiled (and BLAS told)
-                arguments.append(np.asarray(self.residuals[payload], order="C"))
-            elif kind == "source":
-                arguments.append(np.asarray(next(sources), order="C"))
-            elif kind == "cotangent":
-                arguments.append(cotangents[payload])
-            else:
-                arguments.append(_kernel_argument(kind, payload))
-        results = p.backward(*arguments)
-        grads = tuple(None if k is None else Tensor._make(results[k]) for k in p.wrt_results)
-        if grad_mode.is_grad_enabled():  # create_graph=True: the kernel has no derivative
-            node = CompiledFunctionBackwardBackward(())
-            for grad in grads:
-                if grad is not None:
-                    grad._grad_fn, grad._requires_grad = node, True
-        return grads
-
-    def release(self):
-        self.residuals = None
-        self.saved_sources = None
-
-
-class CompiledFunctionBackwardBackward(Node):
-    """The grad_fn of gradients a compiled backward made under ``create_graph=True``: as in
-    PyTorch, differentiating them again is an error, not a silent zero."""
-
-    __slots__ = ()
-
-    def apply(self, grads):
-        raise RuntimeError("torch.compile with aot_autograd does not currently support double "
-                           "backward")
