@@ -52,8 +52,10 @@ from . import library  # noqa: E402  torch.library.custom_op
 from . import accelerator, amp, cpu, distributed, multiprocessing, profiler, version  # noqa: E402
 from .autograd import forward_ad as _forward_ad  # noqa: E402,F401  torch.autograd.forward_ad
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  torch.autograd.profiler
-from .amp import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa: E402
-                  is_autocast_cpu_enabled, is_autocast_enabled)
+from .amp.autocast_mode import (autocast, get_autocast_cpu_dtype, get_autocast_dtype,  # noqa: E402
+                                is_autocast_cache_enabled, is_autocast_cpu_enabled,
+                                is_autocast_enabled, set_autocast_cache_enabled,
+                                set_autocast_dtype)
 
 from .version import __version__  # noqa: E402
 from ._control_flow import cond, while_loop  # noqa: E402

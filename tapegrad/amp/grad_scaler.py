@@ -4,15 +4,28 @@ As in PyTorch: for "cuda" without CUDA the scaler warns and disables itself, and
 passes everything through (``scale(loss)`` is ``loss``, ``step`` is ``optimizer.step()``). On "cpu"
 it is enabled and does the real work — scale the loss, unscale the gradients, skip the step when
 one of them is inf or nan, grow or back off the scale — on tapegrad's float32 gradients.
-"""
 
-from .. import ops
+The scale lives, as in PyTorch, in float32 once the first ``scale()`` made it: ``get_scale()``
+and ``state_dict()`` give float32 values (``0.1`` reads back as ``0.10000000149011612``), and
+growth and backoff round to float32 at each update.
+"""
+import collections.abc
+
+import numpy as np
+
+from .. import dtypes, ops
+from ..tensor import Tensor
 from .._warnings import warn_at_caller
 from ..autograd import no_grad
 
 __all__ = ["GradScaler"]
 
 _READY, _UNSCALED, _STEPPED = 0, 1, 2
+
+
+def _float32(value):
+    """``value`` rounded to float32, as PyTorch's one-element float32 scale tensor holds it."""
+    return float(np.float32(value))
 
 
 class GradScaler:
@@ -42,14 +55,18 @@ class GradScaler:
         return self._enabled
 
     def scale(self, outputs):
-        """``outputs`` (a tensor, or lists and tuples of them) times the scale."""
+        """``outputs`` times the scale: a tensor, or an iterable of them (lists and tuples keep
+        their type, other iterables come back as a lazy ``map``, as in PyTorch)."""
         if not self._enabled:
             return outputs
-        if isinstance(outputs, (list, tuple)):
-            return type(outputs)(self.scale(output) for output in outputs)
-        if self._scale is None:
-            self._scale = self._init_scale
-        return outputs * self._scale
+        if isinstance(outputs, Tensor):
+            if self._scale is None:
+                self._scale = _float32(self._init_scale)
+            return outputs * self._scale
+        if isinstance(outputs, collections.abc.Iterable):
+            scaled = map(self.scale, outputs)
+            return type(outputs)(scaled) if isinstance(outputs, (list, tuple)) else scaled
+        raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
     def _check_scale(self, funcname):
         if self._scale is None:
@@ -68,13 +85,15 @@ class GradScaler:
                                "last update().")
         if stage == _STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
-        inverse, found_inf = 1.0 / self._scale, False
+        grads = [param.grad for group in optimizer.param_groups for param in group["params"]
+                 if param.grad is not None]
+        if any(grad.dtype == dtypes.float16 for grad in grads):  # checked before any is touched
+            raise ValueError("Attempting to unscale FP16 gradients.")
+        inverse, found_inf = _float32(1.0 / self._scale), False
         with no_grad():
-            for group in optimizer.param_groups:
-                for param in group["params"]:
-                    if param.grad is not None:
-                        param.grad.mul_(inverse)
-                        found_inf = found_inf or not bool(ops.isfinite(param.grad).all())
+            for grad in grads:
+                grad.mul_(inverse)
+                found_inf = found_inf or not bool(ops.isfinite(grad).all())
         self._found_inf[id(optimizer)] = found_inf
         self._stage[id(optimizer)] = _UNSCALED
 
@@ -84,6 +103,7 @@ class GradScaler:
             return optimizer.step(*args, **kwargs)
         if "closure" in kwargs:
             raise RuntimeError("Closure use is not currently supported if GradScaler is enabled.")
+        self._check_scale("step")
         if self._stage.get(id(optimizer), _READY) == _STEPPED:
             raise RuntimeError("step() has already been called since the last update().")
         if self._stage.get(id(optimizer), _READY) == _READY:
@@ -100,21 +120,21 @@ class GradScaler:
         self._check_scale("update")
         if new_scale is not None:
             if isinstance(new_scale, float):
-                self._scale = new_scale
+                self._scale = _float32(new_scale)
             else:
                 if new_scale.numel() != 1 or new_scale.requires_grad:
                     raise AssertionError("new_scale should be a float or a 1-element "
                                          "torch.cuda.FloatTensor or torch.FloatTensor with "
                                          "requires_grad=False.")
-                self._scale = float(new_scale.item())
+                self._scale = _float32(new_scale.item())
         elif self._found_inf:
             if any(self._found_inf.values()):
-                self._scale *= self._backoff_factor
+                self._scale = _float32(self._scale * self._backoff_factor)
                 self._growth_tracker = 0
             else:
                 self._growth_tracker += 1
                 if self._growth_tracker == self._growth_interval:
-                    self._scale *= self._growth_factor
+                    self._scale = _float32(self._scale * self._growth_factor)
                     self._growth_tracker = 0
         else:
             raise AssertionError("No inf checks were recorded prior to update.")
@@ -158,7 +178,9 @@ class GradScaler:
         if len(state_dict) == 0:
             raise RuntimeError("The source state dict is empty, possibly because it was saved "
                                "from a disabled instance of GradScaler.")
-        self._init_scale = self._scale = float(state_dict["scale"])
+        self._init_scale = float(state_dict["scale"])
+        if self._scale is not None:  # in use: its float32 scale takes the value
+            self._scale = _float32(self._init_scale)
         self._growth_factor = state_dict["growth_factor"]
         self._backoff_factor = state_dict["backoff_factor"]
         self._growth_interval = state_dict["growth_interval"]

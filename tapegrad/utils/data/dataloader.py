@@ -6,16 +6,20 @@ from a tapegrad ``Generator``: given the same seed the batches are the same ever
 
 ``num_workers > 0`` keeps PyTorch's semantics without processes: worker ``i`` (0 … n-1) takes
 every n-th batch, as PyTorch hands them out; it runs in the main process, one batch at a time,
-with ``get_worker_info()`` describing it, its own random generator seeded ``base_seed + i``, its
-own fetcher (so an ``IterableDataset`` yields one stream per worker, interleaved batch by batch,
-as in PyTorch) and ``worker_init_fn(i)`` called once before its first batch. Each worker holds
+with ``get_worker_info()`` describing it, its own random generators (tapegrad's and Python's
+seeded ``base_seed + i``, NumPy's global one seeded from it, as PyTorch seeds a worker process's;
+the main process's streams are left where they were), its own fetcher (so an
+``IterableDataset`` yields one stream per worker, interleaved batch by batch, as in PyTorch) and ``worker_init_fn(i)`` called once before its first batch. Each worker holds
 its own copy of the dataset, as a forked or spawned PyTorch worker does.
 """
 import copy
 import multiprocessing
 import os
+import random as _python_random
 import warnings
 from typing import Generic, TypeVar
+
+import numpy as np
 
 from ... import random
 from ._utils import fetch as _fetch, worker as _worker
@@ -379,7 +383,7 @@ class _Worker:
     def __init__(self, worker_id, num_workers, seed, dataset):
         self.info = _worker.WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
                                        dataset=dataset)
-        self.rng_state = random.Generator().manual_seed(seed).get_state()
+        self.rng_states = _WorkerRandomStates.seeded(seed)
         self.fetcher = None
         self.init_error = None
         self.active = True
@@ -407,13 +411,41 @@ class _Worker:
         error.reraise()
 
     def _run(self, function, *args):
-        """Call ``function`` as this worker: its worker info and random state in place."""
-        main_state = random.get_rng_state()
+        """Call ``function`` as this worker: its worker info and random states in place."""
+        main_states = _WorkerRandomStates.current()
         previous = _worker._set_worker_info(self.info)
-        random.set_rng_state(self.rng_state)
+        self.rng_states.restore()
         try:
             return function(*args)
         finally:
-            self.rng_state = random.get_rng_state()
-            random.set_rng_state(main_state)
+            self.rng_states = _WorkerRandomStates.current()
+            main_states.restore()
             _worker._set_worker_info(previous)
+
+
+class _WorkerRandomStates:
+    """The global random streams a worker process has its own copies of: tapegrad's default
+    generator, Python's ``random`` and NumPy's legacy global generator (what ``seed_worker``
+    recipes reseed), so that drawing or reseeding in a worker never moves the main process's."""
+
+    def __init__(self, tapegrad_state, python_state, numpy_state):
+        self.tapegrad_state, self.python_state = tapegrad_state, python_state
+        self.numpy_state = numpy_state
+
+    @classmethod
+    def seeded(cls, seed):
+        """A fresh worker's streams, seeded from ``base_seed + worker_id`` as PyTorch seeds them
+        (NumPy's from a 128-bit state derived from that seed)."""
+        numpy_seed = np.random.SeedSequence(seed).generate_state(4)
+        return cls(random.Generator().manual_seed(seed).get_state(),
+                   _python_random.Random(seed).getstate(),
+                   np.random.RandomState(numpy_seed).get_state())
+
+    @classmethod
+    def current(cls):
+        return cls(random.get_rng_state(), _python_random.getstate(), np.random.get_state())
+
+    def restore(self):
+        random.set_rng_state(self.tapegrad_state)
+        _python_random.setstate(self.python_state)
+        np.random.set_state(self.numpy_state)
