@@ -7,7 +7,14 @@ speed is that of the loop, not of one vectorized call. Python that PyTorch's vma
 (``.item()``, ``if`` on a tensor's value) therefore works here instead of raising. An
 ``autograd.Function`` with its own ``vmap`` rule has that rule called once per example, on a
 batch of one (``info.batch_size == 1``), where PyTorch calls it once on the whole batch.
+Over a dimension of size 0, ``func`` runs once (as PyTorch's does) on zero-filled examples, to
+learn the shapes of the empty outputs.
+
+While ``func`` runs, the memory the batched inputs live in is known, so that in-place updates
+PyTorch cannot batch are refused as there: a batch norm updating running statistics that are
+not batched (the module's own buffers, shared by all examples).
 """
+import contextlib
 import functools
 
 from .. import ops
@@ -17,7 +24,16 @@ from ..utils import _pytree
 from . import _randomness
 from ._arguments import name_of
 
-__all__ = ["vmap"]
+__all__ = ["vmap", "check_batch_norm_statistics"]
+
+# Per running vmap, innermost last: the ids of the tensors its batched inputs are views of.
+_batched_memory = []
+_BATCH_NORM_UNBATCHED_STATS = (
+    "Batch norm got a batched tensor as input while the running_mean or running_var, which will "
+    "be updated in place, were not batched.\nIf you are using a module and do not need eval mode, "
+    "please set `track_running_stats` to be False.If you are using a prebuilt module and do not "
+    "need eval mode, please see the functorch website for resources on how to patch your module "
+    "to work with vmap")
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
@@ -35,15 +51,51 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         batch_size, flat_in_dims, flat_args, args_spec = _batched_inputs(func, in_dims, args)
 
         def example(index):
-            flat = [arg if dim is None else arg.select(dim, index)
+            flat = [arg if dim is None else _example(arg, dim, index)
                     for arg, dim in zip(flat_args, flat_in_dims)]
             return lambda: func(*_pytree.unflatten(flat, args_spec), **kwargs)
 
-        with functorch_transform("vmap", randomness):
-            results = _randomness.each_example(randomness, map(example, range(batch_size)))
-        return _stacked(results, out_dims, func)
+        batched = [arg for arg, dim in zip(flat_args, flat_in_dims) if dim is not None]
+        with functorch_transform("vmap", randomness), _batching(batched):
+            results = _randomness.each_example(randomness,
+                                               map(example, range(max(batch_size, 1))))
+        return _stacked(results, out_dims, func, batch_size)
 
     return wrapper
+
+
+def _example(arg, dim, index):
+    """The example at ``index`` of ``arg`` along ``dim``: a view, so that autograd and in-place
+    updates reach the batched input; zeros shaped like one example when the batch is empty."""
+    if arg.size(dim) == 0:
+        return arg.new_zeros(arg.shape[:dim] + arg.shape[dim + 1:])
+    return arg.select(dim, index)
+
+
+def _memory_of(tensor):
+    return tensor if tensor._base is None else tensor._base
+
+
+@contextlib.contextmanager
+def _batching(batched_inputs):
+    """While one vmap runs its function: the memory of its batched inputs is known."""
+    _batched_memory.append({id(_memory_of(t)) for t in batched_inputs})
+    try:
+        yield
+    finally:
+        _batched_memory.pop()
+
+
+def check_batch_norm_statistics(running_mean, running_var):
+    """PyTorch's refusal to update running statistics in place from a batch norm inside vmap
+    when they are not batched (every example would write the same buffer). The input is taken
+    to be batched: running statistics count as batched when they are views of the innermost
+    vmap's batched inputs (the ensembling idiom's stacked buffers)."""
+    if not _batched_memory:
+        return
+    for stats in (running_mean, running_var):
+        if stats is not None and id(_memory_of(stats)) not in _batched_memory[-1]:
+            raise RuntimeError(_BATCH_NORM_UNBATCHED_STATS)
 
 
 def _check_out_dims(out_dims, func):
@@ -92,14 +144,12 @@ def _batched_inputs(func, in_dims, args):
     if any(size != sizes[0] for size in sizes):
         raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                          f"dimension, got sizes {sizes} for the mapped dimension")
-    if sizes[0] == 0:
-        raise ValueError("vmap: tapegrad calls the function once per example, so it cannot map "
-                         "over a dimension of size 0")
     return sizes[0], flat_in_dims, flat_args, args_spec
 
 
-def _stacked(results, out_dims, func):
-    """The per-example outputs stacked, each at its out_dim (``None``: returned unstacked)."""
+def _stacked(results, out_dims, func, batch_size):
+    """The per-example outputs stacked, each at its out_dim (``None``: returned unstacked);
+    empty along it when ``batch_size`` is 0 (``results`` then holds the one placeholder call)."""
     flat_results = [_pytree.flatten(result)[0] for result in results]
     output_spec = _pytree.flatten(results[0])[1]
     if isinstance(results[0], Tensor):
@@ -115,12 +165,12 @@ def _stacked(results, out_dims, func):
                          "is not compatible with the structure of `outputs`. out_dims has "
                          f"structure {_pytree.flatten(out_dims)[1]} but outputs has structure "
                          f"{output_spec}.")
-    stacked = [_stack([flat[position] for flat in flat_results], dim, name_of(func))
+    stacked = [_stack([flat[position] for flat in flat_results], dim, name_of(func), batch_size)
                for position, dim in enumerate(flat_out_dims)]
     return _pytree.unflatten(stacked, output_spec)
 
 
-def _stack(values, out_dim, name):
+def _stack(values, out_dim, name, batch_size):
     """One output's per-example values stacked at ``out_dim``. PyTorch returns an output with
     ``out_dim=None`` unbatched and refuses one that depends on the mapped inputs: here, one
     that differs between examples."""
@@ -134,4 +184,6 @@ def _stack(values, out_dim, name):
         raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                          f"{type(first)}. Did you mean to set out_dims= to None for output?")
     stacked = ops.stack(values)
+    if batch_size == 0:
+        stacked = stacked.narrow(0, 0, 0)
     return stacked if out_dim == 0 else stacked.movedim(0, out_dim)

@@ -47,3 +47,6 @@ def _check_scalar(output):
         raise RuntimeError(f"{_API}: Expected f(*args) to return a scalar Tensor, got tensor "
                            f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
                            "APIs instead?")
+    if output.is_complex():  # the implicit grad_output of autograd.grad, as PyTorch's grad uses
+        raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
+                           f"{output.dtype}")

@@ -9,6 +9,7 @@ import functools
 
 from .. import ops
 from ..autograd.function import functorch_transform
+from ..tensor import Tensor
 from ..utils import _pytree
 from . import _randomness
 from .products import JVP_API, check_tensor_outputs, reverse_linearization
@@ -25,8 +26,10 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
 
     @functools.wraps(func)
     def wrapper(*args):
+        _refuse_complex("jacrev", args, "inputs")
         linear = reverse_linearization(func, args, argnums, has_aux)
         outputs = linear.flat_outputs
+        _refuse_complex("jacrev", outputs, "outputs")
         blocks = []
         for k, out in enumerate(outputs):
             rows = [linear.pull([basis if j == k else None for j in range(len(outputs))])
@@ -46,10 +49,12 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
     @functools.wraps(func)
     def wrapper(*args):
+        _refuse_complex("jacfwd", args, "inputs")
         _randomness.check(randomness)
         with _randomness.drawing(randomness), functorch_transform("vmap", randomness):
             linear = Linearization(func, args, {}, argnums, has_aux, JVP_API,
                                    check_tensor_outputs(JVP_API), transform="jvp")
+        _refuse_complex("jacfwd", linear.flat_outputs, "outputs")
         inputs = linear.flat_inputs
         columns = [[linear.push([basis if j == i else None for j in range(len(inputs))])
                     for basis in _basis(inp)] for i, inp in enumerate(inputs)]
@@ -64,6 +69,15 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 def hessian(func, argnums=0):
     """The Hessian of a scalar ``func``: forward over reverse, as PyTorch computes it."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+def _refuse_complex(api, tree, what):
+    """PyTorch's Jacobians are of real functions: every tensor among all the positional
+    arguments (not only the differentiated ones) and the outputs (not ``aux``) must be real."""
+    for index, leaf in enumerate(_pytree.flatten(tree)[0]):
+        if isinstance(leaf, Tensor) and leaf.is_complex():
+            raise RuntimeError(f"{api}: Expected all {what} to be real but received complex "
+                               f"tensor at flattened input idx: {index}")
 
 
 def _basis(tensor):

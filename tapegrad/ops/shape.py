@@ -888,7 +888,7 @@ def select(input, dim, index):
     if not -shape[dim] <= index < shape[dim]:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(shape)} "
                          f"at dimension {dim}")
-    return _select(input, key=(slice(None),) * dim + (index,))
+    return _select(input, key=(slice(None),) * dim + (index, Ellipsis))  # 0-d: still a view
 
 
 # ---------------------------------------------------------------------------- cat, stack
@@ -1032,7 +1032,7 @@ def _(ctx, grads, bounds, dim):
 @primitive("unbind", node="UnbindBackward0", group=VIEW, is_view=True, n_outputs=None)
 def _unbind(a, dim):
     prefix = (slice(None),) * dim
-    return tuple(a[prefix + (i,)] for i in range(a.shape[dim]))
+    return tuple(a[prefix + (i, Ellipsis)] for i in range(a.shape[dim]))  # 0-d: views too
 
 
 @_unbind.vjp

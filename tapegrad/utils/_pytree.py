@@ -56,10 +56,17 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
 
 
+def _is_structseq(value):
+    """A ``torch.return_types`` result (``topk``, ``max(dim)`` …): rebuilt from one sequence."""
+    return isinstance(value, tuple) and all(
+        hasattr(type(value), field) for field in ("n_fields", "n_sequence_fields",
+                                                  "n_unnamed_fields"))
+
+
 def _node(value):
     """``(type, context, children)`` for a container, ``None`` for a leaf."""
     kind = type(value)
-    if kind in (tuple, list):
+    if kind in (tuple, list) or _is_structseq(value):
         return kind, None, list(value)
     if _is_namedtuple(value):
         return kind, kind, list(value)
