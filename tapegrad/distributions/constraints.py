@@ -25,7 +25,13 @@ class Constraint:
         raise NotImplementedError
 
     def __repr__(self):
-        return type(self).__name__.lstrip("_") + "()"
+        return _shown_name(self) + "()"
+
+
+def _shown_name(constraint):
+    """The class name as PyTorch's reprs show it: without its first character, which for the
+    library's own classes is the leading underscore (a user's ``Ordered`` shows as ``rdered``)."""
+    return type(constraint).__name__[1:]
 
 
 class _Dependent(Constraint):
@@ -94,7 +100,7 @@ class _IndependentConstraint(Constraint):
         return result.all(-1)
 
     def __repr__(self):
-        return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+        return f"{_shown_name(self)}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
 
 
 class _Real(Constraint):
@@ -129,7 +135,7 @@ class _IntegerGreaterThan(Constraint):
         return (value % 1 == 0) & (value >= self.lower_bound)
 
     def __repr__(self):
-        return f"IntegerGreaterThan(lower_bound={format_value(self.lower_bound)})"
+        return f"{_shown_name(self)}(lower_bound={format_value(self.lower_bound)})"
 
 
 class _Multinomial(Constraint):
@@ -152,7 +158,7 @@ class _GreaterThan(Constraint):
         return self.lower_bound < value
 
     def __repr__(self):
-        return f"GreaterThan(lower_bound={format_value(self.lower_bound)})"
+        return f"{_shown_name(self)}(lower_bound={format_value(self.lower_bound)})"
 
 
 class _LessThan(Constraint):
@@ -163,7 +169,7 @@ class _LessThan(Constraint):
         return value < self.upper_bound
 
     def __repr__(self):
-        return f"LessThan(upper_bound={format_value(self.upper_bound)})"
+        return f"{_shown_name(self)}(upper_bound={format_value(self.upper_bound)})"
 
 
 class _GreaterThanEq(_GreaterThan):
@@ -171,7 +177,7 @@ class _GreaterThanEq(_GreaterThan):
         return self.lower_bound <= value
 
     def __repr__(self):
-        return f"GreaterThanEq(lower_bound={format_value(self.lower_bound)})"
+        return f"{_shown_name(self)}(lower_bound={format_value(self.lower_bound)})"
 
 
 class _Interval(Constraint):
@@ -185,7 +191,7 @@ class _Interval(Constraint):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
     def __repr__(self):
-        return (f"{type(self).__name__.lstrip('_')}(lower_bound={format_value(self.lower_bound)}, "
+        return (f"{_shown_name(self)}(lower_bound={format_value(self.lower_bound)}, "
                 f"upper_bound={format_value(self.upper_bound)})")
 
 

@@ -112,11 +112,11 @@ class Binomial(_CountOfTrials):
         if self._validate_args:
             self._validate_sample(value)
         n, logits = self.total_count, self.logits
-        log_factorials = lgamma(n + 1) - lgamma(value + 1) - lgamma(n - value + 1)
-        # n · log(1 + e^logits), computed without overflow
-        normalizer = n * (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2 \
-            + n * (-logits.abs()).exp().log1p()
-        return value * logits + log_factorials - normalizer
+        # n · log(1 + e^logits) without overflow, less log n!, summed in PyTorch's order: the
+        # log-factorials cancel exactly where the probability is 1 (an exact 0, not a denormal)
+        normalizer = (n * (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
+                      + n * (-logits.abs()).exp().log1p() - lgamma(n + 1))
+        return value * logits - lgamma(value + 1) - lgamma(n - value + 1) - normalizer
 
     def _homogeneous_count(self, what):
         total_count = int(self.total_count.max())

@@ -1,5 +1,6 @@
 """``kl_divergence(p, q)``: closed-form KL(p ‖ q) looked up by the pair of distribution types."""
 import math
+import warnings
 
 from .. import autograd, ops
 from ..ops.gamma_functions import digamma, lgamma
@@ -7,7 +8,6 @@ from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial, Geometric, Poisson
-from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential, Pareto
 from .gamma import Beta, Dirichlet, Gamma
@@ -24,34 +24,68 @@ from .utils import euler_constant, fill_masked_, solve_lower, sum_rightmost
 __all__ = ["kl_divergence", "register_kl"]
 
 _KL_REGISTRY = {}
+_KL_MEMOIZE = {}  # (type_p, type_q) -> the function dispatch chose, or None for no match
 
 
 def register_kl(type_p, type_q):
-    """Decorator registering ``fun(p, q)`` as the KL divergence of a pair of types."""
-    for name, given in (("type_p", type_p), ("type_q", type_q)):
-        if not (isinstance(given, type) and issubclass(given, Distribution)):
-            raise TypeError(f"Expected {name} to be a Distribution subclass but got {given}")
+    """Decorator registering ``fun(p, q)`` as the KL divergence of a pair of types. Like
+    PyTorch's, it rejects only arguments that are not classes at all."""
+    if not (isinstance(type_p, type) and isinstance(type_q, type)):
+        raise TypeError("issubclass() arg 1 must be a class")
 
     def decorator(fun):
         _KL_REGISTRY[type_p, type_q] = fun
+        _KL_MEMOIZE.clear()  # a new pair may change which one is most specific
         return fun
     return decorator
 
 
-def _lookup(type_p, type_q):
-    """The registered function for the closest pair of base classes (by inheritance distance)."""
-    matches = [(type_p.__mro__.index(p) + type_q.__mro__.index(q), p, q)
-               for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
+def _precedes(first, second):
+    """PyTorch's lexicographic subclass order on pairs of types: the first position decides
+    unless it names the same class in both pairs."""
+    for x, y in zip(first, second):
+        if not issubclass(x, y):
+            return False
+        if x is not y:
+            break
+    return True
+
+
+def _most_specific(pairs):
+    """The least of ``pairs`` in registration order under ``_precedes``, as ``min`` finds it (the
+    order is partial, so ties go to the pair registered first)."""
+    best = pairs[0]
+    for pair in pairs[1:]:
+        if pair != best and _precedes(pair, best):
+            best = pair
+    return best
+
+
+def _dispatch(type_p, type_q):
+    """The function registered for the most specific pair of base classes of ``(type_p,
+    type_q)``, ordered by p first; a RuntimeWarning when ordering by q first picks another one."""
+    matches = [(p, q) for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
     if not matches:
-        raise NotImplementedError(f"No KL(p || q) is implemented for p type {type_p.__name__} "
-                                  f"and q type {type_q.__name__}")
-    _, p, q = min(matches, key=lambda match: match[0])
-    return _KL_REGISTRY[p, q]
+        return None
+    left_p, left_q = _most_specific(matches)
+    right_q, right_p = _most_specific([(q, p) for p, q in matches])
+    if _KL_REGISTRY[left_p, left_q] is not _KL_REGISTRY[right_p, right_q]:
+        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+                      f"Please register_kl({left_p.__name__}, {right_q.__name__})",
+                      RuntimeWarning, stacklevel=2)  # reported in kl_divergence, as PyTorch does
+    return _KL_REGISTRY[left_p, left_q]
 
 
 def kl_divergence(p, q):
     """KL(p ‖ q), one value per batch element."""
-    return _lookup(type(p), type(q))(p, q)
+    types = type(p), type(q)
+    if types not in _KL_MEMOIZE:
+        _KL_MEMOIZE[types] = _dispatch(*types)
+    fun = _KL_MEMOIZE[types]
+    if fun is None:
+        raise NotImplementedError(f"No KL(p || q) is implemented for p type {types[0].__name__} "
+                                  f"and q type {types[1].__name__}")
+    return fun(p, q)
 
 
 def softplus(x):
