@@ -51,16 +51,31 @@ def _empty_strided(shape, strides, dtype):
     return np.lib.stride_tricks.as_strided(buffer, shape, tuple(s * dtype.itemsize for s in strides))
 
 
+def _format_strides(shape, format):
+    """The (element) strides PyTorch gives a fresh ``shape`` tensor in channels-last ``format``:
+    dense in channels-innermost order, size-1 dims included (8 channels of 1x1: (8, 1, 8, 8))."""
+    strides, step = [0] * len(shape), 1
+    for d in reversed(_channels_innermost(len(shape))):
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
 def _empty_in(shape, dtype, format):
     """A fresh array laid out in ``format``, with PyTorch's strides (size-1 dims included)."""
     if format not in _CHANNELS_LAST_RANK:
         return np.empty(shape, dtype)
-    order = _channels_innermost(len(shape))
-    strides, step = [0] * len(shape), 1
-    for d in reversed(order):
-        strides[d] = step
-        step *= shape[d]
-    return _empty_strided(shape, strides, dtype)
+    return _empty_strided(shape, _format_strides(shape, format), dtype)
+
+
+def in_format_strides(array, format):
+    """``array`` with exactly the strides of a fresh ``format`` tensor (copied unless it has
+    them): ATen's kernels allocate their outputs so, and a size-1 dim's stride shows in
+    ``stride()`` though ``is_contiguous`` ignores it."""
+    if format in _CHANNELS_LAST_RANK and \
+            _element_strides(array) != _format_strides(array.shape, format):
+        return copy_in(array, format)
+    return array
 
 
 def is_non_overlapping_and_dense(array):
@@ -101,7 +116,7 @@ def laid_out_as(result, *sources):
     for source in sources:
         format = suggested(source)
         if format is not contiguous_format:
-            return result if is_in(result, format) else copy_in(result, format)
+            return in_format_strides(result, format)
     return result
 
 

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .. import random
+from .. import dtypes, random
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import Tensor
@@ -73,20 +73,60 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """The normal distribution truncated to [a, b], by PyTorch's inverse-CDF method: uniform
-    values between the CDF at ``a`` and at ``b``, mapped back through the inverse CDF (no
-    rejection loop, which would never end for a far-off interval)."""
+    """The normal distribution truncated to [a, b], sampled by rejection as PyTorch samples it:
+    when [a, b] holds much of the mass, normals redrawn wherever they fall outside; otherwise
+    uniform proposals on [a, b], each kept with the normal's density relative to its highest
+    value there (so a far-off interval is still sampled, and quickly). The kernel each way
+    refuses what PyTorch's ``normal_`` / ``uniform_`` refuse."""
     if mean < a - 2 * std or mean > b + 2 * std:
         warn_at_caller("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                        "distribution of values may be incorrect.")
-    if a > b:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={a:g} > to={b:g}")
-    low, high = (2 * _normal_cdf((bound - mean) / std) - 1 for bound in (a, b))
-    values = random.generator(generator).uniform(low, high, tensor.shape)
-    _write(tensor, values)
-    with grad_mode.no_grad():
-        return tensor.erfinv_().mul_(std * math.sqrt(2.0)).add_(mean).clamp_(min=a, max=b)
+    mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
+    if mass > 0.3:
+        _require_floating(tensor, "normal_kernel_cpu")
+        sample = _normals_redrawn_outside
+    else:
+        _require_floating(tensor, "check_uniform_bounds")
+        if a > b:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={a:g} > to={b:g}")
+        sample = _uniform_proposals_accepted
+    return _write(tensor, sample(random.generator(generator), tensor.shape, mean, std, a, b))
+
+
+def _require_floating(tensor, kernel):
+    if tensor._array.dtype.kind not in "fc":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[tensor._array.dtype.name]}'")
+
+
+def _normals_redrawn_outside(rng, shape, mean, std, a, b):
+    """Normal draws, redrawn where they fall outside [a, b] until none does."""
+    values = rng.normal(mean, std, math.prod(shape))
+    outside = (values < a) | (values > b)
+    while outside.any():
+        values[outside] = rng.normal(mean, std, int(outside.sum()))
+        outside = (values < a) | (values > b)
+    return values.reshape(shape)
+
+
+def _uniform_proposals_accepted(rng, shape, mean, std, a, b):
+    """Uniform draws on [a, b], each redrawn until a uniform's log falls under the normal's
+    log-density relative to its peak on [a, b]."""
+    log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+    values = rng.uniform(a, b, math.prod(shape))
+    pending = _rejected(rng, values, mean, std, log_peak)
+    while pending.any():
+        proposals = rng.uniform(a, b, int(pending.sum()))
+        values[pending] = proposals
+        pending[pending] = _rejected(rng, proposals, mean, std, log_peak)
+    return values.reshape(shape)
+
+
+def _rejected(rng, proposals, mean, std, log_peak):
+    log_density = -0.5 * ((proposals - mean) / std) ** 2 - log_peak
+    with np.errstate(divide="ignore"):  # a uniform of exactly 0 (log -inf) accepts
+        return np.log(rng.random(proposals.size)) > log_density
 
 
 def _normal_cdf(x):

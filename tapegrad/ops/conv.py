@@ -29,6 +29,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _runtime
+from ..memory_format import channels_last as _CHANNELS_LAST, channels_last_3d as _CHANNELS_LAST_3D
+from ..memory_format import contiguous_format as _CONTIGUOUS, in_format_strides, suggested
 from .._warnings import warn_at_caller
 from .activation import require_floating
 from .half_precision import in_float32
@@ -124,18 +126,15 @@ def _rows_as_output(rows, n, size, channels_last=False):
 def _is_channels_last(a):
     """Whether (N, C, *S) ``a`` (2 or 3 spatial dimensions) is laid out channels-last, as
     PyTorch's ``suggest_memory_format`` reads its strides."""
-    if a.ndim not in (4, 5) or a.flags.c_contiguous:
-        return False
-    return a.transpose(0, *range(2, a.ndim), 1).flags.c_contiguous
+    return suggested(a) is not _CONTIGUOUS
 
 
 def _channels_last_if(wanted, out):
-    """``out`` laid out channels-last when ``wanted``, else as it is."""
+    """``out`` laid out channels-last when ``wanted`` (with the strides of ATen's fresh
+    output, size-1 dims included), else as it is."""
     if not wanted or out.ndim not in (4, 5):
         return out
-    spatial = out.ndim - 2
-    nhwc = np.ascontiguousarray(out.transpose(0, *range(2, 2 + spatial), 1))
-    return nhwc.transpose(0, 1 + spatial, *range(1, 1 + spatial))
+    return in_format_strides(out, _CHANNELS_LAST if out.ndim == 4 else _CHANNELS_LAST_3D)
 
 
 def _in_layout_of(out, like):

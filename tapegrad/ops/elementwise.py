@@ -507,7 +507,7 @@ def _sigmoid(a):
     # 1 / (1 + exp(-a)), as PyTorch computes it, in place in one new array: four passes over
     # memory. Each step is one rounding, so both sides of zero keep full relative precision; exp
     # overflows (to inf, giving 0) only where the true value is below the smallest normal float.
-    result = np.negative(a, out=np.empty(a.shape, a.dtype))
+    result = np.negative(a, out=_empty_in_layout_of(a))  # (channels_last stays)
     libm.exp(result, out=result)
     result += 1
     return np.reciprocal(result, out=result)
@@ -622,8 +622,14 @@ def _result_like(grad, output):
     """A new array of the two operands' broadcast shape and common dtype (a 0-d operation would
     otherwise return a numpy scalar, which in-place operations cannot write to)."""
     if grad.shape == output.shape and grad.dtype == output.dtype:  # the usual case, kept cheap
-        return np.empty(grad.shape, grad.dtype)
+        return _empty_in_layout_of(grad)  # (as ATen's iterator lays it out)
     return np.empty(np.broadcast_shapes(grad.shape, output.shape), np.result_type(grad, output))
+
+
+def _empty_in_layout_of(a):
+    """A new array like ``a``, in its memory layout (``np.empty_like``, which costs 0.3 µs
+    more than ``np.empty`` for the 0-d arrays of scalar graphs, where layout means nothing)."""
+    return np.empty_like(a) if a.ndim > 1 else np.empty(a.shape, a.dtype)
 
 
 @primitive("clamp", node="ClampBackward1", group=ELEMENTWISE, saves=("a",),

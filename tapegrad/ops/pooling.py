@@ -689,6 +689,16 @@ def _check_1d(input, name):
                            f"for argument #1 'self' (while checking arguments for {name})")
 
 
+def _global_mean(input, spatial):
+    """The plain mean ATen takes for a 1x1 output; of a channels-last batch it then restrides
+    in place (``as_strided_``) to the strides of a fresh channels-last output."""
+    out = input.mean(tuple(range(-spatial, 0)), keepdim=True)
+    if input.dim() == spatial + 2 and _is_channels_last(input._array):
+        c = out.shape[1]
+        out.as_strided_(out.shape, (c, 1) + (c,) * spatial)
+    return out
+
+
 def _adaptive_avg_pool(input, output_size, spatial):
     """Means over adaptive bins of the last ``spatial`` dimensions; an output of ones is a
     plain mean (``MeanBackward1``), as in PyTorch."""
@@ -696,7 +706,7 @@ def _adaptive_avg_pool(input, output_size, spatial):
     output_size = _output_size(output_size, input.shape, spatial, name)
     _check_output_size(input, output_size, name)
     if output_size == (1,) * spatial:  # (before ATen checks the input's rank)
-        return input.mean(tuple(range(-spatial, 0)), keepdim=True)
+        return _global_mean(input, spatial)
     _check_adaptive_input(input, spatial, name)
     if not input.is_floating_point():  # ATen's kernel is for floating types only
         kernel = f"{name}_cpu" if spatial == 3 else name
