@@ -809,6 +809,36 @@ def test_a_view_taken_before_its_base_was_written_gets_the_new_history(torch):
     assert ours == _view_taken_before_a_write(torch)
 
 
+def _expanded_view_read_after_its_base_was_written(lib):
+    """An expanded view, kept across training steps that update its base in place (a
+    distribution built once from a broadcast parameter): its regenerated history must add
+    the gradients of the elements that share one position."""
+    w = lib.zeros(1, requires_grad=True)
+    v = w.expand(3)
+    target = lib.tensor([0.5, 1.0, -1.0])
+    grads = []
+    for _ in range(2):
+        w.grad = None
+        ((v - target) ** 2).sum().backward()
+        grads.append(w.grad.tolist())
+        with lib.no_grad():
+            w -= 0.1 * w.grad
+    x = lib.zeros(2, 1, requires_grad=True)
+    h = x.clone()
+    wide = h.expand(2, 3)
+    h.mul_(2)
+    (wide * lib.arange(6.0).reshape(2, 3)).sum().backward()
+    return grads, x.grad.tolist()
+
+
+def test_an_expanded_view_of_a_written_base_sums_its_gradient(torch):
+    ours = _expanded_view_read_after_its_base_was_written(tg)
+    # d/dw sum((w - t)^2) = 2 * sum(w - t) = 2 * (3w - 0.5): -1 at w = 0, then -0.4 at w = 0.1;
+    # h = 2x, so x's gradient is twice each row's sum of arange weights
+    assert ours == ([[-1.0], [pytest.approx(-0.4)]], [[6.0], [24.0]])
+    assert ours[1] == _expanded_view_read_after_its_base_was_written(torch)[1]
+
+
 def _saved_only_for_the_gradients_asked(lib):
     """``a * b`` needs ``a`` only for ``b``'s gradient: ``a`` may change before backward."""
     x = lib.tensor([1.0, 2.0], requires_grad=True)

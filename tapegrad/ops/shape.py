@@ -12,7 +12,8 @@ import numpy as np
 from .. import memory_format
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
-from ..tensor import _LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
+from ..tensor import (_LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor,
+                      _contiguous_strides)
 from .broadcast import expand, sum_to
 from .creation import _index as _as_int, int_list
 from .operands import check_tensor_elements, checked_number
@@ -655,8 +656,26 @@ def _strided_region(a, geometry):
 
 @_strided_region.vjp
 def _(ctx, grad, geometry):
-    zeros = Tensor._make(np.zeros(ctx.input_shapes[0], dtype=grad._array.dtype))
+    shape = ctx.input_shapes[0]
+    if _overlaps(geometry):  # (an expanded view: its elements' gradients add up)
+        from .strided import _as_strided_backward  # (strided builds on this module)
+        base_layout = (shape, _contiguous_strides(shape), 0)
+        return _as_strided_backward(grad, source=geometry, target=base_layout)
+    zeros = Tensor._make(np.zeros(shape, dtype=grad._array.dtype))
     return _copy_slices(zeros, grad, key=strided_key(geometry))
+
+
+def _overlaps(geometry):
+    """Whether two elements of the region ``(shape, strides, offset)`` may share a position:
+    unless, with its dimensions ordered by stride, each stride clears the span of those before."""
+    shape, strides, _ = geometry
+    span = 0
+    for size, stride in sorted(((n, abs(s)) for n, s in zip(shape, strides) if n > 1),
+                               key=lambda dim: dim[1]):
+        if stride <= span:
+            return True
+        span += stride * (size - 1)
+    return False
 
 
 def getitem(input, key):
