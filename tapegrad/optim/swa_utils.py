@@ -9,7 +9,7 @@ from copy import deepcopy
 from .. import _foreach, dtypes, ops
 from ..autograd import grad_mode
 from ..nn.modules.module import Module
-from ..nn.modules.normalization import _BatchNorm, _InstanceNorm
+from ..nn.modules.normalization import _BatchNorm
 from ..tensor import Tensor
 from .lr_scheduler._base import LRScheduler, per_group, warn_get_lr_outside_step
 
@@ -154,7 +154,7 @@ def update_bn(loader, model, device=None):
     pass of ``loader`` (each batch, or the first item of each batch that is a list or tuple)."""
     momenta = {}
     for module in model.modules():
-        if isinstance(module, _BatchNorm) and not isinstance(module, _InstanceNorm):
+        if isinstance(module, _BatchNorm):
             module.reset_running_stats()
             momenta[module] = module.momentum
     if not momenta:

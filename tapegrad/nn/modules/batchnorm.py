@@ -2,8 +2,9 @@
 ``normalization``), and ``SyncBatchNorm``."""
 from ...autograd import grad_mode
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d
-from .normalization import _BatchNorm as _BatchNorm  # the base class user code subclasses
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, _InstanceNorm
+from .normalization import _BatchNorm as _BatchNorm  # the base classes user code subclasses
+from .normalization import _NormBase as _NormBase
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
            "LazyBatchNorm3d", "SyncBatchNorm"]
@@ -29,7 +30,7 @@ class SyncBatchNorm(_BatchNorm):
         """``module`` with every batch norm layer in it (itself included) replaced by a
         SyncBatchNorm sharing its parameters, buffers and training mode."""
         converted = module
-        if isinstance(module, _BatchNorm) and not isinstance(module, _InstanceNorm):
+        if isinstance(module, _BatchNorm):
             converted = cls(module.num_features, module.eps, module.momentum, module.affine,
                             module.track_running_stats, process_group)
             if module.affine:

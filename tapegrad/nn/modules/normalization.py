@@ -81,8 +81,9 @@ class GroupNorm(Module):
                 f"bias={self.bias is not None}")
 
 
-class _BatchNorm(Module):
-    """Batch statistics in training (updating the running ones), running statistics in eval."""
+class _NormBase(Module):
+    """What batch and instance norm share: the affine parameters, the running statistics and
+    their (versioned) loading. Freezing code tells them apart by ``isinstance(m, _BatchNorm)``."""
 
     _expected_dims = ()  # the input ranks the subclass accepts
     _version = 2  # version 2 added num_batches_tracked
@@ -141,6 +142,15 @@ class _BatchNorm(Module):
             raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._expected_dims)} "
                              f"input (got {input.dim()}D input)")
 
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    """Batch statistics in training (updating the running ones), running statistics in eval."""
+
     def forward(self, input):
         self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
@@ -154,11 +164,6 @@ class _BatchNorm(Module):
         return F.batch_norm(input, self.running_mean if tracked else None,
                             self.running_var if tracked else None, self.weight, self.bias,
                             use_batch_stats, momentum, self.eps)
-
-    def extra_repr(self):
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, bias={self.bias is not None}, "
-                f"track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -179,7 +184,7 @@ class BatchNorm3d(_BatchNorm):
     _expected_dims = (5,)
 
 
-class _InstanceNorm(_BatchNorm):
+class _InstanceNorm(_NormBase):
     """Per-sample, per-channel statistics over the spatial dimensions; the running ones (when
     tracked) are used in eval mode. Unlike batch norm, no affine scale or running statistics
     by default."""
