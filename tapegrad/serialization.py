@@ -5,11 +5,13 @@ one (dtype, offset, shape, strides), so tensors that shared memory share it agai
 and an object saved twice comes back as one object, as with ``torch.save``. The structure around
 them (dicts, lists, tuples, numbers, strings; a state dict's ``_metadata`` too) is one JSON
 document stored as a string array.
-Anything else (a whole module, a numpy array, a dict subclass, a numpy scalar) is pickled into its
-own entry, the tensors in it kept out of the pickle (persistent ids naming structure nodes, as
-PyTorch keeps them out of its pickle): ``load`` rebuilds a pickled object with
-``weights_only=True`` only if every class and function it names is allowed, so by default a
-file can carry data, never code.
+Anything else (a whole module, a numpy array, a dict subclass, a numpy scalar) is pickled, the
+tensors in it kept out of the pickle (persistent ids naming structure nodes, as PyTorch keeps
+them out of its pickle). All pickled objects are dumped by one pickler into one entry, so
+objects they share (an optimizer a saved scheduler drives) are one object again after loading,
+as in PyTorch's single pickle. ``load`` rebuilds a pickled object with ``weights_only=True``
+only if every class and function it names is allowed, so by default a file can carry data,
+never code.
 """
 import codecs
 import io
@@ -31,8 +33,11 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "safe_globals", "get_unsafe_globals_in_checkpoint"]
 
 _STRUCTURE = "__tapegrad_structure__"
-_FORMAT_VERSION = 3
-_READABLE_FORMATS = (2, 3)  # format 2 pickled the tensors inside pickled objects themselves
+_FORMAT_VERSION = 4
+# format 2 pickled the tensors inside pickled objects themselves; formats 2 and 3 pickled each
+# object on its own (``"pickle"`` nodes), format 4 into one stream (``"pickled"`` nodes)
+_READABLE_FORMATS = (2, 3, 4)
+_PICKLES = "pickles"  # the archive entry of format 4's pickle stream
 DEFAULT_PROTOCOL = 2  # the pickle protocol torch.save writes with
 
 
@@ -46,8 +51,9 @@ def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
     if isinstance(f, (str, os.PathLike)):
         _check_parent_directory(f)
     arrays = {}
-    structure = {"format": _FORMAT_VERSION,
-                 "root": _Encoder(arrays, pickle_protocol).encode(obj)}
+    encoder = _Encoder(arrays, pickle_protocol)
+    structure = {"format": _FORMAT_VERSION, "root": encoder.encode(obj)}
+    encoder.finish()
     arrays[_STRUCTURE] = np.array(json.dumps(structure))
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as handle:  # np.savez would append ".npz" to a path
@@ -211,17 +217,30 @@ class _Encoder:
         self.seen = {}      # id(object) -> its reference number
         self.keep = []      # the objects seen, alive until the end (their ids stay unique)
         self.storages = {}  # id(owning numpy array) -> (archive key, the array)
+        self.pickle_stream = io.BytesIO()
+        self.pickler = None  # made for the first object pickled; one memo for all of them
+        self.pickled = 0
+        self.pickled_tensors = None  # the tensor nodes of the object being pickled
 
     def encode(self, obj):
         if id(obj) in self.seen:
             return {"ref": self.seen[id(obj)]}
         if isinstance(obj, (Tensor, dict, list)):
-            self.seen[id(obj)] = len(self.keep)
-            self.keep.append(obj)
-            node = self._encode_new(obj)
-            node["id"] = self.seen[id(obj)]
-            return node
+            return self._remembered(obj, self._encode_new)
         return self._encode_new(obj)
+
+    def _remembered(self, obj, encode):
+        """``encode(obj)``'s node, numbered so that a later occurrence can refer to it."""
+        self.seen[id(obj)] = number = len(self.keep)
+        self.keep.append(obj)
+        node = encode(obj)
+        node["id"] = number
+        return node
+
+    def finish(self):
+        """Add the pickle stream to the archive (if anything was pickled)."""
+        if self.pickled:
+            self.arrays[_PICKLES] = np.frombuffer(self.pickle_stream.getvalue(), np.uint8)
 
     def _encode_new(self, obj):
         if _holds_data(obj):
@@ -244,27 +263,25 @@ class _Encoder:
         if type(obj) in (list, tuple):
             return {"list" if isinstance(obj, list) else "tuple":
                     [self.encode(v) for v in obj]}
-        return self._encode_pickled(obj)
+        return self._remembered(obj, self._encode_pickled)
 
     def _encode_pickled(self, obj):
-        """``obj`` pickled into an entry of its own, each tensor in it a persistent id: the
-        index of its node (so it shares memory with the other tensors saved, and the pickle
-        names no array-rebuilding function)."""
-        tensors = []
+        """``obj`` dumped into the pickle stream (the ``pickled``-th object there), each tensor
+        in it a persistent id: the index of its node (so it shares memory with the other
+        tensors saved, and the pickle names no array-rebuilding function)."""
+        if self.pickler is None:
+            self.pickler = pickle.Pickler(self.pickle_stream, protocol=self.pickle_protocol)
+            self.pickler.persistent_id = self._persistent_id
+        self.pickled_tensors = tensors = []
+        self.pickler.dump(obj)
+        self.pickled += 1
+        return {"pickled": self.pickled - 1, "tensors": tensors}
 
-        def persistent_id(value):
-            if _holds_data(value):
-                tensors.append(self.encode(value))
-                return str(len(tensors) - 1)  # a string: protocol 0 takes no other id
-            return None
-
-        memory = io.BytesIO()
-        pickler = pickle.Pickler(memory, protocol=self.pickle_protocol)
-        pickler.persistent_id = persistent_id
-        pickler.dump(obj)
-        key = f"pickle_{len(self.arrays)}"
-        self.arrays[key] = np.frombuffer(memory.getvalue(), np.uint8)
-        return {"pickle": key, "tensors": tensors}
+    def _persistent_id(self, value):
+        if _holds_data(value):
+            self.pickled_tensors.append(self.encode(value))
+            return str(len(self.pickled_tensors) - 1)  # a string: protocol 0 takes no other id
+        return None
 
     def _encode_safe(self, obj):
         """The non-container values PyTorch's weights-only unpickler accepts: dtypes, sizes,
@@ -329,6 +346,9 @@ class _Decoder:
         self.weights_only = weights_only
         self.map_location = map_location
         self.objects = {}  # reference number -> the object rebuilt
+        self.unpickler = None  # over the pickle stream, read in the order it was written
+        self.unpickled = 0
+        self.pickled_tensor_nodes = ()  # those of the object being unpickled
 
     def decode(self, node):
         if "ref" in node:
@@ -356,6 +376,8 @@ class _Decoder:
         if len(node) == 1 and next(iter(node)) in _SAFE_DECODERS:
             ((kind, value),) = node.items()
             return _SAFE_DECODERS[kind](self, value)
+        if "pickled" in node:
+            return self._remember(node, self._next_pickled(node))
         return self._unpickle(self.arrays[node["pickle"]].tobytes(), node.get("tensors", ()))
 
     def _remember(self, node, obj):
@@ -377,6 +399,22 @@ class _Decoder:
             parameter = Parameter(tensor, requires_grad=node["requires_grad"])
             return parameter
         return tensor.requires_grad_(node["requires_grad"])
+
+    def _next_pickled(self, node):
+        """The next object of the pickle stream; the structure meets them in the order they
+        were dumped, which is the order ``save`` met them."""
+        if node["pickled"] != self.unpickled:
+            raise RuntimeError("the archive's pickled objects are out of order (a damaged file)")
+        if self.unpickler is None:
+            unpickler_class = _AllowlistUnpickler if self.weights_only else pickle.Unpickler
+            self.unpickler = unpickler_class(io.BytesIO(self.arrays[_PICKLES].tobytes()))
+            self.unpickler.persistent_load = self._persistent_load
+        self.pickled_tensor_nodes = node["tensors"]
+        self.unpickled += 1
+        return self.unpickler.load()
+
+    def _persistent_load(self, index):
+        return self.decode(self.pickled_tensor_nodes[int(index)])
 
     def _unpickle(self, data, tensor_nodes):
         unpickler_class = _AllowlistUnpickler if self.weights_only else pickle.Unpickler
@@ -500,7 +538,7 @@ def get_unsafe_globals_in_checkpoint(f):
     safe = {_global_name(entry) for entry in _builtin_safe_globals() + _user_safe_globals
             if not any(entry is numpy_global for numpy_global in _numpy_array_globals())}
     named = set().union(*(_globals_in_pickle(array.tobytes()) for key, array in arrays.items()
-                          if key.startswith("pickle_")))
+                          if key.startswith("pickle_") or key == _PICKLES))
     return [_public_name(name) for name in named - safe]
 
 
@@ -511,11 +549,20 @@ _MEMO_PUTS = {"PUT", "BINPUT", "LONG_BINPUT"}
 
 
 def _globals_in_pickle(data):
-    """The dotted names a pickle imports, from its opcodes: GLOBAL carries one (protocols
-    0-3); STACK_GLOBAL (protocol 4+) takes the two strings pushed just before it, which may
-    come back from the memo."""
-    found, memo, recent = set(), {}, [None, None]  # recent: what the last two opcodes pushed
-    for opcode, arg, _ in pickletools.genops(data):
+    """The dotted names the pickles in ``data`` (one after another, sharing one memo) import,
+    from their opcodes: GLOBAL carries one (protocols 0-3); STACK_GLOBAL (protocol 4+) takes
+    the two strings pushed just before it, which may come back from the memo."""
+    found, memo = set(), {}
+    stream = io.BytesIO(data)
+    while stream.tell() < len(data):
+        _read_globals(stream, found, memo)
+    return found
+
+
+def _read_globals(stream, found, memo):
+    """Add the names the next pickle in ``stream`` imports to ``found``."""
+    recent = [None, None]  # what the last two opcodes pushed
+    for opcode, arg, _ in pickletools.genops(stream):
         pushed = None
         if opcode.name == "GLOBAL":
             found.add(_python3_name(*arg.split(" ")))
@@ -529,7 +576,6 @@ def _globals_in_pickle(data):
             memo[len(memo) if opcode.name == "MEMOIZE" else arg] = recent[1]
             continue  # stores the top of the stack, pushes nothing
         recent = [recent[1], pushed]
-    return found
 
 
 def _decode_size(decoder, value):

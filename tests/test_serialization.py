@@ -88,3 +88,24 @@ def test_loading_wrong_shapes_or_keys_copies_only_what_fits(tmp_path):
 def test_missing_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         tapegrad.load(tmp_path / "absent.pt")
+
+
+def test_pickled_objects_keep_what_they_share():
+    """Whole objects saved together (a trainer's optimizer and the scheduler driving it, a
+    module listed twice) come back sharing what they shared, as from PyTorch's one pickle."""
+    model = _model()
+    optimizer = optim.SGD(model.parameters(), lr=0.1)
+    scheduler = optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.5)
+    buffer = io.BytesIO()
+    tapegrad.save({"model": model, "optimizer": optimizer, "scheduler": scheduler,
+                   "again": [model]}, buffer)
+    buffer.seek(0)
+    loaded = tapegrad.load(buffer, weights_only=False)
+    assert loaded["scheduler"].optimizer is loaded["optimizer"]
+    assert loaded["again"][0] is loaded["model"]
+    assert loaded["optimizer"].param_groups[0]["params"][0] is loaded["model"][0].weight
+    loaded["scheduler"].step()
+    assert loaded["optimizer"].param_groups[0]["lr"] == 0.05
+    buffer.seek(0)  # the names a weights-only load would refuse come from every object pickled
+    unsafe = tapegrad.serialization.get_unsafe_globals_in_checkpoint(buffer)
+    assert {"torch.optim.sgd.SGD", "torch.optim.lr_scheduler.StepLR"} <= set(unsafe)

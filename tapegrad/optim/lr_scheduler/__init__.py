@@ -15,3 +15,10 @@ __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "ConstantLR"
 class _LRScheduler(LRScheduler):
     """The old name of ``LRScheduler``, kept (as PyTorch keeps it) for schedulers that derive
     from it."""
+
+
+# Pickled as PyTorch's are, by the package they are public in (torch.optim.lr_scheduler.StepLR):
+# a checkpoint names them as a PyTorch one does, and loads whichever way this package is split.
+for _scheduler in (LRScheduler, _LRScheduler, *(globals()[name] for name in __all__)):
+    _scheduler.__module__ = __name__
+del _scheduler
