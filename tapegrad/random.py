@@ -67,6 +67,7 @@ class Generator:
             "bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
             "state": {"state": state_high << 64 | state_low, "inc": inc_high << 64 | inc_low}}
         self._seed = seed
+        return self
 
 
 # What a CPU build of PyTorch says when asked for a CUDA generator.

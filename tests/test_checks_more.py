@@ -165,6 +165,21 @@ def test_multinomial_checks(case):
     assert_same_as_torch(lambda lib: lib.multinomial(make(lib), count))
 
 
+@pytest.mark.parametrize("replacement", [False, True])
+@pytest.mark.parametrize("count", [1, 2])
+@pytest.mark.parametrize("weights", [[1., -1.], [1., math.nan], [1., math.inf], [math.inf, -1.],
+                                     [math.nan, math.inf], [0., 0.]])
+def test_multinomial_refuses_bad_weights_with_the_kernels_message(weights, count, replacement):
+    """ATen's kernel for several draws with replacement checks each weight in order (a nan
+    fails its ``>= 0`` test first); the others check the whole tensor at once."""
+    assert_same_as_torch(lambda lib: lib.multinomial(lib.tensor(weights), count, replacement))
+
+
+def test_generator_set_state_returns_the_generator():
+    assert_same_as_torch(lambda lib: type(lib.Generator().set_state(
+        lib.Generator().manual_seed(3).get_state())).__name__)
+
+
 # -- optim ---------------------------------------------------------------------------------------
 
 OPTIMIZER_OPTIONS = [dict(fused=True, foreach=True), dict(fused=True, differentiable=True),

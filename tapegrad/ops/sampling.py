@@ -33,6 +33,10 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     weights = input._array.astype(np.float64)
     rows = weights.reshape(-1, weights.shape[-1])
     if (rows < 0).any() or not np.isfinite(rows).all():
+        if replacement and num_samples > 1:  # ATen's other kernel: its check per element
+            first = rows.reshape(-1)[np.flatnonzero(~(np.isfinite(rows) & (rows >= 0)))[0]]
+            raise RuntimeError("invalid multinomial distribution (encountering probability "
+                               f"entry {'< 0' if not first >= 0 else '= infinity or NaN'})")
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (rows.sum(axis=1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
