@@ -129,6 +129,25 @@ def test_backends_report_no_accelerators_and_take_flags():
         cudnn.deterministic, cudnn.benchmark = False, False
 
 
+@pytest.mark.parametrize("backend", ["cudnn", "mkldnn"])
+def test_backend_flags_are_set_for_a_with_block_and_restored(backend):
+    """``with torch.backends.cudnn.flags(enabled=False):`` (around double backward through an
+    RNN): inside, the given flags or the context manager's defaults; after, the old values."""
+    module = getattr(tapegrad.backends, backend)
+    module.deterministic = True
+    try:
+        with module.flags(allow_tf32=False) as entered:
+            assert entered is None
+            assert (module.enabled, module.deterministic, module.allow_tf32) == (False, False, False)
+        assert (module.enabled, module.deterministic, module.allow_tf32) == (True, True, True)
+        with pytest.raises(TypeError, match="unexpected keyword argument 'benchmark_limt'"):
+            with module.flags(benchmark_limt=3):
+                pass
+        assert module.enabled is True
+    finally:
+        module.deterministic = False
+
+
 def test_exports_follow_torch_functions_and_methods():
     """The op table's functions are ``torch.*`` names unless PyTorch has them only as methods;
     every one (but the stacking and broadcasting helpers) is a Tensor method."""

@@ -1,13 +1,23 @@
 """``torch.backends.cudnn``: no cuDNN here; ``deterministic``, ``benchmark`` and ``enabled`` are
 settable flags with no effect (tapegrad's CPU kernels are deterministic already)."""
 
-__all__ = ["is_available", "is_acceptable", "version", "enabled", "deterministic", "benchmark",
-           "allow_tf32"]
+import sys
+
+from ._flags import flags_of
+
+__all__ = ["is_available", "is_acceptable", "version", "flags", "enabled", "deterministic",
+           "benchmark", "benchmark_limit", "allow_tf32", "fp32_precision"]
 
 enabled = True
 deterministic = False
 benchmark = False
+benchmark_limit = None  # (a cuDNN setting: None without cuDNN, whatever is set)
 allow_tf32 = True
+fp32_precision = "none"
+
+flags = flags_of(sys.modules[__name__], {
+    "enabled": False, "benchmark": False, "deterministic": False, "allow_tf32": True,
+    "fp32_precision": "none"}, ignored=("benchmark_limit", "depthwise_kernel"))
 
 
 def is_available():
