@@ -293,3 +293,28 @@ def test_special_namespace_and_constants():
     assert math.isnan(tapegrad.nan) and tapegrad.newaxis is None is torch.newaxis
     x = tapegrad.arange(6).reshape(2, 3)
     assert x[:, tapegrad.newaxis].shape == (2, 1, 3)
+
+
+SIGNED_ZERO_CASES = {
+    "relu": lambda lib, x: lib.relu(x),
+    "clamp(min)": lambda lib, x: x.clamp(min=0.0),
+    "clamp(max)": lambda lib, x: x.clamp(max=0.0),
+    "clamp(min, max)": lambda lib, x: x.clamp(0.0, 0.0),
+    "elu": lambda lib, x: lib.nn.functional.elu(x),
+    "selu": lambda lib, x: lib.nn.functional.selu(x),
+    "relu6": lambda lib, x: lib.nn.functional.relu6(x),
+}
+
+
+@pytest.mark.parametrize("case", SIGNED_ZERO_CASES)
+@pytest.mark.parametrize("n", [6, 3000])  # numpy's short and vectorized loops
+def test_a_number_bound_keeps_the_inputs_signed_zero(case, n):
+    """Where an input ties with a number bound, ATen keeps the input: -0.0 stays -0.0 through
+    relu, clamp and elu, which numpy's ufuncs (keeping their second operand) would turn into
+    0.0. (Between two tensors ATen's vectorized loop keeps the second, as numpy does.)"""
+    values = np.tile(np.array([-0.0, 0.0], np.float32), n // 2)
+    results = []
+    for lib in (tapegrad, torch):
+        results.append(np.signbit(SIGNED_ZERO_CASES[case](lib, lib.tensor(values)).numpy()))
+    np.testing.assert_array_equal(results[0], np.signbit(values))  # the input's own signs
+    np.testing.assert_array_equal(results[0], results[1])

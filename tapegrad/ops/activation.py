@@ -258,7 +258,7 @@ _leaky_relu_ = _pointwise("leaky_relu_", "LeakyReluBackward1", _leaky_relu_forwa
 
 
 def _elu_forward(a, alpha, scale, input_scale):
-    negative = alpha * libm.expm1(np.minimum(a, 0) * input_scale)
+    negative = alpha * libm.expm1(np.minimum(0, a) * input_scale)  # (-0.0 stays -0.0)
     return (scale * np.where(a > 0, a, negative)).astype(a.dtype)
 
 

@@ -522,7 +522,9 @@ def _(ctx, grad):
 @primitive("relu", node="ReluBackward0", group=ELEMENTWISE, saves=("out",),
            lowering="max({0}, 0)")
 def _relu(a):
-    return np.maximum(a, 0)
+    # numpy's maximum keeps its second operand on ties: relu(-0.0) is -0.0, as in ATen (whose
+    # binary maximum, vectorized, keeps its second operand too: maximum and minimum stay as is)
+    return np.maximum(0, a)
 
 
 @_relu.vjp
@@ -637,7 +639,11 @@ def _empty_in_layout_of(a):
 def _clamp(a, min, max):
     if a.dtype.kind == "b":
         _refuse_bool(_scalar_clamp_kernel(min, max), a)
-    return np.clip(a, min, max)
+    # a on ties, as ATen keeps it (see _relu): np.clip with two bounds does, with one it keeps
+    # the bound (and one ufunc with its operands swapped costs what np.clip does)
+    if max is None:
+        return np.maximum(min, a)
+    return np.minimum(max, a) if min is None else np.clip(a, min, max)
 
 
 def _scalar_clamp_kernel(min, max):
@@ -663,7 +669,7 @@ def _(ctx, grad, min, max):
 def _clamp_min(a, min):
     if a.dtype.kind == "b":
         _refuse_bool("clamp_min_scalar_cpu", a)
-    return np.maximum(a, np.asarray(min, dtype=a.dtype))
+    return np.maximum(np.asarray(min, dtype=a.dtype), a)  # (a on ties, see _relu)
 
 
 @_clamp_min.vjp
@@ -677,7 +683,7 @@ def _(ctx, grad, min):
 def _clamp_max(a, max):
     if a.dtype.kind == "b":
         _refuse_bool("clamp_max_scalar_cpu", a)
-    return np.minimum(a, np.asarray(max, dtype=a.dtype))
+    return np.minimum(np.asarray(max, dtype=a.dtype), a)
 
 
 @_clamp_max.vjp
