@@ -38,6 +38,7 @@ from ._layout import layout, sparse_coo, sparse_csr, strided
 from . import sparse  # noqa: E402  torch.sparse; sparse COO tensors
 from .sparse import sparse_coo_tensor, sparse_csr_tensor, spmm  # noqa: E402
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+from ._lobpcg import lobpcg  # noqa: E402
 mm, matmul = sparse.sparse_aware(mm, "mm"), sparse.sparse_aware(matmul, "matmul")  # noqa: F405
 sparse.route_sparse_calls(globals())  # torch.sqrt(sparse) … run the sparse tensor's method
 cat = sparse.sequence_aware(cat, sparse.sparse_cat)  # noqa: F405

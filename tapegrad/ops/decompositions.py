@@ -8,9 +8,10 @@ from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .creation import eye, zeros, zeros_like
-from .layout import tril
+from .conjugation import conj, real
+from .layout import diag_embed, tril
 from .linalg import matmul
-from .matrix import (_check_matrices, _mT, check_floating, check_lapack_dtype,
+from .matrix import (_check_matrices, _mH, _mT, check_floating, check_lapack_dtype,
                      check_same_dtype)
 from .registry import OTHER, primitive
 from .shape import cat, narrow, stack
@@ -21,7 +22,8 @@ _QR = structseq("linalg_qr", "Q R")
 _QR_MODES = ("reduced", "complete", "r")
 
 
-@primitive("qr", node="LinalgQrBackward0", group=OTHER, n_outputs=None, saves=("out0", "out1"))
+@primitive("qr", node="LinalgQrBackward0", group=OTHER, n_outputs=None, saves=("out0", "out1"),
+           complex_rule=True)
 def _qr(a, mode):
     """LAPACK's geqrf/orgqr through numpy (Q empty for mode 'r', as in PyTorch)."""
     if mode == "r":
@@ -32,9 +34,9 @@ def _qr(a, mode):
 @_qr.vjp
 def _(ctx, grads, mode):
     """Walter and Lehmann's rule (arXiv:2009.10071) for A = Q R. With m >= n:
-    gA = (gQ + Q copyltu(M)) R^-T, M = R gR^T - gQ^T Q, copyltu mirroring M's lower triangle.
-    With m < n, A = [X | Y] and R = [U | V]: X gets that rule with gQ + Y gV^T and U, Y gets
-    Q gV."""
+    gA = (gQ + Q copyltu(M)) R^-H, M = R gR^H - gQ^H Q, copyltu mirroring M's lower triangle
+    onto the upper one, conjugated (^H is ^T for real matrices). With m < n, A = [X | Y] and
+    R = [U | V]: X gets that rule with gQ + Y gV^H and U, Y gets Q gV."""
     q, r = ctx.saved
     m, n = ctx.input_shapes[0][-2:]
     if mode == "r":
@@ -51,23 +53,24 @@ def _(ctx, grads, mode):
     a = matmul(q, r)
     y, u = narrow(a, -1, m, n - m), narrow(r, -1, 0, m)
     grad_u, grad_v = narrow(grad_r, -1, 0, m), narrow(grad_r, -1, m, n - m)
-    grad_x = _square_qr_grad(q, u, grad_q + matmul(y, _mT(grad_v)), grad_u)
+    grad_x = _square_qr_grad(q, u, grad_q + matmul(y, _mH(grad_v)), grad_u)
     return cat([grad_x, matmul(q, grad_v)], -1)
 
 
 def _square_qr_grad(q, r, grad_q, grad_r):
     from .factorizations import solve_triangular
-    m = matmul(r, _mT(grad_r)) - matmul(_mT(grad_q), q)
-    mirrored = tril(m) + _mT(tril(m, -1))
-    return solve_triangular(_mT(r), grad_q + matmul(q, mirrored), upper=False, left=False)
+    m = matmul(r, _mH(grad_r)) - matmul(_mH(grad_q), q)
+    lower = tril(m, -1)
+    mirrored = lower + _mH(lower) + diag_embed(real(m.diagonal(0, -2, -1)))
+    return solve_triangular(_mH(r), grad_q + matmul(q, mirrored), upper=False, left=False)
 
 
 def qr(A, mode="reduced"):
     """A = Q R with orthonormal columns in Q and R upper-triangular; ``mode`` 'reduced'
     (k = min(m, n) columns), 'complete' (Q square) or 'r' (R alone, Q empty)."""
     _check_matrices("linalg.qr", A)
-    check_floating("linalg.qr", A)
-    check_lapack_dtype("geqrf_cpu", A)
+    check_floating("linalg.qr", A, complex_ok=True)
+    check_lapack_dtype("geqrf_cpu", A, complex_ok=True)
     if mode not in _QR_MODES:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")
@@ -81,34 +84,35 @@ def _triangle(factor, upper):
 
 
 @primitive("cholesky_solve", node="CholeskySolveBackward0", group=OTHER,
-           saves=("b", "factor", "out"), saves_for={"b": ("factor",)})
+           saves=("b", "factor", "out"), saves_for={"b": ("factor",)}, complex_rule=True)
 def _cholesky_solve(b, factor, upper):
-    """X with (L L^T) X = B (U^T U with ``upper``): two triangular solves, one triangle read."""
+    """X with (L L^H) X = B (U^H U with ``upper``; ^H is ^T for real matrices): two triangular
+    solves, one triangle read."""
     lower = _triangle(factor, upper)
     if upper:
-        lower = np.swapaxes(lower, -1, -2)
+        lower = np.swapaxes(lower, -1, -2).conj()
     y = np.linalg.solve(lower, b)
-    return np.linalg.solve(np.swapaxes(lower, -1, -2), y).astype(b.dtype, copy=False)
+    return np.linalg.solve(np.swapaxes(lower, -1, -2).conj(), y).astype(b.dtype, copy=False)
 
 
 @_cholesky_solve.vjp
 def _(ctx, grad, upper):
-    """PyTorch's ``cholesky_solve_backward``: gB = cholesky_solve(G, L) and the full (not
-    triangular) gL = -(gB X^T + X gB^T) L (-U (gB X^T + X gB^T) with ``upper``)."""
+    """PyTorch's ``cholesky_solve_backward``: gB = cholesky_solve(G, L) (A is Hermitian) and the
+    full (not triangular) gL = -(gB X^H + X gB^H) L (-U (gB X^H + X gB^H) with ``upper``)."""
     _, factor, x = ctx.saved
     need_b, need_factor = ctx.needs_input_grad
     grad_b = _cholesky_solve(grad, factor, upper=upper)
     grad_factor = None
     if need_factor:
-        common = matmul(grad_b, _mT(x))
-        common = common + _mT(common)
+        common = matmul(grad_b, _mH(x))
+        common = common + _mH(common)
         grad_factor = -matmul(factor, common) if upper else -matmul(common, factor)
         grad_factor = sum_to(grad_factor, ctx.input_shapes[1])
     return (sum_to(grad_b, ctx.input_shapes[0]) if need_b else None), grad_factor
 
 
 def cholesky_solve(B, L, upper=False):
-    """``X`` with ``A X = B`` where A = L L^T (A = U^T U with ``upper``)."""
+    """``X`` with ``A X = B`` where A = L L^H (A = U^H U with ``upper``)."""
     for name, t in (("b", B), ("u", L)):
         if t._array.ndim < 2:
             raise RuntimeError(f"{name} should have at least 2 dimensions, but has "
@@ -118,21 +122,23 @@ def cholesky_solve(B, L, upper=False):
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} "
                            f"by {n2} but each b matrix is {rows} by {B._array.shape[-1]}")
-    check_lapack_dtype("cholesky_solve_cpu", B)
+    check_lapack_dtype("cholesky_solve_cpu", B, complex_ok=True)
     return _cholesky_solve(B, L, upper=upper)
 
 
 # ------------------------------------------------------------------ pinv
 
-@primitive("pinv", node="LinalgPinvBackward0", group=OTHER, saves=("a", "out"))
+@primitive("pinv", node="LinalgPinvBackward0", group=OTHER, saves=("a", "out"),
+           complex_rule=True)
 def _pinv(a, atol, rtol, hermitian):
-    """From the SVD (the eigendecomposition when ``hermitian``): the values at most
-    max(atol, rtol * largest) count as zero. ``atol`` and ``rtol`` broadcast over the batch."""
+    """V diag(1 / s) U^H from the SVD (the eigendecomposition when ``hermitian``): the values
+    at most max(atol, rtol * largest) count as zero. ``atol`` and ``rtol`` broadcast over the
+    batch."""
     if hermitian:
         values, vectors = np.linalg.eigh(a)
         magnitudes = np.abs(values)
         largest = magnitudes.max(-1, keepdims=True, initial=0)
-        u, vh = vectors, np.swapaxes(vectors, -1, -2)
+        u, vh = vectors, np.swapaxes(vectors, -1, -2).conj()
     else:
         u, values, vh = np.linalg.svd(a, full_matrices=False)
         magnitudes = values
@@ -140,7 +146,7 @@ def _pinv(a, atol, rtol, hermitian):
     cutoff = np.maximum(np.asarray(atol)[..., None], np.asarray(rtol)[..., None] * largest)
     kept = magnitudes > cutoff
     inverted = np.where(kept, 1 / np.where(kept, values, 1), 0).astype(a.dtype)
-    return np.swapaxes(vh, -1, -2) * inverted[..., None, :] @ np.swapaxes(u, -1, -2)
+    return np.swapaxes(vh, -1, -2).conj() * inverted[..., None, :] @ np.swapaxes(u, -1, -2).conj()
 
 
 @_pinv.vjp
@@ -150,18 +156,19 @@ def _(ctx, grad, atol, rtol, hermitian):
 
 
 def _pinv_backward(grad, p, a):
-    """PyTorch's ``pinv_backward`` (P = pinv(A), K built on the smaller dimension)."""
+    """PyTorch's ``pinv_backward`` (P = pinv(A), K built on the smaller dimension; ^H is ^T for
+    real matrices)."""
     m, n = a._array.shape[-2:]
-    p_t, grad_t = _mT(p), _mT(grad)
+    p_h, grad_h = _mH(p), _mH(grad)
     if m <= n:
-        k = matmul(grad_t, p)
-        k_p_t = matmul(k, p_t)
-        return (-_mT(matmul(p, k)) + k_p_t - matmul(matmul(a, p), k_p_t)
-                + matmul(matmul(p_t, p), grad_t - matmul(k, a)))
-    k = matmul(p, grad_t)
-    p_t_k = matmul(p_t, k)
-    return (-_mT(matmul(k, p)) + p_t_k - matmul(matmul(p_t_k, p), a)
-            + matmul(matmul(grad_t - matmul(a, k), p), p_t))
+        k = matmul(grad_h, p)
+        k_p_h = matmul(k, p_h)
+        return (-_mH(matmul(p, k)) + k_p_h - matmul(matmul(a, p), k_p_h)
+                + matmul(matmul(p_h, p), grad_h - matmul(k, a)))
+    k = matmul(p, grad_h)
+    p_h_k = matmul(p_h, k)
+    return (-_mH(matmul(k, p)) + p_h_k - matmul(matmul(p_h_k, p), a)
+            + matmul(matmul(grad_h - matmul(a, k), p), p_h))
 
 
 def _tolerance(value):
@@ -171,7 +178,8 @@ def _tolerance(value):
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The Moore-Penrose pseudo-inverse. Without either tolerance, rtol is eps * max(m, n);
     with only a positive ``atol``, rtol is 0 (PyTorch's defaults)."""
-    if A._array.ndim < 2 or A._array.dtype not in (np.float32, np.float64):
+    if A._array.ndim < 2 or A._array.dtype not in (np.float32, np.float64, np.complex64,
+                                                    np.complex128):
         raise RuntimeError(f"linalg.pinv({_LEGACY_TYPE_NAMES[A._array.dtype.name]}"
                            f"{{{list(A._array.shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
@@ -239,15 +247,16 @@ def lstsq_solution(A, B, rtol, residuals):
 # ------------------------------------------------------------------ householder_product
 
 def _reflected(q, v, tau):
-    """H q with H = I - tau v v^T (tau shaped to broadcast over q's matrices)."""
-    return q - tau * (v @ (np.swapaxes(v, -1, -2) @ q))
+    """H q with H = I - tau v v^H (tau shaped to broadcast over q's matrices)."""
+    return q - tau * (v @ (np.swapaxes(v, -1, -2).conj() @ q))
 
 
 @primitive("householder_product", node="LinalgHouseholderProductBackward0", group=OTHER,
-           saves=("a", "tau"))
+           saves=("a", "tau"), complex_rule=True)
 def _householder_product(a, tau):
-    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T, v_i column i of ``a``
-    below the diagonal with a 1 on it (how QR factorizations store Q)."""
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H, v_i column i of ``a``
+    below the diagonal with a 1 on it (how QR factorizations store Q; ^H is ^T for real
+    matrices)."""
     m, n = a.shape[-2:]
     reflectors = np.tril(a, -1) + np.eye(m, n, dtype=a.dtype)
     q = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape).copy()
@@ -258,9 +267,9 @@ def _householder_product(a, tau):
 
 @_householder_product.vjp
 def _(ctx, grad):
-    """Back through the product one reflector at a time: with q' = H_i q and w = v_i^T q,
-    g tau_i = -<G, v_i w>, g v_i = -tau_i (G w^T + q G^T v_i), and G becomes H_i^T G; only
-    the reflectors' entries below the diagonal are A's."""
+    """Back through the product one reflector at a time: with q' = H_i q, w = v_i^H q and
+    u = v_i^H G, g tau_i = -sum(u conj(w)), g v_i = -conj(tau_i) G w^H - tau_i q u^H, and G
+    becomes H_i^H G; only the reflectors' entries below the diagonal are A's."""
     a, tau = ctx.saved
     m, n = a._array.shape[-2:]
     k = tau._array.shape[-1]
@@ -269,15 +278,15 @@ def _(ctx, grad):
     scales = [tau[..., i:i + 1].unsqueeze(-1) for i in range(k)]
     partial = [eye(m, n, dtype=a.dtype).expand(a._array.shape)]  # H_{i+1} ... H_k I, i = k..1
     for v, t in zip(reversed(columns), reversed(scales)):
-        partial.append(partial[-1] - t * matmul(v, matmul(_mT(v), partial[-1])))
+        partial.append(partial[-1] - t * matmul(v, matmul(_mH(v), partial[-1])))
     grad_taus, grad_columns = [], []
     for i, (v, t) in enumerate(zip(columns, scales)):
         q = partial[k - 1 - i]
-        w = matmul(_mT(v), q)
-        v_grad = matmul(_mT(v), grad)
-        grad_taus.append(-(v_grad * w).sum((-2, -1)))
-        grad_columns.append(-t * (matmul(grad, _mT(w)) + matmul(q, _mT(v_grad))))
-        grad = grad - t * matmul(v, v_grad)
+        w = matmul(_mH(v), q)
+        v_grad = matmul(_mH(v), grad)
+        grad_taus.append(-(v_grad * conj(w)).sum((-2, -1)))
+        grad_columns.append(-conj(t) * matmul(grad, _mH(w)) - t * matmul(q, _mH(v_grad)))
+        grad = grad - conj(t) * matmul(v, v_grad)
     grad_a = cat(grad_columns + [zeros(a._array.shape[:-1] + (n - k,), dtype=a.dtype)], -1)
     return tril(grad_a, -1), stack(grad_taus, -1) if k else zeros_like(tau)
 

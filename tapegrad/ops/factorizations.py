@@ -22,7 +22,7 @@ from .shape import cat, narrow
 from .broadcast import sum_to
 from .linalg import matmul
 from .copies import rename_node
-from .matrix import (_check_matrices, _mT, check_floating, check_lapack_dtype,
+from .matrix import (_check_matrices, _mH, _mT, check_floating, check_lapack_dtype,
                      check_same_dtype, check_square_shape)
 from .matrix import cholesky as _linalg_cholesky
 from .matrix_functions import householder_product
@@ -75,7 +75,7 @@ def solve_triangular(A, B=_MISSING, *, upper=_MISSING, left=True, unitriangular=
         equation = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {equation} ({rows}x{cols} and {b_rows}x{b_cols})")
-    check_lapack_dtype("triangular_solve_cpu", A)
+    check_lapack_dtype("triangular_solve_cpu", A, complex_ok=True)
     B = B if B.dtype == A.dtype else B.to(A.dtype)
     return _solve_triangular(A, B, upper=bool(upper), left=bool(left),
                              unitriangular=bool(unitriangular))
@@ -189,7 +189,7 @@ def _check_lu_input(name, A, pivot):
     if A._array.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got "
                            f"size: {list(A._array.shape)} instead")
-    check_lapack_dtype("lu_cpu", A)
+    check_lapack_dtype("lu_cpu", A, complex_ok=True)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
 
@@ -288,18 +288,18 @@ def lu(A, *, pivot=True):
 
 
 @primitive("lu_solve", node="LinalgLuSolveBackward0", group=OTHER, saves=("lu", "pivots", "out"),
-           nondifferentiable=("pivots",))
+           nondifferentiable=("pivots",), complex_rule=True)
 def _lu_solve(lu, pivots, b, *, left, adjoint):
-    """A X = B with A = P L U given packed (A^T X = B if ``adjoint``; X A = B if not ``left``,
-    which is A^T X^T = B^T)."""
+    """A X = B with A = P L U given packed (A^H X = B if ``adjoint``; X A = B if not ``left``,
+    which is A^H X^H = B^H; ^H is ^T for real matrices)."""
     if not left:
-        return np.swapaxes(_lu_solve.forward(lu, pivots, np.swapaxes(b, -1, -2), left=True,
-                                             adjoint=not adjoint), -1, -2)
+        return _conj_transpose(_lu_solve.forward(lu, pivots, _conj_transpose(b), left=True,
+                                                 adjoint=not adjoint))
     permutation = _lu_permutation.forward(pivots, m=lu.shape[-1], dtype=lu.dtype.name)
-    if adjoint:  # U^T L^T P^T X = B
-        y = lapack.triangular_solve(np.swapaxes(lu, -1, -2), b, upper=False)
-        x = permutation @ lapack.triangular_solve(np.swapaxes(lu, -1, -2), y, upper=True,
-                                                  unitriangular=True)
+    if adjoint:  # U^H L^H P^T X = B
+        lu_h = _conj_transpose(lu)
+        y = lapack.triangular_solve(lu_h, b, upper=False)
+        x = permutation @ lapack.triangular_solve(lu_h, y, upper=True, unitriangular=True)
         return x.astype(b.dtype, copy=False)
     y = lapack.triangular_solve(lu, np.swapaxes(permutation, -1, -2) @ b, upper=False,
                                 unitriangular=True)
@@ -308,27 +308,32 @@ def _lu_solve(lu, pivots, b, *, left, adjoint):
 
 @_lu_solve.vjp
 def _(ctx, grad, left, adjoint):
-    """With op(A) X = B (op(A) = A^T if ``adjoint``; the right-hand form transposed to this one):
-    gB = op(A)^-T G, a solve with the same factors, and gA = -gB X^T (-X gB^T for A^T), carried
-    to the packed factors through A = P L U: gL = tril(P^T gA U^T, -1), gU = triu(L^T P^T gA)."""
+    """With op(A) X = B (op(A) = A^H if ``adjoint``; the right-hand form conjugate-transposed to
+    this one): gB = op(A)^-H G, a solve with the same factors, and gA = -gB X^H (-X gB^H for
+    A^H), carried to the packed factors through A = P L U: gL = tril(P^T gA U^H, -1),
+    gU = triu(L^H P^T gA)."""
     packed, pivots, x = ctx.saved
     if not left:
-        grad, x, adjoint = _mT(grad), _mT(x), not adjoint
+        grad, x, adjoint = _mH(grad), _mH(x), not adjoint
     grad_b = _lu_solve(packed, pivots, grad, left=True, adjoint=not adjoint)
     grad_packed = None
     if ctx.needs_input_grad[0]:
-        grad_a = -matmul(x, _mT(grad_b)) if adjoint else -matmul(grad_b, _mT(x))
+        grad_a = -matmul(x, _mH(grad_b)) if adjoint else -matmul(grad_b, _mH(x))
         permutation, lower, upper = lu_unpack(packed, pivots)
         rotated = matmul(_mT(permutation), grad_a)
-        grad_packed = sum_to(tril(matmul(rotated, _mT(upper)), -1)
-                             + triu(matmul(_mT(lower), rotated)), ctx.input_shapes[0])
+        grad_packed = sum_to(tril(matmul(rotated, _mH(upper)), -1)
+                             + triu(matmul(_mH(lower), rotated)), ctx.input_shapes[0])
     if not left:
-        grad_b = _mT(grad_b)
+        grad_b = _mH(grad_b)
     return grad_packed, None, sum_to(grad_b, ctx.input_shapes[2])
 
 
+def _conj_transpose(array):
+    return np.swapaxes(array, -1, -2).conj()
+
+
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
-    """``X`` with ``A X = B`` (``A^T X = B`` with ``adjoint``; ``X A = B`` if not ``left``), A
+    """``X`` with ``A X = B`` (``A^H X = B`` with ``adjoint``; ``X A = B`` if not ``left``), A
     given by its packed factorization, checked in PyTorch's words."""
     _check_matrices("linalg.lu_solve", LU, "LU")
     check_square_shape("torch.linalg.lu_solve", LU)
@@ -365,10 +370,10 @@ def _upper_triangular_inverse(u):
 
 
 def _cholesky_inverse_values(factor, upper):
-    """(U^T U)^-1 = U^-1 U^-T as LAPACK's potri computes it: each entry (i <= j) is the sum over
-    k >= j of U^-1[i, k] U^-1[j, k], started from -0. so that an all-zero sum keeps its sign; the
-    lower factor's case is the upper one of L^T."""
-    u = np.triu(factor if upper else np.swapaxes(factor, -1, -2))
+    """(U^H U)^-1 = U^-1 U^-H as LAPACK's potri computes it: each entry (i <= j) is the sum over
+    k >= j of U^-1[i, k] conj(U^-1[j, k]), started from -0. so that an all-zero sum keeps its
+    sign; the lower factor's case is the upper one of L^H."""
+    u = np.triu(factor if upper else np.swapaxes(factor, -1, -2).conj())
     zero_pivots = (np.diagonal(u, axis1=-2, axis2=-1) == 0)
     if zero_pivots.any():
         position = int(np.argmax(zero_pivots.reshape(-1, u.shape[-1]).any(0))) + 1
@@ -379,30 +384,33 @@ def _cholesky_inverse_values(factor, upper):
     result = np.full_like(u, -0.0)
     for k in range(u.shape[-1]):
         column = inverse[..., :k + 1, k]
-        result[..., :k + 1, :k + 1] += column[..., :, None] * column[..., None, :]
+        result[..., :k + 1, :k + 1] += column[..., :, None] * column[..., None, :].conj()
+    if result.dtype.kind == "c":  # potri's diagonal: sums of squared moduli, exactly real
+        diagonal = np.arange(u.shape[-1])
+        result[..., diagonal, diagonal] = result[..., diagonal, diagonal].real
     return result
 
 
 @primitive("cholesky_inverse", node="CholeskyInverseBackward0", group=OTHER,
-           saves=("factor", "out"))
+           saves=("factor", "out"), complex_rule=True)
 def _cholesky_inverse(factor, upper):
     return _cholesky_inverse_values(factor, upper)
 
 
 @_cholesky_inverse.vjp
 def _(ctx, grad, upper):
-    """PyTorch's ``cholesky_inverse_backward``: with S = A^-1 (G + G^T) A^-1, the full (not
+    """PyTorch's ``cholesky_inverse_backward``: with S = A^-1 (G + G^H) A^-1, the full (not
     triangular) gL = -S L (-U S with ``upper``)."""
     factor, inverse = ctx.saved
-    common = matmul(inverse, matmul(grad + _mT(grad), inverse))
+    common = matmul(inverse, matmul(grad + _mH(grad), inverse))
     return -matmul(factor, common) if upper else -matmul(common, factor)
 
 
 def cholesky_inverse(L, upper=False):
-    """A^-1 from A's Cholesky factor (L L^T = A; U^T U = A with ``upper``), reading only that
+    """A^-1 from A's Cholesky factor (L L^H = A; U^H U = A with ``upper``), reading only that
     triangle of ``L``."""
     check_square_shape("cholesky_inverse", L)
-    check_lapack_dtype("cholesky_inverse_out_cpu", L)
+    check_lapack_dtype("cholesky_inverse_out_cpu", L, complex_ok=True)
     return _cholesky_inverse(L, upper=bool(upper))
 
 
@@ -472,7 +480,7 @@ def _check_triangular_solve(b, A):
     if rows != n:
         raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is {n} "
                            f"by {n} but each b matrix is {rows} by {b._array.shape[-1]}")
-    check_lapack_dtype("triangular_solve_cpu", A)
+    check_lapack_dtype("triangular_solve_cpu", A, complex_ok=True)
 
 
 def cholesky(input, upper=False):
@@ -645,7 +653,7 @@ def geqrf(input):
     differentiable (PyTorch records a node whose backward raises)."""
     if input._array.ndim < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
-    _check_real_lapack_dtype("torch.geqrf", "geqrf_cpu", input)
+    check_lapack_dtype("geqrf_cpu", input, complex_ok=True)
     return _Geqrf(*_geqrf(input))
 
 
@@ -702,12 +710,6 @@ def _check_ormqr(input, tau, other, left):
                                f"but input has dtype{_LEGACY_TYPE_NAMES[input._array.dtype.name]}"
                                f" and {argument} has dtype "
                                f"{_LEGACY_TYPE_NAMES[tensor._array.dtype.name]}")
-    _check_real_lapack_dtype(name, "ormqr_cpu", input)
-
-
-def _check_real_lapack_dtype(name, kernel, A):
-    """Complex matrices get tapegrad's refusal (it computes these on real ones only); other
-    dtypes that are not float32 / float64 get PyTorch's dispatch error."""
-    if A._array.dtype.kind == "c":
-        check_floating(name, A)
-    check_lapack_dtype(kernel, A)
+    if input.is_complex():  # refused until a renamed node (OrmqrBackward0 is the product's,
+        check_floating(name, input)  # renamed) keeps the conjugation of complex rules
+    check_lapack_dtype("ormqr_cpu", input)

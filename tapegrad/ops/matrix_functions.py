@@ -10,13 +10,14 @@ import numpy as np
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import lapack
+from .conjugation import conj
 from .creation import eye, zeros_like
 from .decompositions import householder_product as _householder_product
 from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
 from .linalg import _broadcast_batch, matmul
-from .matrix import (_inv, _mT, check_floating, check_lapack_dtype, check_low_precision,
+from .matrix import (_inv, _mH, _mT, check_floating, check_lapack_dtype, check_low_precision,
                      check_square_shape, cholesky, inv, linalg_svd, solve)
 from .reduction import sum as _sum
 from .registry import OTHER, primitive
@@ -28,27 +29,38 @@ _Slogdet = structseq("slogdet", "sign logabsdet")
 _LinalgSlogdet = structseq("linalg_slogdet", "sign logabsdet")
 
 
-@primitive("slogdet", node="LinalgSlogdetBackward0", group=OTHER, n_outputs=None, saves=("a",))
+@primitive("slogdet", node="LinalgSlogdetBackward0", group=OTHER, n_outputs=None,
+           saves=("a", "out1"))
 def _slogdet(a):
-    """log|det A| and the sign, both outputs of the node (the sign's gradient is zero); a
-    singular matrix's sign, or one with a nan, is the LU's signed zero, as PyTorch's."""
+    """log|det A| and the sign (det / |det|, complex for a complex A), both outputs of the node;
+    a real singular matrix's sign, or one with a nan, is the LU's signed zero, as PyTorch's."""
     with np.errstate(invalid="ignore"):  # a nan entry: nan, silently, as PyTorch
         sign, logabsdet = np.linalg.slogdet(a)
     from_lu = (sign == 0) | np.isnan(logabsdet)
-    if from_lu.any():
+    if from_lu.any() and a.dtype.kind == "f":
         sign = np.where(from_lu, lapack.lu_slogdet(a)[0], sign)
     return logabsdet, sign
 
 
 @_slogdet.vjp
 def _(ctx, grads):
-    """d log|det A| = tr(A^-1 dA): the gradient is G A^-T (of a singular A: the infinite
-    inverse PyTorch's LU solve leaves)."""
-    (a,) = ctx.saved
-    grad = grads[0]
+    """d log det A = tr(A^-1 dA) = d log|det A| + i d arg(det A): the gradient is g A^-H, with
+    g the logabsdet's gradient (of a singular A: the infinite inverse PyTorch's LU solve
+    leaves). A complex sign = e^(i arg) adds i Im(G_sign conj(sign)) to g; a real sign is
+    piecewise constant."""
+    a, sign = ctx.saved
+    grad = _complex_log_det_grad(grads, sign) if a.is_complex() else grads[0]
     if grad is None:
         return zeros_like(a)
-    return unsqueeze(unsqueeze(grad, -1), -1) * _mT(_inv_or_lu_inverse(a))
+    return unsqueeze(unsqueeze(grad, -1), -1) * _mH(_inv_or_lu_inverse(a))
+
+
+def _complex_log_det_grad(grads, sign):
+    grad_logabsdet, grad_sign = (grads[i] if i < len(grads) else None for i in range(2))
+    if grad_sign is None:
+        return None if grad_logabsdet is None else grad_logabsdet.to(sign.dtype)
+    rotation = (grad_sign * conj(sign)).imag * 1j
+    return rotation if grad_logabsdet is None else grad_logabsdet + rotation
 
 
 def _inv_or_lu_inverse(a):
@@ -59,7 +71,7 @@ def _inv_or_lu_inverse(a):
 
 def _check_square(name, A):
     check_square_shape(name, A)
-    check_floating(name, A)
+    check_floating(name, A, complex_ok=True)
 
 
 def linalg_slogdet(A):
@@ -75,10 +87,13 @@ def slogdet(input):
 
 
 def logdet(input):
-    """log det(A): nan for a negative determinant, -inf for zero (composed as PyTorch does)."""
+    """log det(A): nan for a negative determinant, -inf for zero; of a complex A, the principal
+    log(sign) + log|det A| (composed as PyTorch does)."""
     _check_square("logdet", input)
     check_low_precision("logdet", input)
     sign, logabsdet = linalg_slogdet(input)
+    if input.is_complex():
+        return sign.log() + logabsdet
     return where(sign < 0, float("nan"), logabsdet)
 
 
@@ -172,9 +187,16 @@ def _taylor_4(a):
     return _combination(powers + [tail], (1.0, 1.0, 0.0, 1.0))
 
 
+def _real_dtype(dtype):
+    """float32 for complex64, float64 for complex128: the precision a complex matrix's
+    coefficients and norm bounds are taken in, as PyTorch's real value type."""
+    return np.finfo(dtype).dtype
+
+
 def _taylor_8_coefficients(dtype):
-    """The paper's closed forms for degree 8 (with sqrt(177)), rounded through ``dtype``."""
-    rounded = dtype.type
+    """The paper's closed forms for degree 8 (with sqrt(177)), rounded through ``dtype``'s
+    real precision."""
+    rounded = _real_dtype(dtype).type
     sqrt_177, x3 = float(rounded(13.30413469565007072504)), float(rounded(2.0 / 3.0))
     return tuple(float(rounded(c)) for c in (
         x3 * ((1 + sqrt_177) / 88), x3 * ((1 + sqrt_177) / 352), x3,
@@ -206,7 +228,7 @@ def _taylor_18(a):
 
 
 def _taylor_18_scaled_and_squared(a, norms, theta):
-    squarings = np.maximum(0, np.ceil(np.log2(norms / a.dtype.type(theta)))).astype(np.int64)
+    squarings = np.maximum(0, np.ceil(np.log2(norms / norms.dtype.type(theta)))).astype(np.int64)
     result = _taylor_18(a / (2.0 ** squarings).astype(a.dtype)[:, None, None])
     for k, s in enumerate(squarings):
         for _ in range(s):
@@ -225,16 +247,17 @@ def _expm(a):
     if n == 1:
         return np.exp(a)
     flat = a.reshape(-1, n, n)
-    thetas = _THETAS[np.dtype(a.dtype)]
+    real = _real_dtype(a.dtype).type
+    thetas = _THETAS[np.dtype(real)]
     norms = np.abs(flat).sum(axis=-2).max(axis=-1)
     result = np.full_like(flat, np.nan)
     lower = -1.0
     for taylor, upper in zip(_TAYLOR, thetas):
-        chosen = (lower < norms) & (norms <= a.dtype.type(upper))
+        chosen = (lower < norms) & (norms <= real(upper))
         if chosen.any():
             result[chosen] = taylor(flat[chosen])
-        lower = a.dtype.type(upper)
-    large = norms >= a.dtype.type(thetas[-2])
+        lower = real(upper)
+    large = norms >= real(thetas[-2])
     if large.any():
         result[large] = _taylor_18_scaled_and_squared(flat[large], norms[large], thetas[-1])
     return result.reshape(a.shape)
@@ -250,7 +273,8 @@ def _matrix_exp(a):
 @_matrix_exp.vjp
 def _(ctx, grad):
     """The Fréchet derivative in direction G at A^T: exp([[A^T, G], [0, A^T]])'s upper-right
-    block."""
+    block (conjugated around for a complex A, by the registry, which makes it the derivative at
+    A^H, as PyTorch's)."""
     (a,) = ctx.saved
     n = a._array.shape[-1]
     transposed = _mT(a)
@@ -259,8 +283,9 @@ def _(ctx, grad):
 
 
 def matrix_exp(A):
-    """e^A = sum A^k / k!."""
-    _check_square("linalg.matrix_exp", A)
+    """e^A = sum A^k / k!, of real or complex matrices."""
+    check_square_shape("linalg.matrix_exp", A)
+    check_floating("linalg.matrix_exp", A, complex_ok=True)
     return _matrix_exp(A)
 
 
@@ -373,7 +398,7 @@ def tensorsolve(A, B, dims=None):
 
 
 def householder_product(A, tau):
-    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T, v_i column i of ``A``
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H, v_i column i of ``A``
     below the diagonal with a 1 on it (how QR factorizations store Q)."""
     m, n = A._array.shape[-2:]
     k = tau._array.shape[-1]
@@ -387,7 +412,7 @@ def householder_product(A, tau):
         raise RuntimeError(f"torch.linalg.householder_product: tau dtype "
                            f"{_LEGACY_TYPE_NAMES[tau._array.dtype.name]} does not match input "
                            f"dtype {_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
-    check_lapack_dtype("orgqr_cpu", A)
+    check_lapack_dtype("orgqr_cpu", A, complex_ok=True)
     return _householder_product(A, tau)
 
 
