@@ -68,7 +68,7 @@ def runner(specialization):
 
 def attempt(specialization):
     """``attempt(args, kwargs)``: the call if the specialization's guards hold, else ``MISS``:
-    checks and call in one function, reading each argument once."""
+    checks and call in one Python function (a call's fast path, see ``CompiledFunction``)."""
     namespace = _namespace(specialization)
     guards = specialization.guards
     namespace.bindings.update(guards.bindings, MISS=MISS)
