@@ -4,10 +4,9 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
-from ..._runtime import typename
 from ...tensor import Tensor
 from ..parameter import Parameter
-from .module import Module, _indent
+from .module import Module, _class_repr, _indent
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
@@ -151,12 +150,6 @@ def _check_multiplier(sequential, times):
                          f"{_class_repr(type(sequential))}")
 
 
-def _class_repr(cls):
-    """``<class 'torch.nn.modules.container.Sequential'>``: a class as PyTorch's messages show
-    it, tapegrad's classes under their PyTorch names."""
-    return f"<class '{typename(cls)}'>"
-
-
 class ModuleList(_ModuleSequence):
     """A list of modules whose parameters the parent module sees; it has no ``forward``."""
 
@@ -186,7 +179,13 @@ class ModuleList(_ModuleSequence):
         return super().extend(modules)
 
     def insert(self, index, module):
-        self._insert(index, module)
+        """As PyTorch: shifts the entries from ``index`` on up by one, then stores ``module``
+        under ``str(index)`` — so a negative index fails with KeyError '-1' (after shifting)
+        and an index past the end leaves a gap."""
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        Module._changes += 1
 
     def __repr__(self):
         """As PyTorch: runs of identical children print once, as ``(0-2): 3 x Linear(...)``."""

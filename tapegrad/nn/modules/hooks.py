@@ -22,6 +22,9 @@ class RemovableHandle:
 
     next_id = 0
 
+    def __repr__(self):  # PyTorch's class lives in torch.utils.hooks
+        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
+
     def __init__(self, hooks_dict, *, extra_dict=None, on_remove=None):
         self.hooks_dict_ref = weakref.ref(hooks_dict)
         self.on_remove = on_remove  # called after removing (a module counts it as a change)
@@ -97,8 +100,10 @@ class BackwardHook:
     def setup_input_hook(self, args):
         """``args`` with its tensors routed through the input identity node."""
         self.n_inputs = len(args)
-        args, self.input_positions = _route_tensors(args, lambda node: node.register_hook(
-            self._input_hook))
+
+        def hook(grad_inputs, grad_outputs):  # PyTorch's name, which the engine's errors quote
+            return self._input_hook(grad_inputs, grad_outputs)
+        args, self.input_positions = _route_tensors(args, lambda node: node.register_hook(hook))
         return args
 
     def setup_output_hook(self, output):

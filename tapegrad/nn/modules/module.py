@@ -8,7 +8,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping, Sized
 from itertools import chain
 
-from ... import dtypes
+from ... import __future__, dtypes
 from ...autograd import grad_mode
 from ...compile import compile as compile_function
 from ..._runtime import typename
@@ -40,10 +40,18 @@ class Module:
     # hooks: a compiled function's guards compare a module's settings only after it moved.
     _changes = 0
 
+    # A class that sets this to True has ``Module.__init__`` pass its arguments on to the next
+    # ``__init__`` in the MRO (a mixin's), as PyTorch does; otherwise arguments are an error.
+    call_super_init = False
+    dump_patches = False  # PyTorch's (unused) switch for printing source diffs when unpickling
+
     def __init__(self, *args, **kwargs):
-        if args or kwargs:
+        if not self.call_super_init and kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if not self.call_super_init and args:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
-                            f"{len(args) + len(kwargs) + 1} were given")
+                            f"{len(args) + 1} were given")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
@@ -54,6 +62,8 @@ class Module:
         object.__setattr__(self, "_is_full_backward_hook", None)
         for table in _HOOK_TABLES:  # ordered dicts: handles refer to them weakly
             object.__setattr__(self, table, OrderedDict())
+        if self.call_super_init:
+            super().__init__(*args, **kwargs)
 
     def forward(self, *input):
         raise NotImplementedError(
@@ -421,7 +431,7 @@ class Module:
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
         if not isinstance(module, Module):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+            raise ValueError(f"`module` is not an nn.Module, found {_class_repr(type(module))}")
         parent, name = self._owner_of(target)
         if strict and not hasattr(parent, name):
             raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
@@ -469,17 +479,31 @@ class Module:
             for module in self.children():
                 module._apply(fn)
         with grad_mode.no_grad():
-            for param in self._parameters.values():
-                if param is None:
-                    continue
-                param.data = fn(param)
-                if param._grad is not None:
-                    param._grad.data = fn(param._grad)
+            for name, param in self._parameters.items():
+                if param is not None:
+                    self._apply_to_parameter(name, param, fn)
             for name, buffer in self._buffers.items():
                 if buffer is not None:
                     self._buffers[name] = fn(buffer)
         Module._changes += 1
         return self
+
+    def _apply_to_parameter(self, name, param, fn):
+        """Convert one parameter and its gradient: in place (``.data`` set), or — opted into
+        with ``torch.__future__.set_overwrite_module_params_on_conversion`` — as a new
+        ``Parameter`` registered under ``name`` (an optimizer still holds the old one)."""
+        converted = fn(param)
+        grad = param._grad
+        if __future__.get_overwrite_module_params_on_conversion() and \
+                not __future__.get_swap_module_params_on_conversion():
+            replacement = Parameter(converted, param.requires_grad)
+            self._parameters[name] = replacement
+            if grad is not None:
+                replacement.grad = fn(grad).requires_grad_(grad.requires_grad)
+            return
+        param.data = converted
+        if grad is not None:
+            grad.data = fn(grad)
 
     def to(self, *args, **kwargs):
         """Converts floating-point parameters and buffers (the CPU is the only device); with
@@ -671,7 +695,8 @@ class Module:
         """Copy ``state_dict`` into the model, module by module, as PyTorch does: every entry
         that fits is copied, and the problems found are raised together at the end."""
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise TypeError("Expected state_dict to be dict-like, got "
+                            f"{_class_repr(type(state_dict))}.")
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = OrderedDict(state_dict)  # a module may add what an older version did not save
         if metadata is not None:
@@ -1046,6 +1071,12 @@ class OptimizedModule(Module):
         return self.forward.explain()
 
 
+def _class_repr(cls):
+    """``<class 'torch.nn.modules.container.Sequential'>``: a class as PyTorch's messages show
+    it, tapegrad's classes under their PyTorch names."""
+    return f"<class '{typename(cls)}'>"
+
+
 def _indent(text, spaces):
     """Indent every line but the first (a child's repr inside its parent's)."""
     lines = text.split("\n")
@@ -1075,7 +1106,7 @@ def _load_error(key, source, target):
     """Why the checkpoint's ``source`` cannot go into ``target`` (None when it can)."""
     if not isinstance(source, Tensor):
         return (f'While copying the parameter named "{key}", expected torch.Tensor or '
-                f"Tensor-like object from checkpoint but received {type(source)}")
+                f"Tensor-like object from checkpoint but received {_class_repr(type(source))}")
     if source.shape != target.shape:  # a lazy placeholder's shape raises, as in PyTorch
         return (f"size mismatch for {key}: copying a param with shape {source.shape} from "
                 f"checkpoint, the shape in current model is {target.shape}.")

@@ -1,7 +1,6 @@
 """Ready-made parametrizations (see ``parametrize``): ``orthogonal``, ``weight_norm`` and
 ``spectral_norm``."""
 import functools
-import math
 from enum import Enum, auto
 
 import numpy as np
@@ -28,38 +27,11 @@ def _is_orthogonal(Q):
 
 
 def _make_orthogonal(A):
-    """The Q of A's QR decomposition, its columns signed so that R has a positive diagonal."""
-    Q, R = linalg.qr(A)
-    return Q * R.diagonal(dim1=-2, dim2=-1).sign().unsqueeze(-2)
-
-
-def _matrix_exp(A):
-    """exp(A) by scaling and squaring: a Taylor series of A / 2^s, whose norm is at most 1,
-    squared s times. Composed of matmuls, so it is differentiable as it is."""
-    norm = float(np.abs(A.detach().numpy()).sum(-2).max()) if A.numel() else 0.0
-    squarings = max(0, math.ceil(math.log2(norm))) if norm > 0 else 0
-    A = A / 2.0 ** squarings
-    eye = ops.eye(A.shape[-1], dtype=A.dtype)
-    result, term = eye + A, A
-    for i in range(2, 19):  # 1/19! is below float64's eps
-        term = term @ A / i
-        result = result + term
-    for _ in range(squarings):
-        result = result @ result
-    return result
-
-
-def _householder_product(A, tau):
-    """The first k columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T, v_i the i-th column of
-    A below the diagonal with a 1 on it (LAPACK's orgqr)."""
-    n, k = A.shape[-2], A.shape[-1]
-    eye = ops.eye(n, dtype=A.dtype)
-    below = A.tril(-1)
-    Q = eye.expand(*A.shape[:-2], n, n)
-    for i in range(k):
-        v = (below[..., :, i] + eye[:, i]).unsqueeze(-1)
-        Q = Q - (Q @ v) @ (v.mT * tau[..., i, None, None])
-    return Q[..., :k]
+    """The Q of A's QR decomposition (geqrf's reflectors multiplied out), its columns signed
+    so that R has a positive diagonal."""
+    reflectors, tau = ops.geqrf(A)
+    Q = linalg.householder_product(reflectors, tau)
+    return Q * reflectors.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
 
 
 class _OrthMaps(Enum):
@@ -92,16 +64,16 @@ class _Orthogonal(Module):
                 X = ops.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
             A = X - X.mT
             if self.orthogonal_map == _OrthMaps.matrix_exp:
-                Q = _matrix_exp(A)
-            else:
+                Q = ops.matrix_exp(A)
+            else:  # the Cayley retraction (I + A/2)(I - A/2)^-1
                 eye = ops.eye(n, dtype=A.dtype)
-                Q = linalg.solve(eye - A * 0.5, eye + A * 0.5)
+                Q = linalg.solve(ops.add(eye, A, alpha=-0.5), ops.add(eye, A, alpha=0.5))
             if n != k:
                 Q = Q[..., :k]
         else:
             A = X.tril(diagonal=-1)
             tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
-            Q = _householder_product(A, tau)
+            Q = linalg.householder_product(A, tau)
             Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
         if hasattr(self, "base"):
             Q = self.base @ Q
@@ -142,17 +114,11 @@ class _Orthogonal(Module):
 def _householder_reflectors(Q):
     """What the householder map needs to give back ``Q``: geqrf's reflectors below the
     diagonal, and on it the signs of R's diagonal (flipped where a reflector is trivial)."""
-    array = Q.detach().numpy()
-    stacked = array.reshape(-1, *array.shape[-2:])
-    result = np.empty_like(stacked)
-    for i, matrix in enumerate(stacked):
-        raw, tau = np.linalg.qr(matrix, mode="raw")
-        reflectors = raw.T.copy()
-        diagonal = np.sign(np.diagonal(reflectors)).copy()
-        diagonal[tau == 0.0] *= -1
-        np.fill_diagonal(reflectors, diagonal)
-        result[i] = reflectors
-    return ops.tensor(result.reshape(array.shape), dtype=Q.dtype)
+    reflectors, tau = ops.geqrf(Q)
+    diagonal = reflectors.diagonal(dim1=-2, dim2=-1)
+    diagonal.sign_()
+    diagonal[tau == 0.0] *= -1
+    return reflectors
 
 
 def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):

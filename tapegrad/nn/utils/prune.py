@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 
 from ... import ops
+from ..._runtime import typename
+from ..modules.module import _class_repr
 from .convert_parameters import parameters_to_vector
 
 __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructured",
@@ -27,6 +29,9 @@ class BasePruningMethod(ABC):
 
     def __call__(self, module, inputs):
         setattr(module, self._tensor_name, self.apply_mask(module))
+
+    def __repr__(self):  # as printing ``module._forward_pre_hooks`` shows it in PyTorch
+        return f"<{typename(type(self))} object at {id(self):#x}>"
 
     @abstractmethod
     def compute_mask(self, t, default_mask):
@@ -137,7 +142,7 @@ class PruningContainer(BasePruningMethod):
 
     def add_pruning_method(self, method):
         if not isinstance(method, BasePruningMethod) and method is not None:
-            raise TypeError(f"{type(method)} is not a BasePruningMethod subclass")
+            raise TypeError(f"{_class_repr(type(method))} is not a BasePruningMethod subclass")
         if method is not None and self._tensor_name != method._tensor_name:
             raise ValueError(f"Can only add pruning methods acting on the parameter named "
                              f"'{self._tensor_name}' to PruningContainer {self}. Found "
@@ -216,6 +221,9 @@ class _Unstructured(BasePruningMethod):
 class RandomUnstructured(_Unstructured):
     """Prunes entries chosen at random."""
 
+    def __init__(self, amount):  # its own, so that a missing argument's error names this class
+        super().__init__(amount)
+
     def _to_prune(self, flat, count):
         return ops.topk(ops.rand_like(flat), k=count).indices
 
@@ -226,6 +234,9 @@ class RandomUnstructured(_Unstructured):
 
 class L1Unstructured(_Unstructured):
     """Prunes the entries of smallest absolute value."""
+
+    def __init__(self, amount):  # its own, so that a missing argument's error names this class
+        super().__init__(amount)
 
     def _to_prune(self, flat, count):
         return ops.topk(ops.abs(flat), k=count, largest=False).indices
@@ -361,7 +372,8 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
     method._tensor_name = "temp"
     if method.PRUNING_TYPE != "unstructured":
         raise TypeError(f'Only "unstructured" PRUNING_TYPE supported for the `pruning_method`. '
-                        f"Found method {pruning_method} of type {method.PRUNING_TYPE}")
+                        f"Found method {_class_repr(pruning_method)} of type "
+                        f"{method.PRUNING_TYPE}")
     container.add_pruning_method(method)
     final_mask = container.compute_mask(scores, default_mask)
     pointer = 0

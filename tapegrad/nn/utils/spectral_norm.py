@@ -22,6 +22,9 @@ class SpectralNorm:
 
     _version = 1
 
+    def __repr__(self):  # as printing ``module._forward_pre_hooks`` shows it in PyTorch
+        return f"<torch.nn.utils.spectral_norm.SpectralNorm object at {id(self):#x}>"
+
     def __init__(self, name="weight", n_power_iterations=1, dim=0, eps=1e-12):
         self.name = name
         self.dim = dim

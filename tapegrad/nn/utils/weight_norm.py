@@ -36,6 +36,9 @@ class WeightNorm:
         self.name = name
         self.dim = -1 if dim is None else dim
 
+    def __repr__(self):  # as printing ``module._forward_pre_hooks`` shows it in PyTorch
+        return f"<torch.nn.utils.weight_norm.WeightNorm object at {id(self):#x}>"
+
     def compute_weight(self, module):
         g = getattr(module, self.name + "_g")
         v = getattr(module, self.name + "_v")
