@@ -129,6 +129,11 @@ def build_guards(trace, function):
     for i, (leaf, name, expr) in enumerate(zip(leaves, trace.arg_names, access)):
         if isinstance(leaf, Tensor):
             _tensor_guards(g, leaf, name, expr, i)
+            inference = leaf.is_inference()  # (eager refuses to save one for backward)
+            g.add(f"('_inference' in {g.local(expr)}.__dict__) is {inference}",
+                  _attribute_changed(name, "is_inference()", inference,
+                                     lambda t: t.is_inference(), i),
+                  f"{name}.is_inference() == {inference}")
             tensor_args.append(g.local(f"{g.local(expr)}._array"))
         elif type(leaf) in _SCALARS:
             value = g.bind(leaf)
