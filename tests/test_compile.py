@@ -313,6 +313,28 @@ def test_shape_change_recompiles_and_says_why(caplog):
     assert caplog.text.count("recompiling") == 1
 
 
+
+def test_an_inference_tensor_argument_recompiles_and_is_refused_as_in_eager(caplog):
+    """Features made under inference_mode, then trained on: the call cannot reuse the
+    specialization traced for a normal tensor (which would save it for backward)."""
+    linear = tapegrad.nn.Linear(3, 2)
+    compiled = tapegrad.compile(linear)
+    compiled(tapegrad.zeros(2, 3))
+    with tapegrad.inference_mode():
+        features = tapegrad.ones(2, 3)
+    tapegrad.compile.set_logs(recompiles=True)
+    try:
+        with caplog.at_level(logging.INFO, logger="tapegrad.compile"):
+            with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for "
+                                                   "backward"):
+                compiled(features)
+    finally:
+        tapegrad.compile.set_logs(recompiles=False)
+    assert "is_inference() changed False → True" in caplog.text
+    with tapegrad.inference_mode():
+        assert compiled(features).is_inference()
+    assert compiled(tapegrad.ones(2, 3)).requires_grad
+
 SCALE = 2.0
 
 
