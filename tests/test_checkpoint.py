@@ -108,3 +108,25 @@ def test_non_reentrant_checkpoint_keeps_no_intermediate_and_checks_its_inputs():
         x.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         out.backward()
+
+
+def test_recomputation_stops_once_every_saved_tensor_is_back():
+    """Early stop (the default): what the function runs after its last saved tensor, a forward
+    hook included, does not run again in backward; with early stop off it does."""
+    from tapegrad.utils.checkpoint import set_checkpoint_early_stop
+    block = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3))
+    calls = []
+    block[0].register_forward_hook(lambda module, args, out: calls.append("first"))
+    block[2].register_forward_hook(lambda module, args, out: calls.append("last"))
+    x = tapegrad.ones(2, 3, requires_grad=True)
+    checkpoint(block, x, use_reentrant=False).sum().backward()
+    # the last Linear saves its input (tanh's output) before it runs: its hook is past the stop
+    assert calls == ["first", "last", "first"]
+    expected = x.grad.clone()
+    calls.clear()
+    x.grad = None
+    with set_checkpoint_early_stop(False):
+        out = checkpoint(block, x, use_reentrant=False)
+    out.sum().backward()
+    assert calls == ["first", "last", "first", "last"]
+    np.testing.assert_allclose(x.grad.numpy(), expected.numpy())

@@ -125,6 +125,12 @@ def _recompute(function, rng_state, inputs):
         random.set_rng_state(current)
 
 
+class _StopRecomputation(Exception):
+    """Raised by a recomputation's pack hook once every saved tensor is back (early stop, as
+    PyTorch's: what follows in the checkpointed function, forward hooks included, does not
+    run again)."""
+
+
 class _Recomputation:
     """The non-reentrant checkpoint of one call: the call is recorded as usual, but what its
     operations save for backward is only a position; the first backward step that needs a saved
@@ -152,11 +158,22 @@ class _Recomputation:
             if tensor._version_counter.value != version:
                 raise RuntimeError(_modified_message(tensor, version, None))
         saved = []
+
+        def pack(tensor):
+            saved.append(tensor)
+            if self.early_stop and len(saved) == len(self.saved_metadata):
+                raise _StopRecomputation  # all saved tensors are back: the rest need not run
+            return len(saved) - 1
+
         # The rerun takes the original inputs, as PyTorch's does: the tensors it saves then carry
         # their history, so a backward with create_graph=True can be differentiated again.
-        with saved_tensors_hooks(lambda t: saved.append(t) or len(saved) - 1, saved.__getitem__):
-            with self.recompute_context:
-                _recompute(lambda *a: self.function(*a, **self.kwargs), self.rng_state, self.args)
+        try:
+            with saved_tensors_hooks(pack, saved.__getitem__):
+                with self.recompute_context:
+                    _recompute(lambda *a: self.function(*a, **self.kwargs), self.rng_state,
+                               self.args)
+        except _StopRecomputation:
+            pass
         self.recomputed = self._matching(saved)
 
     def _matching(self, saved):
