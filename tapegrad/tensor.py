@@ -638,7 +638,7 @@ class Tensor:
         elif self._requires_grad:
             suffixes.append("requires_grad=True")
         if self._fw_grad is not None:
-            suffixes.append(f"tangent={self._fw_grad!r}")
+            suffixes.append(f"tangent={self._fw_grad}")  # (str: a 0-d one prints its number)
         d = self.dtype
         implied = (dtypes.get_default_dtype(),) if self._array.size == 0 else (
             dtypes.get_default_dtype(), dtypes.default_complex_dtype(), dtypes.int64, dtypes.bool)
@@ -1021,6 +1021,12 @@ class UntypedStorage:
         """The bytes, as ints."""
         return np.ascontiguousarray(self._array).reshape(-1).view(np.uint8).tolist()
 
+    def __repr__(self):
+        """One byte per line, then the header, as PyTorch prints a storage."""
+        header = f"[torch.storage.UntypedStorage(device=cpu) of size {len(self)}]"
+        return " " + "\n ".join(map(str, self.tolist())) + "\n" + header
+
+    __str__ = __repr__
 
 
 def _contiguous_strides(shape):

@@ -107,6 +107,33 @@ def test_does_not_import_torch():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_a_storage_prints_its_bytes_then_its_header():
+    import tapegrad
+    storage = tapegrad.tensor([1, 2], dtype=tapegrad.int16).untyped_storage()
+    assert str(storage) == repr(storage) == (
+        " 1\n 0\n 2\n 0\n[torch.storage.UntypedStorage(device=cpu) of size 4]")
+
+
+def test_a_0d_tangent_prints_as_its_number():
+    import tapegrad
+    import tapegrad.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(tapegrad.tensor(3.0), tapegrad.tensor(1.0))
+        assert repr(dual) == "tensor(3., tangent=1.0)"
+
+
+def test_the_version_error_names_the_tensor_type_as_aten_does():
+    import tapegrad
+    for dtype, name in [(tapegrad.float32, "torch.FloatTensor"),
+                        (tapegrad.complex64, "CPUComplexFloatType")]:
+        a = tapegrad.ones(2, dtype=dtype, requires_grad=True)
+        b = a * 2
+        c = b.sin()
+        b.add_(1)
+        with pytest.raises(RuntimeError, match=rf"\[{name} \[2\]\], which is output 0 of "):
+            c.sum().abs().backward()
+
+
 # --------------------------------------------------------------------------
 # Comparisons with real torch
 # --------------------------------------------------------------------------

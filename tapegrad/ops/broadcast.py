@@ -5,7 +5,7 @@ broadcasting, instead of a fix in every rule.
 """
 import numpy as np
 
-from ..tensor import _LEGACY_TYPE_NAMES
+from .legacy_print import aten_type_name
 from .registry import REDUCTION, VIEW, primitive
 from .summation import add_reduce
 
@@ -65,9 +65,9 @@ def expand_shape(input, sizes):
     sizes = tuple(sizes)
     lead = len(sizes) - len(current)
     if lead < 0:
-        kind = _LEGACY_TYPE_NAMES[input._array.dtype.name]
         raise RuntimeError(
-            f"expand(torch.{kind}Tensor{{{list(current)}}}, size={list(sizes)}): the number of "
+            f"expand({aten_type_name(input._array.dtype.name)}{{{list(current)}}}, "
+            f"size={list(sizes)}): the number of "
             f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions "
             f"in the tensor ({len(current)})")
     shape = list(sizes)

@@ -322,12 +322,12 @@ def _check_meshgrid(tensors, indexing):
                            f"{indexing}")
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if len({t._array.dtype for t in tensors}) > 1:  # ATen checks dtypes before dimensions
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     for t in tensors:
         if t._array.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
                                f"got: {legacy_print(t._array)}")
-    if len({t._array.dtype for t in tensors}) > 1:
-        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
 
 
 @functools.cache

@@ -1,18 +1,27 @@
 """A tensor as ATen's C++ ``operator<<`` prints it (``aten/src/ATen/core/Formatting.cpp``): the
 form some of PyTorch's error messages embed (" 1\\n 2\\n[ torch.LongTensor{2,1} ]")."""
 import math
+import warnings
 
 import numpy as np
 
-from ..tensor import _LEGACY_TYPE_NAMES
+from ..dtypes import SCALAR_TYPE_NAMES
+
+LINESIZE = 80  # ATen's default line length for matrices
+# The dtypes whose ATen type string is the legacy Python class name (``torch.FloatTensor``);
+# every other one is named after backend and scalar type (``CPUBoolType``).
+_LEGACY_NAMED = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8"}
 
 
 def legacy_print(array):
-    """``array`` (a numpy array of at least one dimension) in ATen's C++ form."""
-    values = np.asarray(array, dtype=np.float64)
-    sizes = ",".join(str(s) for s in array.shape)
+    """``array`` (a numpy array) in ATen's C++ form."""
+    array = np.asarray(array)
+    values = _as_double(array)
+    sizes = ",".join(str(s) for s in values.shape)
     body = ""
-    if values.size:
+    if values.ndim == 0:
+        body = f"{_g(float(values))}\n"
+    elif values.size:
         if values.ndim == 1:
             scale, width, number = _format(values)
             body = (f"{_g(scale)} *\n" if scale != 1 else "") + "".join(
@@ -21,7 +30,24 @@ def legacy_print(array):
             body = _matrix(values, 0)
         else:
             body = _blocks(values)
-    return f"{body}[ torch.{_LEGACY_TYPE_NAMES[array.dtype.name]}Tensor{{{sizes}}} ]"
+    return f"{body}[ {aten_type_name(array.dtype.name)}{{{sizes}}} ]"
+
+
+def aten_type_name(dtype_name):
+    """ATen's ``Tensor::toString()``: ``torch.FloatTensor`` for the legacy types, else
+    ``CPUBoolType``, ``CPUComplexFloatType``, ..."""
+    scalar = SCALAR_TYPE_NAMES[dtype_name]
+    return f"torch.{scalar}Tensor" if dtype_name in _LEGACY_NAMED else f"CPU{scalar}Type"
+
+
+def _as_double(array):
+    """The values ATen prints: converted to double, complex ones losing (with a warning, as
+    ATen's copy warns) their imaginary part."""
+    if array.dtype.kind == "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning,
+                      stacklevel=4)
+        array = array.real
+    return array.astype(np.float64)
 
 
 def _g(value):
@@ -57,13 +83,23 @@ def _scientific(value):
 
 
 def _matrix(values, indent):
-    """ATen's ``__printMatrix`` (one block of columns: messages hold small tensors)."""
+    """ATen's ``__printMatrix``: columns in blocks that fit in LINESIZE, each block headed
+    "Columns a to b" (with no line break after it, as ATen writes it) when there are several."""
     scale, width, number = _format(values)
     pad = " " * indent
-    rows = [" ".join(f"{number(v / scale):>{width}}" for v in row) for row in values]
-    prefix = f"{_g(scale)} *\n{pad}" if scale != 1 else ""
-    separator = "\n" + pad + (" " if scale != 1 else "")
-    return prefix + separator.join(rows) + "\n"
+    n_columns = values.shape[1]
+    per_line = max(1, (LINESIZE - indent) // (width + 1))
+    row_separator = "\n" + pad + (" " if scale != 1 else "")
+    blocks = []
+    for first in range(0, n_columns, per_line):
+        last = min(first + per_line, n_columns)
+        header = f"Columns {first + 1} to {last}{pad}" if per_line < n_columns else ""
+        if scale != 1:
+            header += f"{_g(scale)} *\n{pad}"
+        rows = [" ".join(f"{number(v / scale):>{width}}" for v in row[first:last])
+                for row in values]
+        blocks.append(header + row_separator.join(rows) + "\n")
+    return "\n".join(blocks)
 
 
 def _blocks(values):

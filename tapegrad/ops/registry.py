@@ -16,8 +16,8 @@ import inspect
 import numpy as np
 
 from ..autograd import grad_mode
-from ..dtypes import SCALAR_TYPE_NAMES
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
+from .legacy_print import aten_type_name
 
 __all__ = ["Primitive", "primitive", "without_derivative", "ELEMENTWISE", "REDUCTION", "VIEW",
            "OTHER", "PRIMITIVES"]
@@ -237,14 +237,14 @@ class _SavedOutput:
 
 
 def _modified_message(saved, expected, node):
-    kind = SCALAR_TYPE_NAMES.get(str(saved._array.dtype), "")
+    kind = aten_type_name(saved._array.dtype.name)  # torch.FloatTensor, CPUComplexFloatType, …
     producer = node if type(saved) is _SavedOutput else saved.grad_fn  # a stale view: AsStrided
     source = ("" if producer is None else f", which is output {saved._output_nr} of "
               f"{producer.name().rsplit('Backward', 1)[0]},")
     shape = ", ".join(map(str, saved._array.shape))
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{kind}Tensor [{shape}]]{source} is at version "
+        f"operation: [{kind} [{shape}]]{source} is at version "
         f"{saved._version_counter.value}; expected version {expected} instead. Hint: enable anomaly "
         "detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
