@@ -86,3 +86,16 @@ def test_float16_scalar_arithmetic_matches_pytorch():
 
     for ours, theirs in zip(results(tapegrad), results(torch)):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("scale, factor", [(lambda loss: loss * 2.0, 2.0),
+                                           (lambda loss: 2.0 * loss, 2.0),
+                                           (lambda loss: loss / 4.0, 0.25)])
+def test_a_scaled_half_loss_backpropagates_in_half(scale, factor):
+    """Loss scaling (``(loss * scale).backward()``): the backward rule's saved number is still
+    a number beside the 0-d float16 gradient, which stays float16 through the matmul."""
+    w = tapegrad.ones(2, 2, dtype=tapegrad.float16, requires_grad=True)
+    loss = (tapegrad.ones(2, 2, dtype=tapegrad.float16) @ w).sum()
+    scale(loss).backward()
+    assert w.grad.dtype == tapegrad.float16
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((2, 2), 2 * factor, np.float16))

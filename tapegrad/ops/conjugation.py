@@ -112,17 +112,25 @@ def complex(real, imag):
     """``real + i imag`` from two floating tensors of one dtype."""
     check_overloads("complex", ("Tensor real, Tensor imag, *, Tensor out = None",), real, imag)
     _check_parts(real, imag)
+    if real._array.dtype == np.float16:
+        _refuse_complex_half()
     return _complex(real, imag)
 
 
 def _check_parts(first, second):
     """PyTorch's checks of ``complex``'s and ``polar``'s two real parts."""
-    if any(t._array.dtype.kind != "f" or t._array.dtype == np.float16 for t in (first, second)):
+    if any(t._array.dtype.kind != "f" for t in (first, second)):
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
                            f"{_scalar_type(first)} and {_scalar_type(second)}")
     if first._array.dtype != second._array.dtype:
         raise RuntimeError(f"Expected object of scalar type {_scalar_type(first)} but got scalar "
                            f"type {_scalar_type(second)} for second argument")
+
+
+def _refuse_complex_half():
+    """PyTorch's result from float16 parts is ComplexHalf, which numpy cannot hold: the
+    TypeError tapegrad gives for computing in that dtype."""
+    dtypes.complex32.numpy  # noqa: B018  (the property raises)
 
 
 def _scalar_type(t):
@@ -150,6 +158,8 @@ def polar(abs, angle):
     """``abs * (cos(angle) + i sin(angle))``."""
     check_overloads("polar", ("Tensor abs, Tensor angle, *, Tensor out = None",), abs, angle)
     _check_parts(abs, angle)
+    if abs._array.dtype == np.float16:
+        raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
     return _polar(abs, angle)
 
 
@@ -186,9 +196,11 @@ def _(ctx, grad):
 def view_as_complex(input):
     """Pairs of real numbers (a last dimension of size 2, stride 1) viewed as complex numbers."""
     array = input._array
-    if array.dtype.kind != "f" or array.dtype == np.float16:
-        raise RuntimeError("view_as_complex is only supported for float and double tensors, but "
-                           f"got a tensor of scalar type: {input._dtype_name()}")
+    if array.dtype.kind != "f":
+        raise RuntimeError("view_as_complex is only supported for half, float and double tensors, "
+                           f"but got a tensor of scalar type: {_scalar_type(input)}")
+    if array.dtype == np.float16:
+        _refuse_complex_half()
     if not array.ndim or array.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
     if array.strides[-1] != array.itemsize:

@@ -1374,8 +1374,9 @@ def _rounding(kernel_name, function):
 
 
 def _round_to_decimals(a, *, decimals):
-    if a.dtype.kind != "f":  # PyTorch's kernel takes floats only
-        raise NotImplementedError(f'"round_cpu" not implemented for '
+    if a.dtype.kind != "f":  # PyTorch's kernels take floats only (decimals=0: round's own kernel)
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[a.dtype.name]}'")
     return np.round(a, decimals)
 
@@ -1389,10 +1390,11 @@ _round_decimals = _constant_op("round_decimals", "RoundBackward1", _round_to_dec
                                None).primitive
 
 
-def round(input, *, decimals=0):
+def round(input, *, decimals=None):
     """To the nearest integer, or to ``decimals`` decimal places (negative: tens, hundreds …);
-    halves to even, as PyTorch."""
-    return _round(input) if decimals == 0 else _round_decimals(input, decimals=decimals)
+    halves to even, as PyTorch. Passing ``decimals`` at all, even 0, selects PyTorch's
+    ``round.decimals`` overload: floats only, recorded as RoundBackward1."""
+    return _round(input) if decimals is None else _round_decimals(input, decimals=decimals)
 
 
 isnan = _constant_op("isnan", "IsnanBackward0", np.isnan, "isnan({0})")

@@ -492,8 +492,8 @@ def relu_(input):
     return _relu_unchecked(input)
 
 
-def round_(input, *, decimals=0):
-    if decimals == 0:
+def round_(input, *, decimals=None):
+    if decimals is None:  # (``decimals=0`` given is round.decimals, as in round)
         return apply_inplace(ew._round.primitive, input, (), {})
     return apply_inplace(ew._round_decimals, input, (), {"decimals": decimals})
 

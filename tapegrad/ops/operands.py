@@ -301,6 +301,8 @@ def half_opmath_scalar(tensor, other):
         return None
     if type(other) in (float, int):
         return wrapped_number(other, _FLOAT)
+    if isinstance(other, Tensor) and "_wrapped_number" in other.__dict__:
+        return other  # a number the forward took (a backward rule's saved ``2.0``): still one
     if (isinstance(other, Tensor) and other._array.ndim == 0 and not other._requires_grad
             and (other._array.dtype.kind in "biu" or
                  (other._array.dtype.kind == "f" and tensor._array.ndim))):

@@ -213,6 +213,7 @@ def _(ctx, grad):
 
 @primitive("sinc", node="SincBackward0", group=ELEMENTWISE, saves=("a",),
            lowering=f"(1.0 if {{0}} == 0 else sin({{0}} * {math.pi!r}) / ({{0}} * {math.pi!r}))")
+@in_float32  # float16 as PyTorch's kernel computes it: in float32, rounded once
 def _sinc(a):
     """sin(pi x) / (pi x), 1 at 0; pi x rounded in the input's dtype, as PyTorch computes it."""
     product = a * a.dtype.type(math.pi)
@@ -345,8 +346,9 @@ def _lerp_tensor(start, end, weight):
 def _lerp_values(start, end, weight):
     """PyTorch's CPU lerp: ``start + weight * (end - start)`` for ``|weight| < 0.5``, else
     ``end - (1 - weight) * (end - start)`` (exact at both ends), each one fused multiply-add
-    in float (float16's too) or double, a Python ``weight`` taken in that type."""
-    compute = np.float64 if start.dtype == np.float64 else np.float32
+    in float (float16's too), double or the complex type, a Python ``weight`` taken in that
+    type."""
+    compute = start.dtype if start.dtype.kind == "c" or start.dtype == np.float64 else np.float32
     weight = np.asarray(weight, dtype=compute)
     small = np.abs(weight) < 0.5
     begin = np.where(small, start, end).astype(compute, copy=False)
@@ -357,7 +359,10 @@ def _lerp_values(start, end, weight):
 
 def _fused_multiply_add(a, b, c):
     """``a * b + c`` rounded once, as an FMA instruction: a product of floats is exact in double;
-    for doubles, Dekker's exact product unless it overflows (inf and nan operands included)."""
+    for doubles, Dekker's exact product unless it overflows (inf and nan operands included).
+    Complex numbers multiply and add plainly, as PyTorch's complex kernel does."""
+    if a.dtype.kind == "c":
+        return a * b + c
     if a.dtype != np.float64:
         return (a.astype(np.float64) * b + c).astype(a.dtype)
     with np.errstate(all="ignore"):
@@ -393,7 +398,8 @@ def _(ctx, grad, eps):
 
 @primitive("nan_to_num", node="NanToNumBackward0", group=ELEMENTWISE, saves=("a",))
 def _nan_to_num(a, nan, posinf, neginf):
-    return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+    with np.errstate(over="ignore"):  # a bound beyond float16's range becomes inf, quietly
+        return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
 
 
 @_nan_to_num.vjp
@@ -421,28 +427,49 @@ hypot = with_overloads(hypot, TENSORS_ONLY)
 
 def lerp(input, end, weight):
     _check_lerp_dtypes(input, end, weight)
-    input, end = promote(input, end)
     if isinstance(weight, Tensor):
-        return _lerp_tensor(_require_floating("lerp_kernel_tensor", input), end, weight)
-    return _lerp(_require_floating("lerp_kernel_scalar", input), end, weight=weight)
+        input, end, weight = _lerp_common_dtype(input, end, weight)
+        return _lerp_tensor(_require_lerp_type("lerp_kernel_tensor", input), end, weight)
+    input, end = promote(input, end)
+    return _lerp(_require_lerp_type("lerp_kernel_scalar", input), end, weight=weight)
 
 
 def _check_lerp_dtypes(input, end, weight):
-    """PyTorch's lerp promotes nothing: ``end`` and a tensor ``weight`` have ``input``'s dtype."""
+    """PyTorch's lerp checks that ``end``, and a ``weight`` tensor with dimensions, have
+    ``input``'s dtype; a 0-d ``weight`` joins the type promotion instead."""
     for name, value in (("end", end), ("weight", weight)):
+        if name == "weight" and isinstance(value, Tensor) and value._array.ndim == 0:
+            continue
         if isinstance(input, Tensor) and isinstance(value, Tensor) \
                 and value._array.dtype != input._array.dtype:
             raise RuntimeError(f"expected dtype {CPP_TYPE_NAMES[input._array.dtype.name]} for "
                                f"`{name}` but got dtype {CPP_TYPE_NAMES[value._array.dtype.name]}")
 
 
+def _lerp_common_dtype(input, end, weight):
+    """The ends and a tensor ``weight`` in their common dtype: the ends share one (checked), a 0-d
+    ``weight`` promotes as 0-d tensors do (a double one weighs float ends in float, a complex one
+    makes the result complex)."""
+    common = dtypes.result_type(end if input._array.ndim == 0 else input, weight)
+    return tuple(cast_operand(t, common) for t in (input, end, weight))
+
+
 def lerp_(input, end, weight):
     _check_lerp_dtypes(input, end, weight)
     if isinstance(weight, Tensor):
-        _require_floating("lerp_kernel_tensor", input)
-        return apply_inplace(_lerp_tensor, input, (end, weight), {})
-    _require_floating("lerp_kernel_scalar", input)
+        _require_lerp_type("lerp_kernel_tensor", input)
+        common = dtypes.result_type(end if input._array.ndim == 0 else input, weight)
+        check_result_type(input, common)
+        return apply_inplace(_lerp_tensor, input, (end, _cast_operand(weight, input)), {})
+    _require_lerp_type("lerp_kernel_scalar", input)
     return apply_inplace(_lerp, input, (end,), {"weight": weight})
+
+
+def _require_lerp_type(kernel, tensor):
+    """``tensor``, or PyTorch's refusal of lerp's kernel (floating and complex types only)."""
+    if tensor._array.dtype.kind == "c":
+        return tensor
+    return _require_floating(kernel, tensor)
 
 
 def _require_floating(kernel, tensor):
@@ -518,23 +545,45 @@ def sgn(input):
 sgn.primitive = _real_sgn.primitive
 signbit = _constant_op("signbit", "SignbitBackward0",
                        lambda a: np.signbit(a) if a.dtype.kind == "f" else a < 0, None)
-isposinf = _constant_op("isposinf", "IsposinfBackward0", lambda a: a == np.inf,
-                        "(isinf({0}) and {0} > 0)")
-isneginf = _constant_op("isneginf", "IsneginfBackward0", lambda a: a == -np.inf,
-                        "(isinf({0}) and {0} < 0)")
-isreal = _constant_op("isreal", "IsrealBackward0", lambda a: np.ones(a.shape, np.bool_), "True")
+def _real_only(test):
+    """``test`` refusing complex numbers, whose infinities have no sign, as PyTorch does."""
+    def apply(input):
+        if input._array.dtype.kind == "c":
+            raise RuntimeError(f"{test.__name__} does not support complex inputs.")
+        return test(input)
+    apply.__name__, apply.primitive = test.__name__, test.primitive
+    return apply
+
+
+isposinf = _real_only(_constant_op("isposinf", "IsposinfBackward0", lambda a: a == np.inf,
+                                   "(isinf({0}) and {0} > 0)"))
+isneginf = _real_only(_constant_op("isneginf", "IsneginfBackward0", lambda a: a == -np.inf,
+                                   "(isinf({0}) and {0} < 0)"))
+# a zero imaginary part: every real number has one, a complex NaN imaginary part is not one
+isreal = _constant_op("isreal", "IsrealBackward0", lambda a: np.imag(a) == 0, "({0}.imag == 0)")
 
 
 @primitive("fmax", node="FmaxBackward0", group=ELEMENTWISE, saves=("a", "b"),
            lowering="({0} if {0} >= {1} or {1} != {1} else {1})", error=broadcast_error)
 def _fmax(a, b):
-    return np.fmax(a, b)
+    return _first_unless_nan_or_smaller(a, b)
 
 
 @primitive("fmin", node="FminBackward0", group=ELEMENTWISE, saves=("a", "b"),
            lowering="({0} if {0} <= {1} or {1} != {1} else {1})", error=broadcast_error)
 def _fmin(a, b):
-    return np.fmin(a, b)
+    return _first_unless_nan_or_larger(a, b)
+
+
+def _first_unless_nan_or_smaller(a, b):
+    """``fmax`` as PyTorch's kernel picks: ``a`` on ties (0.0 and -0.0 keep their order, where
+    numpy's vectorized fmax picks either) and where ``b`` is NaN."""
+    return np.where((a >= b) | np.isnan(b), a, b)
+
+
+def _first_unless_nan_or_larger(a, b):
+    """``fmin``, picking as ``fmax`` does."""
+    return np.where((a <= b) | np.isnan(b), a, b)
 
 
 @_fmax.vjp
@@ -901,6 +950,9 @@ float_power = with_overloads(float_power, tuple(
 @primitive("ldexp", node="LdexpBackward0", group=ELEMENTWISE, saves=("a", "b"),
            lowering="{0} * exp({1} * 0.6931471805599453)", error=broadcast_error)
 def _ldexp(a, b):
+    if a.dtype == np.float16:  # as PyTorch computes it, in float32: 0 * 2 ** 20 is 0, not 0 * inf
+        with np.errstate(over="ignore"):  # a product beyond float16's range is inf, quietly
+            return (a.astype(np.float32) * np.exp2(b.astype(np.float32))).astype(np.float16)
     return a * np.exp2(b)
 
 
