@@ -348,6 +348,11 @@ SAMPLES = {
         i, w, T.tensor([0, 2, 2, 5]), mode="max", padding_idx=1)),
     "embedding_bag_max": ([f(6, 3), ints(6, 7)], lambda w, i: F.embedding_bag(
         i.view(1, 7), w, mode="max")),
+    "embedding_dense_backward": ([f(2, 4, 3), data(8, 1)], lambda g, s: PRIMITIVES[
+        "embedding_dense_backward"](g, T.tensor([[0, 3, 3, 1], [4, 0, 3, 2]]), s, rows=5,
+                                    padding_idx=3)),
+    "embedding_renorm": ([data(5, 3)], lambda w: T.embedding_renorm_(
+        nonleaf(w), T.tensor([0, 3, 3]), 1.0, 2.0)),
     "index_fill": ([f(3, 4)], lambda a: a.index_fill(1, T.tensor([0, 2]), -1.0)),
     "index_fill_tensor": ([f(3, 4), f()], lambda a, v: a.index_fill(0, T.tensor([1]), v)),
     "masked_scatter": ([data(3, 4), f(12)], lambda a, s: a.masked_scatter(a > 0, s.view(3, 4))),

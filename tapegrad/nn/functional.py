@@ -746,9 +746,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise ValueError("mode has to be one of sum, mean or max")
     if mode == "max" and scale_grad_by_freq:
         raise ValueError("max mode does not support scaling the gradient by the frequency")
-    if sparse:
-        raise ValueError("max mode does not support sparse weights" if mode == "max" else
-                         "embedding_bag: sparse gradients are not supported")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
     if max_norm is not None:
         _renorm_rows_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
@@ -757,7 +756,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
             "GitHub.")
     return _embedding.embedding_bag(weight, input, offsets, mode, per_sample_weights,
-                                    include_last_offset, padding_idx, scale_grad_by_freq)
+                                    include_last_offset, padding_idx, scale_grad_by_freq, sparse)
 
 
 def _public_type(value):
@@ -766,26 +765,9 @@ def _public_type(value):
 
 
 def _renorm_rows_(weight, input, max_norm, norm_type):
-    """PyTorch's ``embedding_renorm_``: each row ``input`` picks whose ``norm_type``-norm exceeds
-    ``max_norm`` is scaled by ``max_norm / (norm + 1e-7)``, in place and untracked (one version
-    bump, changed rows or not)."""
-    rows = np.unique(_renorm_indices(input))
-    if rows.size and rows[-1] >= weight.shape[0]:
-        raise IndexError(f"select(): index {rows[-1]} out of range for tensor of size "
-                         f"{list(weight.shape)} at dimension 0")
-    picked = weight._array[rows]
-    norms = np.linalg.norm(picked, ord=norm_type, axis=1).astype(np.float64)
-    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(picked.dtype)
+    """The picked rows renormalised in place, untracked (one version bump, changed or not)."""
     with grad_mode.no_grad():
-        weight[Tensor._make(rows)] = Tensor._make(picked * scale[:, None])
-
-
-def _renorm_indices(input):
-    if input._array.dtype not in (np.int64, np.int32):
-        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got {input.type()} instead (while "
-                           "checking arguments for embedding_renorm_)")
-    return input._array
+        _embedding.embedding_renorm_(weight, input, max_norm, norm_type)
 
 
 def one_hot(tensor, num_classes=-1):

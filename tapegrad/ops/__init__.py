@@ -46,6 +46,7 @@ from .sampling import (
     multinomial, bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, random_,
 )
 from .norm import renorm, renorm_
+from .embedding import embedding_renorm_
 from .combinatorics import *  # noqa: F401,F403
 from .assembly import *  # noqa: F401,F403
 from .integration import *  # noqa: F401,F403

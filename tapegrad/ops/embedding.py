@@ -1,20 +1,24 @@
 """``embedding`` and ``embedding_bag`` as one primitive each, PyTorch's ``EmbeddingBackward0``
 and ``EmbeddingBagBackward0``.
 
-Both backwards add the incoming rows into a zero table (``index_add``, itself differentiable),
-leaving the padding row at zero: that row is the padding vector by design, not a learned one.
-A bag's rows are reduced without materialising them; max mode sends each maximum's gradient
-back to the one row it came from (the first, on ties, as ATen).
+Both backwards add the incoming rows into a zero table, leaving the padding row at zero: that
+row is the padding vector by design, not a learned one. ``embedding``'s is its own primitive
+(``EmbeddingDenseBackwardBackward0``, differentiable again as ATen's); with ``sparse=True`` both
+give a sparse COO gradient instead, one stored row per looked-up index. A bag's rows are
+reduced without materialising them; max mode sends each maximum's gradient back to the one row
+it came from (the first, on ties, as ATen). ``embedding_renorm_`` is the in-place step of
+``max_norm`` lookups.
 """
 import numpy as np
 
 from .. import dtypes
 from .creation import arange, ones, ones_like, zeros
 from .elementwise import where
+from .inplace import apply_inplace
 from .registry import OTHER, primitive
 from .scatter import _index_add
 
-__all__ = ["embedding", "embedding_bag"]
+__all__ = ["embedding", "embedding_bag", "embedding_renorm_"]
 
 
 @primitive("embedding", node="EmbeddingBackward0", group=OTHER, saves=("indices",),
@@ -29,13 +33,56 @@ def _(ctx, grad, padding_idx, scale_grad_by_freq, sparse=False):
     rows, width = ctx.input_shapes[0]
     if sparse:
         return _sparse_rows_gradient(grad, indices, rows, padding_idx, scale_grad_by_freq), None
-    if padding_idx is not None:
-        grad = grad * (indices != padding_idx).unsqueeze(-1).to(grad.dtype)
-    if scale_grad_by_freq:  # each row's gradient divided by how often the batch picked it
-        counts = indices.reshape(-1).bincount(minlength=rows)
-        grad = grad / counts[indices].unsqueeze(-1).to(grad.dtype)
-    table = zeros(rows, width, dtype=grad.dtype)
-    return _index_add(table, indices.reshape(-1), grad.reshape(-1, width), dim=0, alpha=1), None
+    scale = _position_scale(indices.reshape(-1), rows, padding_idx, scale_grad_by_freq,
+                            grad.dtype)
+    return _embedding_dense_backward(grad, indices, scale, rows=rows,
+                                     padding_idx=padding_idx), None
+
+
+def _position_scale(flat, rows, padding_idx, scale_grad_by_freq, dtype):
+    """(N, 1): what each position's incoming row is multiplied by: 0 at the padding index,
+    else one over its row's frequency if asked, else 1."""
+    scale = ones(len(flat), dtype=dtype)
+    if scale_grad_by_freq:
+        scale = _inverse_frequency(flat, rows, dtype)[flat]
+    return _without_padding(scale, flat, padding_idx).unsqueeze(-1)
+
+
+def _without_padding(values, flat, padding_idx):
+    """``values`` (one per position, along dim 0) zeroed where the index is ``padding_idx``."""
+    if padding_idx is None:
+        return values
+    kept = (flat != padding_idx).to(values.dtype)
+    return values * kept.reshape(-1, *[1] * (values.dim() - 1))
+
+
+@primitive("embedding_dense_backward", node="EmbeddingDenseBackwardBackward0", group=OTHER,
+           saves=("indices",), nondifferentiable=("indices", "scale"))
+def _embedding_dense_backward(grad, indices, scale, *, rows, padding_idx):
+    """The (rows, D) table gradient: each incoming row, times its position's ``scale``, added
+    into the row its index picked (in order). Its own node, as PyTorch records it when the
+    backward is differentiated (a gradient penalty)."""
+    flat = indices.reshape(-1)
+    table = np.zeros((rows, grad.shape[-1]), grad.dtype)
+    np.add.at(table, flat, grad.reshape(len(flat), -1) * scale)
+    return table
+
+
+@_embedding_dense_backward.vjp
+def _(ctx, grad, rows, padding_idx):
+    """The rows the indices pick, zero at the padding index but not scaled by frequency: ATen's
+    double backward, which also makes forward-mode (derived from it) give the plain lookup."""
+    (indices,) = ctx.saved
+    flat = indices.reshape(-1)
+    picked = _without_padding(grad.index_select(0, flat), flat, padding_idx)
+    return picked.reshape(*indices.shape, grad.shape[1]), None, None
+
+
+def _inverse_frequency(indices, rows, dtype):
+    """One over how often the batch picked each row, as ATen's scale: the reciprocal taken in
+    double precision, then each incoming row multiplied by it (not divided by the count)."""
+    counts = indices.bincount(minlength=rows).to(dtypes.float64)
+    return counts.clamp_min(1).reciprocal().to(dtype)
 
 
 def _sparse_rows_gradient(grad, indices, rows, padding_idx, scale_grad_by_freq):
@@ -78,6 +125,42 @@ def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False, spars
                       scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse))
 
 
+@primitive("embedding_renorm", node="EmbeddingRenormBackward0", group=OTHER)
+def _embedding_renorm(weight, *, rows, max_norm, norm_type):
+    """``weight`` with each of ``rows`` whose ``norm_type``-norm exceeds ``max_norm`` scaled
+    by ``max_norm / (norm + 1e-7)``, as ATen's kernel (the norm in the weight's dtype)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    picked = weight[rows]
+    norms = np.linalg.norm(picked, ord=norm_type, axis=1).astype(np.float64)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(picked.dtype)
+    out = weight.copy()
+    out[rows] = picked * scale[:, None]
+    return out
+
+
+@_embedding_renorm.vjp
+def _(ctx, grad, rows, max_norm, norm_type):
+    raise NotImplementedError("the derivative for 'embedding_renorm' is not implemented.")
+
+
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """Renormalise, in place, the rows of ``input`` that ``indices`` pick (each once) to a
+    ``norm_type``-norm of at most ``max_norm``: what ``max_norm`` embeddings do at lookup.
+    Recorded as PyTorch records it, with a backward that refuses to run."""
+    if indices._array.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got {indices.type()} instead (while "
+                           "checking arguments for embedding_renorm_)")
+    rows = np.unique(indices._array)
+    if rows.size and (rows[-1] >= input.shape[0] or rows[0] < -input.shape[0]):
+        bad = rows[-1] if rows[-1] >= input.shape[0] else rows[0]
+        raise IndexError(f"select(): index {bad} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension 0")
+    return apply_inplace(_embedding_renorm, input, (), {
+        "rows": tuple(int(r) for r in rows % max(input.shape[0], 1)),
+        "max_norm": float(max_norm), "norm_type": float(norm_type)})
+
+
 # ------------------------------------------------------------------------------ embedding_bag
 # ``bags`` gives each position of ``indices`` its bag (-1: in none, past the last offset); the
 # positions that count are those in a bag and not ``padding_idx``. The backward rules derive all
@@ -92,7 +175,7 @@ def _counted(indices, bags, padding_idx):
            saves=("weight", "indices", "bags", "per_sample_weights"),
            nondifferentiable=("indices", "bags"))
 def _embedding_bag(weight, indices, bags, per_sample_weights, *, mean, num_bags, padding_idx,
-                   scale_grad_by_freq):
+                   scale_grad_by_freq, sparse=False):
     """Sums (or means) of the counted rows, each scaled by its sample weight, per bag."""
     positions = np.flatnonzero(_counted(indices, bags, padding_idx))
     owner = bags[positions]
@@ -104,7 +187,7 @@ def _embedding_bag(weight, indices, bags, per_sample_weights, *, mean, num_bags,
 
 
 @_embedding_bag.vjp
-def _(ctx, grad, mean, num_bags, padding_idx, scale_grad_by_freq):
+def _(ctx, grad, mean, num_bags, padding_idx, scale_grad_by_freq, sparse=False):
     """Each counted position receives its bag's gradient, scaled by its sample weight and, for
     mean, divided by its bag's size (and by its row's frequency if asked)."""
     weight, indices, bags, per_sample_weights = ctx.saved
@@ -115,19 +198,46 @@ def _(ctx, grad, mean, num_bags, padding_idx, scale_grad_by_freq):
     grad_weight = grad_sample_weights = None
     if need_weight:
         rows, width = ctx.input_shapes[0]
-        scale = counted * per_sample_weights
-        if mean:
-            sizes = _index_add(zeros(num_bags, dtype=grad.dtype), owner, counted, dim=0, alpha=1)
-            scale = scale / sizes.clamp_min(1)[owner]
-        if scale_grad_by_freq:
-            frequency = _index_add(zeros(rows, dtype=grad.dtype), indices, counted, dim=0,
-                                   alpha=1)
-            scale = scale / frequency.clamp_min(1)[indices]
-        grad_weight = _index_add(zeros(rows, width, dtype=grad.dtype), indices,
-                                 bag_grad * scale.unsqueeze(-1), dim=0, alpha=1)
+        sizes = _index_add(zeros(num_bags, dtype=grad.dtype), owner, counted, dim=0, alpha=1)
+        if sparse:
+            grad_weight = _sparse_bag_gradient(bag_grad, indices, bags, per_sample_weights,
+                                               sizes[owner] if mean else None, rows,
+                                               padding_idx, scale_grad_by_freq)
+        else:
+            scale = _bag_position_scale(counted, per_sample_weights, sizes[owner] if mean else
+                                        None, indices, rows, scale_grad_by_freq)
+            grad_weight = _index_add(zeros(rows, width, dtype=grad.dtype), indices,
+                                     bag_grad * scale.unsqueeze(-1), dim=0, alpha=1)
     if need_sample_weights:
         grad_sample_weights = (bag_grad * weight[indices]).sum(1) * counted
     return grad_weight, None, None, grad_sample_weights
+
+
+def _bag_position_scale(counted, per_sample_weights, bag_sizes, indices, rows,
+                        scale_grad_by_freq):
+    """What each position's bag gradient is multiplied by on its way to the weight: ATen's
+    factor, built in double precision (1 / frequency / bag size * sample weight) and rounded
+    once to the gradient's dtype."""
+    scale = counted.to(dtypes.float64)
+    if scale_grad_by_freq:
+        scale = scale * _inverse_frequency(indices, rows, dtypes.float64)[indices]
+    if bag_sizes is not None:
+        scale = scale / bag_sizes.to(dtypes.float64).clamp_min(1)
+    return (scale * per_sample_weights.to(dtypes.float64)).to(counted.dtype)
+
+
+def _sparse_bag_gradient(bag_grad, indices, bags, per_sample_weights, bag_sizes, rows,
+                         padding_idx, scale_grad_by_freq):
+    """``EmbeddingBag(sparse=True)``'s weight gradient: one stored row per position in a bag
+    (the padding index left out), its bag's gradient divided by the bag's size for mean and
+    scaled by its sample weight, as ATen's sparse backward builds it."""
+    in_bag = (bags >= 0).nonzero().reshape(-1)
+    values = bag_grad
+    if bag_sizes is not None:
+        values = values / bag_sizes.clamp_min(1).unsqueeze(-1)
+    values = values * per_sample_weights.unsqueeze(-1)
+    return _sparse_rows_gradient(values.index_select(0, in_bag), indices.index_select(0, in_bag),
+                                 rows, padding_idx, scale_grad_by_freq)
 
 
 @primitive("embedding_bag_argmax", node="NotImplemented", group=OTHER)
@@ -172,7 +282,7 @@ def _bag_ids(offsets, length, include_last_offset):
 
 
 def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_last_offset,
-                  padding_idx, scale_grad_by_freq=False):
+                  padding_idx, scale_grad_by_freq=False, sparse=False):
     """Sums, means or maxima of the rows of ``weight`` picked by the 1-D ``indices``, in the
     bags that start at ``offsets`` (and, with ``include_last_offset``, end at its last entry)."""
     padding_idx = _wrapped_padding_idx(padding_idx, weight.shape[0])
@@ -187,7 +297,7 @@ def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_la
         per_sample_weights = ones(len(indices), dtype=weight.dtype)
     return _embedding_bag(weight, indices, bags, per_sample_weights, mean=mode == "mean",
                           num_bags=num_bags, padding_idx=padding_idx,
-                          scale_grad_by_freq=bool(scale_grad_by_freq))
+                          scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse))
 
 
 def _wrapped_padding_idx(padding_idx, rows):
