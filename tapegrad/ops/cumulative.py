@@ -67,7 +67,15 @@ def _(ctx, grad, dim):
 def cumsum(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumsum, input, dim)
+    _refuse_bool_accumulator(_cumsum, dtype)
     return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
+
+
+def _refuse_bool_accumulator(prim, dtype):
+    """PyTorch's running sums and products have no bool kernel to compute a ``dtype=bool`` in
+    (a bool input without ``dtype`` is promoted to int64)."""
+    if dtypes.as_dtype(dtype) is dtypes.bool:
+        raise NotImplementedError(f'"{prim.name}_out_cpu" not implemented for \'Bool\'')
 
 
 def _running_inplace(prim, function):
@@ -158,6 +166,7 @@ def _reverse_cumsum(t, dim):
 def cumprod(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumprod, input, dim)
+    _refuse_bool_accumulator(_cumprod, dtype)
     return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
 
 
@@ -342,8 +351,26 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 def aminmax(input, *, dim=None, keepdim=False):
     refuse_complex(input, kernel="aminmax_cpu")
-    dims = () if dim is None else dim
+    dims = _aminmax_dim(input, dim)
     return return_types.aminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
+
+
+def _aminmax_dim(input, dim):
+    """aminmax's one ``dim`` as an int (``()``: all of them), with aminmax's own messages for
+    a wrong type and for nothing to reduce (amin's and amax's would name themselves)."""
+    shape = input._array.shape
+    if dim is not None and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
+    if dim is None:
+        if input._array.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                               "operation has no identity.")
+        return ()
+    dim = dim.__index__()
+    axis = _dims_of(dim, max(len(shape), 1))[0]
+    if shape and shape[axis] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {axis} to have non-zero size.")
+    return dim
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):

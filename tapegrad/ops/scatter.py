@@ -11,7 +11,7 @@ import numpy as np
 from .._warnings import warn_at_caller
 from ..memory_format import copy_in, preserve_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
-from .broadcast import sum_to
+from .broadcast import expand, expand_shape, sum_to
 from .elementwise import where
 from .inplace import apply_inplace
 from .layout import _dims_of
@@ -252,13 +252,15 @@ def _(ctx, grad):
 
 
 def _masked_scatter_call(input, mask, source, apply):
+    """PyTorch's in-place masked_scatter_ checks, in its order: the dtypes, the mask expanding
+    to the input (a 0-d input counts as one element), the mask's dtype, enough source."""
+    if source._array.dtype != input._array.dtype:  # (PyTorch's message lacks the space)
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_type_name(input)} and {_type_name(source)}")
+    expand_shape(mask, input._array.shape or ((1,) if mask._array.ndim else ()))
     if mask._array.dtype != np.bool_:
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with dtype "
-                           f"{CPP_TYPE_NAMES[mask._array.dtype.name]}")
-    if source._array.dtype != input._array.dtype:
-        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got "
-                           f"{input.dtype.name.capitalize()} and "
-                           f"{source.dtype.name.capitalize()}")
+                           f"{_type_name(mask)}")
     needed = np.count_nonzero(np.broadcast_to(mask._array, input._array.shape))
     if source._array.size < needed:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -266,9 +268,15 @@ def _masked_scatter_call(input, mask, source, apply):
 
 
 def masked_scatter(input, mask, source):
-    """``input`` with the elements of ``source``, in order, where ``mask`` is True."""
-    return _masked_scatter_call(input, mask, source,
-                                _out_of_place)
+    """``input`` (broadcast with ``mask``, which may be larger) with the elements of ``source``,
+    in order, where ``mask`` is True."""
+    try:
+        shape = np.broadcast_shapes(mask._array.shape, input._array.shape)
+    except ValueError:
+        raise RuntimeError(broadcast_error((mask, input), {})) from None  # PyTorch: a is the mask
+    if shape != input._array.shape:
+        input = expand(input, shape)
+    return _masked_scatter_call(input, mask, source, _out_of_place)
 
 
 def masked_scatter_(input, mask, source):
@@ -496,26 +504,27 @@ def _(ctx, grad, dim, alpha):
             (picked * alpha if alpha != 1 else picked) if need_source else None)
 
 
-def _check_index_add(input, dim, index, source):
-    """PyTorch's checks of index_add, in its order; returns ``dim`` made non-negative and the
-    index as a vector (a 0-d one is one index)."""
+def _check_index_func(op, input, dim, index, source):
+    """PyTorch's shared checks of index_add and index_reduce (its ``index_func_meta``), in its
+    order, their messages naming ``op``; returns ``dim`` made non-negative and the index as a
+    vector (a 0-d one is one index). The range of the index values is left to the caller."""
     dim = _dims_of(dim, max(input._array.ndim, 1))[0]  # a scalar has one dimension here
     positions, shape, source_shape = index._array, input._array.shape, source._array.shape
     if positions.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: "
                          f"{positions.ndim} with type: {_type_name(index)} and size: "
                          f"{list(positions.shape)}")
     if positions.dtype not in (np.int32, np.int64):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: "
                            f"{_type_name(index)}")
     if source._array.dtype != input._array.dtype:
-        raise RuntimeError(f"index_add_(): self ({_type_name(input)}) and source "
+        raise RuntimeError(f"{op}(): self ({_type_name(input)}) and source "
                            f"({_type_name(source)}) must have the same scalar type")
     if dim and dim >= len(source_shape):
-        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+        raise RuntimeError(f"{op}(): Indexing dim {dim} is out of bounds of the source "
                            f"tensor with dim {len(source_shape)}")
     if positions.size != (source_shape[dim] if source_shape else 1):
-        raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
+        raise RuntimeError(f"{op}(): Number of indices ({positions.size}) should be equal "
                            f"to source.size(dim): ({source.size(dim)}), for dim: {dim}")
     if source_shape and shape:  # a scalar on either side is compared whole
         shape, source_shape = _without_dim(shape, dim), _without_dim(source_shape, dim)
@@ -523,14 +532,34 @@ def _check_index_add(input, dim, index, source):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(input._array.shape)} "
                            f"source.shape = {list(source._array.shape)}")
-    shape = input._array.shape if input._array.ndim else (1,)
-    outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
-    if outside.any():
-        if len(shape) == 1:
-            raise IndexError("index out of range in self")
-        raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
-                           f"{dim} with size {shape[dim]}")
     return dim, index.reshape(1) if positions.ndim == 0 else index
+
+
+def _require_index_tensor(function, index):
+    """The argument parser's check, naming the function called (``index_add`` or ``index_add_``)."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
+                        f"{type(index).__name__}")
+
+
+def _indices_outside(input, dim, index):
+    """The index values outside ``input``'s size along ``dim`` (negative ones do not wrap)."""
+    size = input._array.shape[dim] if input._array.ndim else 1
+    positions = index._array
+    return positions[(positions < 0) | (positions >= size)]
+
+
+def _check_index_add(input, dim, index, source):
+    """index_add's checks: the shared ones, then its range check (only a vector's message
+    differs)."""
+    dim, index = _check_index_func("index_add_", input, dim, index, source)
+    outside = _indices_outside(input, dim, index)
+    if outside.size:
+        if input._array.ndim <= 1:
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"index {outside[0]} is out of bounds for dimension {dim} with size "
+                           f"{input._array.shape[dim]}")
+    return dim, index
 
 
 def _without_dim(shape, dim):
@@ -538,12 +567,14 @@ def _without_dim(shape, dim):
 
 
 def index_add(input, dim, index, source, *, alpha=1):
+    _require_index_tensor("index_add", index)
     dim, index = _check_index_add(input, dim, index, source)
     alpha = checked_number(alpha, input._array.dtype)  # an integer tensor truncates it
     return _index_add(input, index, source, dim=dim, alpha=alpha)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
+    _require_index_tensor("index_add_", index)
     dim, index = _check_index_add(input, dim, index, source)
     alpha = checked_number(alpha, input._array.dtype)
     return apply_inplace(_index_add, input, (index, source), {"dim": dim, "alpha": alpha})
@@ -800,9 +831,10 @@ def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
     return _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply_inplace)
 
 
-def _check_index_source(op, input, dim, index, source):
-    """index_copy/index_reduce's checks: a vector of int64 indices, one per slice of ``source``
-    along ``dim``, a source of the input's shape elsewhere; returns ``dim`` made non-negative."""
+def _check_index_copy(input, dim, index, source):
+    """index_copy's checks: a vector of int64 indices, one per slice of ``source`` along ``dim``,
+    a source of the input's shape elsewhere; returns ``dim`` made non-negative."""
+    op = "index_copy_"
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
@@ -822,8 +854,6 @@ def _check_index_source(op, input, dim, index, source):
                          f"{list(source_shape[:dim] + source_shape[dim + 1:])} at dimension 0.")
     outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
     if outside.any():
-        if op != "index_copy_":
-            raise IndexError("index out of range in self")
         raise IndexError(f"{op}(): index {positions[outside].flat[0]} is out of bounds for "
                          f"dimension {dim} with size {shape[dim]}")
     return dim
@@ -841,10 +871,9 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
     if reduce not in _INDEX_REDUCTIONS:
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
-    if source._array.dtype != input._array.dtype:
-        raise RuntimeError(f"index_reduce_(): self ({_type_name(input)}) and source "
-                           f"({_type_name(source)}) must have the same scalar type")
-    dim = _check_index_source("index_reduce_", input, dim, index, source)
+    dim, index = _check_index_func("index_reduce_", input, dim, index, source)
+    if _indices_outside(input, dim, index).size:
+        raise IndexError("index out of range in self")
     _warn_once("index_reduce() is in beta and the API may change at any time.")
     # the kernel that first meets the values: the one filling the identity, without self
     _refuse_kinds(input, "index_func_" if include_self else "index_reduce_func_exclude_input_init",
@@ -855,11 +884,13 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     """``input`` with the slices of ``source`` reduced into the slices ``index`` names."""
+    _require_index_tensor("index_reduce", index)
     return _index_reduce_call(input, dim, index, source, reduce, include_self,
                               _out_of_place)
 
 
 def index_reduce_(input, dim, index, source, reduce, *, include_self=True):
+    _require_index_tensor("index_reduce_", index)
     return _index_reduce_call(input, dim, index, source, reduce, include_self, apply_inplace)
 
 
@@ -894,7 +925,7 @@ def _index_copy_call(input, dim, index, source, apply):
         raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
                            f"got (self) {_type_name(input)} and (source) "
                            f"{_type_name(source)}")
-    dim = _check_index_source("index_copy_", input, dim, index, source)
+    dim = _check_index_copy(input, dim, index, source)
     if not index._array.ndim:
         index = index.reshape(1)
     if not input._array.ndim:

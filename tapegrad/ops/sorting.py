@@ -18,8 +18,8 @@ from .._warnings import warn_at_caller
 from ..return_types import structseq
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from . import selection
-from .operands import refuse_complex
-from .creation import zeros
+from .operands import CPP_TYPE_NAMES, refuse_complex
+from .creation import linspace, zeros
 from .copies import rename_node
 from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of, laid_out_like
@@ -333,6 +333,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
+    k = _int_argument("topk", "k", 2, k)
+    dim = _int_argument("topk", "dim", 3, dim)
     if input._array.dtype == np.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
     refuse_complex(input, " topk does not support complex dtypes on CPU")
@@ -347,6 +349,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
+    k = _int_argument("kthvalue", "k", 2, k)
+    dim = _int_argument("kthvalue", "dim", 3, dim)
     _refuse_bool(input, "kthvalue_cpu")
     dim = _sort_dim(input, dim)
     if dim is not None:
@@ -362,15 +366,34 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     return return_types.kthvalue(*_with_values(_kthvalue_values, input, kth, dim, keepdim))
 
 
-def median(input, dim=None, keepdim=False):
+def median(input, dim=NO_DIM, keepdim=None):
     """The lower median (no averaging of the two middle values), as PyTorch computes it; nan
     where there is a nan."""
-    return _median(input, dim, keepdim, False)
+    return _median(input, *_median_dim("median", dim, keepdim), False)
 
 
-def nanmedian(input, dim=None, keepdim=False):
+def nanmedian(input, dim=NO_DIM, keepdim=None):
     """The lower median of the values that are not nan."""
-    return _median(input, dim, keepdim, True)
+    return _median(input, *_median_dim("nanmedian", dim, keepdim), True)
+
+
+def _median_dim(function, dim, keepdim):
+    """``dim`` and ``keepdim`` as PyTorch's parser takes them: no ``dim`` is the whole tensor's
+    median, but ``keepdim`` alone asks for a ``dim``; ``None`` is no int."""
+    if dim is NO_DIM:
+        if keepdim is not None:
+            required_dim(function, dim)
+        return None, False
+    return required_dim(function, dim), bool(keepdim)
+
+
+def _int_argument(function, name, position, value):
+    """``value`` as PyTorch's parser takes an int argument: anything with ``__index__`` (a 0-d
+    integer tensor too) but a bool."""
+    if isinstance(value, builtins.bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    return value.__index__()
 
 
 def _refuse_bool(input, kernel):
@@ -677,12 +700,19 @@ def bincount(input, weights=None, minlength=0):
         return Tensor._make(np.bincount(values, minlength=minlength).astype(np.int64))
     if weights._array.shape != values.shape:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    counts = np.bincount(values, weights=_real_weights(weights._array), minlength=minlength)
-    result = Tensor._make(counts.astype(np.float32 if weights._array.dtype == np.float32
-                                        else np.float64))
+    result = Tensor._make(_weighted_counts(values, weights._array, minlength))
     if weights._requires_grad and grad_mode.is_grad_enabled():
         result._grad_fn, result._requires_grad = _BincountBackward((_edge(weights),)), True
     return result
+
+
+def _weighted_counts(values, weights, minlength):
+    """The weights summed per value in PyTorch's accumulator, one by one in order: float32
+    weights in float32, any other (complex ones by their real parts) in double."""
+    dtype = np.float32 if weights.dtype == np.float32 else np.float64
+    counts = np.zeros(builtins.max(minlength, values.max() + 1), dtype)
+    np.add.at(counts, values, _real_weights(weights).astype(dtype))
+    return counts
 
 
 def _real_weights(weights):
@@ -700,9 +730,8 @@ def _cpp_number(value):
 
 
 def _cpp_dtype(array):
-    """A dtype as PyTorch's C++ messages name it (``float``, ``double``)."""
-    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(
-        array.dtype.name, array.dtype.name)
+    """A dtype as PyTorch's C++ messages name it (``float``, ``double``, ``long int``)."""
+    return CPP_TYPE_NAMES.get(array.dtype.name, array.dtype.name)
 
 
 def _check_histogram_input(values):
@@ -711,15 +740,23 @@ def _check_histogram_input(values):
                                   f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
 
 
+def _number_argument(name, value):
+    """histc's ``min``/``max`` as PyTorch's parser takes a Number: a 0-d tensor too."""
+    if isinstance(value, Tensor) and not value._array.ndim:
+        return value.item()
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"histc(): argument '{name}' must be Number, not {type(value).__name__}")
+    return value
+
+
 def histc(input, bins=100, min=0, max=0):
     """Counts in ``bins`` equal bins over [min, max] (the data's range when both are 0); values
     outside are ignored; the counts have the input's dtype."""
+    if isinstance(bins, Tensor) and not bins._array.ndim and bins._array.dtype.kind in "iu":
+        bins = bins.item()  # a 0-d integer tensor is an int to PyTorch's parser
     if not isinstance(bins, (builtins.int, np.integer)) or isinstance(bins, builtins.bool):
         raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
-    for name, bound in (("min", min), ("max", max)):
-        if not isinstance(bound, numbers.Number):
-            raise TypeError(f"histc(): argument '{name}' must be Number, not "
-                            f"{type(bound).__name__}")
+    min, max = (_number_argument(name, bound) for name, bound in (("min", min), ("max", max)))
     values = input._array
     if builtins.float(min) == builtins.float(max):
         refuse_complex(input, kernel="aminmax_cpu")  # the range it would find first
@@ -744,9 +781,22 @@ def histc(input, bins=100, min=0, max=0):
     return Tensor._make(counts.astype(values.dtype))
 
 
+_HISTOGRAM_OVERLOADS = [
+    "Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, "
+    "tuple of Tensors out = None",
+    "Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, "
+    "bool density = False, tuple of Tensors out = None"]
+
+
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """Counts (or summed ``weight``, or a density) in ``bins`` equal bins over ``range`` (the
     data's by default), or between the edges of a ``bins`` tensor; the histogram and its edges."""
+    counted = isinstance(bins, (builtins.int, np.integer)) and not isinstance(bins, builtins.bool)
+    if not (counted or isinstance(bins, Tensor)) or (not counted and range is not None):
+        given = {"range": range, "weight": weight, "density": density or None}
+        raise invalid_combination("histogram", (input, bins),
+                                  {k: v for k, v in given.items() if v is not None},
+                                  _HISTOGRAM_OVERLOADS)
     _check_histogram_input(input._array)
     hist, (edges,) = _histogramdd(reshape(input, (-1, 1)), bins if isinstance(bins, Tensor)
                                   else [bins], range, weight, density)
@@ -776,19 +826,44 @@ def _histogramdd(input, bins, range, weight, density):
     if isinstance(bins, Tensor):
         bins = [bins]
     if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
-        if range is not None:
-            raise TypeError("histogramdd(): a range may only be given with the number of bins")
-        edges = _checked_edges(values, bins)
+        edges = _checked_edges(values, bins)  # a range, if given, is ignored as PyTorch does
     else:
         counts = [builtins.int(bins)] * dims if isinstance(bins, (builtins.int, np.integer)) \
             else [builtins.int(b) for b in bins]
         edges = _equal_bin_edges(points, counts, range)
     _check_histogram_weight(input, weight)
-    hist, _ = np.histogramdd(points, bins=[_increasing(e) for e in edges],
-                             weights=None if weight is None else weight._array.reshape(-1),
-                             density=density)
-    return (Tensor._make(hist.astype(values.dtype)),
-            tuple(Tensor._make(e.astype(values.dtype)) for e in edges))
+    hist = _bin_totals(points, [_increasing(e) for e in edges],
+                       None if weight is None else weight._array.reshape(-1), values.dtype)
+    if density:
+        hist = _density(hist, edges)
+    return Tensor._make(hist), tuple(Tensor._make(e.astype(values.dtype)) for e in edges)
+
+
+def _bin_totals(points, edges, weights, dtype):
+    """The count (or summed weight) of the points in each bin, as numpy's histogramdd bins them
+    (the last bin closed, the rest half-open, the others dropped), summed in ``dtype`` in the
+    points' order as PyTorch's kernel sums."""
+    positions = []
+    for dim, dim_edges in enumerate(edges):
+        column = points[:, dim]
+        position = np.searchsorted(dim_edges, column, side="right")  # 0 and len: outside
+        position[column == dim_edges[-1]] -= 1
+        positions.append(position)
+    outer = tuple(len(e) + 1 for e in edges)
+    totals = np.zeros(outer, dtype)
+    np.add.at(totals, tuple(positions), 1 if weights is None else weights.astype(dtype))
+    return np.ascontiguousarray(totals[(slice(1, -1),) * len(edges)])
+
+
+def _density(hist, edges):
+    """PyTorch's normalization, in the histogram's dtype: divided by its total, then by each
+    dimension's bin widths in turn (numpy's, in double, rounds differently)."""
+    hist = hist / hist.dtype.type(hist.sum())
+    for dim, dim_edges in enumerate(edges):
+        shape = [1] * hist.ndim
+        shape[dim] = -1
+        hist = hist / np.diff(dim_edges).astype(hist.dtype).reshape(shape)
+    return hist
 
 
 def _checked_edges(values, bins):
@@ -845,8 +920,8 @@ def _equal_bin_edges(points, counts, range):
                                f"{_cpp_number(low)} max {_cpp_number(high)} for dimension {dim}")
         if low == high:
             low, high = low - 0.5, high + 0.5  # numpy's widening of an empty range, as PyTorch's
-        edges.append(np.linspace(low, high, count + 1).astype(points.dtype))
-    return edges
+        edges.append(linspace(low, high, count + 1, dtype=dtypes.as_dtype(points.dtype))._array)
+    return edges  # rounded as PyTorch's linspace kernel rounds them, in the input's dtype
 
 
 def _check_histogram_weight(input, weight):
