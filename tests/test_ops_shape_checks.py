@@ -13,6 +13,7 @@ import pytest
 
 import tapegrad
 from tapegrad.autograd import gradcheck
+from same_as_torch import assert_same
 
 torch = pytest.importorskip("torch")
 
@@ -214,3 +215,26 @@ def test_narrow_copy_gradcheck():
 @pytest.mark.parametrize("offset, dim1, dim2", [(0, -2, -1), (1, 0, 2), (-1, 2, 0)])
 def test_diag_embed_gradcheck(offset, dim1, dim2):
     assert gradcheck(lambda a: tapegrad.diag_embed(a, offset, dim1, dim2), (_double(2, 3),))
+
+
+TENSOR_SPLIT_CALLS = {
+    "indices=": lambda lib, x: lib.tensor_split(x, indices=[1], dim=1),
+    "sections=": lambda lib, x: lib.tensor_split(x, sections=2, dim=1),
+    "tensor_indices_or_sections=": lambda lib, x: lib.tensor_split(
+        x, tensor_indices_or_sections=lib.tensor(2), dim=1),
+    "method, indices=": lambda lib, x: x.tensor_split(indices=[1]),
+    "positional dim": lambda lib, x: lib.tensor_split(x, 2, 1),
+    "dim=": lambda lib, x: lib.tensor_split(x, [1, 2], dim=1),
+    "indices_or_sections= (no such keyword)": lambda lib, x: lib.tensor_split(
+        x, indices_or_sections=2),
+    "sections= a list": lambda lib, x: lib.tensor_split(x, sections=[1]),
+    "nothing to split by": lambda lib, x: lib.tensor_split(x),
+}
+
+
+@pytest.mark.parametrize("case", TENSOR_SPLIT_CALLS)
+def test_tensor_split_takes_pytorchs_keywords(case):
+    """Each overload's own keyword (``indices=``, ``sections=``,
+    ``tensor_indices_or_sections=``) or the positional argument; anything else is PyTorch's
+    invalid-combination error."""
+    assert_same(lambda lib: TENSOR_SPLIT_CALLS[case](lib, lib.arange(6).view(2, 3)), torch)

@@ -1100,9 +1100,13 @@ def split_with_sizes(input, split_sizes, dim=0):
     return _split_with_sizes(input, bounds=bounds, dim=dim)
 
 
-def tensor_split(input, indices_or_sections, dim=0):
+def tensor_split(input, *args, **kwargs):
     """Views along ``dim``: ``n`` near-equal pieces (the first ``size % n`` one longer) or the
-    pieces between the given indices, which slice as Python does (clamped, maybe empty)."""
+    pieces between the given indices, which slice as Python does (clamped, maybe empty).
+
+    PyTorch's three overloads: ``(indices_or_sections, dim=0)`` positionally, or by keyword
+    ``indices=``, ``sections=`` or ``tensor_indices_or_sections=`` (the name says which)."""
+    indices_or_sections, dim = _tensor_split_arguments(input, args, kwargs)
     if input._array.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")
@@ -1125,6 +1129,24 @@ def tensor_split(input, indices_or_sections, dim=0):
 _TENSOR_SPLIT_OVERLOADS = ("Tensor input, tuple of ints indices, int dim = 0",
                           "Tensor input, Tensor tensor_indices_or_sections, int dim = 0",
                           "Tensor input, int sections, int dim = 0")
+_TENSOR_SPLIT_KEYWORDS = {"indices": (tuple, list), "sections": (builtins.int,),
+                          "tensor_indices_or_sections": (Tensor,)}
+
+
+def _tensor_split_arguments(input, args, kwargs):
+    """``(indices_or_sections, dim)`` from a call's arguments, or PyTorch's TypeError."""
+    named = [key for key in kwargs if key in _TENSOR_SPLIT_KEYWORDS]
+    unknown = set(kwargs) - set(named) - {"dim"}
+    if len(args) > 2 or (len(args) == 2 and "dim" in kwargs) or unknown or \
+            len(args) + len(named) != 1 + (len(args) == 2):
+        raise invalid_combination("tensor_split", (input, *args), kwargs, _TENSOR_SPLIT_OVERLOADS)
+    if named:
+        value = kwargs[named[0]]
+        if not isinstance(value, _TENSOR_SPLIT_KEYWORDS[named[0]]) or isinstance(value, bool):
+            raise invalid_combination("tensor_split", (input, *args), kwargs,
+                                      _TENSOR_SPLIT_OVERLOADS)
+        return value, kwargs.get("dim", 0)
+    return args[0], args[1] if len(args) == 2 else kwargs.get("dim", 0)
 
 
 def _section_starts(sections, size):
