@@ -238,3 +238,23 @@ def test_tensor_split_takes_pytorchs_keywords(case):
     ``tensor_indices_or_sections=``) or the positional argument; anything else is PyTorch's
     invalid-combination error."""
     assert_same(lambda lib: TENSOR_SPLIT_CALLS[case](lib, lib.arange(6).view(2, 3)), torch)
+
+
+EXPANDS = {
+    "new leading size-1 dim": (lambda lib: lib.arange(16), (1, -1), (16, 1)),
+    "new dims around kept ones": (lambda lib: lib.ones(3, 1), (1, 2, 1, 3, 1), (0, 0, 3, 1, 1)),
+    "0-d to (1, 1)": (lambda lib: lib.tensor(5.0), (1, 1), (0, 0)),
+    "transposed": (lambda lib: lib.ones(2, 3).t(), (1, 3, 2), (3, 1, 3)),
+    "size-1 dim kept": (lambda lib: lib.ones(2, 1, 3), (2, 4, 3), (3, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("case", EXPANDS)
+def test_expand_gives_atens_strides(case):
+    """ATen's strides for size-1 dims (numpy's broadcast gives them 0): what ``.stride()`` and
+    ``is_contiguous()`` read."""
+    make, sizes, strides = EXPANDS[case]
+    expanded = make(tapegrad).expand(*sizes)
+    assert expanded.stride() == strides
+    assert_same(lambda lib: (make(lib).expand(*sizes).stride(),
+                             make(lib).expand(*sizes).is_contiguous()), torch)

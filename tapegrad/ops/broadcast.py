@@ -14,14 +14,26 @@ __all__ = ["expand", "broadcast_to", "sum_to", "sum_to_size", "expand_shape"]
 
 @primitive("expand", node="ExpandBackward0", group=VIEW, is_view=True)
 def _expand(a, shape):
-    out = np.broadcast_to(a, shape)
     lead = len(shape) - a.ndim
-    if 1 in a.shape and any(n == 1 == m for n, m in zip(a.shape, shape[lead:])):
-        # a size-1 dim that stays size 1 keeps its stride, as PyTorch's (numpy gives it 0)
-        strides = out.strides[:lead] + tuple(
-            stride if n == m else 0 for stride, n, m in zip(a.strides, a.shape, shape[lead:]))
-        out = np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)
-    return out
+    if 1 in shape[:lead] or (1 in a.shape and any(n == 1 == m
+                                                   for n, m in zip(a.shape, shape[lead:]))):
+        # size-1 dims, where numpy's broadcast gives stride 0 and ATen another (what
+        # ``.stride()`` and layout checks see): the strides ATen's expand computes
+        return np.lib.stride_tricks.as_strided(a, shape, _expanded_strides(a, shape, lead),
+                                               writeable=False)
+    return np.broadcast_to(a, shape)
+
+
+def _expanded_strides(a, shape, lead):
+    """ATen's ``inferExpandGeometry`` (in bytes): an expanded dim steps 0; a size-1 dim keeps
+    its stride; a new size-1 dim steps over the dims after it (0 when none follow)."""
+    strides = [0] * len(shape)
+    for i in reversed(range(len(shape))):
+        if i >= lead:
+            strides[i] = a.strides[i - lead] if a.shape[i - lead] == shape[i] else 0
+        elif shape[i] == 1 and i + 1 < len(shape):
+            strides[i] = shape[i + 1] * strides[i + 1]
+    return tuple(strides)
 
 
 @_expand.vjp

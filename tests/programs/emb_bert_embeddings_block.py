@@ -32,7 +32,7 @@ with torch.no_grad():
         emb.weight.copy_(0.3 * torch.sin(torch.arange(n, dtype=torch.float32) * (0.5 + i)).view_as(emb.weight))
     m.word_embeddings.weight[0].zero_()
 m.eval()
-print(m.position_ids.shape, m.position_ids.is_contiguous())
+print(m.position_ids.shape, m.position_ids.is_contiguous(), m.position_ids.stride())
 print(list(m.state_dict().keys()))
 
 # [CLS] a b [SEP] c d [SEP] [PAD]
