@@ -647,9 +647,11 @@ class SparseCooTensor(_SparseTensor):
         return result
 
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        """The norm of the stored values (duplicates added first); over dims: refused."""
-        if dim is not None:
-            raise could_not_run("norm.ScalarOpt_dim")
+        """The norm of the stored values (duplicates added first); over some dims: refused."""
+        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+        if dims and {_wrap_dim(d, self.dim()) for d in dims} != set(range(self.dim())):
+            raise RuntimeError("norm_sparse currently only supports full reductions, so 'dim' "
+                               "must either be empty or contain all dimensions of the input")
         p = 2 if p == "fro" else p
         values = self.coalesce()._sp_values
         with grad_mode.no_grad():

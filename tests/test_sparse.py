@@ -372,3 +372,26 @@ def test_a_dense_tensor_adds_and_subtracts_a_sparse_one_in_place():
     expected = np.zeros((5, 2), np.float32)
     expected[[1, 3]] = 1.5
     np.testing.assert_array_equal(d.numpy(), expected)
+
+
+SPARSE_NORMS = {  # of [[0, 3], [4, 0]]: analytic values
+    "2": (lambda lib, s: lib.norm(s), 5.0),
+    "1": (lambda lib, s: lib.norm(s, p=1), 7.0),
+    "inf": (lambda lib, s: lib.norm(s, p=float("inf")), 4.0),
+    "0": (lambda lib, s: lib.norm(s, p=0), 2.0),
+}
+
+
+@pytest.mark.parametrize("case", SPARSE_NORMS)
+def test_torch_norm_of_a_sparse_tensor_is_its_values_norm(case):
+    """``torch.norm(sparse)`` reaches the sparse tensor's norm (full reductions only)."""
+    call, expected = SPARSE_NORMS[case]
+    assert call(torch, torch.tensor([[0.0, 3.0], [4.0, 0.0]]).to_sparse()).item() == expected
+    real = pytest.importorskip("torch")
+    assert_same(lambda lib: call(lib, lib.tensor([[0.0, 3.0], [4.0, 0.0]]).to_sparse()), real)
+
+
+def test_a_sparse_norm_over_some_dims_is_refused_as_in_pytorch():
+    s = torch.tensor([[0.0, 3.0], [4.0, 0.0]]).to_sparse()
+    with pytest.raises(RuntimeError, match="norm_sparse currently only supports full reductions"):
+        torch.norm(s, dim=1)

@@ -92,7 +92,7 @@ def sparse_aware(dense_function, method):
 # torch functions whose first argument may be sparse: they run its method, as PyTorch's
 # dispatch sends them to its sparse kernels (``torch.sqrt(s)`` is ``s.sqrt()``)
 SPARSE_METHODS = ZERO_PRESERVING + ("neg", "pow", "select", "index_select", "unsqueeze",
-                                    "permute")
+                                    "permute", "norm")
 
 
 def route_sparse_calls(namespace):
