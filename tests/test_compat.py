@@ -183,3 +183,12 @@ def test_is_inference_marks_tensors_made_in_inference_mode():
     assert not x.is_inference()
     assert made_by_op.is_inference() and made_by_factory.is_inference()
     assert not under_no_grad.is_inference()
+
+
+def test_weight_norm_primitives_are_top_level_names_as_in_pytorch():
+    """``torch.norm_except_dim`` and ``torch._weight_norm``, which weight-norm code calls."""
+    v = tapegrad.arange(1.0, 7.0).view(2, 3)
+    np.testing.assert_allclose(tapegrad.norm_except_dim(v, 2, 0).numpy(),
+                               [[14 ** 0.5], [77 ** 0.5]], rtol=1e-6)
+    w = tapegrad._weight_norm(v, tapegrad.ones(2, 1), 0)
+    np.testing.assert_allclose(tapegrad.linalg.vector_norm(w, dim=1).numpy(), [1, 1], rtol=1e-6)
