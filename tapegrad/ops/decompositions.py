@@ -11,7 +11,7 @@ from .creation import eye, zeros, zeros_like
 from .conjugation import conj, real
 from .layout import diag_embed, tril
 from .linalg import matmul
-from .matrix import (_check_matrices, _mH, _mT, check_floating, check_lapack_dtype,
+from .matrix import (_check_matrices, _mH, check_floating, check_lapack_dtype,
                      check_same_dtype)
 from .registry import OTHER, primitive
 from .shape import cat, narrow, stack
@@ -193,23 +193,25 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
 # ------------------------------------------------------------------ lstsq
 
 @primitive("lstsq", node="LinalgLstsqBackward0", group=OTHER, n_outputs=None,
-           saves=("a", "b", "out0"))
+           saves=("a", "b", "out0"), complex_rule=True)
 def _lstsq(a, b, rtol, vector, residuals):
     """The minimum-norm least-squares solution pinv(A) B (singular values at most rtol times
     the largest count as zero) and, if ``residuals``, the squared residuals ||A x - b||^2 of
-    each column (else an empty tensor, still an output of the node as in PyTorch)."""
+    each column (else an empty tensor, still an output of the node as in PyTorch); residuals
+    are real for complex matrices too."""
     columns = b[..., None] if vector else b
     solution = _pinv.forward(a, 0.0, rtol, False) @ columns
-    squared = (((a @ solution - columns) ** 2).sum(-2) if residuals
-               else np.empty(0, a.dtype))
+    squared = ((np.abs(a @ solution - columns) ** 2).sum(-2) if residuals
+               else np.empty(0, a.real.dtype))
     return solution[..., 0] if vector else solution, squared
 
 
 @_lstsq.vjp
 def _(ctx, grads, rtol, vector, residuals):
-    """PyTorch's ``linalg_lstsq_backward``: gA through pinv's rule with gP = G B^T, and
-    gB = pinv(A)^T G; a residual r = ||A x - b||^2 adds 2 (A x - b) g_r x^T to gA and
-    -2 (A x - b) g_r to gB (x's own change does not move r at the optimum)."""
+    """PyTorch's ``linalg_lstsq_backward``: gA through pinv's rule with gP = G B^H, and
+    gB = pinv(A)^H G; a residual r = ||A x - b||^2 adds 2 (A x - b) g_r x^H to gA and
+    -2 (A x - b) g_r to gB (x's own change does not move r at the optimum; ^H is the
+    transpose for real matrices)."""
     a, b, x = ctx.saved
     grad, grad_residuals = (grads[i] if i < len(grads) else None for i in range(2))
     if vector:
@@ -219,12 +221,12 @@ def _(ctx, grads, rtol, vector, residuals):
     grad_a = grad_b = None
     if grad is not None:
         p = _pinv(a, atol=0.0, rtol=rtol, hermitian=False)
-        grad_a = _pinv_backward(matmul(grad, _mT(b)), p, a) if need_a else None
-        grad_b = matmul(_mT(p), grad) if need_b else None
+        grad_a = _pinv_backward(matmul(grad, _mH(b)), p, a) if need_a else None
+        grad_b = matmul(_mH(p), grad) if need_b else None
     if grad_residuals is not None and residuals:
         weighted = (matmul(a, x) - b) * (grad_residuals.unsqueeze(-2) * 2)
         if need_a:
-            grad_a = _plus(grad_a, matmul(weighted, _mT(x)))
+            grad_a = _plus(grad_a, matmul(weighted, _mH(x)))
         if need_b:
             grad_b = _plus(grad_b, -weighted)
     if vector and grad_b is not None:

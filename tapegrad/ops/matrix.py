@@ -5,7 +5,8 @@ Cholesky and singular value decompositions (``torch.linalg``'s core). All work o
 Each differentiable one is a primitive with PyTorch's node name and a backward rule written with
 tapegrad ops (so ``create_graph`` differentiates it again): d det(A) = det(A) tr(A^-1 dA),
 d A^-1 = -A^-1 dA A^-1, a solve's gradient is another solve, and the SVD's is PyTorch's
-``svd_backward``.
+``svd_backward`` (complex matrices too, refusing a loss that depends on the singular vectors'
+phases).
 """
 import numpy as np
 
@@ -307,7 +308,7 @@ inverse = inv
 
 def inverse_or_inf(A):
     """Inverses, all inf for a singular matrix: what PyTorch's ``cond`` makes of ``inv_ex``."""
-    check_floating("linalg.inv", A)
+    check_floating("linalg.inv", A, complex_ok=True)
     check_low_precision("linalg.inv", A)
     return _inv(A, singular_to_inf=True)
 
@@ -362,7 +363,7 @@ def _svd_not_converged(inputs, params):
 
 
 @primitive("svd", node="LinalgSvdBackward0", group=OTHER, n_outputs=None,
-           saves=("out0", "out1", "out2"), error=_svd_not_converged)
+           saves=("out0", "out1", "out2"), error=_svd_not_converged, complex_rule=True)
 def _svd(a, full_matrices):
     return tuple(np.linalg.svd(a, full_matrices=full_matrices))
 
@@ -383,7 +384,8 @@ def _(ctx, grads, full_matrices):
 
 
 def _skew(x):
-    return x - _mT(x)
+    """x - x^H (the transpose, for real matrices)."""
+    return x - _mH(x)
 
 
 def _divide_nonzero(numerator, denominator):
@@ -391,40 +393,59 @@ def _divide_nonzero(numerator, denominator):
     return numerator / where(numerator == 0, 1.0, denominator)
 
 
+def _check_svd_phase_free(u_rotation, v_rotation):
+    """PyTorch's refusal of a loss that depends on the arbitrary phases of complex singular
+    vectors: skew(U^H gU) and skew(V^H gV) must then have opposite imaginary diagonals."""
+    u_phases = u_rotation._array.diagonal(0, -2, -1).imag
+    v_phases = v_rotation._array.diagonal(0, -2, -1).imag
+    if not np.allclose(u_phases, -v_phases, rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            "svd_backward: The singular vectors in the complex case are specified up to "
+            "multiplication by e^{i phi}. The specified loss function depends on this phase "
+            "term, making it ill-defined.")
+
+
 def _svd_backward(u, s, vh, grad_u, grad_s, grad_vh):
-    """PyTorch's ``svd_backward`` (real case) for A = U diag(S) Vh with U (m, k), Vh (k, n):
+    """PyTorch's ``svd_backward`` for A = U diag(S) Vh with U (m, k), Vh (k, n) (^H is the
+    transpose for real matrices):
 
-        gA = U [(skew(U^T gU) S + S skew(Vh gVh^T)) / E + diag(gS)] Vh
-             + (I - U U^T) gU S^-1 Vh            (m > n)
-             + U S^-1 gVh (I - Vh^T Vh)          (m < n)
+        gA = U [(skew(U^H gU) S + S skew(Vh gVh^H)) / E + diag(gS)
+                + i Im(diag(skew(U^H gU))) / 2S] Vh           (the last term: complex only)
+             + (I - U U^H) gU S^-1 Vh            (m > n)
+             + U S^-1 gVh (I - Vh^H Vh)          (m < n)
 
-    with E_ij = s_j^2 - s_i^2. PyTorch leaves out the terms of an output that received no
-    gradient; here such a gradient arrives as zeros, and ``_divide_nonzero`` makes its terms
-    exactly zero, so a loss of S alone stays finite for repeated or zero singular values, as in
-    PyTorch.
+    with E_ij = s_j^2 - s_i^2 (1 on the diagonal). PyTorch leaves out the terms of an output
+    that received no gradient; here such a gradient arrives as zeros, and ``_divide_nonzero``
+    makes its terms exactly zero, so a loss of S alone stays finite for repeated or zero
+    singular values, as in PyTorch.
     """
     m, n = u._array.shape[-2], vh._array.shape[-1]
     s_row, s_column = unsqueeze(s, -2), unsqueeze(s, -1)
     squares = s * s
-    gaps = unsqueeze(squares, -2) - unsqueeze(squares, -1)
-    rotations = (_skew(matmul(_mT(u), grad_u)) * s_row
-                 + s_column * _skew(matmul(vh, _mT(grad_vh))))
+    eye = Tensor._make(np.eye(s._array.shape[-1], dtype=bool))
+    gaps = where(eye, 1.0, unsqueeze(squares, -2) - unsqueeze(squares, -1))
+    u_rotation, v_rotation = _skew(matmul(_mH(u), grad_u)), _skew(matmul(vh, _mH(grad_vh)))
+    rotations = u_rotation * s_row + s_column * v_rotation
     inner = _divide_nonzero(rotations, gaps) + diag_embed(grad_s)
+    if u._array.dtype.kind == "c":
+        _check_svd_phase_free(u_rotation, v_rotation)
+        phases = u_rotation.diagonal(0, -2, -1).imag * 0.5
+        inner = inner + diag_embed(_divide_nonzero(phases, s)) * 1j
     if m > n:
         grad_u_scaled = _divide_nonzero(grad_u, s_row)
         outer = (matmul(u, inner) + grad_u_scaled
-                 - matmul(u, matmul(_mT(u), grad_u_scaled)))
+                 - matmul(u, matmul(_mH(u), grad_u_scaled)))
         return matmul(outer, vh)
     if m < n:
         grad_vh_scaled = _divide_nonzero(grad_vh, s_column)
         outer = (matmul(inner, vh) + grad_vh_scaled
-                 - matmul(matmul(grad_vh_scaled, _mT(vh)), vh))
+                 - matmul(matmul(grad_vh_scaled, _mH(vh)), vh))
         return matmul(u, outer)
     return matmul(u, matmul(inner, vh))
 
 
 @primitive("svdvals", node="LinalgSvdBackward0", group=OTHER, saves=("a",),
-           error=_svd_not_converged)
+           error=_svd_not_converged, complex_rule=True)
 def _svdvals(a):
     return np.linalg.svd(a, compute_uv=False)
 
@@ -435,7 +456,7 @@ def _(ctx, grad):
     come from the full primitive, so that a second derivative goes through its rule."""
     (a,) = ctx.saved
     u, _, vh = _svd(a, full_matrices=False)
-    return matmul(u * unsqueeze(grad, -2), vh)
+    return matmul(u * unsqueeze(grad.to(u.dtype), -2), vh)
 
 
 def _check_svd_input(A, driver=None):
@@ -443,7 +464,7 @@ def _check_svd_input(A, driver=None):
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
                            "inputs with cuSOLVER backend.")
     _check_matrices("linalg.svd", A)
-    check_floating("linalg.svd", A)
+    check_floating("linalg.svd", A, complex_ok=True)
     if A._array.dtype == np.float16:
         raise NotImplementedError('"linalg_svd_cpu" not implemented for \'Half\'')
 
@@ -466,8 +487,8 @@ def svdvals(A, *, driver=None):
 
 
 def svd(input, some=True, compute_uv=True):
-    """``torch.svd``: U, S and V (not Vh); without ``compute_uv``, U and V are zeros of the full
-    shapes, as in PyTorch."""
+    """``torch.svd``: U, S and V = Vh^H (not Vh); without ``compute_uv``, U and V are zeros of
+    the full shapes, as in PyTorch (V conjugated too: -0 imaginary parts)."""
     if input._array.ndim < 2:
         raise RuntimeError("linalg.svd: input should have at least 2 dimensions, but has "
                            f"{input._array.ndim} dimensions instead")
@@ -475,9 +496,9 @@ def svd(input, some=True, compute_uv=True):
         values = svdvals(input)
         *batch, m, n = input._array.shape
         return _SVD(zeros(*batch, m, m, dtype=input.dtype), values,
-                    zeros(*batch, n, n, dtype=input.dtype))
+                    _mH(zeros(*batch, n, n, dtype=input.dtype)))
     u, s, vh = linalg_svd(input, full_matrices=not some)
-    return _SVD(u, s, _mT(vh))
+    return _SVD(u, s, _mH(vh))
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
@@ -490,8 +511,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
             raise TypeError("linalg.matrix_rank: pass either tol or atol/rtol, not both")
         atol, rtol = tol, 0.0
     _check_matrices("torch.linalg.matrix_rank", A, argument="input")
-    if A._array.dtype not in (np.float32, np.float64):
-        raise RuntimeError("This function doesn't handle types other than float and double")
+    check_lapack_types(A)
     atol, rtol = _rank_tolerances(A, atol, rtol)
     if A._array.size == 0:
         batch = A._array.shape[:-2]
@@ -505,6 +525,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         largest = narrow(values, -1, 0, 1)
     threshold = unsqueeze(atol, -1).maximum(unsqueeze(rtol, -1) * largest)
     return (values > threshold).sum(-1)
+
+
+def check_lapack_types(A):
+    """The dtype check of PyTorch's rank-revealing functions (matrix_rank, lstsq): float and
+    double, real or complex."""
+    if A._array.dtype not in (np.float32, np.float64, np.complex64, np.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
 
 
 def _rank_tolerances(A, atol, rtol):

@@ -17,8 +17,8 @@ from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
 from .linalg import _broadcast_batch, matmul
-from .matrix import (_inv, _mH, _mT, check_floating, check_lapack_dtype, check_low_precision,
-                     check_square_shape, cholesky, inv, linalg_svd, solve)
+from .matrix import (_inv, _mH, _mT, check_floating, check_lapack_dtype, check_lapack_types,
+                     check_low_precision, check_square_shape, cholesky, inv, linalg_svd, solve)
 from .reduction import sum as _sum
 from .registry import OTHER, primitive
 from .shape import cat, narrow, unsqueeze
@@ -465,11 +465,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of "
                            "(gels, gelsy, gelsd, gelss)")
     m, n = A._array.shape[-2:]
-    if A._array.dtype not in (np.float32, np.float64):
-        raise RuntimeError("This function doesn't handle types other than float and double")
+    check_lapack_types(A)
     B = _lstsq_right_side(A, B)
     rtol = np.finfo(A._array.dtype).eps * max(m, n) if rcond is None or rcond < 0 else rcond
-    empty = Tensor._make(np.empty(0, A._array.dtype))
+    empty = Tensor._make(np.empty(0, A._array.real.dtype))  # no singular values: real
     rank = Tensor._make(np.empty(0, np.int64))
     if driver != "gels":
         from .matrix import matrix_rank

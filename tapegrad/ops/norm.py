@@ -94,12 +94,12 @@ def _signed_power(a, exponent):
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     """``torch.linalg.vector_norm``: the ``ord``-norm of the entries over ``dim`` (all of them)."""
     ord = _number_order(ord)
-    if x._array.dtype.kind == "c":  # the norm of the magnitudes, a real number
-        return vector_norm(x.abs(), ord, dim, keepdim, dtype=dtype and dtypes.real_of(dtype))
-    if x._array.dtype.kind != "f":
+    if x._array.dtype.kind not in "fc":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_LEGACY_TYPE_NAMES[x._array.dtype.name]}")
     x = _to_norm_dtype("linalg.vector_norm", x, dtype)
+    if x._array.dtype.kind == "c":  # the norm of the magnitudes, a real number
+        x = x.abs()
     dims = normalize_dims(dim, x._array.ndim)
     if ord < 0 or ord == _INF:
         _refuse_empty_extremum(x, ord, dim)
@@ -170,7 +170,7 @@ def _matrix_dims(A, dim, low_precision):
     if ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
-    if A._array.dtype.kind != "f":
+    if A._array.dtype.kind not in "fc":
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_LEGACY_TYPE_NAMES[A._array.dtype.name]}")
     if not low_precision and A._array.dtype == np.float16:
@@ -190,13 +190,17 @@ def _matrix_dims(A, dim, low_precision):
 
 
 def _to_norm_dtype(function, A, dtype):
-    """``A`` in ``dtype``, a floating dtype which must hold A's values without narrowing
-    (PyTorch's rule)."""
+    """``A`` in ``dtype``, a floating dtype (complex for a complex ``A``, real for a real one)
+    which must hold A's values without narrowing (PyTorch's rule)."""
     if dtype is None:
         return A
     dtype = dtypes.as_dtype(dtype)
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"{function}: dtype should be floating point or complex, but got "
+                           f"{_LEGACY_TYPE_NAMES[dtype.name]}")
+    if dtype.is_complex != (A._array.dtype.kind == "c"):
+        kind = "real" if dtype.is_complex else "complex"  # the input's kind
+        raise RuntimeError(f"{function}: dtype should be {kind} for {kind} inputs, but got "
                            f"{_LEGACY_TYPE_NAMES[dtype.name]}")
     if dtypes.promote_types(A.dtype, dtype) != dtype:
         raise RuntimeError(f"{function}: the dtype of the input "
