@@ -1341,17 +1341,27 @@ def _warn_if_broadcasting(input, target, stacklevel=3):
             "Please ensure they have the same size.", UserWarning, stacklevel=stacklevel)
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """One ``MseLossBackward0``; a target of another shape is broadcast first (with a warning)."""
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """One ``MseLossBackward0`` (ordinary ops under a ``weight``); a target of another shape is
+    broadcast first (with a warning)."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        expanded_input, expanded_target = _broadcast_pair(input, target)
+        _loss.check_sample_weight(weight, input)
+        return _loss.weighted_reduction((expanded_input - expanded_target).pow(2), weight,
+                                        reduction, mean_over_weights=True)
     return _loss.mse_loss(*_broadcast_pair(input, target), reduction)
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _warn_if_broadcasting(input, target)
+    if weight is not None:
+        _loss.check_sample_weight(weight, input)
+        return _loss.weighted_reduction((input - target).abs(), weight, reduction,
+                                        mean_over_weights=True)
     return _reduce((input - target).abs(), reduction)
 
 
@@ -1377,6 +1387,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is not None:
+        expanded_input, expanded_target = _broadcast_pair(input, target)
+        _loss.check_sample_weight(weight, input)
+        pointwise = _loss.huber_loss(expanded_input, expanded_target, "none", delta)
+        return _loss.weighted_reduction(pointwise, weight, reduction, mean_over_weights=False)
     return _loss.huber_loss(*_broadcast_pair(input, target), reduction, delta)
 
 

@@ -429,13 +429,15 @@ def _pointwise_loss_backward(name, node, slope, curvature):
 
 
 def _loss_rule(backward):
-    """The rule of a loss of ``a - b`` whose gradient for ``a`` is ``backward``: ``b``'s is
-    its negation."""
+    """The rule of a loss of ``a - b`` whose gradient for ``a`` is ``backward``. ``b``'s is the
+    same rule with the operands swapped, as PyTorch writes it (not a negation, which would turn
+    the zero gradient of an exact match into ``-0.``)."""
     def rule(ctx, grad, **params):
         a, b = ctx.saved
-        grad_a = backward(grad, a, b, **params)
         need_a, need_b = ctx.needs_input_grad
-        return grad_a if need_a else None, -grad_a if need_b else None
+        grad_a = backward(grad, a, b, **params) if need_a else None
+        grad_b = backward(grad, b, a, **params) if need_b else None
+        return grad_a, grad_b
 
     return rule
 
@@ -514,6 +516,30 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     return _huber(input, target, reduction=reduction, delta=delta)
 
 
+
+
+# ------------------------------------------------------------------ per-element weights
+# mse_loss, l1_loss and huber_loss take a ``weight`` of the input's shape (importance weights of
+# prioritized replay, masks): PyTorch then composes ordinary ops instead of the fused loss.
+
+def check_sample_weight(weight, input):
+    """PyTorch compares the weight with the input as given, before broadcasting."""
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+
+
+def weighted_reduction(pointwise, weight, reduction, *, mean_over_weights):
+    """``pointwise * weight`` reduced. Its 'mean' divides by the weights' sum for mse and l1
+    (``mean_over_weights``) but by the element count for Huber, as PyTorch does."""
+    weighted = pointwise * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum() if mean_over_weights else weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. "
+                     "Expected one of 'none', 'mean', 'sum'.")
 
 
 # ------------------------------------------------------------------ soft margin and multi-margin
