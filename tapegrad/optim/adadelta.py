@@ -29,7 +29,7 @@ class Adadelta(Optimizer):
         state["step"].add_(1)
         grad = self._apply_weight_decay(group, param, grad)
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-        square_avg.mul_(rho).add_(grad * grad * (1 - rho))
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         delta = (acc_delta + eps).sqrt() / (square_avg + eps).sqrt() * grad
-        acc_delta.mul_(rho).add_(delta * delta * (1 - rho))
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-group["lr"])

@@ -1,6 +1,6 @@
 """Adagrad: per-coordinate steps shrink with the running sum of squared gradients."""
 from .. import ops
-from .optimizer import Optimizer, check_hyperparameters
+from .optimizer import Optimizer, addcdiv_, check_lr
 
 __all__ = ["Adagrad"]
 
@@ -12,12 +12,14 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
-        check_hyperparameters(lr, eps, weight_decay)
-        if lr_decay < 0.0:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if initial_accumulator_value < 0.0:
-            raise ValueError(f"Invalid initial_accumulator_value value: "
-                             f"{initial_accumulator_value}")
+        check_lr(lr)
+        # (PyTorch's order of checks: the first invalid value names the error)
+        for name, value in (("learning rate", lr), ("lr_decay value", lr_decay),
+                            ("weight_decay value", weight_decay),
+                            ("initial_accumulator_value value", initial_accumulator_value),
+                            ("epsilon value", eps)):
+            if not 0.0 <= value:
+                raise ValueError(f"Invalid {name}: {value}")
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps,
                                       weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value,
@@ -47,8 +49,8 @@ class Adagrad(Optimizer):
             # From the step tensor in float64, as PyTorch's Python numbers: no .item(), so a
             # compiled step keeps the count in its kernel.
             step_size = step_size / (1 + (state["step"].double() - 1) * group["lr_decay"])
-        state["sum"].add_(grad * grad)
-        param.sub_(grad / (state["sum"].sqrt() + group["eps"]) * step_size)
+        state["sum"].addcmul_(grad, grad, value=1)
+        addcdiv_(param, grad, state["sum"].sqrt() + group["eps"], -step_size)
 
     @staticmethod
     def _update_rows(group, param, grad, state):

@@ -22,6 +22,7 @@ class Adam(Optimizer):
             raise ValueError("lr as a Tensor is not supported for capturable=False and "
                              "foreach=True")
         check_hyperparameters(lr, eps, weight_decay, betas)
+        betas = _checked_betas(betas, foreach=foreach, capturable=capturable)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                                       capturable=capturable, differentiable=differentiable,
@@ -62,6 +63,23 @@ class Adam(Optimizer):
         denominator = second_moment.sqrt() / bias_correction2_sqrt + group["eps"]
         step_size = (lr / (1 - beta1 ** step)).to(dtype)
         param.add_(-step_size * exp_avg / denominator)  # addcdiv_(exp_avg, denom, -step_size)
+
+
+def _checked_betas(betas, *, foreach, capturable):
+    """Adam's betas as PyTorch takes them: both Python floats (an int is refused) or both
+    1-element tensors, kept as 0-d tensors; tensor betas need ``capturable`` under ``foreach``."""
+    pair = betas[0], betas[1]
+    if not (all(isinstance(beta, float) for beta in pair)
+            or all(isinstance(beta, Tensor) for beta in pair)):
+        raise ValueError("betas must be either both floats or both Tensors")
+    for index, beta in enumerate(pair):
+        if isinstance(beta, Tensor):
+            if foreach and not capturable:
+                raise ValueError(f"betas[{index}] as a Tensor is not supported for "
+                                 f"capturable=False and foreach=True")
+            if beta.numel() != 1:
+                raise ValueError(f"Tensor betas[{index}] must be 1-element")
+    return tuple(beta.reshape(()) if isinstance(beta, Tensor) else beta for beta in betas)
 
 
 def _fused_multiply_add(a, b, c):

@@ -1,6 +1,6 @@
 """Adamax: Adam with the second moment replaced by an exponentially weighted infinity norm."""
 from .. import ops
-from .optimizer import Optimizer, check_hyperparameters
+from .optimizer import Optimizer, addcdiv_, check_hyperparameters
 
 __all__ = ["Adamax"]
 
@@ -27,7 +27,7 @@ class Adamax(Optimizer):
         step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
-        exp_avg.add_((grad - exp_avg) * (1 - beta1))
+        exp_avg.lerp_(grad, 1 - beta1)
         # (out of place before the copy: a differentiable step saves maximum's inputs)
         exp_inf.copy_(ops.maximum(exp_inf * beta2, grad.abs() + group["eps"]))
-        param.sub_(exp_avg / exp_inf * (group["lr"] / (1 - beta1 ** step)))
+        addcdiv_(param, exp_avg, exp_inf, -group["lr"] / (1 - beta1 ** step))

@@ -33,6 +33,20 @@ class ASGD(Optimizer):
         lr, lambd = group["lr"], group["lambd"]
         state["step"].add_(1)
         grad = self._apply_weight_decay(group, param, grad)
+        if group["foreach"]:
+            self._multi_tensor_rule(lambd, param, grad, state)
+        else:
+            self._single_tensor_rule(lambd, param, grad, state)
+        step = state["step"].item()
+        # foreach=True computes the new eta from the float32 step tensor, in float32
+        step_for_eta = state["step"] if group["foreach"] else step
+        state["eta"].fill_(lr / ((1 + lambd * lr * step_for_eta) ** group["alpha"]))
+        state["mu"].fill_(1 / max(1, step - group["t0"]))
+
+    @staticmethod
+    def _single_tensor_rule(lambd, param, grad, state):
+        """PyTorch's ``_single_tensor_asgd``: decay by ``1 - λη``, then the gradient step; the
+        average starts as a copy while ``mu`` is 1."""
         eta = state["eta"].item()  # the float32 state's value, as PyTorch reads it
         param.mul_(1 - lambd * eta)
         param.add_(grad, alpha=-eta)
@@ -41,6 +55,11 @@ class ASGD(Optimizer):
             ax.add_(param.sub(ax).mul_(mu))
         else:
             ax.copy_(param)
-        step = state["step"].item()
-        state["eta"].fill_(lr / ((1 + lambd * lr * step) ** group["alpha"]))
-        state["mu"].fill_(1 / max(1, step - group["t0"]))
+
+    @staticmethod
+    def _multi_tensor_rule(lambd, param, grad, state):
+        """PyTorch's ``_multi_tensor_asgd`` (``foreach=True``), which rounds differently: one step
+        along ``grad + λ·param`` scaled by the ``eta`` tensor, and the average always moved by
+        ``mu``."""
+        param.addcmul_(grad.add(param, alpha=lambd), state["eta"], value=-1)
+        state["ax"].addcmul_(param.sub(state["ax"]), state["mu"])

@@ -1,6 +1,6 @@
 """NAdam: Adam with Nesterov momentum, whose momentum coefficient warms up over the steps."""
 from .. import ops
-from .optimizer import Optimizer, check_hyperparameters
+from .optimizer import Optimizer, addcdiv_, check_hyperparameters
 
 __all__ = ["NAdam"]
 
@@ -43,8 +43,12 @@ class NAdam(Optimizer):
         # Multiplied in float32, then read in float64 as PyTorch's .item() of it.
         mu_product = state["mu_product"].mul_(mu).double()
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_((grad - exp_avg) * (1 - beta1))
-        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
-        denominator = (exp_avg_sq / (1 - beta2 ** step)).sqrt() + group["eps"]
-        param.add_(grad / denominator * (-lr * (1.0 - mu) / (1.0 - mu_product)))
-        param.add_(exp_avg / denominator * (-lr * mu_next / (1.0 - mu_product * mu_next)))
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        if group["foreach"]:  # (PyTorch's _multi_tensor_nadam divides after the square root)
+            denominator = exp_avg_sq.sqrt() / ((1 - beta2 ** step) ** 0.5).to(param.dtype)
+        else:
+            denominator = (exp_avg_sq / (1 - beta2 ** step).to(param.dtype)).sqrt()
+        denominator = denominator + group["eps"]
+        addcdiv_(param, grad, denominator, -lr * (1.0 - mu) / (1.0 - mu_product))
+        addcdiv_(param, exp_avg, denominator, -lr * mu_next / (1.0 - mu_product * mu_next))

@@ -431,6 +431,16 @@ def _extract_params(param_group):
         param_group["param_names"] = names
 
 
+def addcdiv_(param, tensor1, tensor2, value):
+    """PyTorch's ``param.addcdiv_(tensor1, tensor2, value=value)``, rounding as its CPU kernel:
+    ``param + (value · tensor1) / tensor2`` with ``value`` in the parameter's dtype. ``value`` may
+    be a 0-d tensor (a coefficient computed from the step tensor, or a tensor lr), which the
+    ``addcdiv_`` op does not take."""
+    if isinstance(value, Tensor):
+        return param.add_(value.to(param.dtype) * tensor1 / tensor2)
+    return param.addcdiv_(tensor1, tensor2, value=value)
+
+
 def check_lr(lr):
     """PyTorch's first check in every optimizer: a tensor learning rate holds one number."""
     if isinstance(lr, Tensor) and lr.numel() != 1:
@@ -441,14 +451,15 @@ def check_hyperparameters(lr=0.0, eps=0.0, weight_decay=0.0, betas=(0.0, 0.0)):
     """Raise PyTorch's ``ValueError`` for a tensor lr of more than one element, a negative lr,
     eps or weight decay, or a beta outside [0, 1)."""
     check_lr(lr)
-    if lr < 0.0:
+    if not 0.0 <= lr:  # (written as PyTorch: a str lr raises its TypeError)
         raise ValueError(f"Invalid learning rate: {lr}")
-    if eps < 0.0:
+    if not 0.0 <= eps:
         raise ValueError(f"Invalid epsilon value: {eps}")
-    for index, beta in enumerate(betas):
+    for index in (0, 1):  # (indexed as PyTorch: a 1-tuple raises its IndexError)
+        beta = betas[index]
         if not 0.0 <= beta < 1.0:
             raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
-    if weight_decay < 0.0:
+    if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 

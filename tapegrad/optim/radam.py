@@ -31,19 +31,42 @@ class RAdam(Optimizer):
         step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_((grad - exp_avg) * (1 - beta1))
-        exp_avg_sq.mul_(beta2).add_(grad * grad * (1 - beta2))
-        bias_correction2 = 1 - beta2 ** step
-        corrected_exp_avg = exp_avg / (1 - beta1 ** step)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
         rho_inf = 2 / (1 - beta2) - 1
-        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / (1 - beta2 ** step)
         # Both updates, then a select on rho_t > 5 rather than a Python branch on the step count,
         # which a compiled step could not trace. The clamp changes no rectification that is used
         # and keeps the unused one from the square root of a negative number (nan, a warning).
         rho = rho_t.clamp(min=5.0)
         rectification = ((rho - 4) * (rho - 2) * rho_inf
                          / ((rho_inf - 4) * (rho_inf - 2) * rho)) ** 0.5
-        adaptive_lr = bias_correction2.sqrt() / (exp_avg_sq.sqrt() + group["eps"])
+        rectified = rho_t > 5.0
+        if group["foreach"]:
+            self._multi_tensor_rule(param, exp_avg, exp_avg_sq, lr, group["eps"], rectified,
+                                    ops.where(rectified, rectification, 0.0),
+                                    bias_correction1, bias_correction2_sqrt)
+            return
+        dtype = param.dtype
+        corrected_exp_avg = exp_avg / bias_correction1.to(dtype)
+        adaptive_lr = bias_correction2_sqrt.to(dtype) / (exp_avg_sq.sqrt() + group["eps"])
         momentum_update = corrected_exp_avg * lr
-        rectified_update = momentum_update * adaptive_lr * rectification
-        param.sub_(ops.where(rho_t > 5.0, rectified_update, momentum_update))
+        rectified_update = momentum_update * adaptive_lr * rectification.to(dtype)
+        param.sub_(ops.where(rectified, rectified_update, momentum_update))
+
+    @staticmethod
+    def _multi_tensor_rule(param, exp_avg, exp_avg_sq, lr, eps, rectified, rectification,
+                           bias_correction1, bias_correction2_sqrt):
+        """PyTorch's ``_multi_tensor_radam`` (``foreach=True``), which rounds differently from
+        the single-tensor rule: one multiplier per element, ``1 / ((√v + eps) / c)`` plus the
+        unrectified step size, applied with one ``addcmul_``. Before rectification PyTorch's
+        ``c`` is -0.0 and the reciprocal term -0.0; here it is selected away, not divided by
+        zero."""
+        dtype = param.dtype
+        unrectified_step = ops.where(rectified, 0.0, -(lr / bias_correction1))
+        scale = -(bias_correction2_sqrt * (lr * rectification / bias_correction1))
+        scale = ops.where(rectified, scale, -1.0).to(dtype)
+        multiplier = ops.where(rectified, ((exp_avg_sq.sqrt() + eps) / scale).reciprocal(), 0.0)
+        param.addcmul_(exp_avg, multiplier + unrectified_step.to(dtype))

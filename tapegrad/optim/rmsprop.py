@@ -1,6 +1,6 @@
 """RMSprop: steps scaled by a running average of squared gradients."""
 from .. import ops
-from .optimizer import Optimizer, check_lr
+from .optimizer import Optimizer, addcdiv_, check_lr
 
 __all__ = ["RMSprop"]
 
@@ -16,15 +16,15 @@ class RMSprop(Optimizer):
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
         check_lr(lr)
-        if lr < 0.0:
+        if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0.0:
+        if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
-        if momentum < 0.0:
+        if not 0.0 <= momentum:
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
+        if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if alpha < 0.0:
+        if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
         super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps,
                                       centered=centered, weight_decay=weight_decay,
@@ -43,16 +43,18 @@ class RMSprop(Optimizer):
         state["step"].add_(1)
         grad = self._apply_weight_decay(group, param, grad)
         square_avg = state["square_avg"]
-        square_avg.mul_(alpha).add_(grad * grad * (1 - alpha))
+        # PyTorch's _single_tensor_rmsprop, op for op, so float32 trajectories round alike.
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:
             grad_avg = state["grad_avg"]
-            grad_avg.add_((grad - grad_avg) * (1 - alpha))
-            average = (square_avg - grad_avg * grad_avg).sqrt() + group["eps"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            average = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt()
         else:
-            average = square_avg.sqrt() + group["eps"]
+            average = square_avg.sqrt()
+        average = average + group["eps"]
         if group["momentum"] > 0:
             buffer = state["momentum_buffer"]
-            buffer.mul_(group["momentum"]).add_(grad / average)
+            buffer.mul_(group["momentum"]).addcdiv_(grad, average)
             param.add_(buffer, alpha=-group["lr"])
         else:
-            param.sub_(grad / average * group["lr"])
+            addcdiv_(param, grad, average, -group["lr"])

@@ -58,6 +58,6 @@ for it in range(15):
 mv, fi, am = policy(obs[:3])
 print(mv.probs, mv.logits, sep="\n")
 print(fi.probs, fi.logits)
-print(mv.log_prob(torch.arange(4).unsqueeze(-1)).shape, mv.log_prob(torch.arange(4).unsqueeze(-1)).exp().sum(0))
+print(mv.log_prob(torch.arange(4).unsqueeze(-1)).shape, mv.log_prob(torch.arange(4).unsqueeze(-1)).exp().sum(0).round(decimals=4))  # (sums to 1 within float noise)
 print(mv.perplexity(), mv.mode, fi.mode, am.mode)
 print(policy.aim_log_std.grad, policy.fire.bias.grad)
