@@ -11,7 +11,8 @@ from tapegrad import nn
 from tapegrad.autograd import gradcheck, gradgradcheck
 from tapegrad.nn.utils import parametrizations, parametrize, prune
 from tapegrad.nn.utils import rnn as rnn_utils
-from tapegrad.nn.utils.weight_norm import _weight_norm_interface, norm_except_dim
+from tapegrad.nn.utils.weight_norm import _weight_norm_interface
+from tapegrad.ops import norm_except_dim
 
 
 def _fill(lib, module, k=0.7):

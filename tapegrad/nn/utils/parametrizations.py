@@ -12,7 +12,7 @@ from .. import functional as F
 from ..modules.conv import ConvTranspose1d, ConvTranspose2d
 from ..modules.module import Module
 from . import parametrize
-from .weight_norm import _weight_norm, norm_except_dim
+from .weight_norm import _weight_norm
 
 __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
@@ -156,7 +156,7 @@ class _WeightNorm(Module):
         return _weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight):
-        return norm_except_dim(weight, 2, self.dim), weight
+        return ops.norm_except_dim(weight, 2, self.dim), weight
 
 
 def weight_norm(module, name="weight", dim=0):

@@ -6,18 +6,10 @@ pre-hook."""
 import warnings
 
 from ... import ops
-from ...ops.weight_norm import _other_axes, _weight_norm_interface
+from ...ops.weight_norm import _weight_norm_interface
 from ..parameter import Parameter
 
 __all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
-
-
-def norm_except_dim(v, pow=2, dim=0):
-    """The ``pow``-norm of ``v`` over every dimension but ``dim``, kept as size-1 dimensions
-    (a 0-d tensor for ``dim=-1``: the norm of all of ``v``)."""
-    if dim == -1:
-        return ops.norm(v, pow)
-    return ops.norm(v, pow, dim=_other_axes(v.dim(), dim), keepdim=True)
 
 
 def _weight_norm(v, g, dim):
@@ -25,7 +17,7 @@ def _weight_norm(v, g, dim):
     otherwise — PyTorch's choice, so the graph shows the same nodes."""
     if dim == 0 or dim == v.dim() - 1:
         return _weight_norm_interface(v, g, dim=dim)
-    return v * (g / norm_except_dim(v, 2, dim))
+    return v * (g / ops.norm_except_dim(v, 2, dim))
 
 
 class WeightNorm:
@@ -57,7 +49,7 @@ class WeightNorm:
         weight = getattr(module, name)
         del module._parameters[name]
         module.register_parameter(name + "_g",
-                                  Parameter(norm_except_dim(weight, 2, fn.dim).data))
+                                  Parameter(ops.norm_except_dim(weight, 2, fn.dim).data))
         module.register_parameter(name + "_v", Parameter(weight.data))
         setattr(module, name, fn.compute_weight(module))
         module.register_forward_pre_hook(fn)
