@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, ops
+from ..autograd import function as _autograd_function
 from ..autograd import grad_mode
 from ..backends import cuda as _cuda_backend
 from ..ops import activation as _activation
@@ -564,8 +565,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if not training and running_mean is not None:
         return _normalization.batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
     if running_mean is not None:
-        from ..func.batching import check_batch_norm_statistics  # (func imports nn)
-        check_batch_norm_statistics(running_mean, running_var)
+        if _autograd_function.active_transforms:  # (only vmap checks: no import per call)
+            from ..func.batching import check_batch_norm_statistics  # (func imports nn)
+            check_batch_norm_statistics(running_mean, running_var)
         _normalization.update_running_stats(input, running_mean, running_var, momentum)
     return _normalization.batch_norm_train(input, weight, bias, eps, mixed)
 
