@@ -28,6 +28,8 @@ import time
 
 import numpy as np
 
+from benchmarks.timing import settle
+
 __all__ = ["run", "WORKLOADS", "compile_latency"]
 
 LR = 0.1
@@ -450,6 +452,7 @@ def run(workloads=None, impls=IMPLS, quick=False, rounds=None, latency=True):
         for _ in range(rounds):  # alternate implementations, a slice of time each
             for impl, step in builders.items():
                 if impl not in broken:
+                    settle(step)  # (see benchmarks/timing.py: other peers' spinning threads)
                     samples[impl] += _measure(step, 0.05 if quick else 0.2, 3)
         for impl in builders:
             row = {"workload": workload, "impl": impl,
