@@ -1563,3 +1563,27 @@ def test_grad_mode_contexts_bind_none():
                     tg.inference_mode(), tg.autograd.set_detect_anomaly(False)):
         with context as bound:
             assert bound is None
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_max_and_min_over_a_dim_save_their_indices_not_the_input(keepdim):
+    """As PyTorch's MaxBackward0: the input may change in place before backward, the indices
+    may not, and the gradient goes to the chosen position of each row."""
+    x = tg.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+    y = x * 1
+    values, indices = y.max(dim=1, keepdim=keepdim)
+    assert values.grad_fn._saved_indices.tolist() == indices.tolist()
+    assert values.grad_fn._saved_self_sym_sizes == (2, 3)
+    y.add_(1)
+    values.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+
+    values, indices = x.min(dim=0, keepdim=keepdim)
+    indices.add_(0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        values.sum().backward()
+    assert gradcheck(lambda t: t.min(dim=0, keepdim=keepdim)[0] ** 2,
+                     (tg.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=tg.float64, requires_grad=True),))
+    assert gradgradcheck(lambda t: t.max(dim=1, keepdim=keepdim)[0] ** 2,
+                         (tg.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=tg.float64,
+                                    requires_grad=True),))

@@ -297,24 +297,26 @@ def _extremum_dim_forward(a, dim, keepdim, largest):
     return values, indices.astype(np.int64)
 
 
+# The indices are saved (output 1), not the input: the input may then change in place, as in
+# PyTorch, and a large input is not kept alive for a gradient that goes to one position per row.
 _max_dim = Primitive("max_dim", _extremum_dim_forward, node="MaxBackward0", group=REDUCTION,
-                     n_outputs=2, saves=("a",))
+                     n_outputs=2, saves=("out1",))
 _min_dim = Primitive("min_dim", _extremum_dim_forward, node="MinBackward0", group=REDUCTION,
-                     n_outputs=2, saves=("a",))
+                     n_outputs=2, saves=("out1",))
 
 
 @_max_dim.vjp
 @_min_dim.vjp
 def _(ctx, grad, dim, keepdim, largest):
-    # The gradient goes to the one position argmax/argmin chose (recomputed from the input).
-    (a,) = ctx.saved
+    """PyTorch's value_selecting_reduction_backward: the gradient scattered into zeros at the
+    indices the forward chose."""
+    (indices,) = ctx.saved
     shape = ctx.input_shapes[0]
     if not shape:  # a 0-d input is its own extremum
         return grad
-    chosen = (argmax if largest else argmin)(a, dim, keepdim=True)
-    positions = arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
-    return zero_unless(positions == chosen, _unreduce(grad, shape, (dim,), keepdim))
-
+    if not keepdim:
+        grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
+    return _scatter(zeros(shape, dtype=grad.dtype), indices, grad, dim=dim)
 
 
 _EXTREMUM_OVERLOADS = (
@@ -792,6 +794,7 @@ def _count_nonzero(a, axis):
     return np.asarray(np.count_nonzero(a, axis=axis), dtype=np.int64)
 
 
-from .creation import arange  # noqa: E402
+from .creation import zeros  # noqa: E402
 from .elementwise import div_scalar, zero_unless  # noqa: E402
 from .shape import _reshape  # noqa: E402  (shape's rules need reductions in turn)
+from .scatter import _scatter  # noqa: E402

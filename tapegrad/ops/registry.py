@@ -104,14 +104,14 @@ class OpNode(Node):
                 return found
         elif name.startswith("_raw_saved_"):
             key = name[len("_raw_saved_"):]
-            ours = _OUR_ARGUMENT_NAMES.get(key, key)
+            ours = key if key in self.primitive.saves else _OUR_ARGUMENT_NAMES.get(key, key)
             if ours in self.primitive.saves:
                 return SavedTensor(self, self.primitive.saves.index(ours))
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _saved_attribute(self, key):
         primitive = self.primitive
-        ours = _OUR_ARGUMENT_NAMES.get(key, key)
+        ours = key if key in primitive.saves else _OUR_ARGUMENT_NAMES.get(key, key)
         if ours in primitive.saves:
             if self._saved is None:
                 raise RuntimeError(FREED_MESSAGE)
@@ -360,7 +360,7 @@ class Primitive:
         if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
             for t in inputs:                            # records nothing either)
                 if t._requires_grad:
-                    self._record(inputs, params, result)
+                    self._record(inputs, params, result, extra if self.n_outputs > 1 else None)
                     break
         elif state.inference and result._base is None:
             result._inference = True  # only ever set here: eager training pays nothing for it
@@ -434,9 +434,10 @@ class Primitive:
         node.needs_input_grad = tuple(needs)
         return node
 
-    def _record(self, inputs, params, result):
+    def _record(self, inputs, params, result, extra=None):
         """Attach a new node to ``result`` (a list: to each, as output i): edges to the inputs'
-        nodes, what the rule will need."""
+        nodes, what the rule will need. ``extra``: the outputs after the first of a primitive
+        whose other outputs are not differentiable (max's indices), which ``saves`` may name."""
         several = type(result) is list
         kind = (result[0] if several else result)._array.dtype.kind
         if kind == "f":
@@ -478,12 +479,15 @@ class Primitive:
                                      _save_input(inputs[i])
                                      if i >= 0 and "_wrapped_number" in inputs[i].__dict__ else
                                      _pack(inputs[i] if i >= 0 else
-                                           (result[-1 - i] if several else result), hooks[-1])
+                                           result[-1 - i] if several else
+                                           result if i == -1 else extra[-2 - i], hooks[-1])
                                      for i in positions])
             else:
                 node._saved = tuple([None if i is None else
                                      _save_input(inputs[i]) if i >= 0 else
                                      _save(_saved_output(result, -1 - i))
+                                     if i == -1 or several else
+                                     _save(extra[-2 - i])  # (no grad_fn: no cycle to avoid)
                                      for i in positions])
         else:
             node._saved = ()
@@ -562,7 +566,8 @@ def _saved_output(result, output_nr):
 _NO_EDGE = (None, 0)
 
 # PyTorch's names for a node's inputs and output, as the op table names them
-_OUR_ARGUMENT_NAMES = {"self": "a", "other": "b", "result": "out", "mat2": "b"}
+_OUR_ARGUMENT_NAMES = {"self": "a", "other": "b", "result": "out", "mat2": "b", "result1": "out1",
+                       "indices": "out1"}
 _MISSING = object()
 
 # Nodes PyTorch implements in C++ outside the generated code: their name() is namespaced.
