@@ -5,6 +5,9 @@ PyTorch fuses these into multi-tensor kernels; here each applies the per-tensor 
 one tensor, or a list of tensors; in-place forms return the list they were given, out-of-place
 forms a tuple.
 """
+import functools
+import re
+
 from . import ops
 from .dtypes import SCALAR_TYPE_NAMES
 from .ops.inplace import check_result_type
@@ -18,6 +21,113 @@ __all__ = []  # filled below: every _foreach_ function this module defines
 def _check_list(tensors):
     if not len(tensors):
         raise RuntimeError("Tensor list must have at least one tensor.")
+
+
+# PyTorch's Python signatures of the overloaded _foreach_ functions, in the order its argument
+# errors list them (the in-place forms have the same ones, except pow_'s number base).
+_SCALAR = "tuple of Tensors self, Number scalar"
+_SCALARS = "tuple of Tensors self, tuple of Scalars scalars"
+_TENSORS = "tuple of Tensors self, tuple of Tensors other"
+_ADDCOP = "tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, "
+_LERP = "tuple of Tensors self, tuple of Tensors tensors1, "
+_OVERLOADS = {
+    "add": (_SCALAR, _SCALARS, "tuple of Tensors self, Tensor other, *, Number alpha = 1",
+            _TENSORS + ", *, Number alpha = 1"),
+    "sub": (_SCALAR, _SCALARS, _TENSORS + ", *, Number alpha = 1"),
+    "mul": (_SCALARS, "tuple of Tensors self, Tensor other", _TENSORS, _SCALAR),
+    "pow": ("Number self, tuple of Tensors exponent", "tuple of Tensors self, Number exponent",
+            "tuple of Tensors self, tuple of Scalars exponent",
+            "tuple of Tensors self, tuple of Tensors exponent"),
+    "clamp_min": (_SCALAR, _SCALARS, _TENSORS),
+    "lerp": (_LERP + "Number weight", _LERP + "tuple of Scalars weight",
+             _LERP + "tuple of Tensors weights"),
+    "addcmul": (_ADDCOP + "tuple of Scalars scalars", _ADDCOP + "Tensor scalars",
+                _ADDCOP + "Number value = 1"),
+}
+for _op, _like in (("div", "mul"), ("clamp_max", "clamp_min"), ("maximum", "clamp_min"),
+                   ("minimum", "clamp_min"), ("addcdiv", "addcmul")):
+    _OVERLOADS[_op] = _OVERLOADS[_like]
+
+
+def _type_name(value):
+    """A value's type as PyTorch's argument errors describe it (``list of [Parameter, float]``)."""
+    if isinstance(value, list):
+        return f"list of [{', '.join(map(_type_name, value))}]"
+    if isinstance(value, tuple):
+        return f"tuple of {tuple(_TypeName(_type_name(v)) for v in value)!r}"
+    return type(value).__name__
+
+
+class _TypeName(str):
+    """A type name that a tuple's repr shows unquoted."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def _overload_line(overload, args, kwargs):
+    """One overload of an invalid-combination error with PyTorch's reason it did not match.
+    Its parser of these messages matches a plain tensor to ``Tensor`` only (by type name),
+    counts ``*`` as a parameter (so keyword-only overloads never explain) and names a defaulted
+    parameter with its default."""
+    params = overload.split(", ")
+    line = f" * ({overload})\n"
+    if "*" in params or len(params) != len(args) + len(kwargs):
+        return line
+    names = [re.sub(r"^(tuple of \w+|\w+) ", "", param) for param in params]
+    wrong_keywords = [key for key in kwargs if key not in names]
+    if wrong_keywords:
+        return line + ("      didn't match because some of the keywords were incorrect: "
+                       f"{', '.join(wrong_keywords)}\n")
+    marked = [_type_name(arg) if param.startswith("Tensor ") and _type_name(arg) == "Tensor"
+              else f"!{_type_name(arg)}!" for param, arg in zip(params, args)]
+    marked += [f"!{key}={_type_name(value)}!" for key, value in kwargs.items()]
+    return line + ("      didn't match because some of the arguments have invalid types: "
+                   f"({', '.join(marked)})\n")
+
+
+def _op_of(name):
+    """``add`` for ``_foreach_add_``."""
+    return name.strip("_").removeprefix("foreach_")
+
+
+def _invalid_arguments(name, args, kwargs):
+    """PyTorch's ``TypeError`` for arguments that fit none of ``name``'s overloads."""
+    kwargs = dict(sorted(kwargs.items()))
+    got = [_type_name(arg).split(" of ")[0] for arg in args]
+    got += [f"{key}={_type_name(value)}" for key, value in kwargs.items()]
+    overloads = _OVERLOADS[_op_of(name)]
+    if name.endswith("_"):
+        overloads = [o for o in overloads if not o.startswith("Number self")]
+    return TypeError(f"{name}() received an invalid combination of arguments - got "
+                     f"({', '.join(got)}), but expected one of:\n"
+                     + "".join(_overload_line(o, args, kwargs) for o in overloads))
+
+
+def _self_refused(name, self, args, kwargs):
+    """PyTorch's ``TypeError`` for a ``self`` that is no list or tuple of tensors."""
+    if _op_of(name) in _OVERLOADS:
+        return _invalid_arguments(name, args, kwargs)
+    position = " (position 1)" if args else ""
+    return TypeError(f"{name}(): argument 'self'{position} must be tuple of Tensors, "
+                     f"not {type(self).__name__}")
+
+
+def _check_tensor_lists(name, args, kwargs):
+    """PyTorch's argument parsing of a _foreach_ call: ``self`` must be a list or tuple of
+    tensors (a lone tensor or a generator such as ``model.parameters()`` is refused, not
+    iterated, and so is a None gradient in the list), and so must every other sequence that
+    begins with a tensor. ``_foreach_pow`` also takes a number base."""
+    self = args[0] if args else kwargs.get("self")
+    number_base = name == "_foreach_pow" and isinstance(self, (int, float, bool))
+    if not isinstance(self, (list, tuple)) and not number_base:
+        raise _self_refused(name, self, args, kwargs)
+    for index, arg in enumerate(args):
+        if isinstance(arg, (list, tuple)) and arg and (index == 0 or isinstance(arg[0], Tensor)):
+            for position, element in enumerate(arg):
+                if not isinstance(element, Tensor):
+                    raise TypeError(f"expected Tensor as element {position} in argument "
+                                    f"{index}, but got {type(element).__name__}")
 
 
 def _spread(tensors, operand):
@@ -39,9 +149,18 @@ def _scalar_tensor_check(operand):
 
 
 def _define(name, function):
-    function.__name__ = function.__qualname__ = name
-    globals()[name] = function
+    globals()[name] = _parsed(name, function)
     __all__.append(name)
+
+
+def _parsed(name, function):
+    """``function`` behind PyTorch's parsing of its arguments."""
+    @functools.wraps(function)
+    def parsed(*args, **kwargs):
+        _check_tensor_lists(name, args, kwargs)
+        return function(*args, **kwargs)
+    parsed.__name__ = parsed.__qualname__ = name
+    return parsed
 
 
 def _binary(op, method, keywords=False):
@@ -73,33 +192,22 @@ def _number_as_tensor(operand):
     return operand if isinstance(operand, Tensor) else ops.tensor(operand)
 
 
-def _no_tensor_overload(name):
-    """PyTorch's ``TypeError`` for a tensor of several elements where only a number, a list of
-    numbers or a list of tensors fits."""
-    mismatch = ("      didn't match because some of the arguments have invalid types: "
-                "(!list of [Tensor]!, !Tensor!)")
-    overloads = ("tuple of Tensors self, Number scalar", "tuple of Tensors self, tuple of Scalars "
-                 "scalars", "tuple of Tensors self, tuple of Tensors other")
-    lines = [f"{name}() received an invalid combination of arguments - got (list, Tensor), but "
-             "expected one of:"]
-    for overload in overloads:
-        lines += [f" * ({overload})", mismatch]
-    return TypeError("\n".join(lines) + "\n")
-
-
 def _elementwise_extremum(op):
     """``_foreach_maximum``/``_foreach_minimum`` and their in-place forms, which write the result
     back (there is no ``Tensor.maximum_``) and, as PyTorch, refuse a result of a higher kind."""
     function = getattr(ops, op)
 
-    def outplace(self, other):
+    def results(name, self, other):
         _check_list(self)
         if isinstance(other, Tensor) and other.ndim:
-            raise _no_tensor_overload(f"_foreach_{op}")
+            raise _invalid_arguments(name, (self, other), {})
         return tuple(function(t, _number_as_tensor(o)) for t, o in zip(self, _spread(self, other)))
 
+    def outplace(self, other):
+        return results(f"_foreach_{op}", self, other)
+
     def inplace(self, other):
-        for t, result in zip(self, outplace(self, other)):
+        for t, result in zip(self, results(f"_foreach_{op}_", self, other)):
             check_result_type(t, result.dtype, CPP_TYPE_NAMES)
             t.copy_(result)
         return self
@@ -121,6 +229,9 @@ def _foreach_pow(self, exponent):
         _check_list(exponent)
         return tuple(ops.pow(self, e) for e in exponent)
     return _foreach_pow_tensors(self, exponent)
+
+
+_foreach_pow = _parsed("_foreach_pow", _foreach_pow)
 
 
 def _unary(op):
@@ -146,14 +257,16 @@ for _op in ("sqrt", "neg", "abs", "exp", "log", "sign", "reciprocal", "sigmoid",
 def _ternary(op):
     """addcmul/addcdiv: ``self + value * tensor1 (*|/) tensor2``, ``value`` one number, one per
     tensor, or a tensor of them."""
-    def outplace(self, tensor1, tensor2, value=1):
+    def operands(self, tensor1, tensor2, value):
         _check_list(self)
+        return zip(self, _spread(self, tensor1), _spread(self, tensor2), _values(self, value))
+
+    def outplace(self, tensor1, tensor2, value=1):
         return tuple(getattr(t, op)(a, b, value=v)
-                     for t, a, b, v in zip(self, tensor1, tensor2, _values(self, value)))
+                     for t, a, b, v in operands(self, tensor1, tensor2, value))
 
     def inplace(self, tensor1, tensor2, value=1):
-        _check_list(self)
-        for t, a, b, v in zip(self, tensor1, tensor2, _values(self, value)):
+        for t, a, b, v in operands(self, tensor1, tensor2, value):
             getattr(t, op + "_")(a, b, value=v)
         return self
     _define(f"_foreach_{op}", outplace)
@@ -161,23 +274,36 @@ def _ternary(op):
 
 
 def _values(tensors, value):
-    """addcmul/addcdiv's ``value`` for each tensor (a tensor holds one number per entry)."""
-    return _spread(tensors, value.tolist() if isinstance(value, Tensor) else value)
+    """addcmul/addcdiv's ``value`` for each tensor (a tensor packs one number per entry)."""
+    if not isinstance(value, Tensor):
+        return _spread(tensors, value)
+    if value.ndim != 1:
+        raise RuntimeError("Expected packed scalar Tensor to be of dimension 1. "
+                           f"Got {value.ndim} instead.")
+    if len(value) != len(tensors):
+        raise RuntimeError(f"Expected length of scalars to match input of length {len(tensors)} "
+                           f"but got {len(value)} instead.")
+    return value.tolist()
 
 
 _ternary("addcmul")
 _ternary("addcdiv")
 
 
-def _foreach_lerp(self, tensors1, weight):
+def _lerp_operands(name, self, tensors1, weight):
+    """(tensor, end, weight) triples; a tensor ``weight`` stands for a number, so must be 0-d."""
     _check_list(self)
-    return tuple(t.lerp(e, w) for t, e, w in zip(self, _spread(self, tensors1),
-                                                  _spread(self, weight)))
+    if isinstance(weight, Tensor) and weight.ndim:
+        raise _invalid_arguments(name, (self, tensors1, weight), {})
+    return zip(self, _spread(self, tensors1), _spread(self, weight))
+
+
+def _foreach_lerp(self, tensors1, weight):
+    return tuple(t.lerp(e, w) for t, e, w in _lerp_operands("_foreach_lerp", self, tensors1, weight))
 
 
 def _foreach_lerp_(self, tensors1, weight):
-    _check_list(self)
-    for t, e, w in zip(self, _spread(self, tensors1), _spread(self, weight)):
+    for t, e, w in _lerp_operands("_foreach_lerp_", self, tensors1, weight):
         t.lerp_(e, w)
     return self
 
@@ -236,6 +362,7 @@ def _foreach_copy_(self, src, non_blocking=False):
     return self
 
 
-__all__ += ["_foreach_lerp", "_foreach_lerp_", "_foreach_norm", "_foreach_zero_",
-            "_foreach_copy_", "_foreach_powsum", "_foreach_max", "_foreach_mm", "_foreach_clone"]
-del _op
+for _name in ("_foreach_lerp", "_foreach_lerp_", "_foreach_norm", "_foreach_zero_",
+              "_foreach_copy_", "_foreach_powsum", "_foreach_max", "_foreach_mm", "_foreach_clone"):
+    _define(_name, globals()[_name])
+del _op, _like, _name

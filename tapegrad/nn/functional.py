@@ -830,6 +830,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is "
                            f"{_LEGACY_TYPE_NAMES[common.name]}")
+    if eps < 0:
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     shape = _broadcast_shape(x1, x2)
     x1, x2 = ops.broadcast_to(x1.to(common), shape), ops.broadcast_to(x2.to(common), shape)
     x1_norm, x2_norm = _norm_at_least(x1, dim, eps), _norm_at_least(x2, dim, eps)

@@ -8,6 +8,8 @@ __all__ = ["PairwiseDistance", "CosineSimilarity"]
 class PairwiseDistance(Module):
     """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension."""
 
+    __constants__ = ["norm", "eps", "keepdim"]
+
     def __init__(self, p=2.0, eps=1e-6, keepdim=False):
         super().__init__()
         self.norm = p
@@ -20,6 +22,8 @@ class PairwiseDistance(Module):
 
 class CosineSimilarity(Module):
     """``<x1, x2> / (|x1| |x2|)`` along ``dim``, each norm at least ``eps``."""
+
+    __constants__ = ["dim", "eps"]
 
     def __init__(self, dim=1, eps=1e-8):
         super().__init__()
