@@ -9,8 +9,11 @@ from .utils import format_value, lazy_property
 
 __all__ = ["Distribution"]
 
+_PACKAGE_PREFIX = __name__.rpartition(".")[0] + "."
+
 
 class Distribution:
+    _abstract = True  # read from a class's own __dict__: ``expand`` is left to subclasses
     has_rsample = False
     has_enumerate_support = False
     _validate_args = __debug__
@@ -60,8 +63,12 @@ class Distribution:
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its batch dimensions expanded to ``batch_shape`` (parameters
-        become expanded views: no memory is copied)."""
-        new = self._get_checked_instance(type(self), _instance)
+        become expanded views: no memory is copied). As in PyTorch, where each distribution
+        defines its own ``expand``, a user's subclass with its own ``__init__`` must define it."""
+        owner = self._library_class()
+        if owner.__dict__.get("_abstract", False):
+            raise NotImplementedError
+        new = self._get_checked_instance(owner, _instance)
         batch_shape = Size(batch_shape)
         new.__dict__.update({name: value for name, value in self.__dict__.items()
                              if not isinstance(getattr(type(self), name, None), lazy_property)})
@@ -88,6 +95,12 @@ class Distribution:
         return [name for name in names if name in self.__dict__] + [
             name for name, value in self.__dict__.items()
             if isinstance(value, Distribution) and value._batch_shape == self._batch_shape]
+
+    @classmethod
+    def _library_class(cls):
+        """The nearest class of this library among ``cls`` and its bases: the one whose
+        ``expand`` a user's subclass inherits."""
+        return next(klass for klass in cls.__mro__ if klass.__module__.startswith(_PACKAGE_PREFIX))
 
     def _get_checked_instance(self, cls, _instance=None):
         if _instance is None and type(self).__init__ != cls.__init__:

@@ -8,6 +8,7 @@ __all__ = ["ExponentialFamily"]
 
 
 class ExponentialFamily(Distribution):
+    _abstract = True
     @property
     def _natural_params(self):
         raise NotImplementedError

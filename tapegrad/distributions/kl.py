@@ -147,11 +147,12 @@ def _kl_multivariate_normal(p, q):
     if p.event_shape != q.event_shape:
         raise ValueError(_event_shape_error("Multivariate Normals"))
     n = p.event_shape[0]
-    batch = tuple(ops.broadcast_shapes(p.batch_shape, q.batch_shape))
+    diff = q.loc - p.loc  # mismatched batch shapes fail here, with PyTorch's message
+    batch = tuple(diff.shape[:-1])
     q_factor = q._unbroadcasted_scale_tril.expand(batch + (n, n))
     p_factor = p._unbroadcasted_scale_tril.expand(batch + (n, n))
     trace = solve_lower(q_factor, p_factor).pow(2).sum((-2, -1))
-    mahalanobis = q.mahalanobis((q.loc - p.loc).expand(batch + (n,)))
+    mahalanobis = q.mahalanobis(diff)
     return q.half_log_det() - p.half_log_det() + 0.5 * (trace + mahalanobis - n)
 
 
