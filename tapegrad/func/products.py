@@ -89,9 +89,15 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"size {list(tangent.shape)}.")
     linear = Linearization(func, primals, {}, None, has_aux, JVP_API,
                            check_tensor_outputs(JVP_API), transform="jvp")
-    output = linear.unwrap(linear.output)
+    output = _pytree.tree_map(_unpacked_primal, linear.unwrap(linear.output))
     products = _pushed(linear, flat_tangents, strict)
     return (output, products, linear.unwrap(linear.aux)) if has_aux else (output, products)
+
+
+def _unpacked_primal(output):
+    """A primal output as PyTorch's ``jvp`` unpacks it from its dual tensor: a view
+    (``AliasBackward0``) when it is on a graph outside the transform."""
+    return ops.shape._alias(output) if output.requires_grad else output
 
 
 def linearize(func, *primals):

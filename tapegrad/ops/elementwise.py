@@ -218,7 +218,7 @@ def _(ctx, grad):
     a, b = ctx.saved
     need_a, need_b = ctx.needs_input_grad
     return (sum_to(grad / b, ctx.input_shapes[0]) if need_a else None,
-            sum_to(-grad * a / (b * b), ctx.input_shapes[1]) if need_b else None)
+            sum_to(-grad * ((a / b) / b), ctx.input_shapes[1]) if need_b else None)
 
 
 def _pow_error(inputs, params):
@@ -260,9 +260,12 @@ def _(ctx, grad):
         grad_a = sum_to(where(b == 0, zeros_like(grad), grad * (b * _pow(a, b - 1))),
                         ctx.input_shapes[0])
     if need_b:
-        # d(a**b)/db = a**b * log(a); PyTorch defines it as 0 where a == 0 and b >= 0.
-        log_a = where(a == 0, zeros_like(a), log(where(a == 0, ones_like(a), a)))
-        grad_b = sum_to(grad * out * log_a, ctx.input_shapes[1])
+        # PyTorch's pow_backward_exponent: a**b * log(a), taken as 0 where a == 0 and b >= 0
+        # (-inf for 0 ** -1; and the masked branch still carries nan into double backward)
+        slope = out * log(a)
+        non_negative = (b.real >= 0) & (b.imag == 0) if b.is_complex() else b >= 0
+        grad_b = sum_to(grad * where(non_negative, where(a == 0, zeros_like(slope), slope), slope),
+                        ctx.input_shapes[1])
     return grad_a, grad_b
 
 

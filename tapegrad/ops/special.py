@@ -19,7 +19,7 @@ from .conjugation import complex_sgn
 from .creation import _fma
 from .elementwise import (
     _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
-    div, exp, isfinite, isnan, log, pow, reciprocal, sin, sqrt, to_dtype, where,
+    div, exp, isfinite, isnan, log, mul_scalar, pow, reciprocal, sin, sqrt, to_dtype, where,
 )
 from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
 from .inplace import (_binary_inplace, _cast_operand, _unary_inplace, apply_inplace,
@@ -127,8 +127,8 @@ def _acos(a):
 @_acos.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    slope = grad / sqrt(1 - a * a)
-    return slope if ctx.primitive is _asin else -slope
+    slope = rsqrt(-a * a + 1)  # PyTorch's formulas, so that create_graph records its nodes
+    return grad * (slope if ctx.primitive is _asin else -slope)
 
 
 @primitive("asinh", node="AsinhBackward0", group=ELEMENTWISE, saves=("a",),
@@ -140,7 +140,7 @@ def _asinh(a):
 @_asinh.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    return grad * rsqrt(a * a + 1)
+    return grad * rsqrt(a ** 2 + 1)
 
 
 @primitive("acosh", node="AcoshBackward0", group=ELEMENTWISE, saves=("a",),
@@ -164,7 +164,7 @@ def _atanh(a):
 @_atanh.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    return grad / (1 - a * a)
+    return grad / (1 - a ** 2)
 
 
 @primitive("erf", node="ErfBackward0", group=ELEMENTWISE, saves=("a",))
@@ -175,7 +175,7 @@ def _erf_forward(a):
 @_erf_forward.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    return grad * (2 / math.sqrt(math.pi)) * exp(-(a * a))
+    return mul_scalar(exp(-(a ** 2)), 2 / math.sqrt(math.pi)) * grad
 
 
 def kernel_forward(name):
@@ -196,7 +196,7 @@ def _erfc(a):
 @_erfc.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    return -2 / math.sqrt(math.pi) * exp(-(a * a)) * grad
+    return mul_scalar(exp(-(a ** 2)), -2 / math.sqrt(math.pi)) * grad
 
 
 @primitive("erfinv", node="ErfinvBackward0", group=ELEMENTWISE, saves=("a",))
@@ -269,7 +269,7 @@ def _log10(a):
 @_log10.vjp
 def _(ctx, grad):
     (a,) = ctx.saved
-    return grad / (a * (math.log(2) if ctx.primitive is _log2 else math.log(10)))
+    return grad / mul_scalar(a, math.log(2) if ctx.primitive is _log2 else math.log(10))
 
 
 @primitive("exp2", node="Exp2Backward0", group=ELEMENTWISE, saves=("out",))
@@ -280,7 +280,7 @@ def _exp2(a):
 @_exp2.vjp
 def _(ctx, grad):
     (out,) = ctx.saved
-    return grad * out * math.log(2)
+    return mul_scalar(grad * out, math.log(2))
 
 
 @primitive("frac", node="FracBackward0", group=ELEMENTWISE)
