@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES
 from .broadcast import _sum_to, sum_to
 from .creation import zeros_like
@@ -53,15 +54,23 @@ def require_floating(input, kernel):
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
 
 
+# SLEEF's float tanh (ATen's vectorized one, which the GELU kernel uses; torch.tanh is not it)
+# returns exactly ±1 beyond this.
+_SLEEF_TANH_SATURATION = 8.664339742
+
+
 def _tanh_inner(a):
-    return _SQRT_2_OVER_PI * (a + _CUBIC * a * a * a)
+    """tanh(sqrt(2/pi)·(a + 0.044715·a³)) as ATen's GELU kernel computes it: the cube as
+    ``(a·a)·a`` and SLEEF's saturated tanh."""
+    inner = _SQRT_2_OVER_PI * (a + _CUBIC * (a * a * a))
+    return np.where(np.abs(inner) > _SLEEF_TANH_SATURATION, np.sign(inner), libm.tanh(inner))
 
 
 @primitive("gelu", node="GeluBackward0", group=OTHER, saves=("a",))
 @in_float32
 def _gelu(a, approximate):
     if approximate == "tanh":
-        return 0.5 * a * (1 + libm.tanh(_tanh_inner(a)))
+        return 0.5 * a * (1 + _tanh_inner(a))
     return 0.5 * a * (1 + _erf(a * a.dtype.type(_SQRT_HALF)))
 
 
@@ -76,8 +85,9 @@ def _(ctx, grad, approximate):
 def _gelu_backward(grad, a, approximate):
     """``grad * gelu'(a)``."""
     if approximate == "tanh":
-        t = libm.tanh(_tanh_inner(a))
-        slope = _SQRT_2_OVER_PI * (1 + 3 * _CUBIC * a * a)
+        t = _tanh_inner(a)  # the rest in ATen's order, each step rounded to a's dtype
+        three_kappa = a.dtype.type(3) * a.dtype.type(_CUBIC)
+        slope = _SQRT_2_OVER_PI * (1 + three_kappa * (a * a))
         return grad * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * slope)
     cdf = 0.5 * (1 + _erf(a * a.dtype.type(_SQRT_HALF)))
     pdf = libm.exp(-0.5 * a * a) * a.dtype.type(_INV_SQRT_2PI)
@@ -187,17 +197,20 @@ def _pointwise(name, node, forward, backward, saves="a"):
     return prim
 
 
-def _composite(name, node, forward, derivative):
-    """A primitive whose rule is ``grad * derivative(a)`` written with tapegrad ops (PyTorch's
-    ``MulBackward0`` under ``create_graph``)."""
+def _composite(name, node, forward, backward):
+    """A primitive whose rule ``backward(grad, a)`` is written with tapegrad ops, as PyTorch's
+    ``infinitely_differentiable_*_backward`` (``MulBackward0`` under ``create_graph``).
+
+    In float16 without grad mode PyTorch runs its fused kernel instead, in float32 rounded once;
+    under ``create_graph`` it runs the ops themselves, each rounding to float16."""
     prim = primitive(name, node=node, group=OTHER, saves=("a",))(in_float32(forward))
 
     @prim.vjp
     def _(ctx, grad):
         (a,) = ctx.saved
-        if a.dtype == dtypes.float16:  # in float32, rounded once, as PyTorch's kernel
-            return (grad.float() * derivative(a.float())).to(a.dtype)
-        return grad * derivative(a)
+        if a.dtype == dtypes.float16 and not grad_mode.is_grad_enabled():
+            return backward(grad.float(), a.float()).to(a.dtype)
+        return backward(grad, a)
 
     return prim
 
@@ -237,19 +250,29 @@ def _softplus_array(a, beta, threshold):
     return np.where(scaled > threshold, a, smooth).astype(a.dtype)
 
 
-def _softplus_tensor(a):
-    """``log(1 + exp(a))`` with tapegrad ops, stable for large ``|a|``."""
-    return a.clamp_min(0) + (1 + (-a.abs()).exp()).log()
-
-
 def _leaky_relu_forward(a, negative_slope):
     return np.where(a > 0, a, a * a.dtype.type(negative_slope))
 
 
-# From the input or the result alike: both are positive exactly where the slope is 1.
+_NEGATIVE_SLOPE_IN_PLACE = (
+    "In-place {} backward calculation is triggered with a negative slope which is not supported. "
+    "This is caused by calling in-place forward function with a negative slope, please call "
+    "out-of-place version instead.")
+
+
+def _leaky_relu_slope(v, result, negative_slope):
+    """From the input or the result alike: both are positive exactly where the slope is 1 --
+    unless an in-place forward with a negative slope flipped the signs (PyTorch refuses)."""
+    if result and negative_slope < 0:
+        raise RuntimeError(
+            _NEGATIVE_SLOPE_IN_PLACE.format("leakyReLu") + " File an issue at "
+            "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+            "backward calculation with negative slope")
+    return np.where(v > 0, 1, v.dtype.type(negative_slope))
+
+
 _leaky_relu_backward = _backward_primitive(
-    "leaky_relu_backward", "LeakyReluBackwardBackward0",
-    lambda v, result, negative_slope: np.where(v > 0, 1, v.dtype.type(negative_slope)))
+    "leaky_relu_backward", "LeakyReluBackwardBackward0", _leaky_relu_slope)
 _leaky_relu = _pointwise("leaky_relu", "LeakyReluBackward0", _leaky_relu_forward,
                          _leaky_relu_backward)
 # In place, PyTorch saves the result instead of the overwritten input: another node name.
@@ -264,18 +287,23 @@ def _elu_forward(a, alpha, scale, input_scale):
 
 def _elu_slope(v, result, alpha, scale, input_scale):
     """From the input, or from the result (in place), whose negative part is
-    scale·alpha·(exp(x·input_scale) - 1)."""
+    scale·alpha·(exp(x·input_scale) - 1). NaN takes the positive branch, as in PyTorch's
+    ``x <= 0 ? negative : scale``."""
     if result:
-        return np.where(v > 0, scale, (v + alpha * scale) * input_scale)
-    return np.where(v > 0, scale, scale * alpha * input_scale *
-                    libm.exp(np.minimum(v, 0) * input_scale))
+        if alpha < 0:  # the result's sign no longer tells the branch
+            raise RuntimeError(_NEGATIVE_SLOPE_IN_PLACE.format("elu"))
+        return np.where(v <= 0, (v + alpha * scale) * input_scale, scale)
+    return np.where(v <= 0, scale * alpha * input_scale *
+                    libm.exp(np.minimum(v, 0) * input_scale), scale)
 
 
 def _elu_curvature(v, result, alpha, scale, input_scale):
+    """The slope's derivative; zero at 0 itself (PyTorch's elu_double_backward masks ``v < 0``,
+    though the slope there takes the negative branch)."""
     if result:
-        return _mask(v <= 0, v) * input_scale
-    return _mask(v <= 0, v) * (scale * alpha * input_scale * input_scale) * (
-        v.clamp_max(0) * input_scale).exp()
+        return _mask(v < 0, v) * input_scale
+    curvature = (scale * alpha * input_scale * input_scale) * (v.clamp_max(0) * input_scale).exp()
+    return where(v < 0, curvature, zeros_like(curvature))  # a select: 0 at NaN too
 
 
 # CELU is ELU with input_scale = 1 / alpha, recorded under its own node; its gradient is ELU's.
@@ -288,8 +316,10 @@ _celu_ = _pointwise("celu_", "CeluBackward1", _elu_forward, _elu_backward, saves
 
 
 def _softplus_curvature(a, result, beta, threshold):
+    """beta·sigmoid'(beta·a) strictly below the threshold (PyTorch's softplus_double_backward):
+    at ``beta·a == threshold`` the slope is still the smooth one but its derivative is 0."""
     s = (a * beta).sigmoid()
-    return _mask(a * beta <= threshold, a) * beta * s * (1 - s)
+    return _mask(a * beta < threshold, a) * beta * s * (1 - s)
 
 
 _softplus_backward = _backward_primitive(
@@ -298,19 +328,27 @@ _softplus_backward = _backward_primitive(
     _softplus_curvature)
 _softplus = _pointwise("softplus", "SoftplusBackward0", _softplus_array, _softplus_backward)
 
-_silu = _composite(
-    "silu", "SiluBackward0",
-    _silu_array,
-    lambda a: a.sigmoid() * (1 + a * (1 - a.sigmoid())))
 
+def _silu_backward(grad, a):
+    sigmoid = a.sigmoid()
+    return grad * sigmoid * (1 + a * (1 - sigmoid))
+
+
+def _mish_backward(grad, a):
+    """PyTorch's formula, softplus as ``log1p(exp(a))``: its derivative is sigmoid(a) at 0 too,
+    and, as in PyTorch, mish's second derivative is NaN where exp(a) overflows."""
+    tanh_softplus = a.exp().log1p().tanh()
+    return grad * (tanh_softplus + a * a.sigmoid() * (1 - tanh_softplus * tanh_softplus))
+
+
+_silu = _composite("silu", "SiluBackward0", _silu_array, _silu_backward)
 _mish = _composite(
     "mish", "MishBackward0",
-    lambda a: a * libm.tanh(_softplus_array(a, 1.0, 20.0)),
-    lambda a: _softplus_tensor(a).tanh() + a * a.sigmoid() * (1 - _softplus_tensor(a).tanh() ** 2))
+    lambda a: a * libm.tanh(_softplus_array(a, 1.0, 20.0)), _mish_backward)
 
 _hardtanh_backward = _backward_primitive(
     "hardtanh_backward", "HardtanhBackwardBackward0",
-    lambda a, result, min_val, max_val: (a > min_val) & (a < max_val))
+    lambda a, result, min_val, max_val: ~((a <= min_val) | (a >= max_val)))
 _hardtanh = _pointwise(
     "hardtanh", "HardtanhBackward0",
     lambda a, min_val, max_val: np.clip(a, min_val, max_val).astype(a.dtype), _hardtanh_backward)
@@ -328,10 +366,10 @@ _log_sigmoid = _pointwise(
     "log_sigmoid", "LogSigmoidBackward0",
     lambda a: np.minimum(a, 0) - libm.log1p(libm.exp(-np.abs(a))), _log_sigmoid_backward)
 
-# 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on: PyTorch's values at the kinks
+# 0 up to -3, (2a + 3) / 6 strictly between, 1 from 3 on (NaN too): PyTorch's values at the kinks
 _hardswish_backward = _backward_primitive(
     "hardswish_backward", "HardswishBackwardBackward0",
-    lambda a, result: (a > -3, np.where(a < 3, a / 3 + 0.5, 1)),
+    lambda a, result: (~(a <= -3), np.where(a < 3, a / 3 + 0.5, 1)),
     lambda a, result: _mask((a > -3) & (a < 3), a) / 3)
 _hardswish = _pointwise(
     "hardswish", "HardswishBackward0",
@@ -348,7 +386,8 @@ _hardsigmoid = _pointwise(
 
 
 def _threshold_forward(a, threshold, value):
-    return np.where(a > threshold, a, a.dtype.type(value))
+    """``value`` where ``a <= threshold``; NaN is kept, as PyTorch's select keeps it."""
+    return np.where(a <= threshold, a.dtype.type(value), a)
 
 
 def _threshold_backward_of(grad, v, result, threshold, value):
@@ -366,21 +405,37 @@ _threshold = _pointwise("threshold", "ThresholdBackward0", _threshold_forward,
 _threshold_ = _pointwise("threshold_", "ThresholdBackward1", _threshold_forward,
                          _threshold_backward_of, saves="out")
 
+def _outside_shrink_band(a, result, lambd):
+    """Where the shrink functions pass the gradient: outside ``[-lambd, lambd]``, NaN included."""
+    return ~(np.abs(a) <= lambd)
+
+
+def _in_scalar_tail(a):
+    """True on the elements ATen's CPU loop leaves to its scalar code: the last
+    ``count % (2 * lanes)`` of the (contiguous) tensor, ``lanes`` filling a 32-byte vector."""
+    chunk = 2 * (32 // a.dtype.itemsize)
+    flat = np.arange(a.size).reshape(a.shape)
+    return flat >= a.size - a.size % chunk
+
+
+def _softshrink_forward(a, lambd):
+    """``a ∓ lambd`` outside the band; inside, NaN is kept and zero is +0 in ATen's vectorized
+    body but ``a * 0`` (-0 for negatives) in its scalar tail."""
+    lambd = a.dtype.type(lambd)
+    inside = np.where(_in_scalar_tail(a) | np.isnan(a), a * 0, 0)
+    return np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, inside)).astype(a.dtype)
+
+
 _softshrink_backward = _backward_primitive(
-    "softshrink_backward", "SoftshrinkBackwardBackward0",
-    lambda a, result, lambd: np.abs(a) > lambd)
-_softshrink = _pointwise(
-    "softshrink", "SoftshrinkBackward0",
-    lambda a, lambd: np.where(a > lambd, a - a.dtype.type(lambd),
-                              np.where(a < -lambd, a + a.dtype.type(lambd), 0)).astype(a.dtype),
-    _softshrink_backward)
+    "softshrink_backward", "SoftshrinkBackwardBackward0", _outside_shrink_band)
+_softshrink = _pointwise("softshrink", "SoftshrinkBackward0", _softshrink_forward,
+                         _softshrink_backward)
 
 _hardshrink_backward = _backward_primitive(
-    "hardshrink_backward", "HardshrinkBackwardBackward0",
-    lambda a, result, lambd: np.abs(a) > lambd)
+    "hardshrink_backward", "HardshrinkBackwardBackward0", _outside_shrink_band)
 _hardshrink = _pointwise(
     "hardshrink", "HardshrinkBackward0",
-    lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0).astype(a.dtype),
+    lambda a, lambd: np.where(np.abs(a) <= lambd, 0, a).astype(a.dtype),
     _hardshrink_backward)
 
 

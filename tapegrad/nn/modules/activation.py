@@ -138,11 +138,18 @@ class Mish(_InplaceOnly):
     _function = "mish"
 
 
-class Hardswish(_InplaceOnly):
+class _SilentInplace(_InplaceOnly):
+    """PyTorch's Hardswish and Hardsigmoid keep ``inplace`` but do not show it in their repr."""
+
+    def extra_repr(self):
+        return ""
+
+
+class Hardswish(_SilentInplace):
     _function = "hardswish"
 
 
-class Hardsigmoid(_InplaceOnly):
+class Hardsigmoid(_SilentInplace):
     _function = "hardsigmoid"
 
 
