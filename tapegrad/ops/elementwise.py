@@ -404,8 +404,7 @@ def _(ctx, grad, base):
     return grad_exponent
 
 
-@primitive("exp", node="ExpBackward0", group=ELEMENTWISE, saves=("out",), lowering="exp({0})",
-           ufunc=np.exp)
+@primitive("exp", node="ExpBackward0", group=ELEMENTWISE, saves=("out",), lowering="exp({0})")
 def _exp(a):
     return libm.exp(a)
 
@@ -416,8 +415,7 @@ def _(ctx, grad):
     return grad * out
 
 
-@primitive("log", node="LogBackward0", group=ELEMENTWISE, saves=("a",), lowering="log({0})",
-           ufunc=np.log)
+@primitive("log", node="LogBackward0", group=ELEMENTWISE, saves=("a",), lowering="log({0})")
 def _log(a):
     return libm.log(a)
 
@@ -467,8 +465,7 @@ def _(ctx, grad):
     return grad * sign(a)
 
 
-@primitive("sin", node="SinBackward0", group=ELEMENTWISE, saves=("a",), lowering="sin({0})",
-           ufunc=np.sin)
+@primitive("sin", node="SinBackward0", group=ELEMENTWISE, saves=("a",), lowering="sin({0})")
 def _sin(a):
     return libm.sin(a)
 
@@ -479,8 +476,7 @@ def _(ctx, grad):
     return grad * _cos(a)
 
 
-@primitive("cos", node="CosBackward0", group=ELEMENTWISE, saves=("a",), lowering="cos({0})",
-           ufunc=np.cos)
+@primitive("cos", node="CosBackward0", group=ELEMENTWISE, saves=("a",), lowering="cos({0})")
 def _cos(a):
     return libm.cos(a)
 
@@ -491,8 +487,7 @@ def _(ctx, grad):
     return -grad * _sin(a)
 
 
-@primitive("tanh", node="TanhBackward0", group=ELEMENTWISE, saves=("out",), lowering="tanh({0})",
-           ufunc=np.tanh)
+@primitive("tanh", node="TanhBackward0", group=ELEMENTWISE, saves=("out",), lowering="tanh({0})")
 def _tanh(a):
     return libm.tanh(a)
 
@@ -501,6 +496,17 @@ def _tanh(a):
 def _(ctx, grad):
     (out,) = ctx.saved
     return _tanh_backward(grad, out)
+
+
+def _rounded_once_into(compute):
+    """The in-place form of a ``libm`` function (``exp_``), rounded once as the out-of-place
+    one is: numpy's float32 ufunc writing into the tensor would differ in the last bit."""
+    return lambda out: compute(out, out=out)
+
+
+for _prim, _compute in ((_exp, libm.exp), (_log, libm.log), (_sin, libm.sin), (_cos, libm.cos),
+                        (_tanh, libm.tanh)):
+    _prim.inplace = _rounded_once_into(_compute)
 
 
 @primitive("sigmoid", node="SigmoidBackward0", group=ELEMENTWISE, saves=("out",),
