@@ -419,7 +419,10 @@ def _sum_gradients(held, g):
             and _function.forward_ad_level is None  # (else the sum's tangent must be recorded)
             and array.flags.writeable and array.shape == other.shape and array.dtype == other.dtype
             and sys.getrefcount(held) == 3 and sys.getrefcount(array) == 3):
-        np.add(array, other, out=array)
+        try:
+            np.add(array, other, out=array)
+        except RuntimeWarning:  # inf + -inf under a user's "error" filter: written all the same
+            pass
         return held
     return held + g
 

@@ -140,18 +140,19 @@ def _add_scaled_into(out, other, alpha):
     if out.dtype == _HALF:
         out[...] = half_precision.scaled_add(out, other, alpha)
         return
-    if (other.shape != out.shape or other.dtype != out.dtype or out.size <= _SCALED_ADD_BLOCK
-            or not (out.flags.c_contiguous and other.flags.c_contiguous)
-            or np.may_share_memory(out, other)):
-        np.add(out, np.multiply(other, alpha), out=out, casting="same_kind")
-        return
-    flat_out, flat_other = out.reshape(-1), other.reshape(-1)
-    buffer = np.empty(_SCALED_ADD_BLOCK, out.dtype)
-    for start in range(0, out.size, _SCALED_ADD_BLOCK):
-        block = flat_out[start:start + _SCALED_ADD_BLOCK]
-        scaled = np.multiply(flat_other[start:start + _SCALED_ADD_BLOCK], alpha,
-                             out=buffer[:block.size])
-        np.add(block, scaled, out=block)
+    with np.errstate(all="ignore"):  # (written in steps: not to be repeated after a warning)
+        if (other.shape != out.shape or other.dtype != out.dtype or out.size <= _SCALED_ADD_BLOCK
+                or not (out.flags.c_contiguous and other.flags.c_contiguous)
+                or np.may_share_memory(out, other)):
+            np.add(out, np.multiply(other, alpha), out=out, casting="same_kind")
+            return
+        flat_out, flat_other = out.reshape(-1), other.reshape(-1)
+        buffer = np.empty(_SCALED_ADD_BLOCK, out.dtype)
+        for start in range(0, out.size, _SCALED_ADD_BLOCK):
+            block = flat_out[start:start + _SCALED_ADD_BLOCK]
+            scaled = np.multiply(flat_other[start:start + _SCALED_ADD_BLOCK], alpha,
+                                 out=buffer[:block.size])
+            np.add(block, scaled, out=block)
 
 
 _add_alpha.inplace = _add_scaled_into

@@ -307,6 +307,10 @@ def _write(prim, target, arrays, params):
         raise RuntimeError(_shape_message(prim, target, arrays, params)) from None
     except TypeError:  # numpy's casting refusal
         raise RuntimeError(_cast_message(target, arrays)) from None
+    except RuntimeWarning:  # a user's filter made numpy's 1/0 warning an error (see registry)
+        if prim.ufunc is None or params:  # (a ufunc has written its result before warning)
+            with np.errstate(all="ignore"):  # the other writes can be repeated
+                _write(prim, target, arrays, params)
 
 
 def _shape_message(prim, target, arrays, params):
