@@ -862,3 +862,48 @@ def test_in_place_transcendentals_round_as_their_out_of_place_forms(name, size):
     written = tapegrad.from_numpy(values.copy())
     assert getattr(written, name + "_")() is written
     np.testing.assert_array_equal(written.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc", "erfinv", "gelu", "ndtr", "dropout",
+                                  "alpha_dropout"])
+def test_channels_last_input_gives_channels_last_result(name):
+    """PyTorch's elementwise kernels (and dropout's mask, empty_like(input)) keep the input's
+    layout; a convolutional block in channels_last stays channels_last through them."""
+    functions = {"erf": tapegrad.erf, "erfc": tapegrad.erfc,
+                 "erfinv": lambda t: tapegrad.erfinv(t.clamp(-0.5, 0.5)),
+                 "gelu": tapegrad.nn.functional.gelu, "ndtr": tapegrad.special.ndtr,
+                 "dropout": lambda t: tapegrad.nn.functional.dropout(t, 0.5),
+                 "alpha_dropout": lambda t: tapegrad.nn.functional.alpha_dropout(t, 0.5, True)}
+    x = tapegrad.randn(2, 3, 4, 5).to(memory_format=tapegrad.channels_last)
+    tapegrad.manual_seed(0)
+    result = functions[name](x)
+    assert result.is_contiguous(memory_format=tapegrad.channels_last)
+    tapegrad.manual_seed(0)
+    np.testing.assert_array_equal(result.numpy(), functions[name](x.contiguous()).numpy())
+
+
+def test_random_like_factories_take_a_generator():
+    x = tapegrad.zeros(2, 3)
+    for factory, args in ((tapegrad.randn_like, ()), (tapegrad.rand_like, ()),
+                          (tapegrad.randint_like, (10,))):
+        generator = tapegrad.Generator().manual_seed(3)
+        first = factory(x, *args, generator=generator)
+        generator.manual_seed(3)
+        np.testing.assert_array_equal(first.numpy(), factory(x, *args, generator=generator).numpy())
+        assert first.shape == x.shape and first.dtype == x.dtype
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tapegrad.bernoulli(tapegrad.tensor([1.5])), "Expected p_in >= 0 && p_in <= 1"),
+    (lambda: tapegrad.bernoulli(tapegrad.tensor([float("nan")])), "Expected p_in >= 0"),
+    (lambda: tapegrad.bernoulli(tapegrad.zeros(2), p=1.5),
+     r"bernoulli_ expects p to be in \[0, 1\], but got p=1.5"),
+    (lambda: tapegrad.normal(tapegrad.zeros(2), -tapegrad.ones(2)),
+     "normal expects all elements of std >= 0.0"),
+    (lambda: tapegrad.normal(tapegrad.zeros(2), -1.0),
+     "normal expects std >= 0.0, but found std -1"),
+    (lambda: tapegrad.normal(0.0, -1.0, (2,)), "normal expects std >= 0.0, but found std -1"),
+])
+def test_sampling_refuses_probabilities_and_deviations_out_of_range(call, message):
+    with pytest.raises(RuntimeError, match=message):
+        call()

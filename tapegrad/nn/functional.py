@@ -348,8 +348,19 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return _zeroed(input, inplace)
     _check_noise_dtype(input, input._array.dtype)
     shape, dtype = input.shape, input._array.dtype  # (a recipe must not hold the tensor)
-    mask = Tensor._make(_random.drawn(lambda: _dropout_mask(shape, p, dtype)))
+    mask = Tensor._make(_laid_out_as(_random.drawn(lambda: _dropout_mask(shape, p, dtype)),
+                                     input._array))
     return ops.mul_(input, mask) if inplace else input * mask
+
+
+def _laid_out_as(noise, array):
+    """Noise drawn in row-major order, laid out as ``array`` (PyTorch draws it into
+    ``empty_like(input)``): the result of a channels-last input stays channels-last."""
+    if array.flags.c_contiguous or noise.shape != array.shape:
+        return noise
+    laid_out = np.empty_like(array, dtype=noise.dtype)  # (numpy's "K" order: array's axes)
+    laid_out[...] = noise
+    return laid_out
 
 
 def _zeroed(input, inplace):
@@ -426,7 +437,8 @@ def _alpha_dropout(input, p, training, inplace, feature):
                        else input._array.dtype)
     shape = input.shape[:2] + (1,) * (input.dim() - 2) if feature else input.shape
     dtype = input._array.dtype
-    keep = _random.drawn(lambda: (_random.generator().random(shape) < 1 - p).astype(dtype))
+    keep = _laid_out_as(_random.drawn(
+        lambda: (_random.generator().random(shape) < 1 - p).astype(dtype)), input._array)
     a = 1.0 / math.sqrt((_SELU_SATURATION ** 2 * p + 1) * (1 - p))
     shift = Tensor._make(((keep - 1 + p) * (_SELU_SATURATION * a)).astype(dtype))
     scale = Tensor._make((keep * a).astype(dtype))

@@ -764,6 +764,7 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
         if isinstance(std, Tensor) and std._array.dtype.kind == "c":
             raise RuntimeError("normal expects standard deviation to be non-complex")
         d = _require_float_kind(like._array.dtype, "normal_kernel_cpu")
+        _check_std(std_a)
         if d.kind == "c":  # each part with half the variance, as PyTorch draws a complex mean's
             shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
             noise = _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5))
@@ -771,8 +772,18 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
         array = random.generator(generator).normal(mean_a, std_a).astype(d)
         return Tensor._make(np.asarray(array))
     shape, d = _size((size,), "normal"), _float_dtype(dtype, "normal_kernel_cpu")
+    _check_std(std)
     return _finish(random.drawn(
         lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad)
+
+
+def _check_std(std):
+    """PyTorch's refusal of a negative (or NaN) standard deviation, a number or a tensor's."""
+    if isinstance(std, np.ndarray):
+        if not (std >= 0).all():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif not std >= 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
 
 
 def _like(fill):
@@ -795,30 +806,41 @@ empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
 full_like = _like(lambda shape, d, value: _filled(shape, value, d))
 
 
-def _uniform_like(shape, d):
+def _uniform_like(shape, d, generator):
     """``rand``'s draws for ``rand_like``: floating-point dtypes only."""
     _require_float_kind(d, "check_uniform_bounds")
-    return random.drawn(lambda: _in_parts(_uniform, None, shape, d, 1.0))
+    return random.drawn(lambda: _in_parts(_uniform, generator, shape, d, 1.0))
 
 
-def _normal_like(shape, d):
+def _normal_like(shape, d, generator):
     """``randn``'s draws for ``randn_like``: floating-point dtypes only."""
     _require_float_kind(d, "normal_kernel_cpu")
-    return random.drawn(lambda: _in_parts(_standard_normal, None, shape, d, np.sqrt(0.5)))
+    return random.drawn(lambda: _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5)))
 
 
-rand_like = _like(_uniform_like)
-randn_like = _like(_normal_like)
+def _random_like(draw):
+    """A ``*_like`` factory of random draws, which takes PyTorch's ``generator=`` too."""
+    def make(input, *, generator=None, dtype=None, device=None, requires_grad=False,
+             memory_format=None):
+        return _like(lambda shape, d: draw(shape, d, generator))(
+            input, dtype=dtype, device=device, requires_grad=requires_grad,
+            memory_format=memory_format)
+    return make
 
 
-def randint_like(input, low, high=None, *, dtype=None, device=None, requires_grad=False):
+rand_like = _random_like(_uniform_like)
+randn_like = _random_like(_normal_like)
+
+
+def randint_like(input, low, high=None, *, generator=None, dtype=None, device=None,
+                 requires_grad=False):
     if high is None:
         low, high = 0, low
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
     check_random_range(d, low, high)
     shape = input._array.shape
-    return _finish(random.drawn(lambda: random.generator().integers(low, high, shape).astype(d)),
-                   requires_grad, device)
+    return _finish(random.drawn(lambda: random.generator(generator).integers(low, high, shape)
+                                .astype(d)), requires_grad, device)
 
 
 # ``Tensor.new_*``: factories that default to the tensor's dtype (methods only, as in PyTorch).

@@ -89,14 +89,19 @@ def _erfc_nonnegative(y):
 
 def _blockwise(values, a):
     """``values`` (float64 in and out) over blocks of ``a`` that stay in the CPU's cache; ``a``'s
-    dtype comes back if it is a float, float64 otherwise."""
+    dtype comes back if it is a float, float64 otherwise, and its layout (a channels-last
+    input gives a channels-last result, as PyTorch's elementwise kernels do)."""
     a = np.asarray(a)
     flat = a.astype(np.float64, copy=False).ravel()
     out = np.empty(flat.shape, a.dtype if a.dtype.kind == "f" else np.float64)
     with np.errstate(over="ignore", invalid="ignore"):  # in the branches np.where drops
         for start in range(0, flat.size, _BLOCK):
             out[start:start + _BLOCK] = values(flat[start:start + _BLOCK])
-    return out.reshape(a.shape)
+    if a.flags.c_contiguous:
+        return out.reshape(a.shape)
+    laid_out = np.empty_like(a, dtype=out.dtype)  # (numpy's "K" order: a's axis order)
+    laid_out[...] = out.reshape(a.shape)
+    return laid_out
 
 
 def _erf_values(x):

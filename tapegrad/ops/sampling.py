@@ -64,6 +64,14 @@ def bernoulli(input, p=None, *, generator=None):
     if p is None and input._array.dtype.kind != "f":
         raise NotImplementedError('"bernoulli_tensor_cpu_p_" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
+    if p is None:
+        probabilities = input._array
+        if not ((probabilities >= 0) & (probabilities <= 1)).all():  # NaN too
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an "
+                               "enhancement request to PyTorch.)")
+    elif not isinstance(p, Tensor) and not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     shape = input._array.shape
     uniform = Tensor._make(random.drawn(lambda: random.generator(generator).random(shape)))
     # tensor operations, not numpy on the arrays: a compiled call compares its fresh draws
