@@ -1593,7 +1593,8 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
     """PyTorch's ``nll_loss_nd``: rows go to nll_loss, (N, C, H, W) to nll_loss2d, and any other
     spatial shape to nll_loss2d as an (N, C, 1, -1) view (viewed back for "none")."""
     if log_probs.dim() <= 2:
-        _refuse_grad("nll_loss_forward", weight=weight)
+        if weight is not None:  # (the call's dict and loop cost more than the test)
+            _refuse_grad("nll_loss_forward", weight=weight)
         return _loss.nll_loss(log_probs, target, weight, ignore_index, reduction)
     if log_probs.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "

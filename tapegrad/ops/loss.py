@@ -41,9 +41,10 @@ def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
     for (C,))."""
     rows = log_probs.reshape(-1, log_probs.shape[-1])
     safe, kept, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
-    # an ignored row's loss is written as 0 (not -x * 0, which is -0. for a positive x)
-    losses = np.where(kept, -rows[np.arange(rows.shape[0]), safe] * coef, 0).astype(
-        log_probs.dtype, copy=False)
+    losses = -rows[np.arange(rows.shape[0]), safe]
+    if kept is not None:
+        # an ignored row's loss is written as 0 (not -x * 0, which is -0. for a positive x)
+        losses = np.where(kept, losses * coef, 0).astype(log_probs.dtype, copy=False)
     if reduction == "none":
         return losses.reshape(log_probs.shape[:-1])
     if reduction == "sum":
@@ -74,7 +75,7 @@ def _nll_loss_backward(grad, log_probs, target, *, weight, ignore_index, reducti
         values = -coef * (grad / total if total else grad)  # all ignored: zeros, as PyTorch
     result = np.zeros((safe.size, log_probs.shape[-1]), grad.dtype)
     rows = np.arange(safe.size)
-    if kept.all():
+    if kept is None or kept.all():
         result[rows, safe] = values
     else:
         result[rows[kept], safe[kept]] = values[kept]
@@ -82,10 +83,15 @@ def _nll_loss_backward(grad, log_probs, target, *, weight, ignore_index, reducti
 
 
 def _row_weights(target, weight, ignore_index, dtype):
-    """Per row of nll_loss: its class (0 where ignored: a safe index), whether it counts, and
-    its weight (0 where ignored) — what the forward and the backward both start from."""
+    """Per row of nll_loss: its class (0 where ignored: a safe index), whether it counts (None:
+    every row does) and its weight (0 where ignored) — what the forward and the backward both
+    start from."""
     labels = target.reshape(-1)
     kept = labels != ignore_index
+    if weight is None and kept.all():
+        # the common case, every row counted with weight 1: ``kept`` is None, and no masking is
+        # needed (the labels are safe as they are, and a loss times 1 is the loss)
+        return labels, None, kept.astype(dtype)
     safe = np.where(kept, labels, 0)
     coef = kept.astype(dtype) if weight is None else (weight[safe] * kept).astype(dtype, copy=False)
     return safe, kept, coef
@@ -120,28 +126,30 @@ def _check_weight_dtype(log_probs, weight):
 
 
 def _check(log_probs, target, weight, ignore_index):
-    if log_probs._array.ndim not in (1, 2):
+    x, labels = log_probs._array, target._array
+    if x.ndim not in (1, 2):
         raise ValueError(f"Expected 1 or 2 dimensions for the nll_loss primitive (got "
-                         f"{log_probs._array.ndim})")
+                         f"{x.ndim})")
     # PyTorch compares the batch sizes first (nll_loss_nd), then the target's dimensions
-    if log_probs._array.ndim == 2 and target._array.ndim > 1 and \
-            target._array.shape[0] != log_probs._array.shape[0]:
-        raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
-                         f"target batch_size ({target._array.shape[0]}).")
-    if target._array.ndim > 1:
+    if x.ndim == 2 and labels.ndim > 1 and labels.shape[0] != x.shape[0]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match "
+                         f"target batch_size ({labels.shape[0]}).")
+    if labels.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     _check_target_dtype(target)
-    if log_probs._array.ndim == 2 and target._array.shape != log_probs._array.shape[:1]:
-        raise ValueError(f"Expected input batch_size ({log_probs._array.shape[0]}) to match "
-                         f"target batch_size ({target._array.shape[0] if target._array.ndim else 0}).")
-    if log_probs._array.ndim == 1 and target._array.ndim == 1 and target._array.shape[0] != 1:
+    if x.ndim == 2 and labels.shape != x.shape[:1]:
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match "
+                         f"target batch_size ({labels.shape[0] if labels.ndim else 0}).")
+    if x.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target._array.shape[0]}")
-    classes = log_probs._array.shape[-1]
-    if weight is not None and weight._array.shape != (classes,):
-        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or "
-                           f"no classes but got weight tensor of shape: {list(weight.shape)}")
-    _check_weight_dtype(log_probs, weight)
+                         f"{labels.shape[0]}")
+    classes = x.shape[-1]
+    if weight is not None:
+        if weight._array.shape != (classes,):
+            raise RuntimeError(f"weight tensor should be defined either for all {classes} "
+                               f"classes or no classes but got weight tensor of shape: "
+                               f"{list(weight.shape)}")
+        _check_weight_dtype(log_probs, weight)
     _check_target_bounds(target, classes, ignore_index)
 
 
@@ -152,7 +160,10 @@ def _check_target_dtype(target):
 
 
 def _check_target_bounds(target, classes, ignore_index):
-    labels = target._array[target._array != ignore_index]
+    labels = target._array
+    if labels.size and labels.min() >= 0 and labels.max() < classes:
+        return  # every label a class (the common case): two passes, no masks
+    labels = labels[labels != ignore_index]
     out_of_range = labels[(labels < 0) | (labels >= classes)]
     if out_of_range.size:
         raise IndexError(f"Target {out_of_range[0]} is out of bounds.")
