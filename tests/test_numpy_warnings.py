@@ -55,3 +55,14 @@ def test_scaled_in_place_add_and_gradient_sums_under_error_filter():
         w = tg.tensor([3e38, 1.0], requires_grad=True)
         (w * 10 + w * 10).sum().backward()  # two gradients meet at w: summed in place
     assert w.grad.tolist() == [20.0, 20.0]
+
+
+def test_recorded_warnings_show_none_from_tapegrad_and_the_users_own():
+    """A program that records warnings (``simplefilter("always")``, as tests asserting "no
+    warnings" do) sees none from tapegrad's arithmetic, and still its own numpy's."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loss = -(_special() * _special().log()).sum()
+        loss.backward()
+        np.log(np.zeros(1))  # the user's own numpy: warns as numpy always does
+    assert [str(w.message) for w in caught] == ["divide by zero encountered in log"]

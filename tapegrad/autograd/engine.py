@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _profiling
-from .._warnings import warn_at_caller
+from .._warnings import keep_numpy_quiet, warn_at_caller
 from ..memory_format import is_non_overlapping_and_dense
 from ..tensor import Tensor
 from . import anomaly_mode, grad_mode
@@ -306,6 +306,7 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
         counts, runs, visits = _count_all(roots), None, None
     else:
         runs, visits, counts = _plan_for_targets(roots, targets, accumulate)
+    keep_numpy_quiet()  # (gradients are summed with np.add)
     captures = () if accumulate else set(targets)
     capture_nodes = {node for node, _ in captures}
     captured = {}
@@ -419,10 +420,7 @@ def _sum_gradients(held, g):
             and _function.forward_ad_level is None  # (else the sum's tangent must be recorded)
             and array.flags.writeable and array.shape == other.shape and array.dtype == other.dtype
             and sys.getrefcount(held) == 3 and sys.getrefcount(array) == 3):
-        try:
-            np.add(array, other, out=array)
-        except RuntimeWarning:  # inf + -inf under a user's "error" filter: written all the same
-            pass
+        np.add(array, other, out=array)
         return held
     return held + g
 

@@ -5,7 +5,6 @@ Binary ops broadcast like numpy; each backward rule sums its gradient back to th
 name) that the compiler inlines into fused loops.
 """
 import numbers
-import warnings
 
 import numpy as np
 
@@ -24,13 +23,6 @@ from .signatures import invalid_combination
 from .._warnings import warn_at_caller
 from .broadcast import sum_to
 
-# PyTorch computes 1/0 = inf and log(-1) = nan silently; numpy warns from the op table's modules
-# (and the engine's, which sums gradients). A filter scoped to those modules costs nothing per op
-# (np.errstate would) and leaves numpy's behaviour in the user's own code alone. It sees the
-# innermost Python frame only: the op table calls numpy's ufuncs (``np.add.reduce``), not the
-# methods with a Python layer (``ndarray.sum``), wherever inf - inf can reach them.
-warnings.filterwarnings("ignore", r"(divide by zero|invalid value|overflow) encountered",
-                        RuntimeWarning, r"tapegrad\.(ops|autograd)\.")
 
 
 
@@ -140,19 +132,18 @@ def _add_scaled_into(out, other, alpha):
     if out.dtype == _HALF:
         out[...] = half_precision.scaled_add(out, other, alpha)
         return
-    with np.errstate(all="ignore"):  # (written in steps: not to be repeated after a warning)
-        if (other.shape != out.shape or other.dtype != out.dtype or out.size <= _SCALED_ADD_BLOCK
-                or not (out.flags.c_contiguous and other.flags.c_contiguous)
-                or np.may_share_memory(out, other)):
-            np.add(out, np.multiply(other, alpha), out=out, casting="same_kind")
-            return
-        flat_out, flat_other = out.reshape(-1), other.reshape(-1)
-        buffer = np.empty(_SCALED_ADD_BLOCK, out.dtype)
-        for start in range(0, out.size, _SCALED_ADD_BLOCK):
-            block = flat_out[start:start + _SCALED_ADD_BLOCK]
-            scaled = np.multiply(flat_other[start:start + _SCALED_ADD_BLOCK], alpha,
-                                 out=buffer[:block.size])
-            np.add(block, scaled, out=block)
+    if (other.shape != out.shape or other.dtype != out.dtype or out.size <= _SCALED_ADD_BLOCK
+            or not (out.flags.c_contiguous and other.flags.c_contiguous)
+            or np.may_share_memory(out, other)):
+        np.add(out, np.multiply(other, alpha), out=out, casting="same_kind")
+        return
+    flat_out, flat_other = out.reshape(-1), other.reshape(-1)
+    buffer = np.empty(_SCALED_ADD_BLOCK, out.dtype)
+    for start in range(0, out.size, _SCALED_ADD_BLOCK):
+        block = flat_out[start:start + _SCALED_ADD_BLOCK]
+        scaled = np.multiply(flat_other[start:start + _SCALED_ADD_BLOCK], alpha,
+                             out=buffer[:block.size])
+        np.add(block, scaled, out=block)
 
 
 _add_alpha.inplace = _add_scaled_into

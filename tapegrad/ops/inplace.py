@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .._array_memory import address
-from .._warnings import warn_at_caller
+from .._warnings import keep_numpy_quiet, warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
 from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
@@ -33,6 +33,7 @@ __all__ = ["apply_inplace", "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "c
 
 def apply_inplace(prim, target, others, params):
     """Apply ``prim(target, *others, **params)`` and store the result in ``target``."""
+    keep_numpy_quiet()
     if registry.inplace_observers:  # a profiler, forward-mode AD
         with contextlib.ExitStack() as observed:
             for observer in registry.inplace_observers:
@@ -307,10 +308,6 @@ def _write(prim, target, arrays, params):
         raise RuntimeError(_shape_message(prim, target, arrays, params)) from None
     except TypeError:  # numpy's casting refusal
         raise RuntimeError(_cast_message(target, arrays)) from None
-    except RuntimeWarning:  # a user's filter made numpy's 1/0 warning an error (see registry)
-        if prim.ufunc is None or params:  # (a ufunc has written its result before warning)
-            with np.errstate(all="ignore"):  # the other writes can be repeated
-                _write(prim, target, arrays, params)
 
 
 def _shape_message(prim, target, arrays, params):
