@@ -43,6 +43,7 @@ from ..ops.operands import broadcast_error, type_name
 from ..ops.elementwise import check_in_place_broadcast
 from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
+from ..ops.linalg import _matrix_t
 from ..ops import loss as _loss
 from ..ops.norm import pairwise_distance
 from ..ops.out import write_out as _write_out
@@ -115,7 +116,7 @@ def linear(input, weight, bias=None):
                            f"{ndim}D and {weight._array.ndim}D")
     if bias is None:  # mm's dtype check, with its message ("expected m1 and m2 ...")
         two_matrices = ndim == 2 and weight._array.ndim == 2
-        return ops.mm(input, weight.t()) if two_matrices else ops.matmul(input, weight.t())
+        return ops.mm(input, _matrix_t(weight)) if two_matrices else ops.matmul(input, weight.t())
     vector_bias = bias._array.ndim == 1 or sum(n != 1 for n in bias._array.shape) == 1
     folds = ndim == 2 or input.is_contiguous() and vector_bias
     if folds and input._array.dtype != weight._array.dtype:  # (else matmul's message)
@@ -132,11 +133,13 @@ def linear(input, weight, bias=None):
 
 def _addmm_checked(bias, rows, weight):
     """``addmm(bias, rows, weight.T)``, its bias checked against the product's shape with
-    addmm's message (a (out,) bias always fits)."""
-    if weight._array.ndim == 2 and bias._array.shape != (weight._array.shape[0],) \
+    addmm's message (a (out,) bias always fits). A matrix is transposed by ``t()``'s primitive
+    directly; any other weight by ``t()``, for its error (or addmm's, for a vector)."""
+    matrix = weight._array.ndim == 2
+    if matrix and bias._array.shape != (weight._array.shape[0],) \
             and rows._array.shape[1] == weight._array.shape[1]:
         expand_shape(bias, (rows._array.shape[0], weight._array.shape[0]))
-    return ops.addmm(bias, rows, weight.t())
+    return ops.addmm(bias, rows, _matrix_t(weight) if matrix else weight.t())
 
 
 def bilinear(input1, input2, weight, bias=None):

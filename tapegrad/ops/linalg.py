@@ -120,16 +120,19 @@ def _(ctx, grad, transposed=False):
 
 def _matrix_t(x):
     """The transpose of each matrix, as PyTorch's backward formulas take it (so that a graph
-    built with ``create_graph`` has its nodes): ``t()`` of a matrix, ``transpose`` of a batch."""
-    return x.t() if x._array.ndim == 2 else x.mT
+    built with ``create_graph`` has its nodes): ``t()`` of a matrix (its primitive, called
+    directly: ``Tensor.t`` only adds two calls and a check that a matrix passes), ``transpose``
+    of a batch."""
+    return _t(x, dims=(1, 0)) if x._array.ndim == 2 else x.mT
 
 
 def _second_factor_grad(a, grad, transposed):
     """``a.mT @ grad``, made in the second factor's memory layout as PyTorch's
     ``mm_mat2_backward`` does: for a transposed matrix (``nn.Linear``'s ``weight.t()``) the
     product is computed transposed, so that the gradient reaching the weight is C-contiguous
-    and becomes its ``.grad`` uncopied."""
-    return _matrix_t(_matrix_t(grad) @ a) if transposed else _matrix_t(a) @ grad
+    and becomes its ``.grad`` uncopied. (Only a matrix is noted transposed, so that product is
+    ``_mm``, what ``matmul`` of two matrices comes to.)"""
+    return _matrix_t(_mm(_matrix_t(grad), a)) if transposed else _matrix_t(a) @ grad
 
 
 @primitive("dot", node="DotBackward0", group=OTHER, saves=("a", "b"),
@@ -178,8 +181,9 @@ def _addmm(bias, a, b, beta, alpha):
 
 
 def _scaled_product_sum(bias, a, b, beta, alpha):
-    if beta == 1 and alpha == 1:
-        return bias + a @ b
+    if beta == 1 and alpha == 1:  # ``bias + a @ b``, the sum written into the product's fresh
+        product = a @ b           # buffer rather than a second one (256x784x1024: -15%); a bias
+        return np.add(bias, product, out=product)  # larger than the product is refused
     product = a @ b if alpha == 1 else alpha * (a @ b)
     return product if beta == 0 else beta * bias + product  # beta 0 ignores bias, even nan
 
@@ -198,7 +202,7 @@ def _(ctx, grad, beta, alpha, transposed=False):
     need_bias, need_a, need_b = ctx.needs_input_grad
     scaled = grad if alpha == 1 else grad * alpha
     return (sum_to(grad if beta == 1 else grad * beta, ctx.input_shapes[0]) if need_bias else None,
-            _mm(scaled, b.t()) if need_a else None,
+            _mm(scaled, _matrix_t(b)) if need_a else None,
             _second_factor_grad(a, scaled, transposed) if need_b else None)
 
 
@@ -526,13 +530,16 @@ def chain_matmul(*matrices):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    for name, operand in (("self", input), ("mat1", mat1)):  # before the shapes, as PyTorch
-        if operand._array.dtype != mat2._array.dtype:
-            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
-                               f"{_kind(operand)} and {_kind(mat2)}")
-    for name, operand in (("mat1", mat1), ("mat2", mat2)):
-        if operand._array.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {operand._array.ndim}-D tensor")
+    # (each check's loop, which names the culprit, runs only when it fails)
+    if input._array.dtype != mat2._array.dtype or mat1._array.dtype != mat2._array.dtype:
+        for name, operand in (("self", input), ("mat1", mat1)):  # before the shapes, as PyTorch
+            if operand._array.dtype != mat2._array.dtype:
+                raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                                   f"{_kind(operand)} and {_kind(mat2)}")
+    if mat1._array.ndim != 2 or mat2._array.ndim != 2:
+        for name, operand in (("mat1", mat1), ("mat2", mat2)):
+            if operand._array.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {operand._array.ndim}-D tensor")
     _refuse_bool("mm", mat1)
     beta, alpha = _kernel_scalars(mat2, beta, alpha)
     return _addmm(input, mat1, mat2, beta=beta, alpha=alpha)
@@ -547,7 +554,10 @@ _KERNEL_SCALAR_TYPES = {"float16": "float", "float32": "float", "float64": "doub
 
 def _kernel_scalars(operand, *scalars):
     """``beta`` and ``alpha`` as the addmm family's kernels read them: converted to the
-    operands' type (a float truncated for integers), PyTorch's error when they do not fit."""
+    operands' type (a float truncated for integers), PyTorch's error when they do not fit. The
+    defaults, two int 1s, fit every type unchanged: they return at once."""
+    if scalars == (1, 1) and type(scalars[0]) is type(scalars[1]) is int:
+        return scalars
     dtype = operand._array.dtype
     if dtype.kind in "cb":
         return scalars
@@ -666,7 +676,7 @@ def _check_addr_scalars(dtype, **scalars):
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
 
 
-from .shape import _unsafe_view, permute, reshape  # noqa: E402
+from .shape import _t, _unsafe_view, permute, reshape  # noqa: E402
 
 
 @primitive("baddbmm", node="BaddbmmBackward0", group=OTHER, saves=("batch1", "batch2"),
