@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .._array_memory import address
+from ..memory_format import is_non_overlapping_and_dense
 from .._warnings import keep_numpy_quiet, warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
@@ -271,6 +272,32 @@ def _check_overlap(prim, out, params):
                    f"e.g. {_OVERLAP_EXAMPLES.get(name, 'tensor[mask] = scalar')}")
 
 
+PARTIAL_OVERLAP_ERROR = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+    "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_partial_overlap(out, operands):
+    """PyTorch's assert_no_partial_overlap: an operand sharing some but not all of the written
+    tensor's memory (``a[1:].copy_(a[:-1])``, ``m.add_(m.t())``), which an elementwise kernel
+    would read after writing it, is refused. The same memory in the same layout (``a.add_(a)``)
+    is fine, and so are layouts PyTorch cannot judge (not dense, or empty)."""
+    owner = out if out.base is None else out.base
+    for operand in operands:
+        if operand is out or (operand if operand.base is None else operand.base) is not owner:
+            continue  # (arrays with different owners share no memory: the common case, cheap)
+        if not (out.size and operand.size and is_non_overlapping_and_dense(out)
+                and is_non_overlapping_and_dense(operand)):
+            continue
+        start, operand_start = address(out), address(operand)
+        end, operand_end = start + out.nbytes, operand_start + operand.nbytes
+        if (start, end) == (operand_start, operand_end):
+            if operand.strides != out.strides:
+                raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+        elif start < operand_end and operand_start < end:
+            raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+
+
 def _writable(out):
     """``out``, or a writable alias of it when it is read-only only because it is expanded
     (numpy's broadcast views); a truly read-only array stays as it is."""
@@ -288,6 +315,11 @@ def _write(prim, target, arrays, params):
     out = target._array
     if 0 in out.strides:
         _check_overlap(prim, out, params)
+    if arrays:
+        if getattr(prim, "inplace", None) is not shape_ops._put_inplace:
+            _check_partial_overlap(out, arrays)
+        elif params["key"][1] is None:  # x[a:b] = value writes that region only
+            _check_partial_overlap(shape_ops._view_of(out, params["key"][0]), arrays)
     if not out.flags.writeable:
         out = _writable(out)
     try:
