@@ -87,7 +87,7 @@ class ContinuousBernoulli(ExponentialFamily):
     def rsample(self, sample_shape=()):
         """The inverse cdf at uniform draws."""
         shape = self._extended_shape(sample_shape)
-        return self.icdf(ops.rand(*shape, dtype=self.probs.dtype))
+        return self.icdf(ops.rand(shape, dtype=self.probs.dtype))
 
     def log_prob(self, value):
         if self._validate_args:

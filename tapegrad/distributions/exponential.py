@@ -175,7 +175,7 @@ class GeneralizedPareto(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        return self.icdf(ops.rand(*shape, dtype=self.loc.dtype))
+        return self.icdf(ops.rand(shape, dtype=self.loc.dtype))
 
     def log_prob(self, value):
         if self._validate_args:

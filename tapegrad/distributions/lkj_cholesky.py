@@ -51,7 +51,7 @@ class LKJCholesky(Distribution):
     def sample(self, sample_shape=()):
         with grad_mode.no_grad():
             squared_norms = self._beta.sample(sample_shape).unsqueeze(-1)
-            directions = ops.randn(*self._extended_shape(sample_shape),
+            directions = ops.randn(self._extended_shape(sample_shape),
                                    dtype=self.concentration.dtype).tril(-1)
             rows = directions[..., 1:, :]  # the first row stays 0: L's is (1, 0, …, 0)
             directions[..., 1:, :] = rows / rows.norm(dim=-1, keepdim=True)

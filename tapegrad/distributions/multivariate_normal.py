@@ -72,7 +72,7 @@ class MultivariateNormal(Distribution):
                 .expand(tuple(self._batch_shape) + tuple(self._event_shape)))
 
     def rsample(self, sample_shape=()):
-        noise = ops.randn(*self._extended_shape(sample_shape), dtype=self.loc.dtype)
+        noise = ops.randn(self._extended_shape(sample_shape), dtype=self.loc.dtype)
         return self.loc + (self._unbroadcasted_scale_tril @ noise.unsqueeze(-1)).squeeze(-1)
 
     def half_log_det(self):
@@ -193,9 +193,9 @@ class LowRankMultivariateNormal(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        eps_W = ops.randn(*(tuple(shape[:-1]) + tuple(self.cov_factor.shape[-1:])),
+        eps_W = ops.randn(tuple(shape[:-1]) + tuple(self.cov_factor.shape[-1:]),
                           dtype=self.loc.dtype)
-        eps_D = ops.randn(*shape, dtype=self.loc.dtype)
+        eps_D = ops.randn(shape, dtype=self.loc.dtype)
         return (self.loc + (self._unbroadcasted_cov_factor @ eps_W.unsqueeze(-1)).squeeze(-1)
                 + self._unbroadcasted_cov_diag.sqrt() * eps_D)
 

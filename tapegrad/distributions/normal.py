@@ -39,7 +39,7 @@ class Normal(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        noise = ops.randn(*shape, dtype=self.loc.dtype)
+        noise = ops.randn(shape, dtype=self.loc.dtype)
         return self.loc + noise * self.scale
 
     def log_prob(self, value):

@@ -27,7 +27,7 @@ class LogitRelaxedBernoulli(ProbsOrLogits, Distribution):
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(shape))
-        uniforms = clamp_probs(ops.rand(*shape, dtype=probs.dtype))
+        uniforms = clamp_probs(ops.rand(shape, dtype=probs.dtype))
         return (uniforms.log() - (-uniforms).log1p() + probs.log() - (-probs).log1p()
                 ) / self.temperature
 
@@ -97,7 +97,7 @@ class ExpRelaxedCategorical(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        uniforms = clamp_probs(ops.rand(*shape, dtype=self.logits.dtype))
+        uniforms = clamp_probs(ops.rand(shape, dtype=self.logits.dtype))
         gumbels = -(-uniforms.log()).log()
         scores = (self.logits + gumbels) / self.temperature
         return scores - scores.logsumexp(dim=-1, keepdim=True)

@@ -43,7 +43,7 @@ class StudentT(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        normal = ops.randn(*shape, dtype=self.df.dtype)
+        normal = ops.randn(shape, dtype=self.df.dtype)
         chi2 = self._chi2.rsample(sample_shape)
         return self.loc + self.scale * normal * (chi2 / self.df).rsqrt()
 

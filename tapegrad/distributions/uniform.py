@@ -47,7 +47,7 @@ class Uniform(Distribution):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        uniform = ops.rand(*shape, dtype=self.low.dtype)
+        uniform = ops.rand(shape, dtype=self.low.dtype)
         return self.low + uniform * (self.high - self.low)
 
     def log_prob(self, value):
