@@ -9,7 +9,7 @@ from . import layout  # noqa: F401  (registers the tril/triu primitives the in-p
 from .creation import ones, zeros
 from .cumulative import cumprod
 from .inplace import apply_inplace
-from .layout import diag_embed, flip, hstack, vstack
+from .layout import diag_embed, flip, hstack, require_tensors, vstack
 from .registry import OTHER, PRIMITIVES, primitive
 from .creation import _index as _as_int
 from .operands import check_tensor_elements
@@ -178,6 +178,7 @@ def diagflat(input, offset=0):
 
 def column_stack(tensors):
     """Tensors side by side as columns: a 0-d or 1-d one is one column."""
+    require_tensors("column_stack", tensors)
     return hstack([reshape(t, (t._array.size, 1)) if t._array.ndim <= 1 else t
                    for t in tensors])
 
@@ -189,6 +190,7 @@ def row_stack(tensors):
 
 def dstack(tensors):
     """Tensors stacked along the third dimension (each made at least 3-d first)."""
+    require_tensors("dstack", tensors)
     return cat([atleast_3d(t) for t in tensors], 2)
 
 

@@ -24,6 +24,7 @@ def _integral(kernel_name, ufunc, refused_kinds="fc"):
     def compute(*arrays):
         for array in arrays:
             if array.dtype.kind in refused_kinds:
+                np.broadcast_shapes(*(a.shape for a in arrays))  # shapes first, as PyTorch
                 raise NotImplementedError(f'"{kernel_name}" not implemented for '
                                           f"'{_LEGACY_TYPE_NAMES[array.dtype.name]}'")
         return ufunc(*arrays)

@@ -16,19 +16,13 @@ from ..tensor import Tensor
 from . import conjugation, registry, shape, strided
 from .broadcast import expand
 from .registry import PRIMITIVES, _edge
+from .shape import rename_node  # noqa: F401  (where the other modules take it from)
 
 __all__ = ["alias_copy", "as_strided_copy", "detach_copy", "diagonal_copy", "expand_copy",
            "permute_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy",
            "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy", "unfold_copy",
            "unsqueeze_copy", "view_as_complex_copy", "view_as_real_copy", "view_copy",
            "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
-
-
-def rename_node(node, name):
-    """``node`` (a primitive's, just made) under another of PyTorch's names, ``name``; its rule
-    is unchanged. None (nothing recorded) is left alone."""
-    if node is not None and type(node).__name__ != name and hasattr(node, "primitive"):
-        node.__class__ = node.primitive.variant_node_class(name)
 
 
 def _unviewed(view, array, suffix=None, name=None):

@@ -44,6 +44,8 @@ def _size(args, name, size=None):
         if args:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
         args = (size,)
+    if not args:  # a 0-d tensor is asked for with ``()``
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     shape = int_list(args, name)
     for n in shape:
         if n < 0:
@@ -568,6 +570,12 @@ def _check_ends_fit(start, end, steps, d):
         _check_scalar_fits(value, d)
 
 
+def _refuse_bool_ramp(name, d, steps):
+    """PyTorch's kernels have no bool ramp; none or one value needs no kernel."""
+    if d == np.bool_ and steps > 1:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'Bool\'')
+
+
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     """``steps`` values from ``start`` to ``end`` evenly spaced, as PyTorch's kernel rounds them:
     in the output dtype for floats (float16 operation by operation); from the truncated ends in
@@ -578,6 +586,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     if dtype is None and any(isinstance(v, (complex, np.complexfloating)) for v in (start, end)):
         dtype = dtypes.default_complex_dtype()  # complex ends: a complex ramp
     d = _numpy_dtype(dtype)
+    _refuse_bool_ramp("linspace", d, steps)
     _check_ends_fit(start, end, steps, d)
     compute = d if d.kind in "fc" else np.dtype(np.float64)
     start, end = (np.array(v).astype(d).astype(compute)[()] for v in (start, end))
@@ -596,6 +605,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     d = _numpy_dtype(dtype)
+    _refuse_bool_ramp("logspace", d, steps)
     _check_ends_fit(start, end, steps, d)
     if steps == 1:  # PyTorch's shortcut: the start as given, in double
         values = _pow(np.float64(base), np.array([start], dtype=np.float64))
@@ -607,8 +617,8 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
         exponents = _ramp(np.float64(first), np.float64(last), step, steps,
                           np.dtype(np.float64), fused=False)
         values = _pow(np.float64(base if d.kind == "f" else np.float32(base)), exponents)
-    return _finish((values if d.kind == "f" else np.trunc(values)).astype(d), requires_grad,
-                   device)
+    truncated = d.kind in "iu"  # (a bool is whether the value is nonzero)
+    return _finish((np.trunc(values) if truncated else values).astype(d), requires_grad, device)
 
 
 _libm_pow = np.frompyfunc(math.pow, 2, 1)
@@ -850,19 +860,20 @@ def _factory_dtype(self, dtype):
     return self.dtype if dtype is None else dtype
 
 
-def new_zeros(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return zeros(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
-                 requires_grad=requires_grad)
+def _new_factory(fill, name):
+    """``Tensor.new_zeros``, ``new_ones``, ``new_empty``: ``fill`` (numpy's constructor) of the
+    size given, in ``self``'s dtype unless another is given; a bad size reported under ``name``
+    (not ``zeros``'s own message, which only ``torch.zeros`` has)."""
+    def factory(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+        array = fill(_size(args, name, size), dtype=_numpy_dtype(_factory_dtype(self, dtype)))
+        return _finish(array, requires_grad, device)
+    factory.__name__ = factory.__qualname__ = name
+    return factory
 
 
-def new_ones(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return ones(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
-                requires_grad=requires_grad)
-
-
-def new_empty(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-    return empty(*args, size=size, dtype=_factory_dtype(self, dtype), device=device,
-                 requires_grad=requires_grad)
+new_zeros = _new_factory(np.zeros, "new_zeros")
+new_ones = _new_factory(np.ones, "new_ones")
+new_empty = _new_factory(np.empty, "new_empty")
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

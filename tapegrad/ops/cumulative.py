@@ -67,14 +67,15 @@ def _(ctx, grad, dim):
 def cumsum(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumsum, input, dim)
-    _refuse_bool_accumulator(_cumsum, dtype)
+    _axis(required_dim("cumsum", dim), input._array.ndim)  # checked first, as PyTorch
+    _refuse_bool_accumulator(_cumsum, input, dtype)
     return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
 
 
-def _refuse_bool_accumulator(prim, dtype):
+def _refuse_bool_accumulator(prim, input, dtype):
     """PyTorch's running sums and products have no bool kernel to compute a ``dtype=bool`` in
-    (a bool input without ``dtype`` is promoted to int64)."""
-    if dtypes.as_dtype(dtype) is dtypes.bool:
+    (a bool input without ``dtype`` is promoted to int64); a 0-d or empty input needs none."""
+    if dtypes.as_dtype(dtype) is dtypes.bool and input._array.ndim and input._array.size:
         raise NotImplementedError(f'"{prim.name}_out_cpu" not implemented for \'Bool\'')
 
 
@@ -166,7 +167,8 @@ def _reverse_cumsum(t, dim):
 def cumprod(input, dim=NO_DIM, *, dtype=None):
     if dtype is None:
         return _running(_cumprod, input, dim)
-    _refuse_bool_accumulator(_cumprod, dtype)
+    _axis(required_dim("cumprod", dim), input._array.ndim)
+    _refuse_bool_accumulator(_cumprod, input, dtype)
     return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
 
 
@@ -291,7 +293,7 @@ def _complex_log_space_sum(grad, a, out, dim):
 
 
 def logcumsumexp(input, dim=NO_DIM):
-    required_dim("logcumsumexp", dim)
+    _axis(required_dim("logcumsumexp", dim), input._array.ndim)  # checked first, as PyTorch
     if input._array.dtype.kind not in "fc":
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
@@ -333,7 +335,7 @@ def _product_of_others(a, dim):
     """Along ``dim``, each entry's product of all the other entries: the running product of
     those before it times the running product of those after it."""
     n = a.shape[dim]
-    one = ones(*(1 if d == dim else s for d, s in enumerate(a.shape)), dtype=a.dtype)
+    one = ones(tuple(1 if d == dim else s for d, s in enumerate(a.shape)), dtype=a.dtype)
     before = _cumprod(cat([one, narrow(a, dim, 0, n - 1)], dim), dim=dim)
     after = _flip(_cumprod(cat([one, _flip(narrow(a, dim, 1, n - 1), dims=(dim,))], dim),
                            dim=dim), dims=(dim,))

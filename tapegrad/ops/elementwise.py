@@ -1017,7 +1017,8 @@ _WHERE_OVERLOADS = ("Tensor condition",
 
 def where(condition, input=None, other=None):
     if input is None and other is None and isinstance(condition, Tensor):
-        return tuple(Tensor._make(i) for i in np.nonzero(np.atleast_1d(condition._array)))
+        return tuple(Tensor._make(i.astype(np.int64))  # (numpy's are strided views)
+                     for i in np.nonzero(np.atleast_1d(condition._array)))
     if input is None or other is None or not isinstance(condition, Tensor):
         given = [v for v in (condition, input, other) if v is not None]
         raise invalid_combination("where", given, {}, _WHERE_OVERLOADS)

@@ -261,12 +261,20 @@ def _at_least(tensor, ndim):
     return tensor if len(shape) >= ndim else reshape(tensor, (1,) * (ndim - len(shape)) + shape)
 
 
+def require_tensors(name, tensors):
+    """PyTorch refuses an empty sequence before looking at any tensor."""
+    if not len(tensors):
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+
+
 def hstack(tensors):
+    require_tensors("hstack", tensors)
     tensors = [_at_least(t, 1) for t in tensors]
     return cat(tensors, 0 if tensors[0]._array.ndim == 1 else 1)
 
 
 def vstack(tensors):
+    require_tensors("vstack", tensors)
     return cat([_at_least(t, 2) for t in tensors], 0)
 
 
@@ -386,7 +394,7 @@ def _(ctx, grad, shape, offset, dim1, dim2):
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     ndim = input._array.ndim
-    first, second = _dims_of(dim1, ndim)[0], _dims_of(dim2, ndim)[0]
+    first, second = _axis(dim1, ndim), _axis(dim2, ndim)  # a 0-d input takes -1 and 0
     if first == second:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return _diagonal(input, offset=offset, dim1=first, dim2=second)

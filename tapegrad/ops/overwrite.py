@@ -177,6 +177,8 @@ def _put_call(input, index, source, accumulate, apply):
                          f"but got source.numel() = {source._array.size}, index.numel() = "
                          f"{index._array.size}")
     size, positions = input._array.size, index._array
+    if size == 0 and positions.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     outside = (positions < -size) | (positions >= size)
     if outside.any():
         raise IndexError(f"out of range: tried to access index {positions[outside].flat[0]} on a "

@@ -18,8 +18,8 @@ from .layout import _dims_of
 from .operands import CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
-from .shape import (_index_backward, _index_put, _key_parts, _parse_key, cat, gather, getitem,
-                    index_put_dtype_error, index_select)
+from .shape import (_axis, _index_backward, _index_put, _key_parts, _parse_key, cat, gather,
+                    getitem, index_put_dtype_error, index_select, no_dimensions_error)
 
 __all__ = [
     "masked_fill", "masked_fill_", "masked_select", "nonzero", "nonzero_static", "argwhere",
@@ -128,8 +128,10 @@ def nonzero(input, *, as_tuple=False):
     if as_tuple:
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(array)))
     if not array.ndim:  # one row of no coordinates if the value is nonzero, else none
-        return Tensor._make(np.zeros((int(array != 0), 0), np.int64))
-    return Tensor._make(np.argwhere(array).astype(np.int64))
+        rows = np.zeros((int(array != 0), 0), np.int64)
+    else:
+        rows = np.argwhere(array)
+    return Tensor._make(np.asfortranarray(rows, np.int64))  # ATen's layout: column by column
 
 
 argwhere = nonzero
@@ -164,6 +166,10 @@ def _index_fill_tensor(a, index, value, *, dim):
 
 
 def _fill_into(out, index, dim, value):
+    if out.ndim == 0:  # a 0-d input is one slice: filled if the index names it at all
+        if index.size:
+            out[()] = value
+        return
     out[(slice(None),) * dim + (index,)] = value
 
 
@@ -188,11 +194,11 @@ def _(ctx, grad, dim):
 
 def _index_fill_call(input, dim, index, value, apply):
     ndim = max(input._array.ndim, 1)
+    if index._array.dtype != np.int64:  # before ``dim``, as PyTorch
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if not -ndim <= dim < ndim:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
                          f"{ndim - 1}], but got {dim})")
-    if index._array.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if index._array.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     size = input._array.shape[dim] if input._array.ndim else 1
@@ -288,6 +294,7 @@ def masked_scatter_(input, mask, source):
 def _scatter_key(index, dim):
     """The numpy key that addresses ``out[..., index[i][j], ...]`` along ``dim`` (gather's key)."""
     grids = np.indices(index.shape, sparse=True)
+    index = index.astype(np.int64, copy=False)  # an empty index may have any dtype
     return tuple(index if d == dim else grids[d] for d in range(index.ndim))
 
 
@@ -377,9 +384,9 @@ def _check_scatter(input, dim, index, src, kernel=None, refused_kinds=""):
     a ``kernel`` (that orders values: not complex ones), and the index's values inside
     ``dim``."""
     positions, shape = index._array, input._array.shape
-    dim = _dims_of(dim, len(shape))[0]
-    if positions.dtype not in (np.int32, np.int64):  # scatter() for scatter_add and the reduces
-        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    dim = _axis(dim, len(shape))  # a 0-d input takes -1 and 0
+    if positions.size and positions.dtype not in (np.int32, np.int64):  # (an empty one may be
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")  # of any dtype)
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if positions.size == 0:
@@ -387,10 +394,11 @@ def _check_scatter(input, dim, index, src, kernel=None, refused_kinds=""):
     _check_scatter_shapes(shape, dim, positions.shape, src._array.shape if isinstance(src, Tensor)
                           else None)
     _refuse_kinds(input, kernel, refused_kinds)
-    outside = (positions < 0) | (positions >= shape[dim])
+    size = _nonempty_size(shape, dim)
+    outside = (positions < 0) | (positions >= size)
     if outside.any():
         raise RuntimeError(f"index {positions[outside].flat[0]} is out of bounds for dimension "
-                           f"{dim} with size {shape[dim]}")
+                           f"{dim} with size {size}")
     return dim
 
 
@@ -433,12 +441,13 @@ def _check_scatter_shapes(shape, dim, index_shape, src_shape):
 
 def _scatter_call(op, input, dim, index, src, value, reduce, apply):
     """``scatter`` (``op``: its name) with a source tensor (ScatterBackward0) or a number
-    (ScatterBackward1), or accumulating into the input with ``reduce``."""
-    if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
-        raise RuntimeError("reduce argument must be either add or multiply.")
+    (ScatterBackward1), or accumulating into the input with ``reduce`` (checked after the
+    tensors, as PyTorch does)."""
     if value is None and not isinstance(src, Tensor):
         src, value = None, src
     dim = _check_scatter(input, dim, index, src)
+    if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if src is None:
         value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
     if reduce is not None:
@@ -477,11 +486,13 @@ def scatter_(input, dim, index, src=None, *, value=None, reduce=None):
 
 
 def scatter_add(input, dim, index, src):
+    _require_tensor("scatter_add", "src", 4, src)
     dim = _check_scatter(input, dim, index, src)
     return _scatter_add(input, index, src, dim=dim)
 
 
 def scatter_add_(input, dim, index, src):
+    _require_tensor("scatter_add_", "src", 3, src)
     dim = _check_scatter(input, dim, index, src)
     return apply_inplace(_scatter_add, input, (index, src), {"dim": dim})
 
@@ -537,9 +548,14 @@ def _check_index_func(op, input, dim, index, source):
 
 def _require_index_tensor(function, index):
     """The argument parser's check, naming the function called (``index_add`` or ``index_add_``)."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{function}(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type(index).__name__}")
+    _require_tensor(function, "index", 2, index)
+
+
+def _require_tensor(function, name, position, value):
+    """The argument parser's TypeError for a ``Tensor`` parameter given something else."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
 
 
 def _indices_outside(input, dim, index):
@@ -806,9 +822,11 @@ def _refuse_kinds(input, kernel, kinds):
 _SCATTER_ALIASES = {"max": "amax", "min": "amin"}  # PyTorch's scatter_reduce takes both names
 
 
-def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
+def _scatter_reduce_call(function, input, dim, index, src, reduce, include_self, apply):
+    _require_tensor(function, "src", 4 if apply is _out_of_place else 3, src)
     reduce = _SCATTER_ALIASES.get(reduce, reduce)
-    if reduce not in _SCATTER_REDUCTIONS:
+    if reduce not in _SCATTER_REDUCTIONS:  # checked after the tensors, as PyTorch does
+        _check_scatter(input, dim, index, src)
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
     kernel = f"scatter_gather_tensor_cpu_reduce_{reduce}"
@@ -823,12 +841,13 @@ def _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply):
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """``input`` with the ``src`` values reduced (sum, prod, mean, amax, amin) into the positions
     ``index`` names along ``dim``; ``include_self=False`` leaves their old values out."""
-    return _scatter_reduce_call(input, dim, index, src, reduce, include_self,
+    return _scatter_reduce_call("scatter_reduce", input, dim, index, src, reduce, include_self,
                                 _out_of_place)
 
 
 def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
-    return _scatter_reduce_call(input, dim, index, src, reduce, include_self, apply_inplace)
+    return _scatter_reduce_call("scatter_reduce_", input, dim, index, src, reduce, include_self,
+                                apply_inplace)
 
 
 def _check_index_copy(input, dim, index, source):
@@ -966,6 +985,8 @@ def take(input, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got "
                            f"{_type_name(index)}")
     size, positions = input._array.size, index._array
+    if size == 0 and positions.size:
+        raise IndexError("take(): tried to take from an empty tensor")
     outside = (positions < -size) | (positions >= size)
     if outside.any():
         raise IndexError(f"out of range: tried to access index {positions[outside].flat[0]} on a "
@@ -986,7 +1007,9 @@ def take_along_dim(input, indices, dim=None):
     if indices._array.dtype != np.int64:
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_type_name(indices)}")
-    dim = _dims_of(dim, input._array.ndim)[0]
+    dim = _axis(dim, input._array.ndim)
+    if input._array.ndim == 0:
+        raise no_dimensions_error(dim)
     outside_dim = [[1 if d == dim else n for d, n in enumerate(t._array.shape)]
                    for t in (input, indices)]
     try:

@@ -178,7 +178,10 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 def unflatten(input, dim, sizes):
     shape = input._array.shape
-    dim %= len(shape)
+    axis = _axis(dim, len(shape))
+    if not shape:
+        raise RuntimeError(f"unflatten got an unexpected error:\n{no_dimensions_error(dim)}")
+    dim = axis
     sizes = tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -231,6 +234,11 @@ def _(ctx, grad, dims):
     return _t(grad, dims=dims)
 
 
+def no_dimensions_error(dim):
+    """ATen's error for a ``dim`` of a 0-d tensor where the operation needs a real dimension."""
+    return IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+
+
 def _axis(dim, ndim):
     rank = builtins.max(ndim, 1)
     if not -rank <= dim < rank:
@@ -242,8 +250,8 @@ def _axis(dim, ndim):
 def transpose(input, dim0, dim1):
     ndim = input._array.ndim
     dims = list(range(ndim))
+    d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)  # a 0-d input takes -1 and 0
     if ndim:
-        d0, d1 = _axis(dim0, ndim), _axis(dim1, ndim)
         dims[d0], dims[d1] = dims[d1], dims[d0]
     return _transpose(input, dims=tuple(dims))
 
@@ -358,6 +366,13 @@ def _(ctx, grad, shape):
     return _squeeze_dim(grad, shape=ctx.input_shapes[0])  # PyTorch's grad.squeeze(dim)
 
 
+def rename_node(node, name):
+    """``node`` (a primitive's, just made) under another of PyTorch's names, ``name``; its rule
+    is unchanged. None (nothing recorded) is left alone."""
+    if node is not None and type(node).__name__ != name and hasattr(node, "primitive"):
+        node.__class__ = node.primitive.variant_node_class(name)
+
+
 def squeeze(input, dim=None):
     shape = input._array.shape
     if dim is None:
@@ -366,8 +381,11 @@ def squeeze(input, dim=None):
     for d in dims:
         if dims.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return _squeeze_dim(input, shape=tuple(s for i, s in enumerate(shape)
-                                           if not (i in dims and s == 1)))
+    result = _squeeze_dim(input, shape=tuple(s for i, s in enumerate(shape)
+                                             if not (i in dims and s == 1)))
+    if not isinstance(dim, int):
+        rename_node(result.grad_fn, "SqueezeBackward2")  # PyTorch's ``squeeze.dims`` overload
+    return result
 
 
 def unsqueeze(input, dim):
@@ -525,6 +543,18 @@ def _sequence_index(sequence):
     return np.trunc(array).astype(np.int64)
 
 
+def _refuse_single_part_of_0d(part):
+    """PyTorch's errors for a 0-d tensor indexed by one int or slice: 0 would be ``item()``'s
+    job, any other int is out of bounds of a dimension of size 0, a slice has no dim to cut."""
+    if type(part) is builtins.int:
+        if part:
+            raise IndexError(f"index {part} is out of bounds for dimension 0 with size 0")
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if type(part) is slice:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def _parse_key(shape, parts, skip_full_slices=True):
     """PyTorch's reading of a key: the view steps ``(kind, numpy key, dim)`` applied in order, then
     the numpy key of the index tensors over the result (None when there are none)."""
@@ -532,9 +562,8 @@ def _parse_key(shape, parts, skip_full_slices=True):
     specified = builtins.sum(
         p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
         for p in parts if not (p is None or p is Ellipsis or type(p) is bool))
-    if ndim == 0 and len(parts) == 1 and type(parts[0]) is builtins.int:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if ndim == 0 and len(parts) == 1:
+        _refuse_single_part_of_0d(parts[0])
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     shape = list(shape)  # the shape of the view built so far
@@ -810,11 +839,11 @@ def index_select(input, dim, index):
         raise TypeError(f"index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
     positions = index._array
-    if positions.dtype not in (np.int32, np.int64):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    dim = _axis(dim, input._array.ndim)  # PyTorch's order: dim, the index's rank, its dtype
     if positions.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    dim = _axis(dim, input._array.ndim)
+    if positions.dtype not in (np.int32, np.int64):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     _check_selected_positions(input._array.shape, dim, positions.reshape(-1))
     if input._array.ndim == 0:
         return _index_select(input, key=())
@@ -850,11 +879,17 @@ def gather(input, dim, index, *, sparse_grad=False):
     if sparse_grad and input.requires_grad and grad_mode.is_grad_enabled():
         raise NotImplementedError("gather: sparse gradients are not supported")
     positions, shape = index._array, input._array.shape
+    dim = _axis(dim, len(shape))
+    if positions.size == 0 and shape:  # PyTorch checks nothing more: an empty result
+        return _gather(input, key=(np.zeros(positions.shape, np.int64),) * len(shape))
     if positions.dtype not in (np.int32, np.int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if positions.ndim != len(shape):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    dim = _axis(dim, len(shape))
+    if not shape:  # a 0-d input is one element, which only a 0-d index 0 names
+        if positions != 0:
+            raise RuntimeError(f"index {positions} is out of bounds for dimension 0 with size 1")
+        return _gather(input, key=())
     for d, (got, limit) in enumerate(zip(positions.shape, shape)):
         if d != dim and got > limit:
             raise RuntimeError(f"Size does not match at dimension {d} expected index "
@@ -879,6 +914,8 @@ def narrow_copy(input, dim, start, length):
 
 
 def _narrow_key(input, dim, start, length):
+    if input._array.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
     if not -size <= start <= size:
@@ -1067,6 +1104,8 @@ def _(ctx, grads, dim):
 
 def split(input, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` along ``dim`` (the last one shorter), or of the given sizes."""
+    if input._array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     step = _as_int(split_size_or_sections)
     if step is None:
         return split_with_sizes(input, split_size_or_sections, dim)
@@ -1086,7 +1125,7 @@ def split_with_sizes(input, split_sizes, dim=0):
         raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
                         f"ints, not {type(split_sizes).__name__}")
     sizes = list(int_list((split_sizes,), "split_with_sizes", "split_sizes"))
-    dim = _axis(dim, input._array.ndim)
+    given_dim, dim = dim, _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
     if builtins.any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, "
@@ -1094,7 +1133,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     edges = np.cumsum([0, *sizes])
     if edges[-1] != size:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                           f"(input tensor's size at dimension {dim}), but got split_sizes="
+                           f"(input tensor's size at dimension {given_dim}), but got split_sizes="
                            f"{sizes}")
     bounds = tuple(zip(edges[:-1].tolist(), edges[1:].tolist()))
     return _split_with_sizes(input, bounds=bounds, dim=dim)
@@ -1173,16 +1212,20 @@ def chunk(input, chunks, dim=0):
     if _as_int(chunks) is None:
         raise TypeError(f"chunk(): argument 'chunks' (position 2) must be int, not "
                         f"{type(chunks).__name__}")
+    if input._array.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = input._array.shape[_axis(dim, input._array.ndim)]
-    return split(input, builtins.max(1, -(-size // chunks)), dim)
+    if size == 0:  # PyTorch then makes ``chunks`` empty pieces
+        return split_with_sizes(input, [0] * chunks, dim)
+    return split(input, -(-size // chunks), dim)
 
 
 def unbind(input, dim=0):
     dim = _axis(dim, input._array.ndim)
     if input._array.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise no_dimensions_error(dim)
     return _unbind(input, dim=dim)
 
 

@@ -27,7 +27,7 @@ from .reduction import evenly_distribute, return_types
 from .registry import OTHER, Primitive, _edge, primitive
 from .scatter import _scatter_add
 from .signatures import invalid_combination
-from .shape import gather, reshape, squeeze, transpose, unsqueeze
+from .shape import _axis, gather, no_dimensions_error, reshape, squeeze, transpose, unsqueeze
 
 __all__ = [
     "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "mode", "quantile",
@@ -281,9 +281,9 @@ _cummin_indices = Primitive("cummin_indices", lambda a, dim: _running_extremum_i
 
 
 def _sort_dim(input, dim):
-    if input._array.ndim == 0:
-        return None
-    return _dims_of(dim, input._array.ndim)[0]
+    """``dim`` checked first, as PyTorch does (a 0-d input takes -1 and 0); None for 0-d."""
+    axis = _axis(dim, input._array.ndim)
+    return axis if input._array.ndim else None
 
 
 def _check_reducible(name, input, dim):
@@ -334,14 +334,13 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     k = _int_argument("topk", "k", 2, k)
-    dim = _int_argument("topk", "dim", 3, dim)
-    if input._array.dtype == np.bool_:
-        raise RuntimeError("topk does not support bool dtypes on CPU")
-    refuse_complex(input, " topk does not support complex dtypes on CPU")
-    dim = _sort_dim(input, dim)
+    dim = _sort_dim(input, _int_argument("topk", "dim", 3, dim))
     size = 1 if dim is None else input._array.shape[dim]
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    refuse_complex(input, " topk does not support complex dtypes on CPU")
     if dim is None:
         return return_types.topk(input.clone(), zeros((), dtype=dtypes.int64))
     first_k = _topk_indices(input, k=k, dim=dim, largest=largest, sorted=sorted)
@@ -350,18 +349,16 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _int_argument("kthvalue", "k", 2, k)
-    dim = _int_argument("kthvalue", "dim", 3, dim)
-    _refuse_bool(input, "kthvalue_cpu")
-    dim = _sort_dim(input, dim)
+    dim = _sort_dim(input, _int_argument("kthvalue", "dim", 3, dim))
     if dim is not None:
         _check_reducible("kthvalue", input, dim)
     size = 1 if dim is None else input._array.shape[dim]
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
                            f"{0 if dim is None else dim}")
-    refuse_complex(input, kernel="kthvalue_cpu")
-    if dim is None:
+    if dim is None:  # PyTorch answers a 0-d input before looking at its dtype
         return return_types.kthvalue(input.clone(), zeros((), dtype=dtypes.int64))
+    _refuse_unordered(input, "kthvalue_cpu")
     kth = _kthvalue_indices(input, k=k, dim=dim)
     return return_types.kthvalue(*_with_values(_kthvalue_values, input, kth, dim, keepdim))
 
@@ -412,13 +409,13 @@ def _median(input, dim, keepdim, ignore_nan):
     if dim is None:
         _refuse_unordered(input, "median_cpu")
         return (_nanmedian_all if ignore_nan else _median_all)(input)
-    _refuse_bool(input, "median_out")
     dim = _sort_dim(input, dim)
-    refuse_complex(input, kernel="median_out")  # after checking ``dim``, as PyTorch
+    if dim is not None:
+        _check_reducible("median", input, dim)
+    _refuse_unordered(input, "median_out")  # after checking ``dim``, as PyTorch
     make = return_types.nanmedian if ignore_nan else return_types.median
     if dim is None:
         return make(input.clone(), zeros((), dtype=dtypes.int64))
-    _check_reducible("median", input, dim)
     middle = _median_indices(input, dim=dim, ignore_nan=ignore_nan)
     prim = _nanmedian_values if ignore_nan else _median_values
     return make(*_with_values(prim, input, middle, dim, keepdim))
@@ -426,7 +423,7 @@ def _median(input, dim, keepdim, ignore_nan):
 
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value of each slice (the smallest on a tie) and its last position."""
-    dim = _sort_dim(input, dim)
+    dim = _sort_dim(input, _int_argument("mode", "dim", 2, dim))
     refuse_complex(input, kernel="mode_cpu")
     if dim is None:
         return return_types.mode(input.clone(), zeros((), dtype=dtypes.int64))
@@ -614,6 +611,8 @@ def _check_zero_sizes(shape, dim):
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The values (slices along ``dim``) with each run of equal neighbours kept once."""
     if dim is not None:
+        if input._array.ndim == 0:
+            raise no_dimensions_error(dim)
         _check_zero_sizes(input._array.shape, _dims_of(dim, input._array.ndim)[0])
     refuse_complex(input, kernel="unique")
     array = input._array.reshape(-1) if dim is None else np.moveaxis(

@@ -19,7 +19,7 @@ from .conjugation import complex_sgn
 from .creation import _fma
 from .elementwise import (
     _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
-    div, exp, isfinite, isnan, log, mul_scalar, pow, reciprocal, sin, sqrt, to_dtype, where,
+    div, exp, isfinite, isnan, log, mul_scalar, pow, reciprocal, sin, to_dtype, where,
 )
 from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
 from .inplace import (_binary_inplace, _cast_operand, _unary_inplace, apply_inplace,
@@ -409,8 +409,7 @@ def _(ctx, grad, nan, posinf, neginf):
 
 
 def atan2(input, other):
-    a, b = promote(input, other)
-    return _atan2(_floating(a), _floating(b))
+    return _atan2(*promote_floating(input, other))
 
 
 # two tensors only, as PyTorch defines them (a number is its parser's TypeError)
@@ -636,8 +635,7 @@ def _(ctx, grad, **_):
 def copysign(input, other):
     """``|input|`` with the sign of ``other``; integers compute in the default float dtype."""
     if isinstance(other, Tensor):
-        a, b = promote(input, other)
-        return _copysign(_floating(a), _floating(b))
+        return _copysign(*promote_floating(input, other))
     return _copysign_scalar(_floating(input), other=other)
 
 
@@ -906,8 +904,7 @@ def _(ctx, grad, number):
 
 def _x_times_logarithm(input, other, both, number_other, number_self):
     """xlogy or xlog1py: a number on either side records PyTorch's own node for it."""
-    a, b = promote(input, other)
-    a, b = _floating(a), _floating(b)
+    a, b = promote_floating(input, other)
     if not isinstance(other, Tensor):
         return number_other(a, other=b._array.item())
     if not isinstance(input, Tensor):
@@ -968,8 +965,7 @@ def _(ctx, grad):
 def ldexp(input, other):
     """``input * 2 ** other``, in floating point."""
     _check_exponent(input, other)
-    a, b = promote(input, other)
-    return _ldexp(_floating(a), _floating(b))
+    return _ldexp(*promote_floating(input, other))
 
 
 def _check_exponent(input, other):
@@ -1135,6 +1131,14 @@ def _float_result_unary_inplace(prim):
 
 deg2rad_ = _float_result_unary_inplace(_deg2rad)
 rad2deg_ = _float_result_unary_inplace(_rad2deg)
+def promote_floating(input, other):
+    """Both operands cast straight to the floating dtype a binary floating-point function
+    computes in (an int64 -3 beside a uint8 tensor stays -3, not 253 as it would through their
+    common integer dtype)."""
+    result = _floating_result(input, other)
+    return cast_operand(input, result), cast_operand(other, result)
+
+
 def _floating_result(input, other):
     """The dtype a floating-point binary operation computes in: the operands' common dtype,
     the default float dtype when that is an integer or bool."""
