@@ -10,7 +10,7 @@ import os
 import warnings
 
 from ._storage import TypedStorage
-from .tensor import _DEVICE_CONTEXTS, Tensor, UntypedStorage, _check_device
+from .tensor import _DEFAULT_DEVICE, _DEVICE_CONTEXTS, Tensor, UntypedStorage, _check_device
 from .tensor import device as _device
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
@@ -39,7 +39,6 @@ _settings = {
     "deterministic": False,
     "deterministic_warn_only": False,
     "matmul_precision": "highest",
-    "default_device": _device("cpu"),
     "warn_always": False,
 }
 
@@ -112,16 +111,17 @@ def get_float32_matmul_precision():
 
 
 def set_default_device(device):
-    """Only the CPU can be the default; another device is refused as factories refuse it."""
+    """The device factories put tensors on when given none: the CPU or the meta device;
+    another is refused as factories refuse it."""
     if device is None:
         device = "cpu"
     _check_device(device)
-    _settings["default_device"] = _device(device)
+    _DEFAULT_DEVICE[0] = _device(device)
 
 
 def get_default_device():
     """The device of the innermost ``with torch.device(...)`` block, else the one set."""
-    return _DEVICE_CONTEXTS[-1] if _DEVICE_CONTEXTS else _settings["default_device"]
+    return _DEVICE_CONTEXTS[-1] if _DEVICE_CONTEXTS else _DEFAULT_DEVICE[0]
 
 
 def set_warn_always(b):

@@ -104,6 +104,7 @@ class Tensor:
     # (see ops.registry._mark_view_made_without_grad)
     _view_made_without_grad = None
     _fw_grad = None  # the tangent, inside a forward-AD level (autograd.forward_ad)
+    _meta = False  # on the meta device: a shape and a dtype, no data (see ``_make_meta``)
 
     def __new__(cls, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -290,7 +291,11 @@ class Tensor:
         """Refused as in a CPU-only PyTorch: pinned memory belongs to an accelerator."""
         raise RuntimeError("Cannot access accelerator device when none is available.")
 
-    is_meta = is_quantized = is_sparse = is_mkldnn = property(lambda self: False)
+    is_quantized = is_sparse = is_mkldnn = property(lambda self: False)
+
+    @property
+    def is_meta(self):
+        return self._meta
 
     def _storage_array(self):
         if self._base is not None:
@@ -299,7 +304,7 @@ class Tensor:
 
     @property
     def device(self):
-        return device("cpu")
+        return _META if self._meta else _CPU
 
     @property
     def layout(self):
@@ -333,7 +338,10 @@ class Tensor:
     def data(self):
         """The same data, cut out of the graph and out of its version counting (PyTorch's
         ``.data``: a change made through it goes unseen by autograd, unlike ``detach()``'s)."""
-        return Tensor._make(self._array)
+        data = Tensor._make(self._array)
+        if self._meta:
+            data._meta = True
+        return data
 
     @data.setter
     def data(self, value):
@@ -341,6 +349,8 @@ class Tensor:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._array = value._array
+        if value._meta or self._meta:
+            self._meta = value._meta
 
     @property
     def _version(self):
@@ -478,6 +488,8 @@ class Tensor:
         alias._storage = self._storage_array()  # the array, not the tensor: no graph kept
         if "_inference" in self.__dict__:
             alias._inference = True
+        if self._meta:
+            alias._meta = True
         return alias
 
     def _become_view_of(self, source):
@@ -549,6 +561,9 @@ class Tensor:
         if self._requires_grad and not force and _grad_mode._state.grad_enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
+        if self._meta:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() to "
+                            "copy the tensor to host memory first.")
         return self._array
 
     # numpy defers to Tensor's reflected operators: ``np.float64(2) * w`` is a tensor with history
@@ -567,12 +582,16 @@ class Tensor:
         return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def tolist(self):
+        if self._meta:
+            raise NotImplementedError(META_COPY_ERROR)
         return self._array.tolist()
 
     def item(self):
         if self._array.size != 1:
             raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to "
                                "Scalar")
+        if self._meta:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._array.reshape(()).item()
 
     def _python_number(self):
@@ -645,6 +664,10 @@ class Tensor:
         show_dtype = d not in implied
         kind = type(self)
         name = kind.__name__ if _is_user_class(kind) else "tensor"
+        if self._meta:  # no values to show: PyTorch prints the device and the size instead
+            extra = [f"dtype=torch.{d.name}"] if d != dtypes.get_default_dtype() else []
+            return (f"{name}(..., device='meta', size={tuple(self._array.shape)}"
+                    + "".join(f", {part}" for part in (*extra, *suffixes)) + ")")
         return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
                              suffixes=tuple(suffixes), name=name)
 
@@ -707,26 +730,31 @@ class Tensor:
 
     # -- dtype conversion -------------------------------------------------------------------------
     def to(self, *args, dtype=None, copy=False, memory_format=None, **kwargs):
-        """``to(dtype)``, ``to(device)``, ``to(other)``: only the CPU exists, so only dtypes (and
-        memory formats) change."""
+        """``to(dtype)``, ``to(device)``, ``to(other)``: dtypes (and memory formats) change, and
+        a tensor moves to the meta device (but not back: a meta tensor has no data to copy)."""
         if memory_format is not None and memory_format is not _memory_format.preserve_format:
             converted = self.to(*args, dtype=dtype, copy=copy, **kwargs)
             if _memory_format.suggested(converted._array) is memory_format:
                 return converted  # PyTorch's to() aliases when the strides suggest the format
             return ops.to_dtype(converted, converted.dtype, memory_format=memory_format)
+        target = kwargs.get("device")
         for arg in args:
             if isinstance(arg, Tensor):
-                dtype = arg.dtype
+                dtype, target = arg.dtype, arg.device
             elif isinstance(arg, (dtypes.dtype, type, np.dtype)) or (
                     isinstance(arg, str) and arg in dtypes._BY_NAME):
                 dtype = arg
-            else:
-                _check_device(arg)
-        if "device" in kwargs:
-            _check_device(kwargs["device"])
+            elif arg is not None:  # (None: the dtype argument, not given)
+                target = arg
+        _check_device(target)
+        moves = target is not None and (device(target).type == "meta") != self._meta
+        if moves and self._meta:
+            raise NotImplementedError(META_COPY_ERROR)
         if dtype is None or dtypes.as_dtype(dtype).numpy == self._array.dtype:
-            return ops.clone(self) if copy else self
-        return ops.to_dtype(self, dtypes.as_dtype(dtype))
+            converted = ops.clone(self) if copy or moves else self
+        else:
+            converted = ops.to_dtype(self, dtypes.as_dtype(dtype))
+        return _make_meta(converted) if moves else converted
 
     def type(self, dtype=None):
         """The legacy type name (``'torch.FloatTensor'``), or a copy converted to ``dtype`` (a
@@ -1133,17 +1161,40 @@ def _device(type, index):  # noqa: A002
 
 
 def _check_device(spec):
-    """Refuse a device other than the CPU with the error PyTorch built without it raises."""
+    """Refuse a device other than the CPU (or meta) with the error PyTorch built without it
+    raises."""
     if spec is None:
         return
     kind = device(spec).type
-    if kind == "cpu":
+    if kind in ("cpu", "meta"):
         return
     if kind == "cuda":
         raise AssertionError(CUDA_MISSING_ERROR)
     if kind == "mps":
         raise RuntimeError("PyTorch is not linked with support for mps devices")
     raise RuntimeError(f"tapegrad runs on the CPU only; device {str(spec)!r} is not available")
+
+
+_CPU, _META = device("cpu"), device("meta")
+_DEFAULT_DEVICE = [_CPU]  # ``torch.set_default_device``'s, outside ``with torch.device`` blocks
+META_COPY_ERROR = "Cannot copy out of meta tensor; no data!"
+# Set once a meta tensor exists: only from then on do operations look for meta inputs (a list,
+# so that modules importing it see the change; eager code without meta tensors pays one test).
+meta_in_use = [False]
+
+
+def _make_meta(tensor):
+    """``tensor`` moved to the meta device, in place: it keeps its shape, dtype and history,
+    and its data becomes one shared zero broadcast to the shape (no memory, read-only)."""
+    meta_in_use[0] = True
+    array = tensor._array
+    tensor._array = np.broadcast_to(np.zeros((), array.dtype), array.shape)
+    tensor._meta = True
+    return tensor
+
+
+def _is_meta_device(spec):
+    return spec is not None and device(spec).type == "meta"
 
 
 def _require_matrices(tensor, name):

@@ -18,7 +18,6 @@ torch = pytest.importorskip("torch")
 def assert_same_as_torch(case):
     assert_same(case, torch)
 
-META_REFUSED = "tapegrad runs on the CPU only; device 'meta' is not available"
 
 
 def _warnings_of(lib, case):
@@ -187,9 +186,22 @@ META_PATHS = {
 
 
 @pytest.mark.parametrize("path", META_PATHS)
-def test_the_meta_device_is_refused_never_ignored(path):
-    with pytest.raises(RuntimeError, match=META_REFUSED):
-        META_PATHS[path]()
+def test_every_path_to_the_meta_device_gives_meta_tensors(path):
+    """Factories, ``with torch.device("meta")``, ``set_default_device`` and every layer's
+    ``device=`` put tensors on the meta device: shapes and dtypes, no data."""
+    try:
+        made = META_PATHS[path]()
+        if path in ("with", "set_default_device"):
+            made = tapegrad.ones(2)
+    finally:
+        if path == "with":
+            tapegrad.device("meta").__exit__(None, None, None)
+        elif path == "set_default_device":
+            tapegrad.set_default_device("cpu")
+    tensors = [made] if isinstance(made, tapegrad.Tensor) else [*made.parameters(),
+                                                               *made.buffers()]
+    assert tensors and all(t.is_meta and str(t.device) == "meta" for t in tensors)
+    assert tapegrad.ones(1).device == tapegrad.device("cpu")  # nothing leaked out
 
 
 def test_layers_accept_the_cpu_device():

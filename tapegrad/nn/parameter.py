@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..overrides import disabled_torch_function
-from ..tensor import Tensor, _check_device
+from ..tensor import Tensor, _check_device, _is_meta_device, _make_meta
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
            "reset_grad"]
@@ -29,6 +29,8 @@ class Parameter(Tensor):
             param._version_counter = data._version_counter
             if data.is_inference():  # an alias of an inference tensor is one too
                 param._inference = True
+            if data._meta:
+                param._meta = True
         if requires_grad and array.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -94,6 +96,8 @@ class UninitializedTensorMixin:
         dtype = self._array.dtype if dtype is None else dtypes.as_dtype(dtype).numpy
         self._array = np.empty(tuple(shape), dtype=dtype)
         self.__class__ = self.cls_to_become
+        if self._meta or _is_meta_device(device):  # made on the meta device: stays there
+            _make_meta(self)
 
     @property
     def shape(self):
@@ -130,7 +134,8 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         _check_device(device)
-        return Parameter.__new__(cls, _empty(dtype), requires_grad)
+        param = Parameter.__new__(cls, _empty(dtype), requires_grad)
+        return _make_meta(param) if _is_meta_device(device) else param
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
         pass  # all the work happens in __new__
@@ -147,7 +152,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         buffer = object.__new__(cls)
         buffer._init(_empty(dtype)._array)
         buffer.requires_grad_(requires_grad)
-        return buffer
+        return _make_meta(buffer) if _is_meta_device(device) else buffer
 
     def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
         pass  # all the work happens in __new__

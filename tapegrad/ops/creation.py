@@ -10,7 +10,8 @@ import numpy as np
 from .. import dtypes, random
 from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
-from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _check_device
+from ..tensor import (_CPU, _DEFAULT_DEVICE, _DEVICE_CONTEXTS, _LEGACY_TYPE_NAMES, _META, Tensor,
+                      _check_device, _is_meta_device, _make_meta)
 from .operands import CPP_TYPE_NAMES, checked_number, type_name
 from .._warnings import warn_at_caller
 
@@ -22,11 +23,16 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 
 
 def _finish(array, requires_grad, device=None):
-    """The factories' common tail: the new tensor on ``device`` (the CPU; others are refused),
-    marked for inference mode and made to require grad when asked."""
-    if device is not None:
-        _check_device(device)
+    """The factories' common tail: the new tensor on ``device`` (the CPU or the meta device,
+    by default that of an enclosing ``with torch.device(...)``; others are refused), marked for
+    inference mode and made to require grad when asked."""
+    if device is None:
+        device = _DEVICE_CONTEXTS[-1] if _DEVICE_CONTEXTS else _DEFAULT_DEVICE[0]
     t = Tensor._make(array)
+    if device is not _CPU:
+        _check_device(device)
+        if _is_meta_device(device):
+            _make_meta(t)
     if grad_mode._state.inference:
         t._inference = True
     if requires_grad:
@@ -362,13 +368,13 @@ def as_tensor(data, dtype=None, device=None):
     tensor of another dtype is converted as ``data.to(dtype)`` (on the tape, ToCopyBackward0)."""
     _check_device(device)
     if isinstance(data, Tensor):
-        return data if dtype is None else data.to(dtype)
+        return data.to(dtype=dtype, device=device) if dtype or device is not None else data
     array = _infer_array(data, dtype)
     if dtype is not None:
         array = array.astype(_numpy_dtype(dtype), copy=False)
     if array is data and not array.flags.writeable:
         _warn_not_writable()
-    return Tensor._make(array)
+    return _make_meta(Tensor._make(array)) if _is_meta_device(device) else Tensor._make(array)
 
 
 asarray = as_tensor
@@ -784,7 +790,8 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
     shape, d = _size((size,), "normal"), _float_dtype(dtype, "normal_kernel_cpu")
     _check_std(std)
     return _finish(random.drawn(
-        lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad)
+        lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad,
+        device)
 
 
 def _check_std(std):
@@ -806,7 +813,7 @@ def _like(fill):
             array = copy_in(input._array if memory_format in (None, preserve_format) else array,
                             memory_format, d)
             array[...] = values
-        return _finish(array, requires_grad, device)
+        return _finish(array, requires_grad, _META if device is None and input._meta else device)
     return make
 
 
@@ -866,7 +873,7 @@ def _new_factory(fill, name):
     (not ``zeros``'s own message, which only ``torch.zeros`` has)."""
     def factory(self, *args, size=None, dtype=None, device=None, requires_grad=False):
         array = fill(_size(args, name, size), dtype=_numpy_dtype(_factory_dtype(self, dtype)))
-        return _finish(array, requires_grad, device)
+        return _finish(array, requires_grad, _META if device is None and self._meta else device)
     factory.__name__ = factory.__qualname__ = name
     return factory
 

@@ -14,7 +14,8 @@ from ..memory_format import is_non_overlapping_and_dense
 from .._warnings import keep_numpy_quiet, warn_at_caller
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad, Node
-from ..tensor import _LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, VIEW_OF_LEAF_INPLACE_ERROR, Tensor
+from ..tensor import (_LEGACY_TYPE_NAMES, LEAF_INPLACE_ERROR, META_COPY_ERROR,
+                      VIEW_OF_LEAF_INPLACE_ERROR, Tensor)
 from . import elementwise as ew
 from . import registry
 from .operands import (CPP_TYPE_NAMES, as_tensor_operand, broadcast_error, cast_operand,
@@ -312,6 +313,8 @@ def _writable(out):
 
 
 def _write(prim, target, arrays, params):
+    if target._meta:  # no data to write: the write is checked and recorded, as in PyTorch
+        return
     out = target._array
     if 0 in out.strides:
         _check_overlap(prim, out, params)
@@ -680,6 +683,8 @@ def zero_(input):
 def copy_(input, src, non_blocking=False):
     """Copy ``src`` (broadcast, cast) into ``input``; gradients flow to ``src``."""
     src = as_tensor_operand(src)
+    if src._meta and not input._meta:
+        raise NotImplementedError(META_COPY_ERROR)
     if src._array.dtype != input._array.dtype:
         src = ew.to_dtype(src, input.dtype)
     return apply_inplace(ew._copy, input, (src,), {})

@@ -361,6 +361,9 @@ class Primitive:
             first = inputs[0]
             if np.may_share_memory(out, first._array) or not out.size:  # (empty: no memory to
                 result._become_view_of(first)                            # share, still a view)
+        if meta_in_use[0] and any(t._meta for t in inputs):  # a meta input gives meta results
+            for t in (result, *extra) if self.n_outputs > 1 else (result,):
+                _make_meta(t)
         state = grad_mode._state
         if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
             for t in inputs:                            # records nothing either)
@@ -380,6 +383,9 @@ class Primitive:
         if self.is_view:
             for result in results:
                 result._become_view_of(inputs[0])
+        if meta_in_use[0] and any(t._meta for t in inputs):
+            for result in results:
+                _make_meta(result)
         state = grad_mode._state
         if state.grad_enabled and not state.inference:
             if results and any(t._requires_grad for t in inputs):
@@ -602,4 +608,4 @@ def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
     return register
 
 
-from ..tensor import Tensor  # noqa: E402  (Tensor's operators import this package in turn)
+from ..tensor import Tensor, _make_meta, meta_in_use  # noqa: E402  (Tensor imports ops in turn)

@@ -506,17 +506,19 @@ class Module:
             grad.data = fn(grad)
 
     def to(self, *args, **kwargs):
-        """Converts floating-point parameters and buffers (the CPU is the only device); with
-        ``memory_format``, the 4-d and 5-d ones also take that layout."""
+        """Converts floating-point parameters and buffers, and moves all of them to the meta
+        device when asked (the CPU is the only other); with ``memory_format``, the 4-d and 5-d
+        ones also take that layout."""
         target = kwargs.get("dtype")
-        _check_device(kwargs.get("device"))
+        device = kwargs.get("device")
         for arg in args:
             if isinstance(arg, Tensor):
-                target = arg.dtype
+                target, device = arg.dtype, arg.device
             elif isinstance(arg, dtypes.dtype):
                 target = arg
-            else:
-                _check_device(arg)
+            elif arg is not None:  # (None: the dtype argument, not given)
+                device = arg
+        _check_device(device)
         if target is not None:
             target = dtypes.as_dtype(target)
             if not (target.is_floating_point or target.is_complex):
@@ -529,8 +531,8 @@ class Module:
         def convert(t):
             dtype = target if t.is_floating_point() or t.is_complex() else None
             if memory_format is not None and t.dim() in (4, 5):
-                return t.to(dtype=dtype, memory_format=memory_format)
-            return t if dtype is None else t.to(dtype)
+                return t.to(dtype=dtype, device=device, memory_format=memory_format)
+            return t.to(dtype=dtype, device=device) if dtype or device is not None else t
         return self._apply(convert)
 
     def float(self):
@@ -551,10 +553,11 @@ class Module:
         return self._apply(lambda t: t.cpu())
 
     def to_empty(self, *, device=None, recurse=True):
-        """Give every parameter and buffer new, uninitialized memory of its shape and dtype
-        (on the CPU, the only device), as after building a model on the meta device."""
-        _check_device("cpu" if device is None else device)
-        return self._apply(lambda t: t.new_empty(t.shape), recurse=recurse)
+        """Give every parameter and buffer new, uninitialized memory of its shape and dtype on
+        ``device`` (the CPU by default), as after building a model on the meta device."""
+        device = "cpu" if device is None else device
+        _check_device(device)
+        return self._apply(lambda t: t.new_empty(t.shape, device=device), recurse=recurse)
 
     def share_memory(self):
         """Move every parameter, gradient and buffer into shared memory
