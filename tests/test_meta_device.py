@@ -64,6 +64,7 @@ def test_a_meta_copy_of_a_model_runs_with_real_parameters_as_in_the_ensembling_t
     model = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
     base = copy.deepcopy(model).to("meta")
     assert all(p.is_meta for p in base.parameters()) and base[0].weight.shape == (3, 2)
+    assert all(p.is_meta for p in copy.deepcopy(base).parameters())
     assert not any(p.is_meta for p in model.parameters())
     params = {name: p.detach() for name, p in model.named_parameters()}
     x = tg.ones(4, 2)

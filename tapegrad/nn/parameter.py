@@ -47,6 +47,8 @@ class Parameter(Tensor):
         if id(self) not in memo:
             copy = Parameter(Tensor._make(self._array.copy()), self._requires_grad)
             copy.__class__ = type(self)
+            if self._meta:  # (its copy has no data either)
+                _make_meta(copy)
             memo[id(self)] = copy
         return memo[id(self)]
 
