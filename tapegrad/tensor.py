@@ -349,8 +349,10 @@ class Tensor:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._array = value._array
-        if value._meta or self._meta:
-            self._meta = value._meta
+        if value._meta:
+            self._meta = True
+        elif self._meta:
+            del self._meta  # (the class's False again: compiled functions' guards look for it)
 
     @property
     def _version(self):

@@ -87,3 +87,11 @@ def test_to_empty_and_assign_give_a_meta_model_real_tensors():
     lazy = nn.LazyLinear(3, device="meta")
     lazy(tg.ones(2, 4, device="meta"))
     assert lazy.weight.is_meta and lazy.weight.shape == (3, 4)
+
+
+def test_a_compiled_function_runs_meta_arguments_eagerly():
+    double_sum = tg.compile(lambda x: (x * 2).sum())
+    assert double_sum(tg.ones(2)).item() == 4.0  # compiled for CPU tensors
+    result = double_sum(tg.empty(2, device="meta"))
+    assert result.is_meta and result.shape == ()
+    assert double_sum(tg.ones(2)).item() == 4.0

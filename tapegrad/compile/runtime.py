@@ -13,6 +13,7 @@ import warnings
 import weakref
 
 from .. import _profiling
+from ..tensor import Tensor, meta_in_use
 from ..autograd import function as autograd_function
 from . import logs, pytree
 from .dispatch import MISS, attempt, fetcher, runner
@@ -170,8 +171,8 @@ class CompiledFunction:
 
     # -- a call no specialization accepts ------------------------------------------------------
     def _miss(self, args, kwargs):
-        if self._disabled or self._warned_limit:
-            return self._fn(*args, **kwargs)
+        if self._disabled or self._warned_limit or _has_meta_tensor(args, kwargs):
+            return self._fn(*args, **kwargs)  # (meta tensors have no data for a kernel)
         reason = "first call" if not self._entries else self._entries[0].guards.failure(
             args, kwargs)
         if stance == "eager_on_recompile" and self._entries:
@@ -248,6 +249,13 @@ class CompiledFunction:
             raise RuntimeError(f"{self._name}() has not been called yet: call it once, then "
                                "explain() describes what was compiled")
         return Explanation(self._name, self._history)
+
+
+def _has_meta_tensor(args, kwargs):
+    """Whether an argument is a meta tensor, which runs eagerly (its shapes, its graph); the
+    guards send such a call here."""
+    return meta_in_use[0] and any(isinstance(leaf, Tensor) and leaf._meta
+                                  for leaf in pytree.flatten((args, kwargs))[0])
 
 
 def _argument_names(fn, args, kwargs):
