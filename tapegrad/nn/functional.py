@@ -571,10 +571,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         _check_channel_count(name, value, channels)
     _check_channel_count("weight", weight, channels)
     _check_channel_count("bias", bias, channels)
+    if input.numel() == 0:  # (before ATen looks at any dtype)
+        return _empty_batch_norm(input, weight, bias)
+    if training and (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be "
+                         "None")
     require_floating(input, "batch_norm")
     _normalization.check_dtypes("batch_norm", input, weight, bias, running_mean, running_var)
-    if input.numel() == 0:
-        return _empty_batch_norm(input, weight, bias)
     mixed = _mixed_parameters(input, weight, bias)
     weight, bias = _affine_parameters(weight, bias, channels, input.dtype)
     if not training and running_mean is not None:
@@ -592,9 +595,9 @@ def _empty_batch_norm(input, weight, bias):
     the result is a new empty tensor still connected to the weight and bias for autograd."""
     out = input.clone()
     if weight is not None:
-        out = out * weight[0]
+        out = out * weight[0].to(input.dtype)
     if bias is not None:
-        out = out + bias[0]
+        out = out + bias[0].to(input.dtype)
     return out
 
 
@@ -639,6 +642,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                          f"{input.shape}")
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
     batch, channels = input.shape[:2]
 
     def repeated(value):
@@ -1344,11 +1350,17 @@ def _reduce(loss, reduction):
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _checked_reduction(reduction):
+    """``reduction``, once known valid: the Python losses read it before anything else."""
+    if reduction not in _loss.REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
 def _check_loss_arguments(function, reduction, **tensors):
     """What PyTorch's loss bindings check first: the reduction's name, then that each tensor
     argument is a tensor (named with its position, as the binding's parser does)."""
-    if reduction not in _loss.REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    _checked_reduction(reduction)
     _require_tensors(function, **tensors)
 
 
@@ -1490,6 +1502,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if weight is not None:
         loss = loss * weight
     class_dim = input.dim() - 1
+    if reduction not in _loss.REDUCTIONS:  # (PyTorch's wording here, after the computation)
+        raise ValueError(reduction + " is not valid")
     return _reduce(loss.sum(class_dim) / input.shape[class_dim], reduction)
 
 
@@ -1505,7 +1519,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     """The multi-class hinge loss, one ``MultiMarginLossBackward0``."""
-    reduction = _reduction_of(size_average, reduce, reduction)
+    reduction = _checked_reduction(_reduction_of(size_average, reduce, reduction))
     if p not in (1, 2):
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
@@ -1609,9 +1623,10 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
     if target.shape[1:] != log_probs.shape[2:]:
         raise RuntimeError(f"Expected target size {[batch, *log_probs.shape[2:]]}, got "
                            f"{list(target.shape)}")
-    loss = _loss.nll_loss2d(log_probs.contiguous().view(batch, classes, 1, -1),
-                                  target.contiguous().view(batch, 1, -1), weight, ignore_index,
-                                  reduction)
+    points = math.prod(target.shape[1:])  # (not -1: the batch may be empty)
+    loss = _loss.nll_loss2d(log_probs.contiguous().view(batch, classes, 1, points),
+                            target.contiguous().view(batch, 1, points), weight, ignore_index,
+                            reduction)
     return loss.view(target.shape) if reduction == "none" else loss
 
 
@@ -1753,7 +1768,7 @@ def _soft_cross_entropy(input, target, weight, class_dim, reduction, label_smoot
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     """Mean of ``-(t log x + (1 - t) log(1 - x))``, logs clamped at -100 as PyTorch does."""
-    reduction = _reduction_of(size_average, reduce, reduction)
+    reduction = _checked_reduction(_reduction_of(size_average, reduce, reduction))
     if target.size() == input.size():  # else the size message comes first
         if weight is not None:
             _loss.check_weight_expandable(weight, target.shape)

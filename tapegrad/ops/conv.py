@@ -254,7 +254,8 @@ def _col2im(cols, size, stride, padding, dilation):
         target = tuple(slice(i * d, i * d + s * (m - 1) + 1, s)
                        for i, d, s, m in zip(offsets, dilation, stride, out))
         padded[(Ellipsis, *target)] += cols[(slice(None), slice(None), *offsets)]
-    return padded[(Ellipsis, *(slice(b, b + m) for b, m in zip(before, size)))]
+    inside = padded[(Ellipsis, *(slice(b, b + m) for b, m in zip(before, size)))]
+    return np.ascontiguousarray(inside)  # (ATen's results are fresh, contiguous tensors)
 
 
 @_convolution_input_grad.vjp
@@ -346,6 +347,8 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     kernel = tuple(weight.shape[2:])
     if isinstance(padding, str):  # ATen's string-padding path checks this first
         _check_weight_rank(input, weight, spaced=False)
+    if isinstance(padding, str):  # that path adds a bias of any floating type, cast
+        bias = None if bias is None else bias.to(input.dtype)
     padding = _conv_padding(padding, kernel, dilation, stride)
     _check_bias_dtype(input, bias)
     _check_geometry(stride, padding, dilation)
@@ -358,7 +361,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
             "actual input size")
-    _check_backend(input, weight, groups, stride, dilation, spatial)
+    weight = _checked_by_backend(input, weight, groups, stride, dilation, spatial)
     inputs = (input, weight) if bias is None else (input, weight, bias)
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         **_layouts(input, weight))
@@ -413,18 +416,18 @@ def _convolve_transposed(input, weight, bias, stride, padding, output_padding, g
     padding = _conv_padding(padding, weight.shape[2:], dilation, stride)
     _check_geometry(stride, padding, dilation, output_padding)
     _check_shapes(input, weight, bias, groups, transposed=True)
-    if any(extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
+    if input.numel() and min(dilation) > 0 and any(  # (a zero dilation: the backend's words)
+            extra >= s and extra >= d for extra, s, d in zip(output_padding, stride, dilation)):
         shown = _as_shown(spatial, output_padding=output_padding, stride=stride,
                           dilation=dilation)
         raise RuntimeError("output padding must be smaller than either stride or dilation, but "
                            f"got {' '.join(f'{k}: {v}' for k, v in shown)}")
-    _check_backend(input, weight, groups, stride, dilation, spatial, transposed=True)
+    weight = _checked_by_backend(input, weight, groups, stride, dilation, spatial,
+                                 transposed=True)
     sizes = tuple(input.shape[2:])
     out = _transposed_size(sizes, weight.shape[2:], stride, padding, dilation, output_padding)
     if min(out) < 1:
-        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
-                           f"Calculated output size per channel: ({' x '.join(map(str, out))}). "
-                           "Output size is too small")
+        _check_transposed_output(input, weight, groups, stride, dilation, sizes, out)
     inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
                         transposed=True, output_padding=output_padding, **_layouts(input, weight))
@@ -451,6 +454,21 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     (C, O/groups, KD, KH, KW) ``weight``."""
     return _convolve_transposed(input, weight, bias, stride, padding, output_padding, groups,
                                 dilation, spatial=3)
+
+
+def _check_transposed_output(input, weight, groups, stride, dilation, sizes, out):
+    """An output with no positions: oneDNN makes an empty result of one without any and fails
+    to describe one of negative size; the native kernels refuse both (a 1-d convolution shown
+    as the 2-d one of unit height it runs as)."""
+    if _uses_mkldnn(input, weight, groups, stride, dilation):
+        if min(out) < 0:
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        return
+    if len(sizes) == 1:
+        sizes, out = (1, *sizes), (1, *out)
+    raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
+                       f"Calculated output size per channel: ({' x '.join(map(str, out))}). "
+                       "Output size is too small")
 
 
 _DIMENSION_NAMES = ("depth", "height", "width")
@@ -528,6 +546,16 @@ def _check_bias_dtype(input, bias):
     if bias is not None and bias.dtype != input.dtype:
         raise RuntimeError(f"Input type ({_CPP_TYPE_NAMES[input.dtype.name]}) and bias type "
                            f"({_CPP_TYPE_NAMES[bias.dtype.name]}) should be the same")
+
+
+def _checked_by_backend(input, weight, groups, stride, dilation, spatial, transposed=False):
+    """``weight`` once the backend's checks pass. An empty input takes ATen's empty backend,
+    which checks no dtypes: its result has the input's dtype. (It passes a zero dilation too,
+    which the primitive cannot stride by: that is still refused.)"""
+    if input.numel() == 0 and min(dilation) > 0:
+        return weight.to(input.dtype)
+    _check_backend(input, weight, groups, stride, dilation, spatial, transposed)
+    return weight
 
 
 def _check_backend(input, weight, groups, stride, dilation, spatial, transposed=False):

@@ -64,7 +64,7 @@ def _embedding_dense_backward(grad, indices, scale, *, rows, padding_idx):
     backward is differentiated (a gradient penalty)."""
     flat = indices.reshape(-1)
     table = np.zeros((rows, grad.shape[-1]), grad.dtype)
-    np.add.at(table, flat, grad.reshape(len(flat), -1) * scale)
+    np.add.at(table, flat, grad.reshape(len(flat), grad.shape[-1]) * scale)
     return table
 
 

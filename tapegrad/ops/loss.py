@@ -637,7 +637,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     require_floating(input, "multi_margin_loss_cpu_kernel")
-    if input.dim() > 2 or input.numel() == 0:
+    if input.dim() > 2 or input.dim() and input.shape[-1] == 0:  # (an empty batch is fine)
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
                            f"but got: {list(input.shape)}")
     if input.dim() == 0:

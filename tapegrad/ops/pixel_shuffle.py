@@ -4,6 +4,8 @@ Each is one reshape-transpose-reshape on numpy, and each is the other's gradient
 primitives (not compositions of views) so that they record ``PixelShuffleBackward0`` and
 ``PixelUnshuffleBackward0`` as PyTorch does. A channels-last input gives a channels-last result.
 """
+import numpy as np
+
 from ..memory_format import laid_out_as
 from .registry import OTHER, primitive
 
@@ -18,7 +20,7 @@ def _pixel_shuffle(x, *, factor):
     blocks = x.reshape(*batch, channels // factor ** 2, factor, factor, height, width)
     blocks = blocks.transpose(*range(n + 1), n + 3, n + 1, n + 4, n + 2)
     shuffled = blocks.reshape(*batch, channels // factor ** 2, height * factor, width * factor)
-    return laid_out_as(shuffled, x)
+    return laid_out_as(np.ascontiguousarray(shuffled), x)  # (a reshape may keep a view)
 
 
 @primitive("pixel_unshuffle", node="PixelUnshuffleBackward0", group=OTHER)
@@ -29,7 +31,7 @@ def _pixel_unshuffle(x, *, factor):
     blocks = x.reshape(*batch, channels, height // factor, factor, width // factor, factor)
     blocks = blocks.transpose(*range(n + 1), n + 2, n + 4, n + 1, n + 3)
     unshuffled = blocks.reshape(*batch, channels * factor ** 2, height // factor, width // factor)
-    return laid_out_as(unshuffled, x)
+    return laid_out_as(np.ascontiguousarray(unshuffled), x)
 
 
 @_pixel_shuffle.vjp

@@ -81,25 +81,53 @@ def _padding_with_ceil_room(sizes, kernel, stride, pad, dilation, out):
 
 
 def _check_half_kernel_padding(pad, kernel, dilation):
+    """ATen's output-size helper's check: against the kernel's dilated span."""
     for p, k, d in zip(pad, kernel, dilation):
-        if p > k // 2:
+        if p > ((k - 1) * d + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
 
 
-def _check_pool_input(input, spatial):
-    """ATen's rank check, then its check that only the batch dimension may be empty (worded
-    by the 2-d kernels; the 3-d ones keep the rank check's words)."""
+def _check_pool_rank(input, spatial):
     ranks = (spatial + 1, spatial + 2)
     if input.dim() not in ranks:
         raise RuntimeError(f"non-empty {ranks[0]}D or {ranks[1]}D (batch mode) tensor expected "
                            "for input")
+
+
+def _check_pool_shape(input, kernel, pad, dilation, name, whole_kernel=False):
+    """ATen's ``pool2d_shape_check``/``pool3d_shape_check``, after the output-size helper's
+    checks: positive kernel and dilation, only the batch dimension empty, (``whole_kernel``,
+    3-d averages: a kernel within the unpadded input,) then the padding against the undilated
+    kernel."""
+    spatial = len(kernel)
+    if min(kernel) < 1:
+        shown = " ".join(f"k{axis}: {k}" for axis, k in zip("THW"[-spatial:], kernel))
+        raise RuntimeError(f"kernel size should be greater than zero, but got {shown}")
+    if min(dilation) < 1:
+        shown = " ".join(f"dilation{axis}: {d}" for axis, d in zip("THW"[-spatial:], dilation))
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     if 0 in input.shape[-spatial - 1:]:
+        if spatial == 3:  # (ATen shows the empty dimension's length, not its index)
+            raise RuntimeError(f"{name}(): Expected input's non-batch dimensions to have "
+                               f"positive length, but input has a shape of {list(input.shape)} "
+                               "and non-batch dimension 0 has length zero!")
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(input.shape)}")
+    sizes = input.shape[-spatial:]
+    if whole_kernel and any(n < k for n, k in zip(sizes, kernel)):
+        raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller "
+                           f"than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: "
+                           f"{kernel[2]})")
+    if any(p > k // 2 for p, k in zip(pad, kernel)):
         if spatial == 3:
-            raise RuntimeError(f"non-empty {ranks[0]}D or {ranks[1]}D (batch mode) tensor "
-                               "expected for input")
-        raise RuntimeError(f"Expected {ranks[0]}D or {ranks[1]}D (batch mode) tensor with "
-                           f"optional 0 dim batch size for input, but got:{list(input.shape)}")
+            (kt, kh, kw), (pt, ph, pw) = kernel, pad
+            shown = f"kT: {kt} kW: {kw} kH: {kh} padT: {pt} padW: {pw} padH: {ph}"
+        else:
+            (kh, kw), (ph, pw) = kernel, pad
+            shown = f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}"
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but "
+                           f"got {shown}")
 
 
 def _lowest(dtype):
@@ -225,13 +253,12 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, spatial,
         stride, spatial, name, "stride", omitted=True)
     pad = _pool_sizes(padding, spatial, name, "padding")
     dilation = _pool_sizes(dilation, spatial, name, "dilation", must="must be either")
-    _check_pool_input(input, spatial)
+    _check_pool_rank(input, spatial)
     if min(stride) == 0:
         raise RuntimeError("stride should not be zero")
-    if min(dilation) < 1:
-        shown = " ".join(f"dilation{axis}: {d}" for axis, d in zip("THW"[-spatial:], dilation))
-        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     _check_half_kernel_padding(pad, kernel, dilation)
+    _check_pool_shape(input, kernel, pad, dilation,
+                      "max_pool3d_with_indices_out_cpu_template" if spatial == 3 else name)
     sizes = input.shape[-spatial:]
     out = [_pool_output_size(*geometry, ceil_mode)
            for geometry in zip(sizes, kernel, stride, pad, dilation)]
@@ -416,20 +443,17 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     stride = kernel if stride is None or stride == [] else _pool_sizes(
         stride, spatial, name, "stride", must, omitted=True)
     pad = _pool_sizes(padding, spatial, name, "padding", must)
-    _check_pool_input(input, spatial)
     if divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    _check_pool_rank(input, spatial)
     if min(stride) == 0:
         raise RuntimeError("stride should not be zero")
     _check_half_kernel_padding(pad, kernel, (1,) * spatial)
+    _check_pool_shape(input, kernel, pad, (1,) * spatial, name, whole_kernel=spatial == 3)
     sizes = input.shape[-spatial:]
     out = [_pool_output_size(n, k, s, p, 1, ceil_mode)
            for n, k, s, p in zip(sizes, kernel, stride, pad)]
     if min(out) < 1:
-        if spatial == 3:
-            raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller "
-                               f"than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: "
-                               f"{kernel[2]})")
         channels = input.shape[-spatial - 1]
         raise RuntimeError(f"Given input size: ({'x'.join(map(str, [channels, *sizes]))}). "
                            f"Calculated output size: ({'x'.join(map(str, [channels, *out]))})"
@@ -492,12 +516,14 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, spatial):
     average, maximum = _LP_POOL_PARTS[spatial]
     kernel = (_one_int(kernel_size, "avg_pool1d", "kernel_size"),) if spatial == 1 else (
         _pool_sizes(kernel_size, spatial, f"avg_pool{spatial}d", "kernel_size"))
-    if norm_type in (math.inf, -math.inf):
-        sign = 1 if norm_type > 0 else -1
-        return sign * maximum(sign * input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == math.inf:
+        return maximum(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -maximum(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
     stride = kernel_size if stride is None else stride
     out = average(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return (out.sign() * out.abs().relu()).mul(math.prod(kernel)).pow(1.0 / norm_type)
+    scale = kernel_size if spatial == 1 else math.prod(kernel)  # (1-d: PyTorch's, as given)
+    return (out.sign() * out.abs().relu()).mul(scale).pow(1.0 / norm_type)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
@@ -548,7 +574,7 @@ def _sums_in_order(a, ranges):
         inside = inside & (positions < end[:, None]).reshape(shape)
     flat, inside = (m.reshape(*m.shape[:spatial], math.prod(m.shape[spatial:]))
                     for m in np.broadcast_arrays(flat, inside))
-    gathered = a.reshape(*a.shape[:-spatial], -1)[..., flat]
+    gathered = a.reshape(*a.shape[:-spatial], math.prod(a.shape[-spatial:]))[..., flat]
     terms = np.where(inside, gathered, 0).astype(a.dtype, copy=False)
     total = np.zeros(terms.shape[:-1], a.dtype)
     for offset in range(terms.shape[-1]):
@@ -605,6 +631,7 @@ def _adaptive_avg_primitive(spatial):
         """Each output's gradient over its bin's widths, added into each input position of the
         bin in the order of the outputs, as ATen's loop does. Takes the input itself, not only
         its shape, so the node has PyTorch's two edges."""
+        _check_nonempty_grad(grad, f"adaptive_avg_pool{spatial}d_backward")
         sizes, output_size = x.shape[-spatial:], grad.shape[-spatial:]
         shares = _divided_by_widths(grad, _bin_widths(sizes, output_size))
         return _in_2d_layout_of(
@@ -672,15 +699,30 @@ def _check_output_size(input, output_size, name):
                            f"{shape}")
 
 
-def _check_adaptive_input(input, spatial, name, got="got"):
+def _check_adaptive_input(input, spatial, name, got="got", first=1):
     if input.dim() not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"{name}(): Expected {spatial + 1}D or {spatial + 2}D tensor, but "
                            f"{got} {list(input.shape)}")
-    for axis in range(input.dim() - spatial - 1, input.dim()):
+    _check_nonempty_from(input, first, name)
+
+
+def _check_nonempty_from(input, first, name):
+    """ATen refuses empty dimensions from ``first`` on: all but the first for most adaptive
+    pools (so a batch-less input may have no channels), only the spatial ones for 2-d means."""
+    for axis in range(first, input.dim()):
         if input.shape[axis] == 0:
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {list(input.shape)} with "
                                f"dimension {axis} being empty")
+
+
+def _check_nonempty_grad(grad, name):
+    """The adaptive poolings' backward kernels refuse an empty gradient but for its batch."""
+    for axis in range(1, grad.ndim):
+        if grad.shape[axis] == 0:
+            raise RuntimeError(f"{name}(): Expected grad_output to have non-zero size for "
+                               f"non-batch dimensions, but grad_output has sizes "
+                               f"{list(grad.shape)} with dimension {axis} being empty")
 
 
 def _check_1d(input, name):
@@ -707,8 +749,10 @@ def _adaptive_avg_pool(input, output_size, spatial):
     _check_output_size(input, output_size, name)
     if output_size == (1,) * spatial:  # (before ATen checks the input's rank)
         return _global_mean(input, spatial)
-    _check_adaptive_input(input, spatial, name)
-    if not input.is_floating_point():  # ATen's kernel is for floating types only
+    _check_adaptive_input(input, spatial, name, first=input.dim() - 2 if spatial == 2 else 1)
+    if not input.is_floating_point():  # ATen's kernels are for floating types only
+        if spatial == 2 and math.prod(input.shape[:-spatial]) * math.prod(output_size) == 0:
+            return zeros((*input.shape[:-spatial], *output_size), dtype=input.dtype)  # (first)
         kernel = f"{name}_cpu" if spatial == 3 else name
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{dtypes.SCALAR_TYPE_NAMES[input._array.dtype.name]}'")
@@ -749,11 +793,17 @@ def _window_maxima(x, axis_positions):
         flat = flat * n + positions.reshape(*positions.shape[:-2], *shape)
     lead = x.shape[:-spatial]
     flat = np.broadcast_to(flat, (*lead, *flat.shape[-2 * spatial:]))
-    flat = flat.reshape(*flat.shape[:-spatial], -1)
+    flat = flat.reshape(*flat.shape[:-spatial], math.prod(flat.shape[-spatial:]))
     windows = np.take_along_axis(x.reshape(*lead, math.prod(sizes)),
-                                 flat.reshape(*lead, -1), -1).reshape(flat.shape)
+                                 flat.reshape(*lead, math.prod(flat.shape[len(lead):])),
+                                 -1).reshape(flat.shape)
     best = windows.argmax(-1)[..., None]
     return np.take_along_axis(flat, best, -1)[..., 0].astype(np.int64)
+
+
+def _flattened_spatial(a, spatial):
+    """``a`` with its last ``spatial`` dimensions as one (sized explicitly: batches may be empty)."""
+    return a.reshape(*a.shape[:-spatial], math.prod(a.shape[-spatial:]))
 
 
 def _values_at_primitive(name, node, spatial, keeps_layout):
@@ -767,8 +817,8 @@ def _values_at_primitive(name, node, spatial, keeps_layout):
     @primitive(name, node=node, group=OTHER, saves=("x", "indices"),
                nondifferentiable=("indices",))
     def values_at(x, indices):
-        batch = indices.shape[:-spatial]
-        picked = np.take_along_axis(x.reshape(*batch, -1), indices.reshape(*batch, -1), -1)
+        picked = np.take_along_axis(_flattened_spatial(x, spatial),
+                                    _flattened_spatial(indices, spatial), -1)
         return laid_out(picked.reshape(indices.shape), x)
 
     @primitive(name + "_backward", node=node[:-1] + "Backward0", group=OTHER,
@@ -776,11 +826,13 @@ def _values_at_primitive(name, node, spatial, keeps_layout):
     def backward(grad, x, indices):
         """``grad`` added back at the positions. Takes the input itself, so that under
         create_graph the gradient stays connected to it (with a zero derivative), as in PyTorch."""
+        if name.startswith("adaptive"):
+            _check_nonempty_grad(grad, name + "_backward")
         batch = x.shape[:-spatial]
         volume = np.zeros((*batch, math.prod(x.shape[-spatial:])), grad.dtype)
-        flat = (*batch, -1)
-        np.add.at(volume, (*np.indices(indices.reshape(flat).shape, sparse=True)[:-1],
-                           indices.reshape(flat)), grad.reshape(flat))
+        positions = _flattened_spatial(indices, spatial)
+        np.add.at(volume, (*np.indices(positions.shape, sparse=True)[:-1], positions),
+                  _flattened_spatial(grad, spatial))
         return laid_out(volume.reshape(x.shape), x)
 
     @values_at.vjp
@@ -840,6 +892,7 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     _check_1d(input, "adaptive_max_pool1d")
+    _check_nonempty_from(input, 1, "adaptive_max_pool1d")
     (length,) = _output_size(output_size, input.shape, 1, "adaptive_max_pool1d")
     values, indices = _adaptive_max_pool(input.unsqueeze(-2), (1, length), 2)
     return values.squeeze(-2), indices.squeeze(-2)

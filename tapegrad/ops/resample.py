@@ -396,7 +396,7 @@ def _scatter_in_output_order(grad, per_axis, plan, fused=True):
     firsts = np.searchsorted(targets[order], targets[order], side="left")
     ranks = np.empty_like(order)
     ranks[order] = np.arange(order.size) - firsts
-    rows = grad.reshape(*grad.shape[:2], -1)
+    rows = grad.reshape(*grad.shape[:2], math.prod(grad.shape[2:]))
     total = np.zeros((*grad.shape[:2], math.prod(in_sizes)), grad.dtype)
     for rank in range(ranks.max() + 1):
         pick = ranks == rank
@@ -692,8 +692,8 @@ def _sampling_taps(input_shape, grid, mode, padding_mode, align_corners):
 def _gathered(x, flat):
     """(N, C, *out): ``x`` (N, C, *spatial) at flat spatial positions ``flat`` (N, *out)."""
     n, c = x.shape[:2]
-    rows = x.reshape(n, c, -1)
-    return np.take_along_axis(rows, flat.reshape(n, 1, -1), 2).reshape(n, c, *flat.shape[1:])
+    rows = x.reshape(n, c, math.prod(x.shape[2:]))
+    return np.take_along_axis(rows, flat.reshape(n, 1, math.prod(flat.shape[1:])), 2).reshape(n, c, *flat.shape[1:])
 
 
 def _grid_sampler_forward(x, grid, *, mode, padding_mode, align_corners):
