@@ -160,6 +160,7 @@ SAMPLES = {
     "min_all": ([f(3, 4)], lambda a: a.min()),
     "amax": ([f(3, 4)], lambda a: a.amax(1, keepdim=True)),
     "amin": ([f(3, 4, 2)], lambda a: a.amin((0, 2))),
+    "aminmax": ([f(3, 4)], lambda a: tuple(T.aminmax(a, dim=1))),
     "max_dim": ([f(3, 4)], lambda a: tuple(a.max(1))),
     "min_dim": ([f(3, 4)], lambda a: tuple(a.min(0, keepdim=True))),
     "var": ([f(3, 4)], lambda a: a.var(1)),
@@ -602,6 +603,8 @@ SAMPLES = {
     "eigvalsh": ([f(3, 3)], lambda a: T.linalg.eigvalsh(a + a.t())),
     "eigh": ([f(3, 3)], lambda a: tuple(t ** 2 for t in T.linalg.eigh(a + a.t()))),
     "cholesky": ([f(3, 3)], lambda a: T.linalg.cholesky(a @ a.t() + 3 * T.eye(3))),
+    "partial_cholesky": ([f(3, 3)], lambda a: T.linalg.cholesky_ex(a - 3 * T.eye(3)).L),
+    "singular_inverse": ([f(3, 3)], lambda a: T.linalg.inv_ex(a * T.tensor([1.0, 1.0, 0.0])).inverse),
     "svd": ([f(4, 3)], lambda a: (lambda U, S, Vh: (U * U, S, U @ Vh))(
         *T.linalg.svd(a, full_matrices=False))),
     "svdvals": ([f(2, 3, 4)], T.linalg.svdvals),

@@ -203,6 +203,8 @@ def view_as_complex(input):
         _refuse_complex_half()
     if not array.ndim or array.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if not array.size:  # nothing laid out (numpy's strides of a broadcast empty array are 0)
+        return _view_as_complex(input)
     if array.strides[-1] != array.itemsize:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
     if any(stride % (2 * array.itemsize) for stride in array.strides[:-1]):

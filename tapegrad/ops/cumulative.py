@@ -8,13 +8,14 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES
-from .creation import eye, ones
-from .elementwise import clone, logical_xor, sub, where
+from .creation import eye, ones, zeros_like
+from .elementwise import logical_xor, sub, where
 from .inplace import apply_inplace
 from .layout import _dims_of, _flip, triu
 from .operands import CPP_TYPE_NAMES, refuse_complex
-from .reduction import amax, amin, in_dtype, return_types
+from .reduction import aminmax_over, check_differentiable_dtype, in_dtype, normalize_dims
 from .reduction import sum as _reduce_sum
+from .signatures import invalid_combination
 from .registry import OTHER, REDUCTION, Primitive, primitive
 from .shape import _axis, cat, movedim, narrow, reshape, unsqueeze
 
@@ -69,6 +70,7 @@ def cumsum(input, dim=NO_DIM, *, dtype=None):
         return _running(_cumsum, input, dim)
     _axis(required_dim("cumsum", dim), input._array.ndim)  # checked first, as PyTorch
     _refuse_bool_accumulator(_cumsum, input, dtype)
+    check_differentiable_dtype(input, dtype)
     return in_dtype(_running(_cumsum, input.to(dtype), dim), dtype)
 
 
@@ -169,6 +171,7 @@ def cumprod(input, dim=NO_DIM, *, dtype=None):
         return _running(_cumprod, input, dim)
     _axis(required_dim("cumprod", dim), input._array.ndim)
     _refuse_bool_accumulator(_cumprod, input, dtype)
+    check_differentiable_dtype(input, dtype)
     return in_dtype(_running(_cumprod, input.to(dtype), dim), dtype)
 
 
@@ -342,19 +345,25 @@ def _product_of_others(a, dim):
     return before * after
 
 
+_PROD_OVERLOADS = (
+    "Tensor input, *, torch.dtype dtype = None",
+    "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None")
+
+
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
+        check_differentiable_dtype(input, dtype)
         return in_dtype(prod(input.to(dtype), dim, keepdim), dtype)
     if dim is None:
         return _prod_all(input, dims=None, keepdim=False)
-    if not isinstance(dim, int):
-        raise TypeError("prod(): argument 'dim' must be int")
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise invalid_combination("prod", [input, dim], {}, _PROD_OVERLOADS)
     return _prod(input, dims=_dims_of(dim, input._array.ndim) or None, keepdim=keepdim)
 
 def aminmax(input, *, dim=None, keepdim=False):
     refuse_complex(input, kernel="aminmax_cpu")
     dims = _aminmax_dim(input, dim)
-    return return_types.aminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
+    return aminmax_over(input, normalize_dims(dims, input._array.ndim), keepdim)
 
 
 def _aminmax_dim(input, dim):
@@ -378,11 +387,11 @@ def _aminmax_dim(input, dim):
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """The ``n``-th forward differences along ``dim``, each a subtraction of two shifted slices
     (SubBackward0, as PyTorch records it); booleans differ by xor."""
-    if n < 0:
-        raise RuntimeError(f"order must be non-negative but got {n}")
     ndim = input._array.ndim
     if ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
     dim = _axis(dim, ndim)
     ends = [t for t in (prepend, append) if t is not None]
     if any(t._array.ndim != ndim for t in ends):
@@ -396,8 +405,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
                     f"{expected}, but got tensor.size({d}) = {got}")
     if ends:
         input = cat([t for t in (prepend, input, append) if t is not None], dim)
-    if n == 0:
-        return clone(input)
+    if n == 0:  # a copy into a new tensor, as PyTorch makes it (CopyBackwards)
+        return zeros_like(input).copy_(input)
     for _ in range(n):
         length = input._array.shape[dim]
         if length == 0:

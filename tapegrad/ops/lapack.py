@@ -55,19 +55,22 @@ def cholesky_with_info(a, upper=False):
     far, the failed pivot's value ``a_jj - sum L_jk^2`` unrooted on the diagonal and A's own
     entries after it, as LAPACK leaves them."""
     *batch, n, _ = a.shape
+    if upper:  # LAPACK then reads the upper triangle, A^T's lower one, whose factor is conj(L)
+        a = np.swapaxes(a, -1, -2)
     work = np.tril(a.reshape(-1, n, n)).copy()
     info = np.zeros(work.shape[0], np.int32)
     with np.errstate(invalid="ignore", divide="ignore"):
         for j in range(n):
             active = info == 0
             done = work[:, j, :j]
-            pivot = work[:, j, j] - np.einsum("bk,bk->b", done, done)
+            pivot = (work[:, j, j] - np.einsum("bk,bk->b", done, done.conj())).real
             failed = active & ~(pivot > 0)
             info[failed] = j + 1
             ok = active & ~failed
             work[:, j, j] = np.where(ok, np.sqrt(np.where(ok, pivot, 1)),
                                      np.where(failed, pivot, work[:, j, j]))
-            below = (work[:, j + 1:, j] - np.einsum("bik,bk->bi", work[:, j + 1:, :j], done))
+            below = (work[:, j + 1:, j] - np.einsum("bik,bk->bi", work[:, j + 1:, :j],
+                                                    done.conj()))
             below = below / np.where(ok, work[:, j, j], 1)[:, None]
             work[:, j + 1:, j] = np.where(ok[:, None], below, work[:, j + 1:, j])
     factor = work.reshape(a.shape)

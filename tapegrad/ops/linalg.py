@@ -68,11 +68,17 @@ def _mv_error(inputs, params):
 
 def _batched_error(inputs, params):
     a, b = inputs
+    return _batched_shapes_error(a, b) or _scalar_type_error(a, b)
+
+
+def _batched_shapes_error(a, b):
+    """PyTorch's message for batches of matrices that cannot be multiplied (numpy would
+    broadcast a batch of one); None when they can."""
     (batch, _, inner), (batch2, inner2, _) = a._array.shape, b._array.shape
     if (batch, inner) != (batch2, inner2):
         return (f"Expected size for first two dimensions of batch2 tensor to be: [{batch}, "
                 f"{inner}] but got: [{batch2}, {inner2}].")
-    return _scalar_type_error(a, b)
+    return None
 
 
 def _scalar_type_error(a, b):
@@ -322,6 +328,9 @@ def bmm(input, mat2):
         raise RuntimeError("batch1 must be a 3D tensor" if input._array.ndim != 3 else
                            "batch2 must be a 3D tensor")
     _refuse_bool("bmm", input)
+    shapes_error = _batched_shapes_error(input, mat2)
+    if shapes_error:
+        raise RuntimeError(shapes_error)
     return _bmm(input, mat2)
 
 

@@ -16,8 +16,8 @@ from .decompositions import householder_product as _householder_product
 from .decompositions import lstsq_solution, pinv
 from .elementwise import where
 from .layout import diagonal as _diagonal
-from .linalg import _broadcast_batch, matmul
-from .matrix import (_inv, _mH, _mT, check_floating, check_lapack_dtype, check_lapack_types,
+from .linalg import _broadcast_batch, matmul, vdot
+from .matrix import (_cholesky, _inv, _mH, _mT, check_floating, check_lapack_dtype, check_lapack_types,
                      check_low_precision, check_square_shape, cholesky, inv, linalg_svd, solve)
 from .reduction import sum as _sum
 from .registry import OTHER, primitive
@@ -302,6 +302,8 @@ def vecdot(x, y, *, dim=-1):
         raise RuntimeError("linalg.vecdot: Expected x and y to have the same dtype, but found x "
                            f"of type {_LEGACY_TYPE_NAMES[x._array.dtype.name]} and y of type "
                            f"{_LEGACY_TYPE_NAMES[y._array.dtype.name]} instead")
+    if x._array.ndim == y._array.ndim == 1 and dim in (0, -1):
+        return vdot(x, y)  # PyTorch's own shortcut for two vectors (VdotBackward0)
     return _sum((x.conj() if x.is_complex() else x) * y, dim)
 
 
@@ -330,8 +332,17 @@ def inv_ex(A, *, check_errors=False):
     check_low_precision("linalg.inv", A)
     if not _singular_matrices(A).any():
         return _InvEx(inv(A), _info(np.zeros(A._array.shape[:-2])))
-    inverse, info = lapack.inverse_with_info(A._array)  # LAPACK's infs and nans, as PyTorch's
-    return _InvEx(Tensor._make(inverse), _info(info))
+    return _InvEx(_singular_inverse(A), _info(lapack.inverse_with_info(A._array)[1]))
+
+
+@primitive("singular_inverse", node="LinalgInvExBackward0", group=OTHER, saves=("out",))
+def _singular_inverse(a):
+    """The inverse LAPACK leaves for a batch with singular matrices (their infs and nans), which
+    autograd records under inv's rule, as PyTorch records inv_ex's result whatever its info."""
+    return lapack.inverse_with_info(a)[0]
+
+
+_singular_inverse.vjp(_inv.vjp_rule)
 
 
 def _singular_matrices(A):
@@ -363,8 +374,20 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     except lapack.LinAlgError:
         if check_errors:
             raise
-    factor, info = lapack.cholesky_with_info(A._array, upper=upper)  # LAPACK's partial factor
-    return _CholeskyEx(Tensor._make(factor), _info(info))
+    factor = _partial_cholesky(A, upper=upper)
+    return _CholeskyEx(factor, _info(lapack.cholesky_with_info(A._array, upper=upper)[1]))
+
+
+@primitive("partial_cholesky", node="LinalgCholeskyExBackward0", group=OTHER, saves=("out",),
+           complex_rule=True)
+def _partial_cholesky(a, upper):
+    """The factor LAPACK leaves where the factorization fails (the columns done so far), which
+    autograd records under cholesky's rule, as PyTorch records cholesky_ex's result whatever its
+    info."""
+    return lapack.cholesky_with_info(a, upper=upper)[0]
+
+
+_partial_cholesky.vjp(_cholesky.vjp_rule)
 
 
 def _shape_requirement(left, right, what):

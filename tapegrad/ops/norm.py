@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _wrap_dim
 from .broadcast import sum_to
-from .creation import zeros, zeros_like
+from .creation import zeros
 from .elementwise import abs, reciprocal, sign, where
 from .inplace import written_back
 from .half_precision import in_float32
@@ -67,8 +67,8 @@ def _norm_gradient(grad, a, norm_value, ord, dims):
     """d|a|_p / da = sign(a) |a|^(p-1) / |a|_p^(p-1) times ``grad`` (both reduced over ``dims``
     with the dimensions kept); zero where the norm is zero (PyTorch's choice at the kink). The
     inf-norms share the gradient among the entries that attain them."""
-    if ord == 0:
-        return zeros_like(a)
+    if ord == 0:  # a count: PyTorch's rule gives no gradient at all (``x.grad`` stays None)
+        return None
     if ord == 1:
         return grad * sign(a)
     if builtins.abs(ord) == _INF:
@@ -102,7 +102,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         x = x.abs()
     dims = normalize_dims(dim, x._array.ndim)
     if ord < 0 or ord == _INF:
-        _refuse_empty_extremum(x, ord, dim)
+        _refuse_empty_extremum(x, ord, dim, dims)
     return _vector_norm(x, ord=float(ord), dims=dims, keepdim=keepdim)
 
 
@@ -116,11 +116,12 @@ def _number_order(ord):
     return ord
 
 
-def _refuse_empty_extremum(x, ord, dim):
+def _refuse_empty_extremum(x, ord, dim, dims):
     """The inf-norms and negative orders reduce with max / min (a negative power's sum is
-    inf-like at zero): over an empty dimension they have no value, and PyTorch refuses."""
+    inf-like at zero): over an empty dimension they have no value, and PyTorch refuses.
+    ``dims``: ``dim`` normalized (None: all of them, as for ``dim=()`` or a 0-d ``x``)."""
     prefix = f"linalg.vector_norm cannot compute the {_format_number(ord)} norm on"
-    if dim is None:
+    if dims is None:
         if x._array.size == 0:
             raise RuntimeError(f"{prefix} an empty tensor because the operation does not have "
                                "an identity")
@@ -235,7 +236,7 @@ def cond(A, p=None):
     if p not in (None, 2, -2, 1, -1, _INF, -_INF, "fro", "nuc"):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {_format_number(p)}")
     if A._array.size == 0:
-        return zeros(A._array.shape[:-2], dtype=A.dtype)
+        return zeros(A._array.shape[:-2], dtype=A.dtype.to_real())
     if p in (None, 2, -2):
         values = svdvals(A)
         largest, smallest = narrow(values, -1, 0, 1), narrow(values, -1, -1, 1)

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes, return_types
 from .._warnings import warn_at_caller
+from ..autograd import grad_mode
 from .signatures import invalid_combination
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import refuse_complex
@@ -127,8 +128,10 @@ def _twin_primitives(name, forward, full_node, dim_node, saves=(), complex_rule=
 
 
 def _reduce(full, along, input, dim, keepdim, **params):
+    """The reduction over ``dim``: the full primitive only when no dim is given (SumBackward0),
+    the one over dims when any is, even all of them or none (``dim=()``: SumBackward1)."""
     dims = normalize_dims(dim, input._array.ndim)
-    if dims is None and not keepdim:
+    if dim is None and not keepdim:
         return full(input, dims=None, keepdim=False, **params)
     return along(input, dims=dims, keepdim=keepdim, **params)
 
@@ -191,9 +194,36 @@ def _(ctx, grad, dims, keepdim):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum of the entries that are not nan (zero gradient at the nans)."""
+    _refuse_complex_nansum(input, dim)
     if dtype is None:
         return _reduce(_nansum_all, _nansum, input, dim, keepdim)
+    check_differentiable_dtype(input, dtype)
+    if dtypes.as_dtype(dtype).is_complex and input._array.size:  # (no kernel runs on nothing)
+        raise NotImplementedError(f'"nansum_cpu" not implemented for '
+                                  f"'{_legacy_name(dtype)}'")
     return in_dtype(_reduce(_nansum_all, _nansum, input.to(dtype), dim, keepdim), dtype)
+
+
+def _refuse_complex_nansum(input, dim):
+    """nansum (and nanmean, a nansum divided) has no complex kernel; a wrong dim is reported
+    first, as PyTorch reports it."""
+    normalize_dims(dim, input._array.ndim)
+    if input._array.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+
+
+def _legacy_name(dtype):
+    """PyTorch's legacy name of ``dtype`` (Long, Float, ComplexFloat), as its messages spell it."""
+    return _LEGACY_TYPE_NAMES[dtypes.as_dtype(dtype).numpy.name]
+
+
+def check_differentiable_dtype(input, dtype):
+    """A reduction into ``dtype`` of a tensor autograd records must stay differentiable:
+    PyTorch refuses an integer or bool result up front."""
+    wanted = dtypes.as_dtype(dtype)
+    if input.requires_grad and grad_mode.is_grad_enabled() and not (
+            wanted.is_floating_point or wanted.is_complex):
+        raise RuntimeError(f"Autograd not support dtype: {_legacy_name(wanted)}")
 
 
 def in_dtype(result, dtype):
@@ -205,11 +235,16 @@ def in_dtype(result, dtype):
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """The mean of the entries that are not nan: their sum over their count, as PyTorch."""
-    if dtype is not None:
-        input = input.to(dtype)
     if input._array.dtype.kind not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
+    wanted = dtypes.as_dtype(dtype) if dtype is not None else None
+    if wanted is not None and not (wanted.is_floating_point or wanted.is_complex):
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           f"either a floating point or complex dtype. Got: {_legacy_name(dtype)}")
+    _refuse_complex_nansum(input, dim)
+    if wanted is not None:
+        input = input.to(wanted)
     counts = sum((input == input), dim, keepdim)
     return nansum(input, dim, keepdim) / counts
 
@@ -217,6 +252,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is None:
         return _reduce(_sum_all, _sum, input, dim, keepdim)
+    normalize_dims(dim, input._array.ndim)  # a wrong dim is reported first, as PyTorch
+    check_differentiable_dtype(input, dtype)
     return in_dtype(_reduce(_sum_all, _sum, input.to(dtype), dim, keepdim), dtype)
 
 
@@ -268,11 +305,40 @@ def _(ctx, grad, dims, keepdim, largest):
     # Ties share the gradient evenly, as PyTorch's amax/amin formula does: a mask multiply
     # (-0 for a negative gradient where not chosen, as there).
     a, out = ctx.saved
-    shape = ctx.input_shapes[0]
+    return _shared_among_ties(grad, a, out, ctx.input_shapes[0], dims, keepdim)
+
+
+def _shared_among_ties(grad, a, out, shape, dims, keepdim):
+    """amax's and amin's gradient: each reduced slice's gradient split evenly among the
+    entries equal to its extremum ``out``."""
     hit = (a == _unreduce(out, shape, dims, keepdim)).to(a.dtype)
     count = _sum(hit, dims=dims, keepdim=True) if dims is not None else _sum_all(
         hit, dims=None, keepdim=False)
     return _unreduce(grad, shape, dims, keepdim) * hit / count
+
+
+_aminmax = Primitive("aminmax", lambda a, dims, keepdim: (
+    np.amin(a, axis=dims, keepdims=keepdim), np.amax(a, axis=dims, keepdims=keepdim)),
+    node="AminmaxBackward0", group=REDUCTION, n_outputs=None, saves=("a",))
+
+
+@_aminmax.vjp
+def _(ctx, grads, dims, keepdim):
+    """The sum of amin's and amax's gradients, for the outputs that got one."""
+    (a,) = ctx.saved
+    shape = ctx.input_shapes[0]
+    total = None
+    for grad, largest in zip(grads, (False, True)):
+        if grad is not None:
+            out = (_amax if largest else _amin)(a, dims=dims, keepdim=keepdim, largest=largest)
+            part = _shared_among_ties(grad, a, out, shape, dims, keepdim)
+            total = part if total is None else total + part
+    return total
+
+
+def aminmax_over(input, dims, keepdim):
+    """aminmax's two results, over ``dims`` already checked (None: all of them)."""
+    return return_types.aminmax(*_aminmax(input, dims=dims, keepdim=keepdim))
 
 
 def _zero_dim_as_vector(forward):
@@ -337,8 +403,8 @@ def _extremum(largest, input, dim, keepdim, other):
         _check_reducible(input, None, name)
         return (_max_all if largest else _min_all)(input, dims=None, keepdim=False,
                                                    largest=largest)
-    refuse_complex(input, f"{name}(): does not support complex input")
     (axis,) = normalize_dims(dim, input._array.ndim) or (0,)
+    refuse_complex(input, f"{name}(): does not support complex input")
     _check_reducible(input, (axis,) if input._array.ndim else None, name)
     prim = _max_dim if largest else _min_dim
     values, indices = prim(input, dim=axis, keepdim=keepdim, largest=largest)
@@ -362,17 +428,25 @@ def min(input, dim=None, keepdim=False, *, other=None):
 
 
 def amax(input, dim=(), keepdim=False):
-    refuse_complex(input, kernel="max_values_cpu")
-    dims = normalize_dims(dim, input._array.ndim)
-    _check_reducible(input, dims, "amax", spelled=dim)
-    return _amax(input, dims=dims, keepdim=keepdim, largest=True)
+    return _value_extremum(_amax, input, dim, keepdim, kernel="max_values_cpu")
 
 
 def amin(input, dim=(), keepdim=False):
-    refuse_complex(input, kernel="min_values_cpu")
-    dims = normalize_dims(dim, input._array.ndim)
-    _check_reducible(input, dims, "amin", spelled=dim)
-    return _amin(input, dims=dims, keepdim=keepdim, largest=False)
+    return _value_extremum(_amin, input, dim, keepdim, kernel="min_values_cpu")
+
+
+def _value_extremum(prim, input, dim, keepdim, kernel):
+    """amax/amin with PyTorch's order of checks: each dim's range, then the size of the
+    dimensions reduced (named as written), then repeated dims, then the dtype."""
+    ndim = input._array.ndim
+    written = (dim,) if _is_int(dim) else tuple(dim)
+    for d in written:
+        normalize_dims(d, ndim)
+    _check_reducible(input, written if written and ndim else None, prim.name)
+    dims = normalize_dims(dim, ndim)
+    if input._array.size:  # (no kernel runs on nothing)
+        refuse_complex(input, kernel=kernel)
+    return prim(input, dims=dims, keepdim=keepdim, largest=prim is _amax)
 
 
 def argmax(input, dim=None, keepdim=False):
@@ -385,6 +459,8 @@ def argmin(input, dim=None, keepdim=False):
 
 def _arg_extremum(prim, input, dim, keepdim):
     a, name = input._array, prim.name
+    if dim is not None and not _is_int(dim):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
     if a.dtype == np.bool_:
         raise RuntimeError(f"{name}(): does not support bool input")
     refuse_complex(input, f"{name}(): does not support complex input")
@@ -414,10 +490,10 @@ _argmax = _index_primitive("argmax", np.argmax)
 _argmin = _index_primitive("argmin", np.argmin)
 
 
-def _check_reducible(input, dims, name, spelled=None):
+def _check_reducible(input, dims, name):
     """An extremum of nothing is undefined: PyTorch refuses an empty reduction (numpy's own
-    message would name its internal ufunc). ``spelled``: the dims as the caller wrote them,
-    which amax/amin's message repeats (max/min/argmax name the normalized dim)."""
+    message would name its internal ufunc). ``dims``: as the message names them (amax/amin's
+    as written, max/min/argmax's normalized); None for all of them."""
     shape = input._array.shape
     if dims is None:
         if input._array.size == 0:
@@ -425,8 +501,7 @@ def _check_reducible(input, dims, name, spelled=None):
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         return
-    written = dims if spelled is None else (spelled,) if isinstance(spelled, (int, np.integer)) else spelled
-    for d in written:
+    for d in dims:
         if shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
@@ -442,7 +517,8 @@ def _var_forward(a, dims, keepdim, correction):
     # _spread; numpy would warn again in its own words.
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.divide(np.float64(n), 0.0)
-        return (np.var(a, axis=dims, keepdims=keepdim) * scale).astype(a.dtype)
+        variance = np.var(a, axis=dims, keepdims=keepdim)
+        return (variance * scale).astype(variance.dtype)
 
 
 def _std_forward(a, dims, keepdim, correction):
@@ -499,13 +575,9 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 def _spread(prim, name, input, dim, unbiased, keepdim, correction):
     if isinstance(dim, bool):  # var(input, unbiased)
         unbiased, dim = dim, None
-    if input._array.dtype.kind == "c":  # the spread of both parts: E|z - E z|^2
-        real, imag = (_spread(_var, name, part, dim, unbiased, keepdim, correction)
-                      for part in (input.real, input.imag))
-        variance = real + imag
-        return variance.sqrt() if prim is _std else variance
-    if input._array.dtype.kind != "f":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if input._array.dtype.kind not in "fc":
+        refused = name if name.endswith("_mean") else "std and var"
+        raise RuntimeError(f"{refused} only support floating point and complex dtypes")
     dims = normalize_dims(dim, input._array.ndim)
     correction = _correction(unbiased, correction)
     if _count(input._array.shape, dims) - correction <= 0:
@@ -559,8 +631,9 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 # ------------------------------------------------------------------- logsumexp, softmax family
 
 def _stable_max(a, dims):
-    """logsumexp's shift: the maximum, or 0 where it is infinite (or the reduction empty)."""
-    m = np.amax(a, axis=dims, keepdims=True, initial=-np.inf)
+    """logsumexp's shift: the maximum (of the real parts, for complex numbers), or 0 where it
+    is infinite (or the reduction empty)."""
+    m = np.amax(a.real, axis=dims, keepdims=True, initial=-np.inf)
     return np.where(np.isfinite(m), m, 0)
 
 
@@ -707,7 +780,12 @@ _NO_DIM = object()  # logsumexp's dim is required, with PyTorch's message when l
 
 def logsumexp(input, dim=_NO_DIM, keepdim=False):
     dims = normalize_dims(_required_dims("logsumexp", dim), input._array.ndim)
-    return _logsumexp(_float(input), dims=dims, keepdim=keepdim)
+    if dims is None and not keepdim and input._array.ndim:
+        # PyTorch reduces everything for ``dim=()`` into a kept-dims result, then fails to
+        # write it into the squeezed output
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join('1' * input._array.ndim)}]")
+    return _logsumexp(input if input.is_complex() else _float(input), dims=dims, keepdim=keepdim)
 
 
 def _required_dims(function, dim):
@@ -772,11 +850,19 @@ def _float(input, dtype=None):
 # ------------------------------------------------------------------------- truth and counts
 
 def all(input, dim=None, keepdim=False):
-    return _all(input, axis=normalize_dims(dim, input.ndim), keepdim=keepdim)
+    return _truth(_all, input, dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):
-    return _any(input, axis=normalize_dims(dim, input.ndim), keepdim=keepdim)
+    return _truth(_any, input, dim, keepdim)
+
+
+def _truth(prim, input, dim, keepdim):
+    """all/any over ``dim``: None tests everything, but an empty list of dims tests each entry
+    alone (unlike sum's ``dim=()``), as PyTorch's all.dims/any.dims do."""
+    if dim is not None and not _is_int(dim) and len(dim) == 0:
+        return prim(input, axis=(), keepdim=keepdim)
+    return prim(input, axis=normalize_dims(dim, input.ndim), keepdim=keepdim)
 
 
 def _truth_primitive(name, test):
