@@ -748,8 +748,8 @@ class Tensor:
                 dtype = arg
             elif arg is not None:  # (None: the dtype argument, not given)
                 target = arg
-        _check_device(target)
-        moves = target is not None and (device(target).type == "meta") != self._meta
+        kind = _check_device(target)
+        moves = kind is not None and (kind == "meta") != self._meta
         if moves and self._meta:
             raise NotImplementedError(META_COPY_ERROR)
         if dtype is None or dtypes.as_dtype(dtype).numpy == self._array.dtype:
@@ -1163,13 +1163,13 @@ def _device(type, index):  # noqa: A002
 
 
 def _check_device(spec):
-    """Refuse a device other than the CPU (or meta) with the error PyTorch built without it
-    raises."""
+    """``spec``'s device type, "cpu" or "meta" (None for None); another device is refused with
+    the error PyTorch built without it raises."""
     if spec is None:
-        return
+        return None
     kind = device(spec).type
     if kind in ("cpu", "meta"):
-        return
+        return kind
     if kind == "cuda":
         raise AssertionError(CUDA_MISSING_ERROR)
     if kind == "mps":
@@ -1193,10 +1193,6 @@ def _make_meta(tensor):
     tensor._array = np.broadcast_to(np.zeros((), array.dtype), array.shape)
     tensor._meta = True
     return tensor
-
-
-def _is_meta_device(spec):
-    return spec is not None and device(spec).type == "meta"
 
 
 def _require_matrices(tensor, name):

@@ -45,6 +45,7 @@ from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
 from ..ops.linalg import _matrix_t
 from ..ops import loss as _loss
+from ..ops.layout import laid_out_like
 from ..ops.norm import pairwise_distance
 from ..ops.out import write_out as _write_out
 from ..ops.ctc import ctc_loss
@@ -358,12 +359,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def _laid_out_as(noise, array):
     """Noise drawn in row-major order, laid out as ``array`` (PyTorch draws it into
-    ``empty_like(input)``): the result of a channels-last input stays channels-last."""
-    if array.flags.c_contiguous or noise.shape != array.shape:
-        return noise
-    laid_out = np.empty_like(array, dtype=noise.dtype)  # (numpy's "K" order: array's axes)
-    laid_out[...] = noise
-    return laid_out
+    ``empty_like(input)``): the result of a channels-last input stays channels-last. (Feature
+    dropout's noise, one value per channel, has its own shape and stays as drawn.)"""
+    return laid_out_like(noise, array) if noise.shape == array.shape else noise
 
 
 def _zeroed(input, inplace):

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..overrides import disabled_torch_function
-from ..tensor import Tensor, _check_device, _is_meta_device, _make_meta
+from ..tensor import Tensor, _check_device, _make_meta
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
            "reset_grad"]
@@ -98,7 +98,7 @@ class UninitializedTensorMixin:
         dtype = self._array.dtype if dtype is None else dtypes.as_dtype(dtype).numpy
         self._array = np.empty(tuple(shape), dtype=dtype)
         self.__class__ = self.cls_to_become
-        if self._meta or _is_meta_device(device):  # made on the meta device: stays there
+        if self._meta or _check_device(device) == "meta":  # (made there: stays there)
             _make_meta(self)
 
     @property
@@ -135,9 +135,8 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
-        _check_device(device)
         param = Parameter.__new__(cls, _empty(dtype), requires_grad)
-        return _make_meta(param) if _is_meta_device(device) else param
+        return _make_meta(param) if _check_device(device) == "meta" else param
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
         pass  # all the work happens in __new__
@@ -150,11 +149,11 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     cls_to_become = Tensor
 
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
-        _check_device(device)
+        meta = _check_device(device) == "meta"
         buffer = object.__new__(cls)
         buffer._init(_empty(dtype)._array)
         buffer.requires_grad_(requires_grad)
-        return _make_meta(buffer) if _is_meta_device(device) else buffer
+        return _make_meta(buffer) if meta else buffer
 
     def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
         pass  # all the work happens in __new__

@@ -11,7 +11,7 @@ from .. import dtypes, random
 from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
 from ..tensor import (_CPU, _DEFAULT_DEVICE, _DEVICE_CONTEXTS, _LEGACY_TYPE_NAMES, _META, Tensor,
-                      _check_device, _is_meta_device, _make_meta)
+                      _check_device, _make_meta)
 from .operands import CPP_TYPE_NAMES, checked_number, type_name
 from .._warnings import warn_at_caller
 
@@ -29,10 +29,8 @@ def _finish(array, requires_grad, device=None):
     if device is None:
         device = _DEVICE_CONTEXTS[-1] if _DEVICE_CONTEXTS else _DEFAULT_DEVICE[0]
     t = Tensor._make(array)
-    if device is not _CPU:
-        _check_device(device)
-        if _is_meta_device(device):
-            _make_meta(t)
+    if device is not _CPU and _check_device(device) == "meta":
+        _make_meta(t)
     if grad_mode._state.inference:
         t._inference = True
     if requires_grad:
@@ -366,7 +364,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with a numpy array or tensor of the same dtype; a
     tensor of another dtype is converted as ``data.to(dtype)`` (on the tape, ToCopyBackward0)."""
-    _check_device(device)
+    meta = _check_device(device) == "meta"
     if isinstance(data, Tensor):
         return data.to(dtype=dtype, device=device) if dtype or device is not None else data
     array = _infer_array(data, dtype)
@@ -374,7 +372,7 @@ def as_tensor(data, dtype=None, device=None):
         array = array.astype(_numpy_dtype(dtype), copy=False)
     if array is data and not array.flags.writeable:
         _warn_not_writable()
-    return _make_meta(Tensor._make(array)) if _is_meta_device(device) else Tensor._make(array)
+    return _make_meta(Tensor._make(array)) if meta else Tensor._make(array)
 
 
 asarray = as_tensor

@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from .layout import laid_out_like
+
 __all__ = ["erf", "erfc", "erfinv"]
 
 _SMALL = 0.46875  # below it erf(x) = x R(x^2); above, erfc(|x|) = exp(-x^2) R(|x|)
@@ -97,11 +99,7 @@ def _blockwise(values, a):
     with np.errstate(over="ignore", invalid="ignore"):  # in the branches np.where drops
         for start in range(0, flat.size, _BLOCK):
             out[start:start + _BLOCK] = values(flat[start:start + _BLOCK])
-    if a.flags.c_contiguous:
-        return out.reshape(a.shape)
-    laid_out = np.empty_like(a, dtype=out.dtype)  # (numpy's "K" order: a's axis order)
-    laid_out[...] = out.reshape(a.shape)
-    return laid_out
+    return laid_out_like(out.reshape(a.shape), a)
 
 
 def _erf_values(x):
