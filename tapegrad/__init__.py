@@ -12,6 +12,7 @@ from .dtypes import (bool, can_cast, double, dtype, finfo, float, float16, float
 from .tensor import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,
                      IntTensor, LongTensor, ShortTensor, Size, Tensor, device)
 from ._printing import set_printoptions
+from . import _printing as _tensor_str  # noqa: F401  torch._tensor_str: printoptions, …
 from .memory_format import (channels_last, channels_last_3d, contiguous_format, memory_format,
                             preserve_format)
 from .ops import *  # noqa: F401,F403  the operations, as torch.add, torch.exp, …

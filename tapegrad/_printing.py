@@ -4,19 +4,21 @@ Users compare tapegrad output with torch output, and doctests copied from
 PyTorch should still pass, so this module follows the algorithm of
 ``torch/_tensor_str.py`` (PyTorch 2.x) closely, odd corners included.  It
 works on plain numpy arrays and imports nothing else from tapegrad, so the
-tensor class can call it without import cycles.
+tensor class can call it without import cycles.  It is also ``torch._tensor_str``
+(``printoptions``, ``get_printoptions``, ``PRINT_OPTS``).
 """
 
+import contextlib
+import dataclasses
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["set_printoptions", "format_tensor"]
+__all__ = ["set_printoptions", "get_printoptions", "printoptions", "format_tensor"]
 
 
-@dataclass
-class _PrintOptions:
+@dataclasses.dataclass
+class __PrinterOptions:  # (PyTorch's name, shown by its repr)
     precision: int = 4
     threshold: float = 1000
     edgeitems: int = 3
@@ -24,7 +26,7 @@ class _PrintOptions:
     sci_mode: "bool | None" = None
 
 
-_OPTS = _PrintOptions()
+_OPTS = PRINT_OPTS = __PrinterOptions()
 
 _PROFILES = {
     "default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
@@ -64,6 +66,22 @@ def set_printoptions(
         if value is not None:
             setattr(_OPTS, name, value)
     _OPTS.sci_mode = sci_mode
+
+
+def get_printoptions():
+    """The current print options, as a dict ``set_printoptions(**options)`` takes back."""
+    return dataclasses.asdict(_OPTS)
+
+
+@contextlib.contextmanager
+def printoptions(**options):
+    """Print with ``options`` (``set_printoptions``'s arguments) inside the block only."""
+    previous = get_printoptions()
+    set_printoptions(**options)
+    try:
+        yield
+    finally:
+        set_printoptions(**previous)
 
 
 class _Formatter:

@@ -24,7 +24,7 @@ def legacy_print(array):
     elif values.size:
         if values.ndim == 1:
             scale, width, number = _format(values)
-            body = (f"{_g(scale)} *\n" if scale != 1 else "") + "".join(
+            body = (f"{_scale_text(scale)} *\n" if scale != 1 else "") + "".join(
                 f"{number(v / scale):>{width}}\n" for v in values)
         elif values.ndim == 2:
             body = _matrix(values, 0)
@@ -51,8 +51,16 @@ def _as_double(array):
 
 
 def _g(value):
-    """C++'s default float output (``%g``, six significant digits)."""
-    return "nan" if math.isnan(value) else f"{value:g}"
+    """C++'s default float output (``%g``, six significant digits); a NaN keeps its sign bit."""
+    if math.isnan(value):
+        return "-nan" if math.copysign(1.0, value) < 0 else "nan"
+    return f"{value:g}"
+
+
+def _scale_text(scale):
+    """The power of ten a scaled block is divided by, in its shortest round-trip form as ATen
+    prints it: ``1e-05``, ``0.001``, ``100000000000`` (no ``%g`` rounding to ``1e+11``)."""
+    return repr(scale).removesuffix(".0")
 
 
 def _format(values):
@@ -95,7 +103,7 @@ def _matrix(values, indent):
         last = min(first + per_line, n_columns)
         header = f"Columns {first + 1} to {last}{pad}" if per_line < n_columns else ""
         if scale != 1:
-            header += f"{_g(scale)} *\n{pad}"
+            header += f"{_scale_text(scale)} *\n{pad}"
         rows = [" ".join(f"{number(v / scale):>{width}}" for v in row[first:last])
                 for row in values]
         blocks.append(header + row_separator.join(rows) + "\n")
