@@ -22,6 +22,8 @@ class Parameter(Tensor):
     __torch_function__ = classmethod(disabled_torch_function)
 
     def __new__(cls, data=None, requires_grad=True):
+        if data is not None and not isinstance(data, Tensor):
+            data.detach()  # as PyTorch detaches it: anything else fails with its AttributeError
         array = np.empty(0, dtype=np.float32) if data is None else data._array
         param = object.__new__(cls)
         param._init(array)

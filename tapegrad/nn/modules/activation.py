@@ -1,5 +1,6 @@
 """Activation modules: thin wrappers that hold the options of their ``functional`` twin."""
 from ... import ops
+from ..._warnings import warn_at_caller
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -167,8 +168,10 @@ class Softplus(Module):
 
 
 class Hardtanh(Module):
-    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         super().__init__()
+        min_val = _renamed_argument(min_value, "min_value", "min_val", min_val)
+        max_val = _renamed_argument(max_value, "max_value", "max_val", max_val)
         if min_val >= max_val:
             raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
         self.min_val = min_val
@@ -180,6 +183,15 @@ class Hardtanh(Module):
 
     def extra_repr(self):
         return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_note(self.inplace)
+
+
+def _renamed_argument(value, old_name, new_name, default):
+    """``value`` of a keyword argument PyTorch renamed, with its deprecation warning, if given."""
+    if value is None:
+        return default
+    warn_at_caller(f"keyword argument `{old_name}` is deprecated and renamed to `{new_name}`",
+                   FutureWarning)
+    return value
 
 
 class ReLU6(Hardtanh):

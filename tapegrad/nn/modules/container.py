@@ -18,39 +18,17 @@ def _checked_index(index, length):
     return index % length
 
 
-def _without(modules, index):
-    if isinstance(index, slice):
-        del modules[index]
-    else:
-        del modules[_checked_index(index, len(modules))]
-    return modules
-
-
-def _renumber(container, modules):
-    """Register ``modules`` as "0", "1", … — numbering stays contiguous after a change."""
-    container._modules.clear()
-    for i, module in enumerate(modules):
-        container.add_module(str(i), module)
-
-
-def _dir_without_indices(container):
-    """``dir()`` of a numbered container leaves out the entries "0", "1", …"""
-    return [key for key in Module.__dir__(container) if not key.isdigit()]
-
-
 class _ModuleSequence(Module):
     """What Sequential and ModuleList share: modules numbered "0", "1", … kept contiguous."""
 
     def __delitem__(self, index):
-        """Renumbered in place (no registration hooks run again); like PyTorch, the modules
-        end up in an OrderedDict."""
-        modules = _without(list(self._modules.values()), index)
-        object.__setattr__(self, "_modules",
-                           OrderedDict((str(i), module) for i, module in enumerate(modules)))
+        """Deletes the entries by name (``_keys_at``), then renumbers the rest in place (no
+        registration hooks run again); like PyTorch, the modules end up in an OrderedDict."""
+        for key in self._keys_at(index):
+            delattr(self, key)
+        object.__setattr__(self, "_modules", OrderedDict(
+            (str(i), module) for i, module in enumerate(self._modules.values())))
         Module._changes += 1
-
-    def __dir__(self):
-        return _dir_without_indices(self)
 
     def __len__(self):
         return len(self._modules)
@@ -72,10 +50,13 @@ class _ModuleSequence(Module):
         del self[key]
         return module
 
-    def _insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        _renumber(self, modules)
+    def _shift_in(self, index, module):
+        """As PyTorch: moves the entries named ``index``, ``index + 1``, … up by one name, then
+        stores ``module`` under ``str(index)`` (names given by an OrderedDict stay)."""
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        Module._changes += 1
 
 
 class Sequential(_ModuleSequence):
@@ -107,8 +88,13 @@ class Sequential(_ModuleSequence):
             raise AssertionError(f"module should be of type: {_class_repr(Module)}")
         if not -len(self) <= index <= len(self):
             raise IndexError(f"Index out of range: {index}")
-        self._insert(index, module)
+        self._shift_in(index + len(self) if index < 0 else index, module)
         return self
+
+    def _keys_at(self, index):
+        """The names of the entries at positions ``index`` (an int or a slice)."""
+        keys = list(self._modules)
+        return keys[index] if isinstance(index, slice) else [keys[_checked_index(index, len(keys))]]
 
     def __add__(self, other):
         _check_sequential_operand(other)
@@ -125,8 +111,8 @@ class Sequential(_ModuleSequence):
     __rmul__ = __mul__
 
     def __imul__(self, times):
-        _check_multiplier(self, times)
-        return self.extend(list(self) * (times - 1))
+        _check_multiplier(self, times)  # repeats the entries named "0", "1", …, as PyTorch does
+        return self.extend([self._modules[str(i)] for i in range(len(self))] * (times - 1))
 
     def forward(self, input):
         for module in self._modules.values():
@@ -170,7 +156,13 @@ class ModuleList(_ModuleSequence):
         return self.extend(modules)
 
     def __add__(self, other):
-        return type(self)([*self, *other])
+        return ModuleList([*self, *other])
+
+    def _keys_at(self, index):
+        """The names "i" of positions ``index`` (an int or a slice), as PyTorch deletes them."""
+        positions = range(len(self._modules))
+        return [str(i) for i in (positions[index] if isinstance(index, slice)
+                                 else [_checked_index(index, len(positions))])]
 
     def extend(self, modules):
         if not isinstance(modules, Iterable):
@@ -179,13 +171,9 @@ class ModuleList(_ModuleSequence):
         return super().extend(modules)
 
     def insert(self, index, module):
-        """As PyTorch: shifts the entries from ``index`` on up by one, then stores ``module``
-        under ``str(index)`` — so a negative index fails with KeyError '-1' (after shifting)
-        and an index past the end leaves a gap."""
-        for i in range(len(self._modules), index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
-        Module._changes += 1
+        """As PyTorch: a negative index fails with KeyError '-1' (after shifting), and an index
+        past the end leaves a gap."""
+        self._shift_in(index, module)
 
     def __repr__(self):
         """As PyTorch: runs of identical children print once, as ``(0-2): 3 x Linear(...)``."""
@@ -317,6 +305,9 @@ class ParameterList(Module):
         return self
 
     def extend(self, values):
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):  # a tensor is one value
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
         for value in values:
             self.append(value)
         return self
@@ -327,9 +318,6 @@ class ParameterList(Module):
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterList should not be called.")
-
-    def __dir__(self):
-        return _dir_without_indices(self)
 
 
 def _key_to_attr(key):
@@ -353,9 +341,8 @@ class ParameterDict(Module):
         return getattr(self, _key_to_attr(key))
 
     def __setitem__(self, key, value):
-        attr = _key_to_attr(key)
-        self._keys[key] = None
-        setattr(self, attr, _as_parameter(value))
+        self._keys[key] = None  # first, as in PyTorch: an unhashable key fails as unhashable
+        setattr(self, _key_to_attr(key), _as_parameter(value))
 
     def __delitem__(self, key):
         del self._keys[key]
@@ -364,7 +351,7 @@ class ParameterDict(Module):
     def __reversed__(self):
         return reversed(self._keys)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, input):
         raise RuntimeError("ParameterDict should not be called.")
 
     def copy(self):
@@ -377,8 +364,9 @@ class ParameterDict(Module):
         return self[key]
 
     def popitem(self):
-        """The last entry, removed."""
-        key = next(reversed(self._keys))
+        """The last entry, removed (an empty one fails as an empty dict does)."""
+        key, _ = self._keys.popitem()
+        self._keys[key] = None
         return key, self.pop(key)
 
     def fromkeys(self, keys, default=None):

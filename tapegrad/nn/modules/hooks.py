@@ -9,6 +9,7 @@ import weakref
 from collections import OrderedDict
 
 from ..._warnings import warn_at_caller
+from ...autograd import grad_mode
 from ...autograd.function import Function, vmapped_innermost
 from ...tensor import Tensor
 
@@ -114,13 +115,14 @@ class BackwardHook:
         single = not isinstance(output, tuple)
         outputs = (output,) if single else output
         self.n_outputs = len(outputs)
-        outputs, self.output_positions = _route_tensors(outputs, lambda node: node.register_prehook(
+        outputs, self.output_positions = _route_tensors(outputs, lambda node: node.register_hook(
             self._output_hook))
         return outputs[0] if single else outputs
 
-    def _output_hook(self, grad_outputs):
-        received = len(grad_outputs)  # the walk leaves out trailing outputs that got nothing
-        grad_outputs = grad_outputs + (None,) * (len(self.output_positions) - received)
+    def _output_hook(self, _, grad_outputs):
+        """A hook run after the output node, as in PyTorch: the node's other hooks (a
+        deprecated backward hook's) see the gradients it received, the pre-hooks' changes
+        only in what it passes on."""
         self.grad_outputs = _pack_with_none(self.output_positions, grad_outputs, self.n_outputs)
         for hook in tuple(self.pre_hooks.values()):
             replaced = hook(self.module, self.grad_outputs)
@@ -131,7 +133,7 @@ class BackwardHook:
                                    f"grad_output, got {len(replaced)}, but expected "
                                    f"{len(self.grad_outputs)}")
             self.grad_outputs = replaced
-        routed = tuple(self.grad_outputs[i] for i in self.output_positions)[:received]
+        routed = tuple(self.grad_outputs[i] for i in self.output_positions)
         if self.input_positions is None:
             self._run_hooks_without_inputs()
         return routed
@@ -170,9 +172,10 @@ class BackwardHook:
 def _route_tensors(values, on_node):
     """``values`` (a tuple) with all its tensors passed together through one
     ``BackwardHookFunction`` whose node ``on_node`` receives, and the tensors' positions; the
-    tuple unchanged and ``None`` when no tensor requires grad."""
+    tuple unchanged and ``None`` when no tensor requires grad (or gradients are off)."""
     positions = [i for i, v in enumerate(values) if isinstance(v, Tensor)]
-    if vmapped_innermost() or not any(values[i].requires_grad for i in positions):
+    if vmapped_innermost() or not grad_mode.is_grad_enabled() or \
+            not any(values[i].requires_grad for i in positions):
         return values, None
     routed = _as_tuple(BackwardHookFunction.apply(*[values[i] for i in positions]))
     on_node(next(t.grad_fn for t in routed if t.grad_fn is not None))

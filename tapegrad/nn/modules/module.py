@@ -7,13 +7,18 @@ import functools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping, Sized
 from itertools import chain
+from numbers import Integral, Number
+from typing import TypeVar
 
 from ... import __future__, dtypes
 from ...autograd import grad_mode
 from ...compile import compile as compile_function
 from ..._runtime import typename
 from ..._warnings import warn_at_caller
-from ...tensor import Tensor, _check_device, type_argument_dtype
+from ..._layout import layout
+from ...memory_format import memory_format as _memory_format
+from ...ops.operands import type_name
+from ...tensor import META_COPY_ERROR, Tensor, _check_device, device, type_argument_dtype
 from ..parameter import Buffer, Parameter, is_lazy, reset_grad
 from .hooks import BackwardHook, RemovableHandle
 
@@ -44,6 +49,7 @@ class Module:
     # ``__init__`` in the MRO (a mixin's), as PyTorch does; otherwise arguments are an error.
     call_super_init = False
     dump_patches = False  # PyTorch's (unused) switch for printing source diffs when unpickling
+    T_destination = TypeVar("T_destination", bound=dict)  # state_dict's type, for annotations
 
     def __init__(self, *args, **kwargs):
         if not self.call_super_init and kwargs:
@@ -140,34 +146,63 @@ class Module:
         return forward(*args, **kwargs)
 
     def _call_with_hooks(self, args, kwargs, forward=None):
-        """A call with hooks: the global ones (``register_module_*``) run before the module's."""
-        forward_hooks = (*_GLOBAL_HOOKS.forward.items(), *self._forward_hooks.items())
+        """A call with hooks: the global ones (``register_module_*``) run before the module's.
+        Should anything raise, the ``always_call`` forward hooks that did not run yet still
+        run before the error goes on."""
+        call = _Call(args, kwargs)
         try:
-            for hook_id, hook in (*_GLOBAL_HOOKS.forward_pre.items(),
-                                  *self._forward_pre_hooks.items()):
-                args, kwargs = self._run_forward_pre_hook(hook_id, hook, args, kwargs)
-            full_hooks, legacy_hooks = self._backward_hooks_by_kind()
-            pre_hooks = {**_GLOBAL_HOOKS.backward_pre, **self._backward_pre_hooks}
-            backward_hook = None
-            if (full_hooks or pre_hooks) and grad_mode.is_grad_enabled():
-                backward_hook = BackwardHook(self, full_hooks, pre_hooks)
-                args = backward_hook.setup_input_hook(args)
-            output = (forward or self.forward)(*args, **kwargs)
+            return self._run_hooked(call, forward or self.forward)
         except Exception:
-            for hook_id, hook in forward_hooks:
-                if hook_id in self._forward_hooks_always_called or \
-                        hook_id in _GLOBAL_HOOKS.forward_always_called:
-                    self._run_forward_hook(hook_id, hook, args, kwargs, None)
+            self._run_always_called_hooks(call)
             raise
-        for hook_id, hook in forward_hooks:
-            result = self._run_forward_hook(hook_id, hook, args, kwargs, output)
+
+    def _run_hooked(self, call, forward):
+        for hook_id, hook in (*_GLOBAL_HOOKS.forward_pre.items(),
+                              *self._forward_pre_hooks.items()):
+            call.args, call.kwargs = self._run_forward_pre_hook(hook_id, hook, call.args,
+                                                                call.kwargs)
+        full_hooks, legacy_hooks = self._backward_hooks_by_kind()
+        pre_hooks = {**_GLOBAL_HOOKS.backward_pre, **self._backward_pre_hooks}
+        backward_hook = None
+        if full_hooks or pre_hooks:
+            backward_hook = BackwardHook(self, full_hooks, pre_hooks)
+            call.args = backward_hook.setup_input_hook(call.args)
+        call.result = forward(*call.args, **call.kwargs)
+        for hook_id, hook in (*_GLOBAL_HOOKS.forward.items(), *self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_always_called or \
+                    hook_id in _GLOBAL_HOOKS.forward_always_called:
+                call.always_called.add(hook_id)
+            result = self._run_forward_hook(hook_id, hook, call.args, call.kwargs, call.result)
             if result is not None:
-                output = result
+                call.result = result
         if backward_hook is not None:
-            output = backward_hook.setup_output_hook(output)
+            call.result = backward_hook.setup_output_hook(call.result)
         if legacy_hooks:
-            self._attach_legacy_backward_hooks(legacy_hooks, args, output)
-        return output
+            self._attach_legacy_backward_hooks(legacy_hooks, call.args, call.result)
+        return call.result
+
+    def _run_always_called_hooks(self, call):
+        """After an error: each ``always_call`` forward hook not run yet, given what the one
+        before returned (at first forward's output, or None); as in PyTorch, an error of such a
+        hook is only warned about, and global hooks get no kwargs here."""
+        for hooks, always_called, kind in (
+                (_GLOBAL_HOOKS.forward, _GLOBAL_HOOKS.forward_always_called,
+                 "global module forward hook"),
+                (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
+            for hook_id, hook in tuple(hooks.items()):
+                if hook_id not in always_called or hook_id in call.always_called:
+                    continue
+                try:
+                    result = hook(self, call.args, call.kwargs, call.result) \
+                        if hook_id in self._forward_hooks_with_kwargs \
+                        else hook(self, call.args, call.result)
+                except Exception as error:  # noqa: BLE001  the forward's error is the one raised
+                    warn_at_caller(f"{kind} with ``always_call=True`` raised an exception that "
+                                   f"was silenced as another error was raised in forward: "
+                                   f"{error}")
+                    continue
+                if result is not None:
+                    call.result = result
 
     def _backward_hooks_by_kind(self):
         """The global and own backward hooks, as (full, deprecated-kind) dicts; hooks put in
@@ -188,8 +223,8 @@ class Module:
         node = first.grad_fn
         if node is None:
             return
-        for hook in hooks.values():
-            node.register_hook(functools.partial(hook, self))
+        for hook in hooks.values():  # under the hook's name, which the engine's errors quote
+            node.register_hook(functools.update_wrapper(functools.partial(hook, self), hook))
         _warn_legacy_backward_hook(args, output, node)
 
     def _run_forward_pre_hook(self, hook_id, hook, args, kwargs):
@@ -223,7 +258,8 @@ class Module:
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
                 f"created explicitly. To express '{name}' as a function of another Tensor, "
                 "compute the value in the forward() method.")
-        self._parameters[name] = _registered(_PARAMETER_REGISTRATION_HOOKS, self, name, param)
+        self._parameters[name] = param if param is None else \
+            _registered(_PARAMETER_REGISTRATION_HOOKS, self, name, param)
         Module._changes += 1
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -248,7 +284,7 @@ class Module:
     register_module = add_module
 
     def _check_registrable(self, name, kind, own_dict):
-        if "_parameters" not in self.__dict__:
+        if "_parameters" not in self.__dict__ and kind != "module":  # (a module fails on storing)
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
@@ -302,11 +338,10 @@ class Module:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = None
-        elif isinstance(value, Buffer):
+            self._modules[name] = _registered(_MODULE_REGISTRATION_HOOKS, self, name, None)
+        elif isinstance(value, Buffer):  # an attribute of that name is a clash, as in PyTorch
             if params is None:
                 raise AttributeError("cannot assign buffer before Module.__init__() call")
-            self._forget(name, keep=self._buffers)
             self.register_buffer(name, value, value.persistent)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
@@ -335,17 +370,21 @@ class Module:
         object.__delattr__(self, name)
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
-                      | set(self._modules))
+        """The class's and instance's attributes and the registered names, as PyTorch lists
+        them: names that are no identifiers ("0", "1", … of a container) left out, a name found
+        twice (a submodule shadowing a method) listed twice."""
+        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
+                *self._buffers]
+        return sorted(key for key in keys if not key[0].isdigit())
 
     # -- traversal --------------------------------------------------------------------------------
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         """``(name, module)`` for this module and every descendant, depth first, parents first."""
         if memo is None:
             memo = set()
+        if self in memo:  # (a memo given with remove_duplicate=False still skips its modules)
+            return
         if remove_duplicate:
-            if self in memo:
-                return
             memo.add(self)
         yield prefix, self
         for name, module in self._modules.items():
@@ -398,7 +437,7 @@ class Module:
     def get_submodule(self, target):
         """The module at the dotted path ``target`` ("" is this module)."""
         module = self
-        for name in target.split(".") if target else ():
+        for name in target.split(".") if target != "" else ():
             module = _attribute(module, name)
             if not isinstance(module, Module):
                 raise AttributeError(f"`{name}` is not an nn.Module")
@@ -445,8 +484,7 @@ class Module:
         that overrides ``train``, e.g. to keep its BatchNorm in eval mode, is obeyed)."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
-        object.__setattr__(self, "training", mode)
-        Module._changes += 1
+        self.training = mode  # an assignment: a parameter named "training" refuses it
         for module in self.children():
             module.train(mode)
         return self
@@ -482,9 +520,9 @@ class Module:
             for name, param in self._parameters.items():
                 if param is not None:
                     self._apply_to_parameter(name, param, fn)
-            for name, buffer in self._buffers.items():
-                if buffer is not None:
-                    self._buffers[name] = fn(buffer)
+        for name, buffer in self._buffers.items():  # recorded, as in PyTorch
+            if buffer is not None:
+                self._buffers[name] = fn(buffer)
         Module._changes += 1
         return self
 
@@ -508,17 +546,8 @@ class Module:
     def to(self, *args, **kwargs):
         """Converts floating-point parameters and buffers, and moves all of them to the meta
         device when asked (the CPU is the only other); with ``memory_format``, the 4-d and 5-d
-        ones also take that layout."""
-        target = kwargs.get("dtype")
-        device = kwargs.get("device")
-        for arg in args:
-            if isinstance(arg, Tensor):
-                target, device = arg.dtype, arg.device
-            elif isinstance(arg, dtypes.dtype):
-                target = arg
-            elif arg is not None:  # (None: the dtype argument, not given)
-                device = arg
-        _check_device(device)
+        ones also take that layout. The arguments are read as PyTorch's ``to`` reads them."""
+        device, target, memory_format = _parse_to(args, kwargs)  # (a device is checked per tensor)
         if target is not None:
             target = dtypes.as_dtype(target)
             if not (target.is_floating_point or target.is_complex):
@@ -526,13 +555,19 @@ class Module:
                                 f"but got desired dtype={target}")
             if target.is_complex:
                 warn_at_caller(_COMPLEX_MODULES_WARNING)
-        memory_format = kwargs.get("memory_format")
 
         def convert(t):
             dtype = target if t.is_floating_point() or t.is_complex() else None
-            if memory_format is not None and t.dim() in (4, 5):
-                return t.to(dtype=dtype, device=device, memory_format=memory_format)
-            return t.to(dtype=dtype, device=device) if dtype or device is not None else t
+            try:
+                if memory_format is not None and t.dim() in (4, 5):
+                    return t.to(dtype=dtype, device=device, memory_format=memory_format)
+                return t.to(dtype=dtype, device=device) if dtype or device is not None else t
+            except NotImplementedError as error:
+                if str(error) != META_COPY_ERROR:
+                    raise
+                raise NotImplementedError(f"{error} Please use torch.nn.Module.to_empty() instead "
+                                          "of torch.nn.Module.to() when moving module from meta "
+                                          "to a different device.") from None
         return self._apply(convert)
 
     def float(self):
@@ -572,8 +607,18 @@ class Module:
         return self
 
     def cuda(self, device=None):
-        """Refused as in a PyTorch built without CUDA (tapegrad runs on the CPU)."""
-        _check_device("cuda" if device is None else device)
+        """Refused as in a PyTorch built without CUDA (tapegrad runs on the CPU), once there is
+        a tensor to move: a module without any is returned as it is."""
+        return self._apply(lambda t: _refuse_cuda(device))
+
+    def xpu(self, device=None):
+        return self._apply(lambda t: _refuse_backend("xpu"))
+
+    def ipu(self, device=None):
+        return self._apply(lambda t: _refuse_backend("ipu"))
+
+    def mtia(self, device=None):
+        return self._apply(lambda t: _refuse_backend("mtia"))
 
     def type(self, dst_type):
         """Converts every parameter and buffer, floating or not, to ``dst_type`` (a dtype or a
@@ -776,6 +821,11 @@ class Module:
         if error:
             error_msgs.append(error)
             return
+        if target.is_meta and not source.is_meta and not assign:
+            warn_at_caller(f"for {key}: copying from a non-meta parameter in the checkpoint to a "
+                           "meta parameter in the current model, which is a no-op. (Did you mean "
+                           "to pass `assign=True` to assign items in the state dictionary to their "
+                           "corresponding key in the module instead of copying them in place?)")
         try:
             with grad_mode.no_grad():
                 if not assign:
@@ -839,10 +889,158 @@ _NEVER_CALLED = ("Reached a code path in Module.{}() that should never be called
                  "to report this bug.")
 
 
+def _refuse_cuda(device):
+    _check_device("cuda" if device is None else device)
+    raise RuntimeError("Invalid device, must be cuda device")  # (a CPU or meta device)
+
+
+_MISSING_BACKENDS = {
+    "xpu": (AssertionError, "Torch not compiled with XPU enabled"),
+    "ipu": (RuntimeError, "PyTorch is not linked with support for ipu devices"),
+    "mtia": (AssertionError, "Torch not compiled with MTIA enabled. Ensure you have `import "
+             "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+             "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!"),
+}
+
+
+def _refuse_backend(kind):
+    """The error of a PyTorch built without the ``kind`` backend."""
+    error, message = _MISSING_BACKENDS[kind]
+    raise error(message)
+
+
 def _floating_to(dtype):
     """The conversion of ``Module.float()`` and kin: floating tensors to ``dtype``, the rest
     (integer counters, boolean masks) as they are."""
     return lambda t: t.to(dtype) if t.is_floating_point() else t
+
+
+_REQUIRED = object()
+_MEMORY_FORMAT_PARAMETER = ("memory_format", "torch.memory_format", None)  # keyword-only
+# ``Module.to``'s overloads as PyTorch's parser has them: (name, type, default) per parameter.
+_TO_OVERLOADS = (
+    (("device", "torch.device", None), ("dtype", "torch.dtype", None),
+     ("non_blocking", "bool", False), ("copy", "bool", False)),
+    (("dtype", "torch.dtype", _REQUIRED), ("non_blocking", "bool", False),
+     ("copy", "bool", False)),
+    (("tensor", "Tensor", _REQUIRED), ("non_blocking", "bool", False), ("copy", "bool", False)),
+)
+_TO_TYPE_CHECKS = {
+    "torch.device": lambda v: isinstance(v, (device, str))
+    or isinstance(v, Integral) and not isinstance(v, bool),  # an int: a device index
+    "torch.dtype": lambda v: isinstance(v, dtypes.dtype) or any(v is t for t in
+                                                                 (bool, int, float, complex)),
+    "bool": lambda v: isinstance(v, bool),
+    "Tensor": lambda v: isinstance(v, (Tensor, Number)),  # a number stands for its tensor
+    "torch.memory_format": lambda v: isinstance(v, _memory_format),
+}
+
+
+def _parse_to(args, kwargs):
+    """``(device, dtype, memory_format)`` from ``Module.to``'s arguments, matched against its
+    overloads in order and refused with the errors of PyTorch's argument parser."""
+    for overload in _TO_OVERLOADS:
+        bound = _bind_to(overload, args, kwargs, raise_errors=False)
+        if bound is not None:
+            break
+    else:
+        given = len(args) + len(kwargs)
+        plausible = [o for o in _TO_OVERLOADS
+                     if sum(p[2] is _REQUIRED for p in o) <= given <= len(o) + 1]
+        if len(plausible) == 1:  # PyTorch then tells what is wrong with that one
+            _bind_to(plausible[0], args, kwargs, raise_errors=True)
+        raise _invalid_to_arguments(args, kwargs)
+    if bound["copy"]:
+        raise RuntimeError(".to() does not accept copy argument")
+    if "tensor" in bound:
+        tensor = bound["tensor"]
+        if not isinstance(tensor, Tensor):  # a Python number's tensor: bool, complex or double
+            return "cpu", (dtypes.bool if isinstance(tensor, bool) else dtypes.complex128
+                           if isinstance(tensor, complex) else dtypes.float64), \
+                bound["memory_format"]
+        return tensor.device, tensor.dtype, bound["memory_format"]
+    target = bound.get("device")  # a device string or index is checked now, as in PyTorch
+    return None if target is None else device(target), bound["dtype"], bound["memory_format"]
+
+
+def _bind_to(overload, args, kwargs, raise_errors):
+    """The arguments by parameter name if they fit ``overload``; else None, or with
+    ``raise_errors`` PyTorch's error saying why not."""
+    if len(args) > len(overload):
+        if raise_errors:
+            raise TypeError(f"to() takes from {sum(p[2] is _REQUIRED for p in overload)} to "
+                            f"{len(overload)} positional arguments but {len(args)} were given")
+        return None
+    bound, used = {}, 0
+    for position, (name, kind, default) in enumerate((*overload, _MEMORY_FORMAT_PARAMETER)):
+        if position < len(args):
+            value, where = args[position], f" (position {position + 1})"
+        elif name in kwargs:
+            value, where = kwargs[name], ""
+            used += 1
+        elif default is _REQUIRED:
+            return None
+        else:
+            value, where = default, ""
+        if not (value is default or _TO_TYPE_CHECKS[kind](value)):
+            if raise_errors:
+                raise TypeError(f"to(): argument '{name}'{where} must be {kind}, not "
+                                f"{_type_name(value)}")
+            return None
+        bound[name] = value
+    if used < len(kwargs):
+        if raise_errors:
+            _refuse_keywords(overload, args, kwargs)
+        return None
+    return bound
+
+
+def _refuse_keywords(overload, args, kwargs):
+    names = [name for name, _, _ in (*overload, _MEMORY_FORMAT_PARAMETER)]
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"to() got an unexpected keyword argument '{key}'")
+        if names.index(key) < len(args):
+            raise TypeError(f"to() got multiple values for argument '{key}'")
+
+
+def _invalid_to_arguments(args, kwargs):
+    """PyTorch's listing of ``to``'s overloads (its keywords come out in reverse order)."""
+    keywords = [f"{key}={_type_name(value)}" for key, value in reversed(kwargs.items())]
+    got = ", ".join([_type_name(a) for a in args] + keywords) + \
+        (", " if keywords and not args else "")
+    lines = [f"to() received an invalid combination of arguments - got ({got}), but expected "
+             "one of:"]
+    for overload in _TO_OVERLOADS:
+        parameters = [f"{kind} {name}" + ("" if default is _REQUIRED else f" = {default}")
+                      for name, kind, default in overload]
+        lines.append(f" * ({', '.join(parameters)}, *, torch.memory_format memory_format = None)")
+        if len(args) + len(kwargs) == len(overload) + 2:  # as many as its parameters and "*"
+            lines.append("      didn't match because " + _to_mismatch(overload, args, kwargs))
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _to_mismatch(overload, args, kwargs):
+    """PyTorch's explanation: keywords naming no required parameter are incorrect, and a
+    parameter with a default matches no argument."""
+    required = {name for name, _, default in overload if default is _REQUIRED}
+    wrong = [key for key in reversed(kwargs) if key not in required]
+    if wrong:
+        return "some of the keywords were incorrect: " + ", ".join(wrong)
+    marked = [f"!{_type_name(a)}!" for a in args]  # (only the first overload gets here)
+    keywords = [f"{key}={_type_name(value)}" for key, value in reversed(kwargs.items())]
+    return "some of the arguments have invalid types: (" + ", ".join(marked + keywords) + ")"
+
+
+def _type_name(value):
+    """A value's type as PyTorch's parser names it (``torch.dtype``, ``Tensor``, ``str``)."""
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtypes.dtype):
+        return "torch.dtype"
+    if isinstance(value, (device, _memory_format, layout)):
+        return f"torch.{type(value).__name__}"
+    return type_name(type(value))
 
 
 def _positional_state_dict_args(args, destination, prefix, keep_vars):
@@ -899,6 +1097,16 @@ def _legacy_hook_graph_warning(inputs, outputs, node):
                 "missing some grad_input. Please use register_full_backward_hook to get the "
                 "documented behavior.")
     return None
+
+
+class _Call:
+    """One hooked call's arguments and result as its hooks change them, and the ``always_call``
+    hooks it ran."""
+
+    __slots__ = ("args", "kwargs", "result", "always_called")
+
+    def __init__(self, args, kwargs):
+        self.args, self.kwargs, self.result, self.always_called = args, kwargs, None, set()
 
 
 class _GlobalHooks:
@@ -1067,6 +1275,11 @@ class OptimizedModule(Module):
             if not modules or "_orig_mod" not in modules:
                 raise
             return getattr(modules["_orig_mod"], name)
+
+    def __dir__(self):
+        """The model's names, then this wrapper's own, as PyTorch lists them."""
+        model_names = self._orig_mod.__dir__()
+        return model_names + [name for name in super().__dir__() if name not in model_names]
 
     def explain(self):
         """What compiling the model did (tapegrad's addition, as ``fn.explain()`` of a compiled

@@ -3,6 +3,7 @@ sample's channels), ``BatchNorm1d``/``BatchNorm2d`` (over the batch, per channel
 statistics for eval mode), ``InstanceNorm1d``/``2d``/``3d`` (per sample and channel), each with a
 learned scale and shift, and ``RMSNorm`` (a learned scale only)."""
 import warnings
+from numbers import Integral
 
 import numpy as np
 
@@ -18,6 +19,12 @@ __all__ = ["LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d"
            "CrossMapLRN2d"]
 
 
+def _as_shape(normalized_shape):
+    """``normalized_shape`` as a tuple; one integer (a numpy one too) is a 1-d shape."""
+    return (normalized_shape,) if isinstance(normalized_shape, Integral) \
+        else tuple(normalized_shape)
+
+
 def _register_scale_and_shift(module, shape, affine, bias, device, dtype):
     """``weight`` and ``bias`` of ``shape`` (uninitialized), or None where not ``affine`` or not
     ``bias``."""
@@ -31,8 +38,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
         super().__init__()
-        self.normalized_shape = ((normalized_shape,) if isinstance(normalized_shape, int)
-                                 else tuple(normalized_shape))
+        self.normalized_shape = _as_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _register_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device,
@@ -246,8 +252,7 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None,
                  dtype=None):
         super().__init__()
-        self.normalized_shape = ((normalized_shape,) if isinstance(normalized_shape, int)
-                                 else tuple(normalized_shape))
+        self.normalized_shape = _as_shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         weight = ops.empty(self.normalized_shape, device=device, dtype=dtype)
