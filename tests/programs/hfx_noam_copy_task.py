@@ -56,7 +56,7 @@ for step in range(30):
     opt.step()
     sched.step()
     if step % 5 == 0:
-        print(f"step {step:2d} loss {loss.item():.3f} norm {norm.item():.3f} lr {sched.get_last_lr()[0]:.5f}")
+        print(f"step {step:2d} loss {loss.item():.2f} norm {norm.item():.2f} lr {sched.get_last_lr()[0]:.5f}")
 print(sched.state_dict()["last_epoch"], sched.state_dict()["_step_count"], opt.param_groups[0]["initial_lr"])
 
 model.eval()
