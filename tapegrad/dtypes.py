@@ -209,7 +209,20 @@ def promote_types(type1, type2):
         if higher._category == _COMPLEX and lower._category == _FLOAT:
             return complex_of(promote_types(real_of(higher), lower))  # float64, cfloat: cdouble
         return higher
+    if type(a) is _StorageOnlyDtype or type(b) is _StorageOnlyDtype:
+        return _promote_storage_only(a, b)
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def _promote_storage_only(a, b):
+    """Two floating or two complex dtypes, one of them bfloat16 or complex32 (numpy has neither):
+    complex ones promote by their parts; bfloat16 and float16, neither holding the other, meet
+    in float32; a wider float holds bfloat16."""
+    if a._category == _COMPLEX:
+        return complex_of(promote_types(real_of(a), real_of(b)))
+    if float16 in (a, b):
+        return float32
+    return b if a is bfloat16 else a
 
 
 def _promote_barely_supported(a, b):

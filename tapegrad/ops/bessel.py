@@ -15,7 +15,8 @@ from .special import kernel_forward
 __all__ = ["i0", "i0_"]  # and torch.special's i0e, i1, i1e
 
 
-_i0 = primitive("i0", node="I0Backward0", group=ELEMENTWISE, saves=("a",))(kernel_forward("i0"))
+_i0 = primitive("i0", node="I0Backward0", group=ELEMENTWISE, saves=("a",))(
+    kernel_forward("i0", "i0_vml_cpu"))
 _i0e = primitive("special_i0e", node="SpecialI0EBackward0", group=ELEMENTWISE,
                  saves=("a", "out"))(kernel_forward("i0e"))
 _i1 = primitive("special_i1", node="SpecialI1Backward0", group=ELEMENTWISE,

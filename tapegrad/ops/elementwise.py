@@ -339,10 +339,11 @@ def _pow_scalar(a, exponent):
 
 def _integer_power_scalar(a, exponent):
     """An integer tensor to a number's power in its own dtype (wrapping, as PyTorch's kernel
-    multiplies); a negative integer exponent is refused (through ``_pow_error``)."""
+    multiplies); a negative integer exponent is refused (through ``_pow_error``), and so is one
+    out of the dtype's range, which PyTorch converts to it first."""
     if exponent < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
-    return np.power(a, np.int64(exponent)).astype(a.dtype, copy=False)
+    return np.power(a, np.int64(checked_number(exponent, a.dtype))).astype(a.dtype, copy=False)
 
 
 def _square(a):

@@ -11,8 +11,9 @@ import math
 import numpy as np
 
 from .. import dtypes, random
-from ..tensor import Tensor
+from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
+from .elementwise import _refuse_complex
 from .inplace import apply_inplace, _unary_inplace
 from .operands import broadcast_error, promote
 from .registry import ELEMENTWISE, OTHER, primitive
@@ -30,6 +31,7 @@ def _kernel(name, a, *leading):
 
 @primitive("lgamma", node="LgammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _lgamma(a):
+    _refuse_complex("lgamma_vml_cpu", a)
     return _kernel("lgamma", a)
 
 
@@ -41,6 +43,7 @@ def _(ctx, grad):
 
 @primitive("digamma", node="DigammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _digamma(a):
+    _refuse_complex("digamma", a)
     return _kernel("digamma", a)
 
 
@@ -52,6 +55,7 @@ def _(ctx, grad):
 
 @primitive("polygamma", node="PolygammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _polygamma(a, *, n):
+    _refuse_complex("trigamma" if n == 1 else "polygamma", a)
     return _kernel("polygamma", a, float(n))
 
 
@@ -97,6 +101,7 @@ def _mvlgamma_offsets(p, dtype):
 
 @primitive("mvlgamma", node="MvlgammaBackward0", group=ELEMENTWISE, saves=("a",))
 def _mvlgamma(a, p):
+    _refuse_complex("arange_cpu", a)  # (PyTorch's first step with the input's dtype)
     terms = _kernel("lgamma", a[..., None] + _mvlgamma_offsets(p, a.dtype))
     return (terms.sum(-1) + a.dtype.type(p * (p - 1) * math.log(math.pi) / 4)).astype(a.dtype)
 
@@ -109,14 +114,16 @@ def _(ctx, grad, p):
     return grad * _sum(_digamma(a.unsqueeze(-1) + offsets), -1)
 
 
-def _check_mvlgamma(p):
+def _check_mvlgamma(input, p):
+    if input._array.dtype == np.bool_:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
 
 
 def mvlgamma(input, p):
     """The multivariate log-gamma function of dimension ``p``."""
-    _check_mvlgamma(p)
+    _check_mvlgamma(input, p)
     return _mvlgamma(_floating(input), p=p)
 
 
@@ -131,7 +138,11 @@ def polygamma_(input, n):
 
 
 def mvlgamma_(input, p):
-    _check_mvlgamma(p)
+    _check_mvlgamma(input, p)
+    if input._array.dtype.kind in "iu":  # (PyTorch's message names the two dtypes swapped)
+        raise RuntimeError(f"mvlgamma: result type {_LEGACY_TYPE_NAMES[input._array.dtype.name]} "
+                           "can't be cast to the desired output type "
+                           f"{_LEGACY_TYPE_NAMES[dtypes.get_default_dtype().name]}")
     return apply_inplace(_mvlgamma, input, (), {"p": p})
 
 

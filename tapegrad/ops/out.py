@@ -11,10 +11,11 @@ unwrapped, so they do not pay for it.
 """
 import collections
 import functools
+import numbers
 
 import numpy as np
 
-from .. import return_types
+from .. import dtypes, return_types
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
@@ -76,7 +77,12 @@ def with_out(name):
             return getattr(ops, name)(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-        result = getattr(ops, name)(*args, **kwargs)
+        try:
+            result = getattr(ops, name)(*args, **kwargs)
+        except NotImplementedError:  # a kernel's refusal, which PyTorch's check of out precedes
+            if name not in _TRUTH_FUNCTIONS:
+                check_operands_castable(args, out)
+            raise
         if name in _EXACT_DTYPE_MESSAGES and result._array.dtype != out._array.dtype:
             raise RuntimeError(dtype_message(_EXACT_DTYPE_MESSAGES[name], result, out,
                                               out_int32=kwargs.get("out_int32", False)))
@@ -127,16 +133,35 @@ def dtype_message(template, result, out, **fields):
                            **fields)
 
 
+# Functions whose result is bool whatever their operands' dtype: ``out`` takes it.
+_TRUTH_FUNCTIONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "less", "less_equal", "greater",
+                              "greater_equal", "logical_and", "logical_or", "logical_xor",
+                              "logical_not", "signbit", "isposinf", "isneginf", "isin", "all",
+                              "any"))
+
+
+def check_operands_castable(args, out):
+    """PyTorch's check, before an elementwise kernel runs, that the operands' common dtype
+    converts to ``out``'s (``atan2`` of complex tensors into an int32 ``out`` is this error, not
+    the kernel's)."""
+    operands = [a for a in args if isinstance(a, (Tensor, numbers.Number))]
+    if [a for a in operands if isinstance(a, Tensor)]:  # (``any`` is torch.any in this module)
+        check_castable_into(dtypes.result_type(*operands).numpy, out)
+
+
+def check_castable_into(source, out):
+    if not can_cast(source, out._array.dtype):
+        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[source.name]} can't be cast to the "
+                           f"desired output type {_LEGACY_TYPE_NAMES[out._array.dtype.name]}")
+
+
 def write_out(op_name, result, out):
     """Copy ``result`` into ``out`` as PyTorch's out= variants do; ``out`` is returned."""
     if grad_mode.is_grad_enabled() and (
             result._requires_grad or out._requires_grad and result._array.dtype.kind == "f"):
         raise RuntimeError(f"{op_name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
-    if not can_cast(result._array.dtype, out._array.dtype):
-        raise RuntimeError(f"result type {_LEGACY_TYPE_NAMES[result._array.dtype.name]} can't be "
-                           f"cast to the desired output type "
-                           f"{_LEGACY_TYPE_NAMES[out._array.dtype.name]}")
+    check_castable_into(result._array.dtype, out)
     resize_out(out, result._array.shape)
     if has_internal_overlap(out._array):  # (an expanded tensor: numpy's would say read-only)
         raise RuntimeError(OVERLAP_ERROR)

@@ -15,18 +15,21 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
-from .conjugation import complex_sgn
+from .conjugation import _complex_sgn, complex_sgn
 from .creation import _fma
 from .elementwise import (
-    _SIGN_LOWERING, _constant_op, _floating, _refusing_integer_zero, _rounding, _sign_values, cos,
-    div, exp, isfinite, isnan, log, mul_scalar, pow, reciprocal, sin, to_dtype, where,
+    _SIGN_LOWERING, _constant_op, _floating, _refuse_complex, _refusing_integer_zero, _rounding,
+    _sign_values, cos, div, exp, isfinite, isnan, log, mul_scalar, pow, reciprocal, sin, to_dtype,
+    where,
 )
 from .erf import erf as _erf_values, erfc as _erfc_values, erfinv as _erfinv_values
 from .inplace import (_binary_inplace, _cast_operand, _unary_inplace, apply_inplace,
                       check_result_type, pow_)
-from .operands import (CPP_TYPE_NAMES, NUMBER_OTHER, TENSORS_ONLY, broadcast_error, cast_operand,
-                       not_a_tensor, promote, tensor_operands, with_overloads)
+from .operands import (CPP_TYPE_NAMES, NUMBER_OTHER, TENSORS_ONLY, _number_array, broadcast_error,
+                       cast_operand, not_a_tensor, promote, refuse_complex, tensor_operands,
+                       with_overloads)
 from .reduction import return_types
+from .signatures import invalid_combination
 from .half_precision import in_float32
 from . import libm
 from .registry import ELEMENTWISE, Primitive, primitive
@@ -169,6 +172,7 @@ def _(ctx, grad):
 
 @primitive("erf", node="ErfBackward0", group=ELEMENTWISE, saves=("a",))
 def _erf_forward(a):
+    _refuse_complex("erf_vml_cpu", a)
     return _erf_values(a)
 
 
@@ -178,10 +182,12 @@ def _(ctx, grad):
     return mul_scalar(exp(-(a ** 2)), 2 / math.sqrt(math.pi)) * grad
 
 
-def kernel_forward(name):
+def kernel_forward(name, kernel=None):
     """A forward running the unary ufunc ``name`` of ``special_kernels`` (Numba, imported on
-    the first call: importing it is slow)."""
+    the first call: importing it is slow); a complex operand is refused with the name of
+    PyTorch's CPU ``kernel`` (``<name>_cpu`` unless given)."""
     def forward(a):
+        _refuse_complex(kernel or f"{name}_cpu", a)
         from . import special_kernels
         return special_kernels.apply(getattr(special_kernels, name), a)
     forward.__name__ = name
@@ -190,6 +196,7 @@ def kernel_forward(name):
 
 @primitive("erfc", node="ErfcBackward0", group=ELEMENTWISE, saves=("a",))
 def _erfc(a):
+    _refuse_complex("erfc_vml_cpu", a)
     return _erfc_values(a)
 
 
@@ -201,6 +208,7 @@ def _(ctx, grad):
 
 @primitive("erfinv", node="ErfinvBackward0", group=ELEMENTWISE, saves=("a",))
 def _erfinv(a):
+    _refuse_complex("erfinv_vml_cpu", a)
     return _erfinv_values(a)  # ±inf at ±1, nan outside [-1, 1]
 
 
@@ -296,6 +304,7 @@ def _(ctx, grad):
 @primitive("atan2", node="Atan2Backward0", group=ELEMENTWISE, saves=("a", "b"),
            error=broadcast_error)
 def _atan2(a, b):
+    _refuse_complex("atan2_cpu", a)
     return np.arctan2(a, b)
 
 
@@ -382,6 +391,7 @@ def _(ctx, grad):
 
 @primitive("logit", node="LogitBackward0", group=ELEMENTWISE, saves=("a",))
 def _logit(a, eps):
+    _refuse_complex("logit_cpu", a)
     if eps is not None:
         a = np.clip(a, eps, 1 - eps)
     return np.log(a / (1 - a))
@@ -424,7 +434,19 @@ def hypot(input, other):
 hypot = with_overloads(hypot, TENSORS_ONLY)
 
 
+_LERP_OVERLOADS = ("Tensor end, Tensor weight", "Tensor end, Number weight")
+
+
+def _check_lerp_end(name, arguments, overloads):
+    """PyTorch's parser takes ``end`` as a tensor only (``arguments``: the call's, after the
+    tensor for a method)."""
+    if not isinstance(arguments[-2], Tensor):
+        raise invalid_combination(name, arguments, {}, overloads)
+
+
 def lerp(input, end, weight):
+    _check_lerp_end("lerp", (input, end, weight), [f"Tensor input, {o}, *, Tensor out = None"
+                                                   for o in _LERP_OVERLOADS])
     _check_lerp_dtypes(input, end, weight)
     if isinstance(weight, Tensor):
         input, end, weight = _lerp_common_dtype(input, end, weight)
@@ -454,6 +476,7 @@ def _lerp_common_dtype(input, end, weight):
 
 
 def lerp_(input, end, weight):
+    _check_lerp_end("lerp_", (end, weight), _LERP_OVERLOADS)
     _check_lerp_dtypes(input, end, weight)
     if isinstance(weight, Tensor):
         _require_lerp_type("lerp_kernel_tensor", input)
@@ -542,8 +565,17 @@ def sgn(input):
 
 
 sgn.primitive = _real_sgn.primitive
-signbit = _constant_op("signbit", "SignbitBackward0",
-                       lambda a: np.signbit(a) if a.dtype.kind == "f" else a < 0, None)
+
+
+def _signbit_values(a):
+    if a.dtype.kind == "c":
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
+    return np.signbit(a) if a.dtype.kind == "f" else a < 0
+
+
+signbit = _constant_op("signbit", "SignbitBackward0", _signbit_values, None)
+
+
 def _real_only(test):
     """``test`` refusing complex numbers, whose infinities have no sign, as PyTorch does."""
     def apply(input):
@@ -598,11 +630,18 @@ def _(ctx, grad):
 
 def fmax(input, other):
     """The larger of each pair, ignoring a NaN unless both are NaN (``maximum`` propagates it)."""
-    return _fmax(*tensor_operands("fmax", input, other))
+    return _fmax(*_real_tensor_operands("fmax", input, other))
 
 
 def fmin(input, other):
-    return _fmin(*tensor_operands("fmin", input, other))
+    return _fmin(*_real_tensor_operands("fmin", input, other))
+
+
+def _real_tensor_operands(name, input, other):
+    """The operands of fmax/fmin, which PyTorch defines for real numbers only."""
+    a, b = tensor_operands(name, input, other)
+    refuse_complex(a, f"{name} not implemented for complex tensors.")
+    return a, b
 
 
 # ------------------------------------------------------------------------- copysign and fmod
@@ -611,11 +650,13 @@ def fmin(input, other):
 @primitive("copysign", node="CopysignBackward0", group=ELEMENTWISE, saves=("a", "out"),
            error=broadcast_error)
 def _copysign(a, b):
+    _refuse_complex("copysign_cpu", a)
     return np.copysign(a, b)
 
 
 @primitive("copysign_scalar", node="CopysignBackward1", group=ELEMENTWISE, saves=("a", "out"))
 def _copysign_scalar(a, other):
+    _refuse_complex("copysign_cpu", a)
     return np.copysign(a, a.dtype.type(other))
 
 
@@ -634,6 +675,10 @@ def _(ctx, grad, **_):
 
 def copysign(input, other):
     """``|input|`` with the sign of ``other``; integers compute in the default float dtype."""
+    common = _floating_result(input, other)
+    if common.is_complex:
+        raise NotImplementedError(f'"copysign_cpu" not implemented for '
+                                  f"'{_LEGACY_TYPE_NAMES[common.name]}'")
     if isinstance(other, Tensor):
         return _copysign(*promote_floating(input, other))
     return _copysign_scalar(_floating(input), other=other)
@@ -662,7 +707,7 @@ def _(ctx, grad):
 
 @primitive("fmod_scalar", node="FmodBackward0", group=ELEMENTWISE)
 def _fmod_scalar(a, other):
-    return _fmod_values(a, np.asarray(other, a.dtype))
+    return _fmod_values(a, _number_array(other, a.dtype))  # (wrapping into an integer dtype)
 
 
 @_fmod_scalar.vjp
@@ -823,15 +868,19 @@ def logaddexp2(input, other):
 logaddexp, logaddexp2 = (with_overloads(op, TENSORS_ONLY) for op in (logaddexp, logaddexp2))
 
 
-def _zero_where_x_is(logarithm):
-    """``x * logarithm(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (0 * log 0 would be NaN)."""
+def _zero_where_x_is(logarithm, kernel):
+    """``x * logarithm(y)``, 0 where ``x`` is 0 unless ``y`` is NaN (0 * log 0 would be NaN);
+    PyTorch's CPU ``kernel`` has no complex form."""
     def compute(x, y):
+        _refuse_complex(kernel, x)
+        _refuse_complex(kernel, y)
         with np.errstate(divide="ignore", invalid="ignore"):  # (log 0 is meant; masked after)
             return np.where((x == 0) & ~np.isnan(y), 0, x * logarithm(y))
     return compute
 
 
-_xlogy_values, _xlog1py_values = _zero_where_x_is(np.log), _zero_where_x_is(np.log1p)
+_xlogy_values = _zero_where_x_is(np.log, "xlogy_cpu")
+_xlog1py_values = _zero_where_x_is(np.log1p, "xlog1py_cpu")
 
 
 @primitive("xlogy", node="XlogyBackward0", group=ELEMENTWISE, saves=("a", "b"),
@@ -935,9 +984,15 @@ xlog1py = with_overloads(xlog1py, _X_LOGARITHM_OVERLOADS, "special_xlog1py")
 
 
 def float_power(input, exponent):
-    """``pow`` computed in float64, whatever the operands' dtypes."""
-    return pow(*[to_dtype(v, dtypes.float64) if isinstance(v, Tensor) else v
-                 for v in (input, exponent)])
+    """``pow`` computed in float64 (complex128 if either operand is complex), whatever the
+    operands' dtypes."""
+    result = _float_power_dtype(input, exponent)
+    return pow(*[to_dtype(v, result) if isinstance(v, Tensor) else v for v in (input, exponent)])
+
+
+def _float_power_dtype(input, exponent):
+    return dtypes.complex128 if dtypes.result_type(input, exponent).is_complex else \
+        dtypes.float64
 
 
 float_power = with_overloads(float_power, tuple(
@@ -999,12 +1054,13 @@ def frexp(input):
 
 
 def float_power_(input, exponent):
-    if input._array.dtype != np.float64:
+    result = _float_power_dtype(input, exponent)
+    if input._array.dtype != result.numpy:
         raise RuntimeError("the base given to float_power_ has dtype "
                            f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]} but the operation's "
-                           "result requires dtype Double")
+                           f"result requires dtype {_LEGACY_TYPE_NAMES[result.name]}")
     if isinstance(exponent, Tensor):
-        exponent = to_dtype(exponent, dtypes.float64)
+        exponent = to_dtype(exponent, result)
     return pow_(input, exponent)
 
 
@@ -1027,13 +1083,20 @@ def _times_constant(a, constant):
 @primitive("deg2rad", node="Deg2RadBackward0", group=ELEMENTWISE,
            lowering=f"{{0}} * {_RADIANS_PER_DEGREE!r}")
 def _deg2rad(a):
+    _refuse_complex_angle("deg2rad", a)
     return _times_constant(a, constant=_RADIANS_PER_DEGREE)
 
 
 @primitive("rad2deg", node="Rad2DegBackward0", group=ELEMENTWISE,
            lowering=f"{{0}} * {_DEGREES_PER_RADIAN!r}")
 def _rad2deg(a):
+    _refuse_complex_angle("rad2deg", a)
     return _times_constant(a, constant=_DEGREES_PER_RADIAN)
+
+
+def _refuse_complex_angle(name, a):
+    if a.dtype.kind == "c":
+        raise RuntimeError(f"{name} is not supported for complex tensors.")
 
 
 @_deg2rad.vjp
@@ -1068,6 +1131,8 @@ def _heaviside_operands(input, values, name="heaviside"):
         if not isinstance(value, Tensor):
             raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be "
                             f"Tensor, not {type(value).__name__}")
+    if input._array.dtype.kind == "c" or values._array.dtype.kind == "c":
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input._array.dtype != values._array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
 
@@ -1114,7 +1179,11 @@ def _tensor_other_inplace(inplace, name=None):
 
 # In-place forms: the tensor keeps its dtype, so floating-point-only ops need a float tensor.
 trunc_ = fix_ = _unary_inplace(trunc.primitive)
-sgn_ = _unary_inplace(sgn.primitive)
+_real_sgn_, _complex_sgn_ = _unary_inplace(sgn.primitive), _unary_inplace(_complex_sgn)
+
+
+def sgn_(input):
+    return (_complex_sgn_ if input._array.dtype.kind == "c" else _real_sgn_)(input)
 
 
 def _float_result_unary_inplace(prim):

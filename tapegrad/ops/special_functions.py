@@ -57,9 +57,9 @@ def _result_dtype(name, operands):
     """PyTorch's promotion of the operands, integers and bool to the default float dtype."""
     dtype = dtypes.result_type(*operands)
     np_dtype = np.dtype(dtype.numpy)
-    if np_dtype.kind != "f":
+    if np_dtype.kind in "biu":
         return np.dtype(dtypes.get_default_dtype().numpy)
-    if np_dtype == np.float16:
+    if np_dtype.kind == "c" or np_dtype == np.float16:
         raise NotImplementedError(f'"{name}_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[np_dtype.name]}'")
     return np_dtype
