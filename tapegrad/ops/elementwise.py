@@ -382,7 +382,9 @@ def _(ctx, grad, exponent):
 def _pow_scalar_base(exponent, base):
     _refuse_bool("pow", exponent)
     base = _number_array(base, exponent.dtype)  # wraps, as a number in arithmetic does
-    return _integer_power(base, exponent) if base.dtype.kind in "biu" else np.power(base, exponent)
+    if base.dtype.kind in "biu":
+        return _integer_power(base, exponent)
+    return libm.power(np.broadcast_to(base, exponent.shape), exponent)  # as tensor ** tensor
 
 
 @_pow_scalar_base.vjp

@@ -6,6 +6,7 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
+    _foreach_refuses_autograd = "always"
     _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                               ("capturable", False))
     _legacy_number_state = ("step",)

@@ -1,11 +1,12 @@
 """Adagrad: per-coordinate steps shrink with the running sum of squared gradients."""
 from .. import ops
-from .optimizer import Optimizer, addcdiv_, check_lr
+from .optimizer import Optimizer, addcdiv_, check_lr, in_lr_dtype, rule_lr
 
 __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
+    _foreach_refuses_autograd = "always"
     _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                               ("fused", None))
     _legacy_number_state = ("step",)
@@ -28,27 +29,30 @@ class Adagrad(Optimizer):
         # PyTorch creates Adagrad's state up front, so a fresh state_dict already holds it.
         for group in self.param_groups:
             for param in group["params"]:
-                self._initialise(group, param, self.state[param])
+                self._initialise(param, self.state[param])
 
-    @staticmethod
-    def _initialise(group, param, state):
+    def _initialise(self, param, state):
+        """A zero step and the accumulator filled with the optimizer's (not the group's)
+        ``initial_accumulator_value``, as PyTorch: ``v + vj`` for a complex parameter."""
+        value = self.defaults["initial_accumulator_value"]
         state["step"] = ops.tensor(0.0)
-        state["sum"] = ops.full_like(param, group["initial_accumulator_value"])
+        state["sum"] = ops.full_like(param, complex(value, value) if param.is_complex() else value)
 
     _accepts_sparse_grads = True
 
     def _update(self, group, param, grad, state):
         if not state:
-            self._initialise(group, param, state)
+            self._initialise(param, state)
         state["step"].add_(1)
         if grad.is_sparse:
             return self._update_rows(group, param, grad, state)
         grad = self._apply_weight_decay(group, param, grad)
-        step_size = group["lr"]
+        step_size = rule_lr(group, foreach_reads_number=False)
         if group["lr_decay"] != 0:  # (a hyperparameter: no tensor ops per step without decay)
             # From the step tensor in float64, as PyTorch's Python numbers: no .item(), so a
             # compiled step keeps the count in its kernel.
-            step_size = step_size / (1 + (state["step"].double() - 1) * group["lr_decay"])
+            decay = 1 + (state["step"].double() - 1) * group["lr_decay"]
+            step_size = step_size / in_lr_dtype(step_size, decay)
         state["sum"].addcmul_(grad, grad, value=1)
         addcdiv_(param, grad, state["sum"].sqrt() + group["eps"], -step_size)
 

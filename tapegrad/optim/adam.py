@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import dtypes, ops
 from ..tensor import Tensor
-from .optimizer import Optimizer, check_hyperparameters
+from .optimizer import Optimizer, check_hyperparameters, divide, in_lr_dtype, rule_lr
 
 __all__ = ["Adam", "AdamW"]
 
@@ -40,15 +40,14 @@ class Adam(Optimizer):
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = ops.zeros_like(param)
         beta1, beta2 = group["betas"]
-        lr = group["lr"]
-        lr = lr.double() if isinstance(lr, Tensor) else lr
+        lr = rule_lr(group)
         weight_decay = group["weight_decay"]
         state["step"].add_(1)
         step = state["step"].double()
         if weight_decay != 0 and not group.get("decoupled_weight_decay"):
             grad = _fused_multiply_add(param, weight_decay, grad)  # grad.add(param, alpha=wd)
         else:
-            grad = self._apply_weight_decay(group, param, grad)
+            grad = self._apply_weight_decay(group, param, grad, lr)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.copy_(_lerp(exp_avg, grad, 1 - beta1))
         exp_avg_sq.mul_(beta2)
@@ -58,11 +57,25 @@ class Adam(Optimizer):
             second_moment = state["max_exp_avg_sq"]
             # (a clone: a differentiable step saves maximum's inputs for its backward)
             second_moment.copy_(ops.maximum(second_moment.clone(), exp_avg_sq))
+        if group["differentiable"]:
+            return self._differentiable_step(param, exp_avg, second_moment, state["step"], group)
         dtype = param.dtype  # the kernels take Python numbers in the tensor's precision
         bias_correction2_sqrt = (1 - beta2 ** step).sqrt().to(dtype)
         denominator = second_moment.sqrt() / bias_correction2_sqrt + group["eps"]
-        step_size = (lr / (1 - beta1 ** step)).to(dtype)
+        step_size = (lr / in_lr_dtype(lr, 1 - beta1 ** step)).to(dtype)
         param.add_(-step_size * exp_avg / denominator)  # addcdiv_(exp_avg, denom, -step_size)
+
+    @staticmethod
+    def _differentiable_step(param, exp_avg, second_moment, step, group):
+        """PyTorch's differentiable rule: the bias corrections are operations on the float32 step
+        tensor (recorded, like the lr and betas they use), the step size folded into the
+        denominator."""
+        beta1, beta2 = group["betas"]
+        negative_step_size = -divide(group["lr"], 1 - beta1 ** step)
+        denominator = (second_moment.sqrt() / ((1 - beta2 ** step).sqrt() * negative_step_size)
+                       + divide(group["eps"], negative_step_size))
+        # (the division saves its inputs: a clone, as PyTorch's, not the moment updated next step)
+        param.add_(exp_avg.clone() / denominator)
 
 
 def _checked_betas(betas, *, foreach, capturable):

@@ -1,11 +1,12 @@
 """Adamax: Adam with the second moment replaced by an exponentially weighted infinity norm."""
 from .. import ops
-from .optimizer import Optimizer, addcdiv_, check_hyperparameters
+from .optimizer import Optimizer, addcdiv_, check_hyperparameters, in_lr_dtype, rule_lr
 
 __all__ = ["Adamax"]
 
 
 class Adamax(Optimizer):
+    _foreach_refuses_autograd = "always"
     _legacy_group_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
                               ("capturable", False))
     _legacy_number_state = ("step",)
@@ -30,4 +31,5 @@ class Adamax(Optimizer):
         exp_avg.lerp_(grad, 1 - beta1)
         # (out of place before the copy: a differentiable step saves maximum's inputs)
         exp_inf.copy_(ops.maximum(exp_inf * beta2, grad.abs() + group["eps"]))
-        addcdiv_(param, exp_avg, exp_inf, -group["lr"] / (1 - beta1 ** step))
+        lr = rule_lr(group)
+        addcdiv_(param, exp_avg, exp_inf, -(lr / in_lr_dtype(lr, 1 - beta1 ** step)))

@@ -100,7 +100,9 @@ def _adjust_lr(lr, adjust_lr_fn, param_shape):
     ("original"), or 0.2 sqrt(max(rows, cols)) to match AdamW's update size."""
     rows, cols = param_shape[:2]
     if adjust_lr_fn is None or adjust_lr_fn == "original":
-        return lr * math.sqrt(max(1, rows / cols))
-    if adjust_lr_fn == "match_rms_adamw":
-        return lr * 0.2 * math.sqrt(max(rows, cols))
-    return lr
+        ratio = math.sqrt(max(1, rows / cols))
+    elif adjust_lr_fn == "match_rms_adamw":
+        ratio = 0.2 * math.sqrt(max(rows, cols))
+    else:
+        ratio = 1.0
+    return lr * ratio  # (one product: a tensor lr rounds once, as in PyTorch)

@@ -1,6 +1,8 @@
 """NAdam: Adam with Nesterov momentum, whose momentum coefficient warms up over the steps."""
 from .. import ops
-from .optimizer import Optimizer, addcdiv_, check_hyperparameters
+from ..tensor import Tensor
+from .optimizer import (Optimizer, addcdiv_, check_hyperparameters, divide, in_lr_dtype,
+                        rule_lr)
 
 __all__ = ["NAdam"]
 
@@ -35,13 +37,12 @@ class NAdam(Optimizer):
             state["exp_avg"] = ops.zeros_like(param)
             state["exp_avg_sq"] = ops.zeros_like(param)
         beta1, beta2 = group["betas"]
-        lr = group["lr"]
+        lr = rule_lr(group)
         state["step"].add_(1)
         step = state["step"].double()  # no .item(): a compiled step keeps the count (see Adam)
         grad = self._apply_weight_decay(group, param, grad)
         mu, mu_next = self._momentum_at(group, step), self._momentum_at(group, step + 1)
-        # Multiplied in float32, then read in float64 as PyTorch's .item() of it.
-        mu_product = state["mu_product"].mul_(mu).double()
+        state["mu_product"].mul_(mu)  # in float32
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
@@ -50,5 +51,25 @@ class NAdam(Optimizer):
         else:
             denominator = (exp_avg_sq / (1 - beta2 ** step).to(param.dtype)).sqrt()
         denominator = denominator + group["eps"]
-        addcdiv_(param, grad, denominator, -lr * (1.0 - mu) / (1.0 - mu_product))
-        addcdiv_(param, exp_avg, denominator, -lr * mu_next / (1.0 - mu_product * mu_next))
+        if group["differentiable"]:
+            return self._differentiable_step(param, grad, exp_avg, denominator, lr, mu, mu_next,
+                                             state["mu_product"])
+        mu_product = state["mu_product"].double()  # as PyTorch's .item() of it
+        addcdiv_(param, grad, denominator,
+                 -lr * in_lr_dtype(lr, 1.0 - mu) / in_lr_dtype(lr, 1.0 - mu_product))
+        addcdiv_(param, exp_avg, denominator,
+                 -lr * in_lr_dtype(lr, mu_next) / in_lr_dtype(lr, 1.0 - mu_product * mu_next))
+
+    @staticmethod
+    def _differentiable_step(param, grad, exp_avg, denominator, lr, mu, mu_next, mu_product):
+        """PyTorch's differentiable rule: the coefficients are float32 operations on the
+        ``mu_product`` tensor (its Python numbers taken in float32), and scale the gradient and
+        the moment before they are divided (recorded)."""
+        dtype, python_lr = mu_product.dtype, not isinstance(lr, Tensor)
+        grad_scale = divide((-lr * in_lr_dtype(lr, 1.0 - mu)).to(dtype), 1.0 - mu_product,
+                            as_number=python_lr)
+        mu_product_next = mu_product * mu_next.to(dtype)
+        moment_scale = divide((-lr * in_lr_dtype(lr, mu_next)).to(dtype),
+                              1.0 - mu_product_next, as_number=python_lr)
+        param.addcdiv_(grad * grad_scale, denominator)
+        param.addcdiv_(exp_avg * moment_scale, denominator)

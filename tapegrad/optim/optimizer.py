@@ -19,8 +19,9 @@ from ..nn.modules.hooks import RemovableHandle
 from ..nn.parameter import reset_grad
 from ..tensor import Tensor
 
-__all__ = ["Optimizer", "required", "check_lr", "check_hyperparameters",
-           "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
+__all__ = ["Optimizer", "required", "check_lr", "check_hyperparameters", "in_lr_dtype",
+           "rule_lr", "divide", "register_optimizer_step_pre_hook",
+           "register_optimizer_step_post_hook"]
 
 
 class _Required:
@@ -35,6 +36,11 @@ required = _Required()
 # Options that select an implementation strategy in PyTorch; they change no numbers, so they are
 # kept in the groups (and the repr, and state dicts) for compatibility and otherwise ignored.
 IMPLEMENTATION_OPTIONS = ("foreach", "fused", "capturable")
+
+# PyTorch's refusal, at the step, of a parameter its fused kernels cannot update (complex).
+_FUSED_DTYPE_ERROR = ("`fused=True` requires all the params to be floating point Tensors of "
+                      "supported devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', "
+                      "'privateuseone'] but {} and cpu")
 
 # The hooks of every optimizer's step (``register_optimizer_step_pre_hook`` and kin).
 _global_optimizer_pre_hooks = OrderedDict()
@@ -205,6 +211,8 @@ class Optimizer:
         with grad_mode.set_grad_enabled(bool(self.defaults.get("differentiable"))):  # see top
             for group in self.param_groups:
                 self._check_sparse_grads(group)
+                if group.get("foreach") and group.get("differentiable"):
+                    self._refuse_foreach_autograd(group)
                 for param in group["params"]:
                     if param._grad is None:
                         continue
@@ -213,6 +221,8 @@ class Optimizer:
                         grad = -grad
                     if group.get("capturable") and not group.get("fused"):
                         raise AssertionError(self._capturable_error(group))
+                    if group.get("fused") and not param.is_floating_point():
+                        raise RuntimeError(_FUSED_DTYPE_ERROR.format(param.dtype))
                     state = self.state[param]
                     if param._array.dtype.kind == "c" and self._complex_as_real:
                         self._update(group, ops.view_as_real(param), ops.view_as_real(grad),
@@ -226,6 +236,17 @@ class Optimizer:
     def _update(self, group, param, grad, state):
         """The rule for one parameter, which each built-in optimizer defines."""
         raise NotImplementedError
+
+    # Whether PyTorch's foreach implementation of the rule refuses ``differentiable=True``:
+    # "always" (it checks before it looks for gradients), "with_grads" (only for a group with
+    # some gradient) or None (SGD's runs it).
+    _foreach_refuses_autograd = "with_grads"
+
+    def _refuse_foreach_autograd(self, group):
+        if self._foreach_refuses_autograd == "always" or (
+                self._foreach_refuses_autograd and
+                any(p._grad is not None for p in group["params"])):
+            raise AssertionError("_foreach ops don't support autograd")
 
     # Whether the rule takes sparse COO gradients (``nn.Embedding(sparse=True)``), as PyTorch's
     # SGD, Adagrad and SparseAdam do; the others refuse them, Adam with some advice.
@@ -269,14 +290,15 @@ class Optimizer:
         param.index_put_(tuple(grad._indices()), grad._values() * alpha, accumulate=True)
 
     @staticmethod
-    def _apply_weight_decay(group, param, grad):
+    def _apply_weight_decay(group, param, grad, lr=None):
         """L2 decay: added to the gradient, or (``decoupled_weight_decay``) applied to the weights
-        directly, as AdamW; returns the gradient the update rule should use."""
+        directly, as AdamW, with ``lr`` (the group's by default); returns the gradient the update
+        rule should use."""
         weight_decay = group["weight_decay"]
         if weight_decay == 0:
             return grad
         if group.get("decoupled_weight_decay"):
-            param.mul_(1 - group["lr"] * weight_decay)
+            param.mul_(1 - (group["lr"] if lr is None else lr) * weight_decay)
             return grad
         return grad.add(param, alpha=weight_decay)
 
@@ -439,6 +461,34 @@ def addcdiv_(param, tensor1, tensor2, value):
     if isinstance(value, Tensor):
         return param.add_(value.to(param.dtype) * tensor1 / tensor2)
     return param.addcdiv_(tensor1, tensor2, value=value)
+
+
+def rule_lr(group, foreach_reads_number=True):
+    """The group's lr as PyTorch's update rules compute with it: the fused rules, and the foreach
+    ones (but Adagrad's), read a tensor lr as a Python number (float64); the single-tensor ones
+    keep the tensor."""
+    lr = group["lr"]
+    if isinstance(lr, Tensor) and (group.get("fused")
+                                   or (foreach_reads_number and group.get("foreach"))):
+        return lr.double()
+    return lr
+
+
+def in_lr_dtype(lr, number):
+    """A float64 0-d tensor standing for one of PyTorch's Python numbers (a bias correction from
+    the step count), as arithmetic with ``lr`` takes it: a tensor lr computes in its own dtype
+    (float32 steps for float64 parameters, as in PyTorch), a Python lr in float64."""
+    return number.to(lr.dtype) if isinstance(lr, Tensor) else number
+
+
+def divide(numerator, tensor, as_number=None):
+    """``numerator / tensor`` as PyTorch computes it: a Python number over a tensor is
+    ``tensor.reciprocal() * number`` there (``Tensor.__rtruediv__``), rounded twice.
+    ``as_number``: whether ``numerator`` stands for a Python number of PyTorch's rule (by
+    default, whether it is not a tensor; a 0-d tensor computed from the step count may)."""
+    if as_number is None:
+        as_number = not isinstance(numerator, Tensor)
+    return tensor.reciprocal() * numerator if as_number else numerator / tensor
 
 
 def check_lr(lr):

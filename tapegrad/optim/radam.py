@@ -1,7 +1,7 @@
 """RAdam: Adam whose adaptive step is switched on, and rectified, once the variance of the
 second-moment estimate is tractable (SGD with momentum before that)."""
 from .. import ops
-from .optimizer import Optimizer, check_hyperparameters
+from .optimizer import Optimizer, check_hyperparameters, in_lr_dtype
 
 __all__ = ["RAdam"]
 
@@ -38,11 +38,16 @@ class RAdam(Optimizer):
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / (1 - beta2 ** step)
         # Both updates, then a select on rho_t > 5 rather than a Python branch on the step count,
-        # which a compiled step could not trace. The clamp changes no rectification that is used
-        # and keeps the unused one from the square root of a negative number (nan, a warning).
+        # which a compiled step could not trace. The unused rectification must stay finite (its
+        # zero gradient would turn a nan into a nan gradient in a differentiable step): the clamp
+        # keeps it from the square root of a negative number, and with rho_inf <= 5 (rho_t stays
+        # below it, never rectified) the formula, whose factors may vanish, is not used at all.
         rho = rho_t.clamp(min=5.0)
-        rectification = ((rho - 4) * (rho - 2) * rho_inf
-                         / ((rho_inf - 4) * (rho_inf - 2) * rho)) ** 0.5
+        if rho_inf > 5:
+            rectification = ((rho - 4) * (rho - 2) * rho_inf
+                             / ((rho_inf - 4) * (rho_inf - 2) * rho)) ** 0.5
+        else:
+            rectification = ops.zeros_like(rho)
         rectified = rho_t > 5.0
         if group["foreach"]:
             self._multi_tensor_rule(param, exp_avg, exp_avg_sq, lr, group["eps"], rectified,
@@ -65,8 +70,10 @@ class RAdam(Optimizer):
         ``c`` is -0.0 and the reciprocal term -0.0; here it is selected away, not divided by
         zero."""
         dtype = param.dtype
+        bias_correction1 = in_lr_dtype(lr, bias_correction1)
         unrectified_step = ops.where(rectified, 0.0, -(lr / bias_correction1))
-        scale = -(bias_correction2_sqrt * (lr * rectification / bias_correction1))
+        scale = -(in_lr_dtype(lr, bias_correction2_sqrt)
+                  * (lr * in_lr_dtype(lr, rectification) / bias_correction1))
         scale = ops.where(rectified, scale, -1.0).to(dtype)
         multiplier = ops.where(rectified, ((exp_avg_sq.sqrt() + eps) / scale).reciprocal(), 0.0)
         param.addcmul_(exp_avg, multiplier + unrectified_step.to(dtype))

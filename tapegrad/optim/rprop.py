@@ -33,7 +33,9 @@ class Rprop(Optimizer):
         prev, step_size = state["prev"], state["step_size"]
         state["step"].add_(1)
         sign = (grad * prev).sign()
-        factor = ops.where(sign > 0, etaplus, ops.where(sign < 0, etaminus, 1.0)).to(grad.dtype)
+        # (filled in the gradient's dtype, as PyTorch: a float64 step size grows by exact etas)
+        factor = sign.masked_fill(sign > 0, etaplus).masked_fill(sign < 0, etaminus) \
+            .masked_fill(sign == 0, 1)
         step_size.mul_(factor).clamp_(step_size_min, step_size_max)
         grad = ops.where(sign < 0, 0.0, grad).to(grad.dtype)  # a flipped sign: no step now
         param.addcmul_(grad.sign(), step_size, value=-1)

@@ -6,6 +6,7 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    _foreach_refuses_autograd = None
     _legacy_group_defaults = (("nesterov", False), ("maximize", False), ("foreach", None),
                               ("differentiable", False), ("fused", False))
 

@@ -19,7 +19,8 @@ class SparseAdam(Optimizer):
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
-        for index, beta in enumerate(betas):
+        for index in (0, 1):  # (indexed as PyTorch: a 1-tuple raises its IndexError)
+            beta = betas[index]
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
@@ -38,6 +39,7 @@ class SparseAdam(Optimizer):
     _accepts_sparse_grads = True
 
     def _update(self, group, param, grad, state):
+        beta1, beta2 = group["betas"]  # (first, as PyTorch: three betas are refused here)
         if not grad.is_sparse:
             raise RuntimeError("SparseAdam does not support dense gradients, please consider "
                                "Adam instead")
@@ -51,7 +53,6 @@ class SparseAdam(Optimizer):
         if values.numel() == 0:
             return
         rows = tuple(grad._indices())
-        beta1, beta2 = group["betas"]
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         old_avg, old_avg_sq = exp_avg[rows], exp_avg_sq[rows]
         avg_update = (values - old_avg) * (1 - beta1)

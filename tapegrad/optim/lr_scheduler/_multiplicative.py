@@ -116,9 +116,9 @@ class LinearLR(LRScheduler):
         return [lr * ratio for lr in self._current_lrs()]
 
     def _get_closed_form_lr(self):
-        progress = min(self.total_iters, self.last_epoch) / self.total_iters
-        return [base * (self.start_factor + (self.end_factor - self.start_factor) * progress)
-                for base in self.base_lrs]
+        # (PyTorch's order of operations: the same bits, and a float division by zero)
+        change = (self.end_factor - self.start_factor) * min(self.total_iters, self.last_epoch)
+        return [base * (self.start_factor + change / self.total_iters) for base in self.base_lrs]
 
 
 class PolynomialLR(LRScheduler):
@@ -153,7 +153,11 @@ class _LambdaScheduler(LRScheduler):
             self.lr_lambdas = list(lr_lambda)
         else:
             self.lr_lambdas = [lr_lambda] * groups
+        self._check_lambdas()
         super().__init__(optimizer, last_epoch)
+
+    def _check_lambdas(self):
+        """LambdaLR takes anything (a number fails when called, as in PyTorch)."""
 
     def state_dict(self):
         """Functions are not saved; callable objects are saved by their attributes."""
@@ -184,12 +188,11 @@ class LambdaLR(_LambdaScheduler):
 class MultiplicativeLR(_LambdaScheduler):
     """Each step multiplies the current lr by ``lr_lambda(epoch)``."""
 
-    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        functions = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
-        for fn in functions:
+    def _check_lambdas(self):
+        """Once there is one per group, as PyTorch checks them."""
+        for fn in self.lr_lambdas:
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
-        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self):
         warn_get_lr_outside_step(self)
