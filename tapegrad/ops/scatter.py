@@ -9,17 +9,19 @@ import functools
 import numpy as np
 
 from .._warnings import warn_at_caller
+from ..autograd import grad_mode
 from ..memory_format import copy_in, preserve_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _warn_once
 from .broadcast import expand, expand_shape, sum_to
-from .elementwise import where
+from .elementwise import to_dtype, where
 from .inplace import apply_inplace
 from .layout import _dims_of
 from .operands import CPP_TYPE_NAMES, broadcast_error, check_tensor_elements, checked_number
 from .reduction import sum as _reduce_sum
 from .registry import ELEMENTWISE, OTHER, primitive
-from .shape import (_axis, _index_backward, _index_put, _key_parts, _parse_key, cat, gather,
-                    getitem, index_put_dtype_error, index_select, no_dimensions_error)
+from .shape import (_axis, _check_index_put, _index_backward, _index_put, _key_parts, _parse_key,
+                    cat, check_index_bounds, check_put_shape, gather, getitem,
+                    index_put_dtype_error, index_select, no_dimensions_error)
 
 __all__ = [
     "masked_fill", "masked_fill_", "masked_select", "nonzero", "nonzero_static", "argwhere",
@@ -66,29 +68,40 @@ def _(ctx, grad):
 
 def _out_of_place(prim, input, others, params):
     """How the out-of-place forms apply their primitive (the in-place ones: ``apply_inplace``)."""
-    return prim(input, *others, **params)
+    result = prim(input, *others, **params)
+    _check_recordable(input, others)
+    return result
+
+
+def _check_recordable(input, others):
+    """An integer result cannot record operands that require grad (a filled value may differ
+    in dtype); PyTorch finds out once the result is computed."""
+    if input._array.dtype.kind in "biu" and grad_mode.is_grad_enabled() and \
+            any(other.requires_grad for other in others):
+        raise RuntimeError(f"Autograd not support dtype: {_type_name(input)}")
 
 
 def _masked_fill_call(input, mask, value, apply):
+    if isinstance(value, Tensor) and value._array.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._array.ndim} dimension(s).")
     if mask._array.dtype != np.bool_:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{CPP_TYPE_NAMES[mask._array.dtype.name]}")
     if not isinstance(value, Tensor):
         value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
         return apply(_masked_fill, input, (mask,), {"value": value})
-    if value._array.ndim:
-        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._array.ndim} dimension(s).")
     return apply(_masked_fill_tensor, input, (mask, value), {})
 
 
 def masked_fill(input, mask, value):
     """``input`` with ``value`` where ``mask`` is True."""
-    try:
-        return _masked_fill_call(input, mask, value,
-                                 _out_of_place)
-    except ValueError:  # PyTorch broadcasts the mask against the input, naming the mask first
-        raise RuntimeError(broadcast_error((mask, input), {})) from None
+    if mask._array.shape != input._array.shape:
+        try:  # first, PyTorch broadcasts the mask against the input, naming the mask first
+            np.broadcast_shapes(mask._array.shape, input._array.shape)
+        except ValueError:
+            raise RuntimeError(broadcast_error((mask, input), {})) from None
+    return _masked_fill_call(input, mask, value, _out_of_place)
 
 
 def masked_fill_(input, mask, value):
@@ -188,8 +201,12 @@ def _(ctx, grad, dim):
     (index,) = ctx.saved
     cleared = _index_fill(grad, index, dim=dim, value=0)
     _, _, need_value = ctx.needs_input_grad
-    # the value's gradient: what reached the filled positions, each counted once
-    return cleared, None, _reduce_sum(grad) - _reduce_sum(cleared) if need_value else None
+    if not need_value:
+        return cleared, None, None
+    # the value's gradient as PyTorch gathers it (index_select refuses negative indices): what
+    # reached the filled slices, each counted once
+    filled = Tensor._make(np.unique(index._array.reshape(-1)))
+    return cleared, None, _reduce_sum(index_select(grad, dim, filled))
 
 
 def _index_fill_call(input, dim, index, value, apply):
@@ -201,12 +218,8 @@ def _index_fill_call(input, dim, index, value, apply):
                          f"{ndim - 1}], but got {dim})")
     if index._array.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    size = input._array.shape[dim] if input._array.ndim else 1
-    positions = index._array.reshape(-1)
-    bad = positions[(positions < -size) | (positions >= size)]
-    if bad.size:
-        raise IndexError(f"index {bad[0]} is out of bounds for dimension {dim % ndim} with size "
-                         f"{size}")
+    _check_fill_index(index._array.reshape(-1), dim % ndim,
+                      input._array.shape[dim] if input._array.ndim else 1)
     params = {"dim": dim % ndim}
     if not isinstance(value, Tensor):
         value = checked_number(value, input._array.dtype)  # PyTorch's range check of a number
@@ -291,26 +304,34 @@ def masked_scatter_(input, mask, source):
 # ------------------------------------------------------------------------- scatter, index_add
 
 
-def _scatter_key(index, dim):
-    """The numpy key that addresses ``out[..., index[i][j], ...]`` along ``dim`` (gather's key)."""
+def _scatter_site(out, index, dim):
+    """Where a scatter writes, as ATen's kernels see it (a 0-d tensor as a 1-element vector):
+    ``out`` (viewed) and the numpy key that addresses ``out[..., index[i][j], ...]`` along
+    ``dim`` (gather's key); an empty index addresses nothing, whatever its rank or dtype."""
+    target = out.reshape(1) if out.ndim == 0 else out
+    if not index.size:
+        return target, (np.zeros(0, np.int64),) * target.ndim
+    index = index.reshape(-1) if index.ndim == 0 else index
     grids = np.indices(index.shape, sparse=True)
-    index = index.astype(np.int64, copy=False)  # an empty index may have any dtype
-    return tuple(index if d == dim else grids[d] for d in range(index.ndim))
+    index = index.astype(np.int64, copy=False)
+    return target, tuple(index if d == dim else grids[d] for d in range(index.ndim))
 
 
-def _leading(src, shape):
+def _leading(src, index):
     """The leading block of ``src`` that the index covers (src may be larger than the index;
-    an empty index covers nothing, whatever the source's rank)."""
-    if 0 in shape:
-        return np.empty(shape, dtype=src.dtype)
-    return src[tuple(slice(0, n) for n in shape)]
+    a 0-d one is a 1-element vector; an empty index covers nothing)."""
+    if not index.size:
+        return np.empty(0, dtype=src.dtype)
+    src = src.reshape(-1) if src.ndim == 0 else src
+    return src[tuple(slice(0, n) for n in index.shape or (1,))]
 
 
 @primitive("scatter", node="ScatterBackward0", group=OTHER, saves=("index",),
            nondifferentiable=("index",))
 def _scatter(a, index, src, *, dim):
     out = a.copy()
-    out[_scatter_key(index, dim)] = _leading(src, index.shape)
+    target, key = _scatter_site(out, index, dim)
+    target[key] = _leading(src, index)
     return out
 
 
@@ -318,7 +339,8 @@ def _scatter(a, index, src, *, dim):
            nondifferentiable=("index",))
 def _scatter_value(a, index, *, dim, value):
     out = a.copy()
-    out[_scatter_key(index, dim)] = value
+    target, key = _scatter_site(out, index, dim)
+    target[key] = value
     return out
 
 
@@ -326,7 +348,7 @@ def _scatter_value(a, index, *, dim, value):
            nondifferentiable=("index",))
 def _scatter_add(a, index, src, *, dim):
     out = a.copy()
-    np.add.at(out, _scatter_key(index, dim), _leading(src, index.shape))
+    np.add.at(*_scatter_site(out, index, dim), _leading(src, index))
     return out
 
 
@@ -336,7 +358,7 @@ _LEGACY_REDUCTIONS = {"add": np.add, "multiply": np.multiply}
 @primitive("scatter_reduce_legacy", node="NotImplemented", group=OTHER)
 def _scatter_reduced(a, index, src, *, dim, reduce, op):
     out = a.copy()
-    _LEGACY_REDUCTIONS[reduce].at(out, _scatter_key(index, dim), _leading(src, index.shape))
+    _LEGACY_REDUCTIONS[reduce].at(*_scatter_site(out, index, dim), _leading(src, index))
     return out
 
 
@@ -502,7 +524,8 @@ def scatter_add_(input, dim, index, src):
 def _index_add(a, index, source, *, dim, alpha):
     out = a.copy()
     target = out.reshape(1) if out.ndim == 0 else out  # a scalar is indexed as one element
-    np.add.at(target, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
+    if target.size:  # (an empty matrix's indices are not read)
+        np.add.at(target, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
     return out
 
 
@@ -565,16 +588,20 @@ def _indices_outside(input, dim, index):
     return positions[(positions < 0) | (positions >= size)]
 
 
-def _check_index_add(input, dim, index, source):
-    """index_add's checks: the shared ones, then its range check (only a vector's message
-    differs)."""
+def _check_index_add(input, dim, index, source, alpha):
+    """index_add's checks: the shared ones, then its range check, which an empty matrix or more
+    skips and whose message is the scatter_add kernel's when PyTorch adds through it (an int64
+    index, an alpha of 1, along the first or last dimension of a matrix or more)."""
     dim, index = _check_index_func("index_add_", input, dim, index, source)
+    ndim = input._array.ndim
+    if ndim > 1 and not input._array.size:
+        return dim, index
     outside = _indices_outside(input, dim, index)
     if outside.size:
-        if input._array.ndim <= 1:
-            raise IndexError("index out of range in self")
-        raise RuntimeError(f"index {outside[0]} is out of bounds for dimension {dim} with size "
-                           f"{input._array.shape[dim]}")
+        if ndim > 1 and dim in (0, ndim - 1) and alpha == 1 and index._array.dtype == np.int64:
+            raise RuntimeError(f"index {outside[0]} is out of bounds for dimension {dim} with "
+                               f"size {input._array.shape[dim]}")
+        raise IndexError("index out of range in self")
     return dim, index
 
 
@@ -584,14 +611,14 @@ def _without_dim(shape, dim):
 
 def index_add(input, dim, index, source, *, alpha=1):
     _require_index_tensor("index_add", index)
-    dim, index = _check_index_add(input, dim, index, source)
+    dim, index = _check_index_add(input, dim, index, source, alpha)
     alpha = checked_number(alpha, input._array.dtype)  # an integer tensor truncates it
     return _index_add(input, index, source, dim=dim, alpha=alpha)
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
     _require_index_tensor("index_add_", index)
-    dim, index = _check_index_add(input, dim, index, source)
+    dim, index = _check_index_add(input, dim, index, source, alpha)
     alpha = checked_number(alpha, input._array.dtype)
     return apply_inplace(_index_add, input, (index, source), {"dim": dim, "alpha": alpha})
 
@@ -615,8 +642,8 @@ def _(ctx, grad, key):
 
 def _index_put_key(name, input, indices, values):
     """The numpy key of ``index_put``'s index tensors, checked as PyTorch checks them: a tuple
-    (or list) of tensors, integer or mask dtypes, in bounds, broadcasting together, with
-    ``values`` broadcasting to the indexed shape."""
+    (or list) of tensors, integer or mask dtypes, masks of the input's shape, broadcasting
+    together (their values, and how ``values`` broadcasts, are for the caller to check)."""
     if not isinstance(indices, (tuple, list)):
         raise TypeError(f"{name}(): argument 'indices' (position 1) must be tuple of Tensors, "
                         f"not {type(indices).__name__}")
@@ -625,47 +652,50 @@ def _index_put_key(name, input, indices, values):
                         f"{type(values).__name__}")
     check_tensor_elements(indices)
     shape = input._array.shape
-    parts = _key_parts(tuple(indices))
+    parts, _ = _key_parts(tuple(indices))
+    parts = [np.asarray(p) if type(p) is int else p for p in parts]  # 0-d tensors index too
     given = sum(p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
                 for p in parts)
     if given > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got {given})")
-    _parse_key(shape, parts)  # bounds, mask shapes, broadcasting of the index tensors
-    key = tuple(np.asarray(p) for p in parts)
-    indexed = np.broadcast_to(np.empty((), np.bool_), shape)[key].shape
-    if not _broadcasts_to(values._array.shape, indexed):
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._array.shape)} "
-                           f"cannot be broadcast to indexing result of shape {list(indexed)}")
-    return key
+    _parse_key(shape, parts, check_bounds=False)
+    return tuple(np.asarray(p) for p in parts)
 
 
-def _broadcasts_to(shape, target):
-    return len(shape) <= len(target) and all(
-        s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
+def _check_accumulated_put(input, key, values):
+    """``index_put_``'s checks when it adds up (no mask fill then): the values' shape and dtype,
+    then the index values."""
+    check_put_shape(values, input._array.shape, key)
+    if values._array.dtype != input._array.dtype:
+        raise RuntimeError(index_put_dtype_error(input, values))
+    check_index_bounds(input._array.shape, key)
 
 
 def index_put(input, indices, values, accumulate=False):
     """``index_put_`` into a copy of ``input``, recorded as PyTorch records it: one
     IndexPutBackward0 node of ``input`` and ``values``, no clone in between."""
     key = _index_put_key("index_put", input, indices, values)
-    _check_index_put_dtype(input, values)
     if accumulate:
+        _check_accumulated_put(input, key, values)
         return _index_put_accumulate(input, values, key=key)
-    return _index_put(input, values, key=([], key))  # (no view steps: index tensors only)
-
-
-def _check_index_put_dtype(input, values):
+    _check_index_put(input, input._array.shape, key, values)
+    cast = values  # (a one-element value filled through a mask may have another dtype)
     if values._array.dtype != input._array.dtype:
-        raise RuntimeError(index_put_dtype_error(input, values))
+        cast = to_dtype(values, input.dtype)
+    result = _index_put(input, cast, key=([], key))  # (no view steps: index tensors only)
+    _check_recordable(input, (values,))
+    return result
 
 
 def index_put_(input, indices, values, accumulate=False):
     """``input[indices] = values``, or ``+=`` with repeated indices adding up (``accumulate``)."""
     key = _index_put_key("index_put_", input, indices, values)
-    _check_index_put_dtype(input, values)
     if not accumulate:
+        # checked here: the assignment drops the values' leading ones and selects with 0-d indices
+        _check_index_put(input, input._array.shape, key, values)
         input[tuple(indices)] = values
         return input
+    _check_accumulated_put(input, key, values)
     return apply_inplace(_index_put_accumulate, input, (values,), {"key": key})
 
 
@@ -710,13 +740,13 @@ def _scatter_reduce_into(out, key, values, reduce, include_self):
            saves=("a", "index", "src", "out"), nondifferentiable=("index",))
 def _scatter_reduce(a, index, src, *, dim, reduce, include_self):
     out = a.copy()
-    _scatter_reduce_into(out, _scatter_key(index, dim), _leading(src, index.shape), reduce,
+    _scatter_reduce_into(*_scatter_site(out, index, dim), _leading(src, index), reduce,
                          include_self)
     return out
 
 
 _scatter_reduce.inplace = lambda out, index, src, *, dim, reduce, include_self: (
-    _scatter_reduce_into(out, _scatter_key(index, dim), _leading(src, index.shape), reduce,
+    _scatter_reduce_into(*_scatter_site(out, index, dim), _leading(src, index), reduce,
                          include_self))
 
 
@@ -803,6 +833,8 @@ def _(ctx, grad, dim, reduce, include_self):
 @_index_reduce.vjp
 def _(ctx, grad, dim, reduce, include_self):
     index = ctx.saved[1]
+    if not include_self and index._array.dtype != np.int64:  # PyTorch's backward index_fills
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     expanded = Tensor._make(np.ascontiguousarray(
         _index_expanded(index._array, dim, ctx.input_shapes[2])))
     grad_self, grad_src = _scatter_reduce_grads(ctx, grad, expanded, dim, reduce, include_self)
@@ -851,31 +883,49 @@ def scatter_reduce_(input, dim, index, src, reduce, *, include_self=True):
 
 
 def _check_index_copy(input, dim, index, source):
-    """index_copy's checks: a vector of int64 indices, one per slice of ``source`` along ``dim``,
-    a source of the input's shape elsewhere; returns ``dim`` made non-negative."""
+    """index_copy's checks, in PyTorch's order: a vector of int64 indices, one per slice of
+    ``source`` along ``dim`` (a 0-d source is one slice), a source of the input's shape elsewhere;
+    returns ``dim`` made non-negative."""
     op = "index_copy_"
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' (position 2) must be Tensor, not "
                         f"{type(index).__name__}")
-    dim = _dims_of(dim, input._array.ndim)[0]
-    positions = index._array
+    dim = _axis(dim, input._array.ndim)
+    positions, shape, source_shape = index._array, input._array.shape, source._array.shape
     if positions.ndim > 1:
         raise IndexError(f"{op}(): Index should have dimension 1 or 0 (got {positions.ndim})")
-    source_shape = source._array.shape if source._array.ndim else (1,)
-    shape = input._array.shape if input._array.ndim else (1,)
-    if source_shape[dim] != positions.size:
+    if not source_shape and positions.size != 1:
+        raise IndexError(f"{op}(): When source is scalar, index should have one element (got "
+                         f"{positions.size})")
+    if len(source_shape) != len(shape) and source_shape and shape:
+        raise IndexError(f"{op}(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({len(source_shape)}),"
+                         f" destination dimensionality ({len(shape)})")
+    if positions.dtype != np.int64:
+        raise RuntimeError(f"{op}(): Expected a long tensor for index, but got {_type_name(index)}")
+    if source._array.dtype != input._array.dtype:
+        raise RuntimeError(f"{op}(): self and source expected to have the same dtype, but got "
+                           f"(self) {_type_name(input)} and (source) {_type_name(source)}")
+    _check_copied_slices(shape, source_shape, dim)
+    if source_shape and positions.size != source_shape[dim]:
         raise IndexError(f"{op}(): Number of indices ({positions.size}) should be equal to "
                          f"source.size(dim) ({source_shape[dim]})")
-    if source_shape[:dim] + source_shape[dim + 1:] != shape[:dim] + shape[dim + 1:]:
-        raise IndexError(f"{op}(): Source/destination tensor must have same slice shapes. "
-                         f"Destination slice shape: {list(shape[:dim] + shape[dim + 1:])} at "
-                         f"dimension {dim} and source slice shape: "
-                         f"{list(source_shape[:dim] + source_shape[dim + 1:])} at dimension 0.")
-    outside = (positions < 0) | (positions >= shape[dim])  # negative indices do not wrap
+    size = shape[dim] if shape else 1
+    outside = (positions < 0) | (positions >= size)  # negative indices do not wrap
     if outside.any():
         raise IndexError(f"{op}(): index {positions[outside].flat[0]} is out of bounds for "
-                         f"dimension {dim} with size {shape[dim]}")
+                         f"dimension {dim} with size {size}")
     return dim
+
+
+def _check_copied_slices(shape, source_shape, dim):
+    """The slices either side of ``dim`` must match (printed as ATen prints a size vector)."""
+    sliced, source_sliced = _without_dim(shape, dim), _without_dim(source_shape, dim)
+    if sliced != source_sliced:
+        raise RuntimeError("index_copy_(): Source/destination tensor must have same slice shapes. "
+                           f"Destination slice shape: {' '.join(map(str, sliced))} at dimension "
+                           f"{dim} and source slice shape: {' '.join(map(str, source_sliced))} at "
+                           "dimension 0.")
 
 
 def _type_name(tensor):
@@ -891,14 +941,26 @@ def _index_reduce_call(input, dim, index, source, reduce, include_self, apply):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
     dim, index = _check_index_func("index_reduce_", input, dim, index, source)
+    if not include_self:  # PyTorch first fills the indexed slices with index_fill_
+        _check_fill_index(index._array, dim, input._array.shape[dim] if input._array.ndim else 1)
     if _indices_outside(input, dim, index).size:
         raise IndexError("index out of range in self")
     _warn_once("index_reduce() is in beta and the API may change at any time.")
     # the kernel that first meets the values: the one filling the identity, without self
     _refuse_kinds(input, "index_func_" if include_self else "index_reduce_func_exclude_input_init",
                   "bc")
-    return apply(_index_reduce, input, (index, source),
-                 {"dim": dim, "reduce": reduce, "include_self": include_self})
+    params = {"dim": dim, "reduce": reduce, "include_self": include_self}
+    if not input._array.ndim:
+        return _apply_as_vector(apply, _index_reduce, input, (index, source), params)
+    return apply(_index_reduce, input, (index, source), params)
+
+
+def _check_fill_index(positions, dim, size):
+    """index_fill's range check of its index: each in ``[-size, size)``."""
+    unfillable = positions[(positions < -size) | (positions >= size)]
+    if unfillable.size:
+        raise IndexError(f"index {unfillable[0]} is out of bounds for dimension {dim} with size "
+                         f"{size}")
 
 
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
@@ -933,24 +995,23 @@ def _(ctx, grad, dim):
     (index,) = ctx.saved
     need_self, _, need_source = ctx.needs_input_grad
     return (_index_fill(grad, index, dim=dim, value=0) if need_self else None, None,
-            index_select(grad, dim, index) if need_source else None)
+            index_select(grad, dim, index).reshape(ctx.input_shapes[2]) if need_source else None)
 
 
 def _index_copy_call(input, dim, index, source, apply):
-    if isinstance(index, Tensor) and index._array.dtype != np.int64:
-        raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
-                           f"{_type_name(index)}")
-    if source._array.dtype != input._array.dtype:
-        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
-                           f"got (self) {_type_name(input)} and (source) "
-                           f"{_type_name(source)}")
     dim = _check_index_copy(input, dim, index, source)
     if not index._array.ndim:
         index = index.reshape(1)
     if not input._array.ndim:
-        return apply(_index_copy, input.reshape(1), (index, source.reshape(1)),
-                     {"dim": 0}).reshape(())
+        return _apply_as_vector(apply, _index_copy, input, (index, source), {"dim": 0})
     return apply(_index_copy, input, (index, source), {"dim": dim})
+
+
+def _apply_as_vector(apply, prim, input, others, params):
+    """``prim`` applied to a 0-d input and its one-element operands as vectors of that element,
+    as the kernels index them."""
+    vector = apply(prim, input.reshape(1), tuple(other.reshape(1) for other in others), params)
+    return input if apply is apply_inplace else vector.reshape(())
 
 
 def index_copy(input, dim, index, source):
@@ -1010,12 +1071,13 @@ def take_along_dim(input, indices, dim=None):
     dim = _axis(dim, input._array.ndim)
     if input._array.ndim == 0:
         raise no_dimensions_error(dim)
-    outside_dim = [[1 if d == dim else n for d, n in enumerate(t._array.shape)]
-                   for t in (input, indices)]
+    sized_as_indices = list(input._array.shape)  # PyTorch broadcasts this with the indices
+    sized_as_indices[dim] = indices._array.shape[dim]
     try:
-        shape = np.broadcast_shapes(*outside_dim)
+        shape = list(np.broadcast_shapes(sized_as_indices, indices._array.shape))
     except ValueError:
-        raise RuntimeError(broadcast_error((input, indices), {})) from None
+        stand_in = Tensor._make(np.broadcast_to(np.zeros((), np.bool_), sized_as_indices))
+        raise RuntimeError(broadcast_error((stand_in, indices), {})) from None
     size = input._array.shape[dim]
     if size == 0 and indices._array.size:
         raise RuntimeError("ZeroDivisionError")  # PyTorch's wrapping divides by the size

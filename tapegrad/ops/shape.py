@@ -5,6 +5,7 @@ one version counter, as in PyTorch.
 """
 import builtins
 import math
+import numbers
 import operator
 
 import numpy as np
@@ -16,7 +17,7 @@ from ..tensor import (_LEGACY_TYPE_NAMES, VIEW_OF_LEAF_INPLACE_ERROR, Tensor,
                       _contiguous_strides)
 from .broadcast import expand, sum_to
 from .creation import _index as _as_int, int_list
-from .operands import check_tensor_elements, checked_number
+from .operands import check_tensor_elements, checked_number, type_name
 from .registry import OTHER, VIEW, primitive
 from .signatures import invalid_combination
 
@@ -298,16 +299,18 @@ def movedim(input, source, destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({source} dims) "
                            f"should contain the same number of dims as destination "
                            f"({destination} dims)")
-    source = _distinct_axes(source, ndim, "source")
-    destination = _distinct_axes(destination, ndim, "destination")
+    # PyTorch wraps every dim before it looks for repeated ones
+    source_axes, destination_axes = ([_axis(d, ndim) for d in dims]
+                                     for dims in (source, destination))
+    source = _distinct_axes(source_axes, source, "source")
+    destination = _distinct_axes(destination_axes, destination, "destination")
     order = [d for d in range(ndim) if d not in source]
     for d, s in sorted(zip(destination, source)):  # ascending, so each lands where it belongs
         order.insert(d, s)
     return _permute(input, dims=tuple(order[:ndim]))  # a 0-d tensor accepts dim 0 and stays 0-d
 
 
-def _distinct_axes(dims, ndim, name):
-    axes = [_axis(d, ndim) for d in dims]
+def _distinct_axes(axes, dims, name):
     if len(set(axes)) != len(axes):
         raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
     return axes
@@ -507,7 +510,9 @@ def _key_parts(key, warn_byte_masks=True):
     numbers, as PyTorch reads them) and anything else refused with PyTorch's message. A uint8
     tensor is a mask, with PyTorch's deprecation warning (unless the caller gives it)."""
     parts = list(key) if type(key) is tuple or _reads_as_tuple(key) else [key]
+    specified = 0
     for i, part in enumerate(parts):
+        specified += _dims_specified(part)
         if isinstance(part, Tensor):
             if warn_byte_masks and part._array.dtype == np.uint8 and part._array.ndim:
                 warn_at_caller(_BYTE_MASK_WARNING)
@@ -525,11 +530,26 @@ def _key_parts(key, warn_byte_masks=True):
                 part = builtins.int(part) if part.ndim == 0 else part.astype(np.int64, copy=False)
             else:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        elif isinstance(part, (str, bytes)):  # a sequence PyTorch tries to make a tensor of
+            raise TypeError(f"new(): invalid data type '{type(part).__name__}'")
+        elif isinstance(part, builtins.int) and not -2 ** 63 <= part < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
         elif not (part is None or part is Ellipsis or isinstance(part, (builtins.int, slice))):
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                              f"Variables are valid indices (got {type(part).__name__})")
         parts[i] = part
-    return parts
+    return parts, specified
+
+
+def _dims_specified(part):
+    """How many dimensions PyTorch counts a key part as indexing, before reading it: a mask
+    tensor one per dimension, None, Ellipsis and bools none, anything else one (a list of bools
+    too, which then indexes as many as it has)."""
+    if part is None or part is Ellipsis or type(part) is bool:
+        return 0
+    if isinstance(part, Tensor) and part._array.dtype in (np.bool_, np.uint8):
+        return part._array.ndim
+    return 1
 
 
 def _sequence_index(sequence):
@@ -543,27 +563,38 @@ def _sequence_index(sequence):
     return np.trunc(array).astype(np.int64)
 
 
-def _refuse_single_part_of_0d(part):
-    """PyTorch's errors for a 0-d tensor indexed by one int or slice: 0 would be ``item()``'s
-    job, any other int is out of bounds of a dimension of size 0, a slice has no dim to cut."""
+def _refuse_lone_int_or_slice_of_0d(part):
+    """PyTorch's errors for a 0-d tensor indexed by one int or slice (not in a tuple): 0 would be
+    ``item()``'s job, any other int is out of bounds of a dimension of size 0, a slice has no dim
+    to cut."""
     if type(part) is builtins.int:
         if part:
             raise IndexError(f"index {part} is out of bounds for dimension 0 with size 0")
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if type(part) is slice:
+        _check_step(part)
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
 
 
-def _parse_key(shape, parts, skip_full_slices=True):
+def _check_step(part):
+    if part.step == 0:  # (Python's own message)
+        raise ValueError("slice step cannot be zero")
+    if part.step is not None and part.step < 0:
+        raise ValueError("step must be greater than zero")
+
+
+def _parse_key(shape, parts, specified=None, skip_full_slices=True, check_bounds=True):
     """PyTorch's reading of a key: the view steps ``(kind, numpy key, dim)`` applied in order, then
-    the numpy key of the index tensors over the result (None when there are none)."""
+    the numpy key of the index tensors over the result (None when there are none). ``specified``
+    is how many dimensions PyTorch counts the key as indexing (by default, as its parts index
+    them). Writes check the index tensors' values last (``check_bounds=False``), as PyTorch's
+    kernel does."""
     ndim = len(shape)
-    specified = builtins.sum(
-        p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
-        for p in parts if not (p is None or p is Ellipsis or type(p) is bool))
-    if ndim == 0 and len(parts) == 1:
-        _refuse_single_part_of_0d(parts[0])
+    if specified is None:
+        specified = builtins.sum(
+            p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
+            for p in parts if not (p is None or p is Ellipsis or type(p) is bool))
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     shape = list(shape)  # the shape of the view built so far
@@ -573,60 +604,121 @@ def _parse_key(shape, parts, skip_full_slices=True):
         if part is Ellipsis:
             dim += ndim - specified
         elif part is None or type(part) is bool:  # a bool adds a dimension it then indexes
+            _axis(dim, len(shape) + 1)
             steps.append(("unsqueeze", lead + (None,), dim))
             shape.insert(dim, 1)
             if type(part) is bool:
                 indices.append((dim, np.zeros(builtins.int(part), dtype=np.int64)))
             dim += 1
         elif isinstance(part, builtins.int):
-            size = shape[dim]
+            size = shape[dim] if dim < len(shape) else 0  # (past a list mask PyTorch counts once)
             if not -size <= part < size:
                 raise IndexError(f"index {part} is out of bounds for dimension {real_dim} with "
                                  f"size {size}")
             steps.append(("select", lead + (part, Ellipsis), dim))
             del shape[dim]
         elif isinstance(part, slice):
-            if part.step is not None and part.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_step(part)
+            _axis(dim, len(shape))
             bounds = part.indices(shape[dim])
             if not (skip_full_slices and bounds == (0, shape[dim], 1)):
                 steps.append(("slice", lead + (part,), dim))
                 shape[dim] = len(range(*bounds))
             dim += 1
         else:
-            _check_index_array(part, shape, dim, len(indices))
             indices.append((dim, part))
             dim += part.ndim if part.dtype == np.bool_ else 1
-    return steps, _advanced_key(indices)
+    for dim, index in indices:  # against the whole view, once all its steps are known
+        _check_mask_shape(index, shape, dim)
+    advanced = _advanced_key(indices, shape)
+    if check_bounds:
+        check_index_bounds(shape, advanced)
+    return steps, advanced
 
 
-def _check_index_array(index, shape, dim, ordinal):
-    if index.dtype == np.bool_:
-        for j, size in enumerate(index.shape):
-            if dim + j >= len(shape) or shape[dim + j] != size:
-                raise IndexError(f"The shape of the mask {list(index.shape)} at index {j} does not "
-                                 f"match the shape of the indexed tensor {shape} at index "
-                                 f"{dim + j}")
+def _check_mask_shape(index, shape, dim):
+    if index.dtype != np.bool_:
         return
-    size = shape[dim]
-    outside = (index >= size) | (index < -size)
+    for j, size in enumerate(index.shape):
+        _axis(dim + j, len(shape))  # (past the view after a list mask PyTorch counts once)
+        if shape[dim + j] != size:
+            raise IndexError(f"The shape of the mask {list(index.shape)} at index {j} does not "
+                             f"match the shape of the indexed tensor {shape} at index {dim + j}")
+
+
+def _indexed_dims(shape, advanced):
+    """``(size, index array)`` of each dimension the index arrays of a numpy key index, a mask
+    giving one array per dimension it covers (its nonzero positions), as PyTorch expands it."""
+    dims, dim = [], 0
+    for part in advanced:
+        if isinstance(part, np.ndarray) and part.dtype == np.bool_:
+            dims += zip(shape[dim:dim + part.ndim], np.nonzero(part) if part.ndim else ())
+            dim += part.ndim
+        else:
+            if isinstance(part, np.ndarray):
+                dims.append((shape[dim], part))
+            dim += 1
+    return dims
+
+
+def check_index_bounds(shape, advanced):
+    """PyTorch's index kernel: the first element (in the order of the broadcast indices) that
+    some index tensor puts out of bounds, the index tensors taken in order for each element."""
+    if advanced is None or not _reads_outside(shape, advanced):
+        return
+    dims = _indexed_dims(shape, advanced)
+    arrays = np.broadcast_arrays(*(index for _, index in dims))
+    outside = np.stack([(a >= size) | (a < -size) for (size, _), a in zip(dims, arrays)], axis=-1)
     if outside.any():
-        raise IndexError(f"index {index[outside].flat[0]} is out of bounds for dimension "
-                         f"{ordinal} with size {size}")
+        element = np.argmax(outside.any(axis=-1).reshape(-1))
+        j = builtins.int(np.argmax(outside.reshape(-1, len(dims))[element]))
+        raise IndexError(f"index {arrays[j].reshape(-1)[element]} is out of bounds for dimension "
+                         f"{j} with size {dims[j][0]}")
 
 
-def _advanced_key(indices):
+def _reads_outside(shape, advanced):
+    """Whether an integer index array of the numpy key reads outside its dimension (a mask's
+    positions are inside: its shape is checked)."""
+    dim = 0
+    for part in advanced:
+        if isinstance(part, np.ndarray) and part.dtype == np.bool_:
+            dim += part.ndim
+            continue
+        if isinstance(part, np.ndarray) and part.size and \
+                (part.max() >= shape[dim] or part.min() < -shape[dim]):
+            return True
+        dim += 1
+    return False
+
+
+def _advanced_key(indices, shape):
     """``(dim, array)`` pairs as one numpy key: full slices up to each array's dimension."""
     if not indices:
         return None
     if len(indices) > 1:  # (one index broadcasts with itself)
         _check_broadcastable(index for _, index in indices)
+    if indices[-1][0] >= len(shape):  # (past a list mask PyTorch counts once)
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got "
+                         f"{indices[-1][0] + 1})")
     key, position = [], 0
     for dim, index in indices:
         key.extend([slice(None)] * (dim - position))
         key.append(index)
         position = dim + (index.ndim if index.dtype == np.bool_ else 1)
+    if 0 in shape:  # an empty result reads no index value: PyTorch checks none
+        _check_empty_dims(shape, key)
+        key = [np.zeros_like(part) if isinstance(part, np.ndarray) and part.dtype != np.bool_
+               else part for part in key]
     return tuple(key)
+
+
+def _check_empty_dims(shape, key):
+    """An index into a dimension of size 0 is out of bounds, whatever its value (unless the
+    indices select nothing)."""
+    dims = _indexed_dims(shape, key)
+    if builtins.any(size == 0 for size, _ in dims) and \
+            0 not in np.broadcast_shapes(*(index.shape for _, index in dims)):
+        raise IndexError("index is out of bounds for dimension with size 0")
 
 
 def _check_broadcastable(indices):
@@ -711,9 +803,12 @@ def getitem(input, key):
     if type(key) is builtins.int and input._array.ndim and \
             -input._array.shape[0] <= key < input._array.shape[0]:
         return _select(input, key=(key, Ellipsis))  # x[i], the common case, read directly
-    parts = _key_parts(key)
+    parts, specified = _key_parts(key)
+    if not input._array.ndim:
+        _refuse_lone_int_or_slice_of_0d(key)
     lone_slice = len(parts) == 1 and isinstance(parts[0], slice)  # PyTorch records even ``x[:]``
-    steps, advanced = _parse_key(input._array.shape, parts, skip_full_slices=not lone_slice)
+    steps, advanced = _parse_key(input._array.shape, parts, specified,
+                                 skip_full_slices=not lone_slice)
     result = _apply_key(input, steps, advanced)
     return _alias(input) if result is input else result
 
@@ -764,40 +859,76 @@ def setitem(input, key, value):
     """``input[key] = value`` as PyTorch does it: a copy (or fill) into the selected view, or an
     index_put for index tensors; recorded as CopySlices when it writes through a view."""
     from .inplace import apply_inplace, copy_, fill_
-    steps, advanced = _parse_key(input._array.shape, _key_parts(key, warn_byte_masks=False))
+    if type(key) is bool:  # PyTorch writes nothing for a lone False, and reads True as None
+        if key is False:
+            if not isinstance(value, Tensor):
+                _value_of_dtype(value, input)  # (still refused if it is no number)
+            return None
+        key = None
+    parts, specified = _key_parts(key, warn_byte_masks=False)
+    if not input._array.ndim:
+        _refuse_lone_int_or_slice_of_0d(key)
+    steps, advanced = _parse_key(input._array.shape, parts, specified, check_bounds=False)
     _check_byte_masks(key, value)
     if steps and input._requires_grad and input._grad_fn is None and grad_mode.is_grad_enabled():
         raise RuntimeError(VIEW_OF_LEAF_INPLACE_ERROR)  # PyTorch writes through a view of it
-    if steps and advanced is None and 0 in input._array.strides:
+    if steps and advanced is None and 0 in input._array.strides and input._array.size:
         # an expanded tensor: write through the view the key selects, as PyTorch does, so that
         # only its elements are written (and checked for sharing memory)
         input, steps = _apply_key(input, steps, None), []
-    if advanced is not None and isinstance(value, Tensor) and \
-            value._array.dtype != input._array.dtype:
-        raise RuntimeError(index_put_dtype_error(input, value))
-    value = _value_of_dtype(value, input)
     if advanced is not None:
-        stripped = _without_leading_ones(value._array.shape)
-        if stripped != value._array.shape:
-            value = view(value, stripped)
+        if isinstance(value, Tensor):
+            value = _view_without_leading_ones(value)
+        _check_index_put(input, _view_of(input._array, steps).shape, advanced, value)
+        value = _value_of_dtype(value, input)
         prim = _copy_slices if steps else _index_put
         return apply_inplace(prim, input, (value,), {"key": (steps, advanced)})
     target_shape = _view_of(input._array, steps).shape
-    if value._array.shape != target_shape and value._array.ndim:
-        value = view(value, _without_leading_ones(value._array.shape))
-        if value._array.shape != target_shape:
+    if isinstance(value, Tensor) and value._array.shape != target_shape and value._array.ndim:
+        value = view(value, _without_leading_ones(value._array.shape))  # (always a view, as
+        if value._array.shape != target_shape:  # PyTorch's copy_ path; of the value's dtype)
             value = expand(value, target_shape)
+    value = _value_of_dtype(value, input)
     if steps:
         return apply_inplace(_copy_slices, input, (value,), {"key": (steps, None)})
     return fill_(input, value) if value._array.ndim == 0 else copy_(input, value)
+
+
+def _check_index_put(input, shape, advanced, value):
+    """PyTorch's checks of ``index_put_`` in its order: the value's shape, its dtype (unless a
+    one-element value is filled through a lone mask, which casts it), then the index values."""
+    if isinstance(value, Tensor):
+        if not fills_through_mask(advanced, value):
+            check_put_shape(value, shape, advanced)
+            if value._array.dtype != input._array.dtype:
+                raise RuntimeError(index_put_dtype_error(input, value))
+    check_index_bounds(shape, advanced)
+
+
+def fills_through_mask(advanced, value):
+    """Whether PyTorch's ``index_put_`` fills ``value`` with ``masked_fill_``: a one-element value
+    through a lone mask."""
+    arrays = [part for part in advanced if isinstance(part, np.ndarray)]
+    return value._array.size == 1 and len(arrays) == 1 and arrays[0].dtype == np.bool_
+
+
+def check_put_shape(value, shape, advanced):
+    """The value must broadcast to what the index tensors select (their values unread)."""
+    unread = tuple(np.zeros_like(part) if isinstance(part, np.ndarray) and part.dtype != np.bool_
+                   else part for part in advanced)
+    indexed = np.broadcast_to(np.empty((), np.bool_), shape)[unread].shape
+    given = value._array.shape
+    if len(given) > len(indexed) or builtins.any(
+            size not in (1, target) for size, target in zip(given[::-1], indexed[::-1])):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(given)} cannot be "
+                           f"broadcast to indexing result of shape {list(indexed)}")
 
 
 def _check_byte_masks(key, value):
     """PyTorch assigns a one-element value through a lone mask with ``masked_fill_``, which
     refuses a uint8 mask; other assignments read it as a (deprecated) bool mask."""
     parts = key if type(key) in (tuple, list) else (key,)
-    indices = [p for p in parts if isinstance(p, (list, tuple, range)) or
-               isinstance(p, (Tensor, np.ndarray)) and p.ndim]
+    indices = [p for p in parts if _is_index(p)]
     byte_masks = [p for p in indices if isinstance(p, Tensor) and p._array.dtype == np.uint8]
     if not byte_masks:
         return
@@ -808,6 +939,14 @@ def _check_byte_masks(key, value):
         warn_at_caller(_BYTE_MASK_WARNING)
 
 
+def _is_index(part):
+    """Whether PyTorch indexes with a key part as a tensor (bools too), not as a view step."""
+    if isinstance(part, (list, tuple, range)) or type(part) is bool:
+        return True
+    array = part._array if isinstance(part, Tensor) else part
+    return isinstance(array, np.ndarray) and (array.ndim > 0 or array.dtype == np.bool_)
+
+
 def index_put_dtype_error(destination, source):
     return ("Index put requires the source and destination dtypes match, got "
             f"{_LEGACY_TYPE_NAMES[destination._array.dtype.name]} for the destination and "
@@ -816,6 +955,8 @@ def index_put_dtype_error(destination, source):
 
 def _value_of_dtype(value, input):
     if not isinstance(value, Tensor):
+        if not isinstance(value, numbers.Number):  # (a sequence is no value either)
+            raise TypeError(f"can't assign a {type_name(type(value))} to a {input.type()}")
         # PyTorch's range check (-1 still gives uint8 255; float16 alone is unchecked: inf)
         if input._array.dtype.kind in "iub" or input._array.dtype == np.float32:
             value = checked_number(value, input._array.dtype)
@@ -824,6 +965,11 @@ def _value_of_dtype(value, input):
         from .elementwise import to_dtype
         return to_dtype(value, input.dtype)
     return value
+
+
+def _view_without_leading_ones(value):
+    stripped = _without_leading_ones(value._array.shape)
+    return value if stripped == value._array.shape else view(value, stripped)
 
 
 def _without_leading_ones(shape):
@@ -884,8 +1030,10 @@ def gather(input, dim, index, *, sparse_grad=False):
         return _gather(input, key=(np.zeros(positions.shape, np.int64),) * len(shape))
     if positions.dtype not in (np.int32, np.int64):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if positions.ndim != len(shape):
+    if builtins.max(positions.ndim, 1) != builtins.max(len(shape), 1):  # (0-d counts as 1-d)
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if not shape and positions.ndim:  # a 0-d input gathers as a vector of its one element
+        return gather(reshape(input, (1,)), dim, index)
     if not shape:  # a 0-d input is one element, which only a 0-d index 0 names
         if positions != 0:
             raise RuntimeError(f"index {positions} is out of bounds for dimension 0 with size 1")
@@ -905,7 +1053,14 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 
 def narrow(input, dim, start, length):
+    if input._array.ndim:  # (narrow checks the length first, narrow_copy after the start)
+        _check_narrow_length(length)
     return _slice(input, key=_narrow_key(input, dim, start, length))
+
+
+def _check_narrow_length(length):
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
 
 
 def narrow_copy(input, dim, start, length):
@@ -916,13 +1071,16 @@ def narrow_copy(input, dim, start, length):
 def _narrow_key(input, dim, start, length):
     if input._array.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if isinstance(start, Tensor):
+        if start._array.ndim or start._array.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = builtins.int(start._array)
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but "
                          f"got {start})")
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
+    _check_narrow_length(length)
     if start < 0:
         start += size
     if start + length > size:
