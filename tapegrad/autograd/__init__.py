@@ -4,7 +4,8 @@ from .anomaly_mode import (detect_anomaly, is_anomaly_check_nan_enabled, is_anom
                            set_detect_anomaly)
 from .engine import backward, grad
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
-                        no_grad, set_grad_enabled)
+                        is_multithreading_enabled, no_grad, set_grad_enabled,
+                        set_multithreading_enabled)
 from .graph import AccumulateGrad, Node
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -15,4 +16,5 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "in
            "is_grad_enabled", "is_inference_mode_enabled", "Node", "AccumulateGrad", "grad_mode",
            "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
            "GradcheckError", "functional", "Variable", "detect_anomaly", "set_detect_anomaly",
-           "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
+           "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_multithreading_enabled",
+           "is_multithreading_enabled"]

@@ -140,13 +140,16 @@ class BackwardCFunction(Node, FunctionCtx):
                 raise RuntimeError(f"function {name} returned a gradient different than None at "
                                    f"position {i + 1}, but the corresponding forward input was not "
                                    "a Variable")
-        checked = []
+        for position in self._tensor_positions:
+            g = result[position]
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+        checked = []  # (the gradient of an input that does not require grad passes unchecked)
         for index, (position, (shape, dtype)) in enumerate(zip(self._tensor_positions,
                                                                self._input_meta)):
             g = result[position]
-            if g is not None:
-                g = _fit_gradient(g, shape, dtype, name, index)
-            checked.append(g)
+            checked.append(_fit_gradient(g, shape, dtype, name, index)
+                           if g is not None and self.needs_input_grad[position] else g)
         return tuple(checked)
 
     def release(self):
@@ -314,12 +317,18 @@ class Function:
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
         _check_dirty_returned(ctx._dirty, outputs)
+        for dirty in ctx._dirty:  # PyTorch bumps a dirty tensor's version once more
+            dirty._version_counter.value += 1
         if recording:  # (else no backward can read saved tensors: none saved, none checked)
-            outputs = tuple(_attach(ctx, i, out, tensors) for i, out in enumerate(outputs))
+            several_views = sum(_differentiable(ctx, out) for out in outputs) > 1
+            outputs = tuple(_attach(ctx, i, out, tensors, len(outputs), several_views)
+                            for i, out in enumerate(outputs))
             ctx._output_meta = tuple((o._array.shape, o._array.dtype) if isinstance(o, Tensor)
                                      else None for o in outputs)
             _check_saveable(ctx._to_save)
             ctx._saved = tuple(_save(t, outputs) for t in ctx._to_save)
+        else:
+            outputs = tuple(_unrecorded(ctx, out, tensors) for out in outputs)
         ctx._to_save = ()
         if dual:
             _attach_tangents(cls, ctx, args, tensors, tangents, outputs)
@@ -474,25 +483,70 @@ def _save(tensor, outputs):
     return tensor, tensor._version_counter.value
 
 
-def _attach(ctx, index, out, inputs):
+def _differentiable(ctx, out):
+    """Only floating and complex tensors not marked non-differentiable are."""
+    return (isinstance(out, Tensor) and id(out) not in ctx._non_differentiable
+            and out._array.dtype.kind in "fc")
+
+
+def _unrecorded(ctx, out, inputs):
+    """An output when no graph is recorded: an input returned as it is comes back as an alias
+    that does not require grad (a dirty one that does not require grad, as it is); a view of an
+    input that requires grad may not be written in place with grad mode on, as a view made under
+    no_grad, with PyTorch's words for a custom Function's."""
+    if not isinstance(out, Tensor):
+        return out
+    if any(out is t for t in inputs):
+        dirty = any(out is d for d in ctx._dirty)
+        return out if dirty and not out._requires_grad else out.detach()
+    if out._view_made_without_grad is not None:
+        out._custom_function_view = (type(ctx).__name__.removesuffix("Backward"), False)
+    return out
+
+
+def _attach(ctx, index, out, inputs, n_outputs, several_views):
     """Make ``out`` the ``index``-th output of ``ctx``'s node."""
-    if not isinstance(out, Tensor) or id(out) in ctx._non_differentiable:
+    if not isinstance(out, Tensor):
         return out
-    if out._array.dtype.kind not in "fc":  # only floating and complex outputs are differentiable
-        return out
+    if not _differentiable(ctx, out):
+        # an input that requires grad comes back as a detached alias: the caller's tensor
+        # keeps its history
+        return out.detach() if out._requires_grad and any(out is t for t in inputs) else out
     if any(out is d for d in ctx._dirty):
-        _check_dirty(out)
-        out._version_counter.value += 1  # PyTorch bumps a dirty tensor's version once more
-    elif any(out is t or np.may_share_memory(out._array, t._array) for t in inputs):
+        return _rebase_dirty(ctx, index, out, n_outputs)
+    if any(out is t or np.may_share_memory(out._array, t._array) for t in inputs):
         if any(out is t for t in inputs):
             out = out.detach()  # an input returned unchanged becomes a new tensor of the graph
         # a view of an input: writing into it in place would bypass this node's backward
-        out._custom_function_view = type(ctx).__name__.removesuffix("Backward")
+        out._custom_function_view = (type(ctx).__name__.removesuffix("Backward"), several_views)
         out._view_made_without_grad = None  # made under forward's no_grad, yet ctx's output
-    out._grad_fn = ctx
-    out._output_nr = index
-    out._requires_grad = True
+    out._grad_fn, out._output_nr, out._requires_grad = ctx, index, True
     return out
+
+
+def _rebase_dirty(ctx, index, out, n_outputs):
+    """A tensor ``forward`` modified in place gets ``ctx``'s node as its history, as after an
+    in-place op: through its base's CopySlices when it is a view."""
+    from ..ops.inplace import carry_retained_grad, rebase_view_history
+    _check_dirty(out)
+    if out._base is not None:
+        if n_outputs > 1:
+            raise RuntimeError(DIRTY_VIEW_OF_SEVERAL_OUTPUTS_ERROR)
+        rebase_view_history(out, ctx)
+        return out
+    old_node, old_output_nr = out._grad_fn, out._output_nr
+    out._grad_fn, out._output_nr, out._requires_grad = ctx, index, True
+    carry_retained_grad(out, old_node, old_output_nr)
+    return out
+
+
+DIRTY_VIEW_OF_SEVERAL_OUTPUTS_ERROR = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one doing "
+    "the inplace that returns a single Tensor and a second one that does the other operations). "
+    "You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change.")
 
 
 def _check_dirty_returned(dirty, outputs):

@@ -170,7 +170,7 @@ def _fill_in_zeros(grads, references, strict, create_graph, stage):
 
 def _outer_grad_mode(create_graph):
     """The final differentiation records a graph only if asked to (or if grad mode is on)."""
-    return grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled())
+    return grad_mode.set_grad_enabled(bool(create_graph) or grad_mode.is_grad_enabled())
 
 
 def _call_scalar_function(func, inputs, fn_name, strict):

@@ -9,7 +9,7 @@ import inspect
 import threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "set_multithreading_enabled", "is_multithreading_enabled"]
 
 
 class _State(threading.local):
@@ -59,6 +59,9 @@ class _GradModeContext:
     def __exit__(self, *exc):
         _state.grad_enabled, _state.inference = self._saved
         return False
+
+    def clone(self):
+        return self.__class__()
 
     def __call__(self, fn):
         target = self._target
@@ -123,9 +126,12 @@ class set_grad_enabled(_GradModeContext):
     _bare_decorator = False
 
     def __init__(self, mode):
-        self.mode = bool(mode)
+        self.mode = _checked_bool("set_grad_enabled", mode)
         self._saved = (_state.grad_enabled, _state.inference)
         _state.grad_enabled = self.mode
+
+    def clone(self):
+        return self.__class__(self.mode)
 
     def _target(self):
         return self.mode, _state.inference
@@ -145,8 +151,59 @@ class inference_mode(_GradModeContext):
     tapegrad's ``no_grad`` is already free of per-tensor bookkeeping, so both run at the same speed.
     """
 
+    def __new__(cls, mode=True):
+        if mode is None or isinstance(mode, bool):
+            return object.__new__(cls)
+        return cls()(mode)  # anything else is a function to decorate, as in PyTorch
+
     def __init__(self, mode=True):
         self.mode = bool(mode)
 
+    def clone(self):
+        return self.__class__(self.mode)
+
     def _target(self):
         return (False, True) if self.mode else (True, False)
+
+
+def _checked_bool(function, value):
+    """A ``bool`` argument, refused otherwise (an int, a numpy bool) as PyTorch's parser does."""
+    if not isinstance(value, bool):
+        kind = type(value)
+        name = kind.__name__ if kind.__module__ == "builtins" else \
+            f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"{function}(): argument 'enabled' (position 1) must be bool, not {name}")
+    return value
+
+
+_multithreading = [True]
+
+
+def is_multithreading_enabled():
+    return _multithreading[0]
+
+
+class set_multithreading_enabled:
+    """PyTorch's switch for the backward pass's worker threads, set at once (``with`` restores
+    it). tapegrad's backward runs on the calling thread either way: only the flag is kept."""
+
+    def __init__(self, mode):
+        self.prev = _multithreading[0]
+        self.mode = _multithreading[0] = _checked_bool("set_multithreading_enabled", mode)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self.prev
+        return False
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper

@@ -75,6 +75,16 @@ class Node:
     def apply(self, grads):
         raise NotImplementedError
 
+    def __call__(self, *grads):
+        """Run the backward step on one gradient per output, as PyTorch's nodes may be called:
+        the gradients for the inputs (a lone one unwrapped)."""
+        primitive = getattr(self, "primitive", None)  # (split's pieces: as many as it made)
+        expected = self.output_count or getattr(primitive, "n_outputs", None) or len(grads)
+        if len(grads) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grads)} instead")
+        result = self.apply(grads)
+        return result[0] if len(result) == 1 else result
+
     def release(self):
         """Drop what the backward step saved (called after backward unless retain_graph)."""
 

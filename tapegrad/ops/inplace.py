@@ -49,7 +49,7 @@ def _apply_inplace(prim, target, others, params):
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
     if grad_enabled and target._view_made_without_grad is not None:
-        raise RuntimeError(NO_GRAD_VIEW_INPLACE_ERRORS[target._view_made_without_grad])
+        raise RuntimeError(_no_grad_view_error(target))
     recording = grad_enabled and (target._requires_grad or any(o._requires_grad for o in others))
     if grad_enabled and target._requires_grad:
         _check_inplace_allowed(target)
@@ -69,7 +69,9 @@ def _apply_inplace(prim, target, others, params):
     if registry._interceptor is not None:  # a tracing compiler records the write as well
         registry._interceptor.record_inplace(prim, target, others, params)
     if recording:
+        old_node, old_output_nr = target._grad_fn, target._output_nr
         prim._record((source, *others), params, target)
+        carry_retained_grad(target, old_node, old_output_nr)
     return target
 
 
@@ -83,6 +85,14 @@ NO_GRAD_VIEW_INPLACE_ERRORS = {
     for mode, made, now, block in (
         ("no_grad", "no_grad mode", "with grad mode enabled", "no_grad"),
         ("inference_mode", "inference mode", "in normal mode", "inference_mode"))}
+
+
+def _no_grad_view_error(view):
+    custom_function = view.__dict__.get("_custom_function_view")
+    if custom_function is None:
+        return NO_GRAD_VIEW_INPLACE_ERRORS[view._view_made_without_grad]
+    return ("A view was created in no_grad mode and is being modified inplace with grad mode "
+            f"enabled. {MULTIPLE_VIEWS_RULE if custom_function[1] else CUSTOM_FUNCTION_VIEW_RULE}")
 
 
 def _inplace_view(node_name, view):
@@ -102,8 +112,10 @@ def _inplace_view(node_name, view):
             node.__class__ = node.primitive.variant_node_class(name)
             input._grad_fn, input._output_nr, input._requires_grad = node, 0, True
         input._version_counter.value += 1
-        if input._view_version is not None:  # (a view: this write is its own, not its base's:
-            input._view_version = input._version_counter.value  # the history stays the node)
+        if input._view_version is not None and node is not None:
+            # a view given its own node keeps it; without one (under no_grad) its history goes
+            # stale and is regenerated from its base
+            input._view_version = input._version_counter.value
         return input
     op.__name__ = view.__name__ + "_"
     return op
@@ -133,12 +145,9 @@ def _apply_on_view(prim, view, others, params):
     (AsStridedBackward0).
     """
     base = view._base
-    geometry = _view_geometry(view._array, base._array)
-    if geometry is None:
-        raise RuntimeError(
-            "tapegrad: an in-place operation on a view of a non-contiguous tensor that requires "
-            "grad is not supported; apply it to a contiguous tensor or out of place")
-    region = shape_ops._strided_region(base, geometry=geometry)
+    placement = _writable_view_placement(view)
+    region = shape_ops._strided_region(_in_memory_order(base, placement[1]),
+                                       geometry=placement[0])
     result = prim(region, *others, **params)
     if result._array.shape != view._array.shape:
         raise RuntimeError(f"output with shape {list(view._array.shape)} doesn't match the "
@@ -150,17 +159,62 @@ def _apply_on_view(prim, view, others, params):
     view._version_counter.value += 1
     if registry._interceptor is not None:
         registry._interceptor.record_inplace(prim, view, others, params)
+    if result._grad_fn is not None and result._grad_fn._saved:
+        _saved_outputs_are_the_view(result._grad_fn, view)
     if result._grad_fn is None:  # an integer result: the region's old values get no gradient
-        shape_ops._copy_slices._record((base, result), {"key": shape_ops.strided_key(geometry)},
-                                       base)
+        if placement[1] is not None:
+            raise RuntimeError(_NON_CONTIGUOUS_BASE_ERROR)
+        shape_ops._copy_slices._record((base, result),
+                                       {"key": shape_ops.strided_key(placement[0])}, base)
+        _record_view_of_base(view, base, placement)
     else:
-        base_edge = (base._grad_fn, base._output_nr) if base._grad_fn is not None else \
-            (AccumulateGrad.of(base), 0) if base._requires_grad else (None, 0)
-        base._grad_fn, base._requires_grad = CopySlices(base_edge, result._grad_fn, geometry), True
-        if base._output_nr:
-            base._output_nr = 0
-    _record_view_of_base(view, base, geometry)
+        rebase_view_history(view, result._grad_fn, placement)
     return view
+
+
+def _saved_outputs_are_the_view(node, view):
+    """The op's saved output (``tanh_``, ``sigmoid_``, ``exp_`` …) is, as in PyTorch, the view
+    written to: a later write to the view or its base makes the backward refuse to run."""
+    version = view._version_counter.value
+    saved = []
+    for entry in node._saved:
+        if entry is not None and type(entry[0]) is registry._SavedOutput:
+            entry[0]._version_counter = view._version_counter
+            entry = entry[0], version
+        saved.append(entry)
+    node._saved = tuple(saved)
+
+
+_NON_CONTIGUOUS_BASE_ERROR = (
+    "tapegrad: an in-place operation on a view of a non-contiguous tensor that requires grad is "
+    "not supported; apply it to a contiguous tensor or out of place")
+
+
+def _writable_view_placement(view):
+    placement = _view_placement(view._array, view._base._array)
+    if placement is None:
+        raise RuntimeError(_NON_CONTIGUOUS_BASE_ERROR)
+    return placement
+
+
+def _in_memory_order(base, order):
+    """``base`` with its dims in memory order (as a C-contiguous tensor lays them out)."""
+    return base if order is None else base.permute(order)
+
+
+def rebase_view_history(view, node, placement=None):
+    """Record a write through ``view`` by ``node`` (whose first input was the view's old value)
+    on the view's base, as PyTorch's rebase_history: the base's history becomes ``CopySlices``
+    wrapping ``node``, the view's its region of the new base."""
+    base = view._base
+    placement = placement or _writable_view_placement(view)
+    base_edge = (base._grad_fn, base._output_nr) if base._grad_fn is not None else \
+        (AccumulateGrad.of(base), 0) if base._requires_grad else (None, 0)
+    base._grad_fn, base._requires_grad = CopySlices(base_edge, node, *placement), True
+    if base._output_nr:
+        base._output_nr = 0
+    carry_retained_grad(base, *base_edge)
+    _record_view_of_base(view, base, placement)
 
 
 def regenerate_view_history(view):
@@ -171,16 +225,30 @@ def regenerate_view_history(view):
         raise RuntimeError(_multi_view_error(
             view, "its base or another view of its base has been modified inplace"))
     base = view._base
-    geometry = _view_geometry(view._array, base._array)
-    if geometry is None or not base._requires_grad:
+    placement = _view_placement(view._array, base._array)
+    if placement is None:
         view._view_version = view._version_counter.value  # nothing newer to point at
         return
-    _record_view_of_base(view, base, geometry)
+    _record_view_of_base(view, base, placement)
+    if not base._requires_grad:  # (detached in place since): the gradient goes nowhere
+        view._grad_fn.next_functions = ((None, 0),)
 
 
-def _record_view_of_base(view, base, geometry):
-    shape_ops._strided_region._record((base,), {"geometry": geometry}, view)
+def _record_view_of_base(view, base, placement):
+    old_node, old_output_nr = view._grad_fn, view._output_nr
+    geometry, order = placement
+    shape_ops._strided_region._record((_in_memory_order(base, order),), {"geometry": geometry},
+                                      view)
     view._view_version = view._version_counter.value
+    carry_retained_grad(view, old_node, old_output_nr)
+
+
+def carry_retained_grad(tensor, old_node, old_output_nr):
+    """Move ``retain_grad``'s hook from the node that made ``tensor`` to the one an in-place op
+    just gave it, as PyTorch does: ``.grad`` is then the gradient of the new value."""
+    if tensor._retains_grad and old_node is not tensor._grad_fn:
+        for hook in old_node._hooks.retain_grad.pop(old_output_nr, ()):
+            tensor._grad_fn._add_tensor_pre_hook(tensor._output_nr, hook, retain_grad=True)
 
 
 class CopySlices(Node):
@@ -192,15 +260,15 @@ class CopySlices(Node):
     other inputs, which are this node's further edges, as PyTorch folds them.
     """
 
-    __slots__ = ("fn", "geometry")
+    __slots__ = ("fn", "geometry", "order")
     qualified_name = "torch::autograd::CopySlices"
 
-    def __init__(self, base_edge, fn, geometry):
+    def __init__(self, base_edge, fn, geometry, order=None):
         super().__init__((base_edge, *fn.next_functions[1:]))
-        self.fn, self.geometry = fn, geometry
+        self.fn, self.geometry, self.order = fn, geometry, order
 
     def apply(self, grads):
-        (grad,) = grads
+        grad = _in_memory_order(grads[0], self.order)
         shape, strides, _ = self.geometry
         if _overlapping(shape, strides):
             raise RuntimeError(OVERLAP_ERROR)  # PyTorch copies into the expanded region too
@@ -209,7 +277,10 @@ class CopySlices(Node):
         inner = region_grads[0]
         if inner is None:
             inner = Tensor._make(np.zeros((), grad._array.dtype))
-        return (shape_ops._copy_slices(grad, inner, key=key), *region_grads[1:])
+        grad = shape_ops._copy_slices(grad, inner, key=key)
+        if self.order is not None:
+            grad = grad.permute(tuple(np.argsort(self.order)))
+        return (grad, *region_grads[1:])
 
     def release(self):
         self.fn.release()
@@ -219,14 +290,20 @@ class CopySlices(Node):
         return self.fn.was_freed
 
 
-def _view_geometry(view, base):
-    """``(shape, strides, offset)`` of ``view`` in elements of its C-contiguous base (None for a
-    base of another layout, where no such description exists)."""
+def _view_placement(view, base):
+    """Where ``view`` lies in its dense base: ``(shape, strides, offset)`` in elements of the
+    base's memory, and the order of the base's dims in memory (None when C's): a base laid out
+    otherwise (a transposed result) is described with its dims in that order. None for a base
+    with gaps or overlaps, where no such description exists."""
+    order = None
     if not base.flags.c_contiguous:
-        return None
+        order = tuple(sorted(range(base.ndim), key=lambda dim: -base.strides[dim]))
+        if not base.transpose(order).flags.c_contiguous:
+            return None
     itemsize = base.itemsize
     offset = address(view) - address(base)
-    return view.shape, tuple(stride // itemsize for stride in view.strides), offset // itemsize
+    geometry = view.shape, tuple(stride // itemsize for stride in view.strides), offset // itemsize
+    return geometry, order
 
 
 OVERLAP_ERROR = (
@@ -367,16 +444,38 @@ def _cast_message(target, arrays):
 
 
 def _is_multi_view_output(view):
-    """Is ``view`` one of the views a single op returned (split, chunk, unbind)?"""
-    primitive = getattr(view._grad_fn, "primitive", None)
-    return primitive is not None and primitive.is_view and primitive.n_outputs is None
+    """Is ``view`` one of the views a single op returned (split, chunk, unbind), or a view of
+    one (PyTorch's views inherit the restriction)? Walks the view ops back to its base."""
+    base = view._base
+    if base is None:  # (unsafe_split's pieces are no views)
+        return False
+    node = view._grad_fn
+    while node is not None and node is not base._grad_fn:
+        primitive = getattr(node, "primitive", None)
+        if primitive is None or not primitive.is_view:
+            return False
+        if primitive.n_outputs is None:
+            return True
+        node = node.next_functions[0][0]
+    return False
+
+
+MULTIPLE_VIEWS_RULE = (
+    "This view is the output of a function that returns multiple views. Such functions do not "
+    "allow the output views to be modified inplace. You should replace the inplace operation by an "
+    "out-of-place one.")
+
+
+CUSTOM_FUNCTION_VIEW_RULE = (
+    "This view was created inside a custom Function (or because an input was returned as-is) and "
+    "the autograd logic to handle view+inplace would override the custom backward associated with "
+    "the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix "
+    "this by cloning the output of the custom Function.")
 
 
 def _multi_view_error(view, what):
     return (f"Output {view._output_nr} of {view._grad_fn.name()[:-len('Backward0')]} is a view "
-            f"and {what}. This view is the output of a function that returns multiple views. "
-            "Such functions do not allow the output views to be modified inplace. You should "
-            "replace the inplace operation by an out-of-place one.")
+            f"and {what}. {MULTIPLE_VIEWS_RULE}")
 
 
 def _check_inplace_allowed(target):
@@ -384,13 +483,10 @@ def _check_inplace_allowed(target):
     if node is None:
         raise RuntimeError(LEAF_INPLACE_ERROR)
     if "_custom_function_view" in target.__dict__:
+        function, several_views = target._custom_function_view
         raise RuntimeError(
-            f"Output {target._output_nr} of {target._custom_function_view} is a view and is being "
-            "modified inplace. This view was created inside a custom Function (or because an "
-            "input was returned as-is) and the autograd logic to handle view+inplace would "
-            "override the custom backward associated with the custom Function, leading to "
-            "incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
-            "output of the custom Function.")
+            f"Output {target._output_nr} of {function} is a view and is being modified inplace. "
+            f"{MULTIPLE_VIEWS_RULE if several_views else CUSTOM_FUNCTION_VIEW_RULE}")
     if _is_multi_view_output(target):
         raise RuntimeError(_multi_view_error(target, "is being modified inplace"))
     base = target._base
