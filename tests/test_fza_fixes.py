@@ -539,3 +539,22 @@ def test_a_view_returned_by_a_function_without_graph_may_not_be_written_with_gra
 @needs_torch
 def test_a_view_returned_by_a_function_without_graph_written_as_torch():
     assert_same(_write_view_returned_without_graph, torch)
+
+
+def _leaf_given_up_after_the_graph(T):
+    w = T.ones(2, requires_grad=True)
+    seen = []
+    w.register_post_accumulate_grad_hook(lambda t: seen.append(1))
+    y = (w * 2).sum()
+    w.requires_grad_(False)
+    y.backward()
+    return w.grad, len(seen)
+
+
+@needs_torch
+def test_a_leaf_that_stopped_requiring_grad_accumulates_nothing_as_torch():
+    assert_same(_leaf_given_up_after_the_graph, torch)
+
+
+def test_a_leaf_that_stopped_requiring_grad_accumulates_nothing():
+    assert _leaf_given_up_after_the_graph(tapegrad) == (None, 1)  # (its hook still runs)

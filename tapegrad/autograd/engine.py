@@ -527,8 +527,10 @@ def _complete(grads, count=None):
 
 
 def _accumulate(leaf, g, create_graph, shared):
-    """Add ``g`` into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks."""
-    _add_into_grad(leaf, g, create_graph, shared)
+    """Add ``g`` into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks (these run,
+    as PyTorch's, for a leaf that no longer requires grad, whose ``.grad`` is left alone)."""
+    if leaf._requires_grad:
+        _add_into_grad(leaf, g, create_graph, shared)
     hooks = leaf._post_accumulate_grad_hooks
     if hooks:
         for hook in tuple(hooks):
