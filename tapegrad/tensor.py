@@ -673,8 +673,6 @@ class Tensor:
         return format_tensor(self._array, dtype_name=d.name, show_dtype=show_dtype,
                              suffixes=tuple(suffixes), name=name)
 
-    __str__ = __repr__
-
     def __format__(self, spec):
         """A 0-d tensor formats as its Python number; any other takes no format spec (PyTorch
         defers to ``object.__format__``, which says so)."""
@@ -955,7 +953,7 @@ class Tensor:
         return ops.neg(self)
 
     def __pos__(self):
-        return self
+        return ops.special.positive(self)  # (itself, but a bool tensor is refused)
 
     def __abs__(self):
         return ops.abs(self)

@@ -94,3 +94,19 @@ def test_cond_and_while_loop_run_the_branch_and_the_loop():
     i, s = tapegrad.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2),
                                (tapegrad.tensor(0), tapegrad.tensor(1.0)))
     assert (i.item(), s.item()) == (3, 8.0)
+
+
+def test_str_of_a_subclass_follows_its_repr():
+    """``str`` is ``object.__str__``, which calls the class's own ``__repr__``."""
+    class Tagged(tapegrad.Tensor):
+        def __repr__(self):
+            return "tagged"
+    assert str(tapegrad.ones(2).as_subclass(Tagged)) == "tagged"
+    assert str(tapegrad.ones(2)) == repr(tapegrad.ones(2)) == "tensor([1., 1.])"
+
+
+def test_unary_plus_is_the_tensor_itself_but_refuses_bool():
+    x = tapegrad.ones(2)
+    assert +x is x
+    with pytest.raises(RuntimeError, match=r"The `\+` operator, on a bool tensor is not supported"):
+        +tapegrad.ones(2, dtype=tapegrad.bool)

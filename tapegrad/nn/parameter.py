@@ -57,8 +57,6 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
-    __str__ = __repr__  # Tensor binds its own __repr__ as __str__, which would skip the header
-
     def __reduce_ex__(self, protocol):
         return (_rebuild_parameter, (self._array, self._requires_grad))
 
