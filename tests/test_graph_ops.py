@@ -12,6 +12,7 @@ import pytest
 
 import tapegrad
 from tapegrad.autograd import gradcheck, gradgradcheck
+from same_as_torch import assert_float32_as_close_as_torch, torch_rounds_as_numpy
 
 torch = pytest.importorskip("torch")
 
@@ -334,10 +335,19 @@ def _adam_trajectory(T, name, options, dtype, steps=20):
     dict(lr=0.01, maximize=True, betas=(0.6, 0.7))], ids=str)
 def test_adam_float32_trajectories_round_as_pytorch(name, options):
     """PyTorch's operation order (lerp_, addcmul_ and add(alpha=) as fused multiply-adds,
-    addcdiv_); its float32 sqrt is off by one ulp for rare near-halfway inputs, so a difference
-    of a few ulps may appear in an element late in a trajectory, never more."""
+    addcdiv_). Where this PyTorch's float32 sqrt gives numpy's correctly rounded bits, a few
+    ulps may differ in a rare element late in a trajectory, never more; on some machines it is
+    often a unit off, and the trajectories are compared within a bound."""
     ours = _adam_trajectory(tapegrad, name, options, "float32")
     theirs = _adam_trajectory(torch, name, options, "float32")
+    if not torch_rounds_as_numpy(torch, "sqrt", "float32", -30, 10, log2=True):
+        # a sqrt a unit off moves an update by ~2**-24 of itself, a parameter's rounding by a
+        # unit: measured one unit of the largest parameter after 20 steps, at most
+        ours64 = _adam_trajectory(tapegrad, name, options, "float64")
+        reference = _adam_trajectory(torch, name, options, "float64")
+        for a, b, a64, reference64 in zip(ours, theirs, ours64, reference):
+            assert_float32_as_close_as_torch(a, b, a64, reference64)
+        return
     for a, b in zip(ours, theirs):
         ulps = np.abs(a.view(np.int32).astype(np.int64) - b.view(np.int32).astype(np.int64))
         assert ulps.max() <= 4 and np.mean(ulps == 0) > 0.95

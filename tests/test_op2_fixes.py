@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import tapegrad
-from same_as_torch import assert_same
+from same_as_torch import (assert_float32_as_close_as_torch, assert_same,
+                           torch_rounds_as_numpy)
 
 try:
     import torch
@@ -52,11 +53,19 @@ def _trajectory(lib, name, options, foreach, dtype_name="float32", steps=STEPS):
 @pytest.mark.parametrize("foreach", [False, True])
 @pytest.mark.parametrize("name, options", CONFIGS, ids=lambda c: str(c))
 def test_float32_trajectory_rounds_as_pytorch(name, options, foreach):
-    """Bit for bit but for PyTorch's float32 sqrt, which is not always correctly rounded (one
-    unit off in well under 1 % of elements; numpy's is exact). Before these rules followed
-    PyTorch's operations, 5-90 % of the elements differed after 12 steps."""
+    """Bit for bit (but for a few elements, a unit off) where this PyTorch's float32 sqrt is
+    correctly rounded, as numpy's is; it is not on every machine (on one, a unit off in 17 % of
+    values). Before these rules followed PyTorch's operations, 5-90 % of the elements
+    differed after 12 steps."""
     ours = _trajectory(tapegrad, name, options, foreach).astype(np.float32)
     theirs = _trajectory(torch, name, options, foreach).astype(np.float32)
+    if not torch_rounds_as_numpy(torch, "sqrt", "float32", -30, 10, log2=True):
+        # a sqrt a unit off moves an update by ~2**-24 of itself, a parameter's rounding by a
+        # unit: measured two units of the largest parameter after 12 steps, at most
+        assert_float32_as_close_as_torch(
+            ours, theirs, _trajectory(tapegrad, name, options, foreach, "float64"),
+            _trajectory(torch, name, options, foreach, "float64"))
+        return
     differing = ours != theirs
     assert differing.sum() <= 5, (differing.sum(), name, options, foreach)
     ulps = np.abs(ours.view(np.int32).astype(np.int64) - theirs.view(np.int32).astype(np.int64))
