@@ -105,6 +105,8 @@ class Tensor:
     _view_made_without_grad = None
     _fw_grad = None  # the tangent, inside a forward-AD level (autograd.forward_ad)
     _meta = False  # on the meta device: a shape and a dtype, no data (see ``_make_meta``)
+    _inference = False  # made in inference mode (see ops.registry)
+    _wrapped_number = False  # a Python number made a 0-d tensor for an operation (ops.operands)
 
     def __new__(cls, *args, requires_grad=False):
         """PyTorch's legacy constructor, in the default dtype: ``Tensor(2, 3)`` (or a
@@ -434,7 +436,7 @@ class Tensor:
 
     def is_inference(self):
         """True for a tensor made under ``inference_mode`` (by an operation or a factory)."""
-        return self.__dict__.get("_inference", False)
+        return self._inference
 
     @property
     def retains_grad(self):
@@ -488,7 +490,7 @@ class Tensor:
         alias = Tensor._make(self._array)
         alias._version_counter = self._version_counter
         alias._storage = self._storage_array()  # the array, not the tensor: no graph kept
-        if "_inference" in self.__dict__:
+        if self._inference:
             alias._inference = True
         if self._meta:
             alias._meta = True
@@ -499,7 +501,7 @@ class Tensor:
         inference tensor is one too (in inference mode, a view of a normal tensor is normal)."""
         self._version_counter = source._version_counter
         self._base = source if source._base is None else source._base
-        if "_inference" in source.__dict__:
+        if source._inference:
             self._inference = True
 
     def resize_(self, *sizes, memory_format=None):

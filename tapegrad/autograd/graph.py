@@ -131,8 +131,11 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable):
-        super().__init__(())
-        self.sequence_nr = sys.maxsize  # as PyTorch: a leaf's gradient is stored once it is ready
+        # (Node's fields set here: as PyTorch's, the node takes no sequence number; its gradient
+        # is stored once it is ready)
+        self.next_functions = ()
+        self.sequence_nr = sys.maxsize
+        self._hooks = None
         self.variable = variable
 
     qualified_name = "torch::autograd::AccumulateGrad"

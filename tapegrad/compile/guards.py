@@ -130,8 +130,8 @@ def build_guards(trace, function):
         if isinstance(leaf, Tensor):
             _tensor_guards(g, leaf, name, expr, i)
             inference = leaf.is_inference()  # (eager refuses to save one for backward)
-            state = g.local(f"{g.local(expr)}.__dict__")  # (a meta tensor runs eagerly)
-            g.add(f"('_inference' in {state}) is {inference} and '_meta' not in {state}",
+            tensor = g.local(expr)  # (a meta tensor runs eagerly)
+            g.add(f"{tensor}._inference is {inference} and not {tensor}._meta",
                   _attribute_changed(name, "is_inference()", inference,
                                      lambda t: t.is_inference(), i),
                   f"{name}.is_inference() == {inference}")

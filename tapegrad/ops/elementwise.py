@@ -14,8 +14,8 @@ from .. import memory_format as _memory_format
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .operands import (NUMBER_EITHER, NUMBER_OTHER, TENSORS_ONLY, _number_array, broadcast_error,
                        cast_operand, check_overloads, checked_number, promote,
-                       promote_with_scalar_operand, refuse_complex, tensor_operands, type_name,
-                       with_overloads)
+                       promote_with_scalar_operand, refuse_complex, same_float_tensors,
+                       tensor_operands, type_name, with_overloads)
 from . import half_precision, libm
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive, without_derivative
@@ -877,6 +877,8 @@ def check_alpha(name, result, alpha):
 
 
 def add(input, other, *, alpha=1):
+    if alpha.__class__ is int and alpha == 1 and same_float_tensors(input, other):
+        return _add(input, other)  # (the hot path)
     check_operand_types("add", input, other)
     if not isinstance(input, Tensor):  # number + tensor: the tensor is PyTorch's ``self``
         input, other = other, input
@@ -884,6 +886,8 @@ def add(input, other, *, alpha=1):
 
 
 def sub(input, other, *, alpha=1):
+    if alpha.__class__ is int and alpha == 1 and same_float_tensors(input, other):
+        return _sub(input, other)  # (the hot path)
     check_operand_types("sub", input, other)
     check_bool_subtraction(input, other)
     return _scaled_sum(_sub, _sub_alpha, "sub", input, other, alpha)
@@ -918,6 +922,8 @@ def rsub(input, other, *, alpha=1):
 
 
 def mul(input, other):
+    if same_float_tensors(input, other):
+        return _mul(input, other)  # (the hot path)
     check_operand_types("mul", input, other)
     if not isinstance(input, Tensor):  # number * tensor: the tensor is PyTorch's ``self``
         input, other = other, input
@@ -928,6 +934,8 @@ multiply = mul
 
 
 def div(input, other, *, rounding_mode=None):
+    if rounding_mode is None and same_float_tensors(input, other):
+        return _div(input, other)  # (the hot path)
     check_operand_types("div", input, other)
     if rounding_mode not in (None, "trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but "

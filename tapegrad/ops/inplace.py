@@ -45,7 +45,7 @@ def apply_inplace(prim, target, others, params):
 
 
 def _apply_inplace(prim, target, others, params):
-    if "_inference" in target.__dict__ and not grad_mode._state.inference:
+    if target._inference and not grad_mode._state.inference:
         raise RuntimeError(INFERENCE_INPLACE_ERROR)
     grad_enabled = grad_mode._state.grad_enabled
     if grad_enabled and target._view_made_without_grad is not None:

@@ -278,6 +278,16 @@ def promote(a, b):
 
 _HALF = np.dtype(np.float16)
 _FLOAT = np.dtype(np.float32)
+_DOUBLE = np.dtype(np.float64)
+
+
+def same_float_tensors(a, b):
+    """Whether ``a`` and ``b`` are plain tensors of one float32 or float64 dtype: the operands
+    of nearly every arithmetic call, which need no checks, promotion or opmath scalar."""
+    if type(a) is not Tensor or type(b) is not Tensor:
+        return False
+    dtype = a._array.dtype
+    return dtype is b._array.dtype and (dtype is _FLOAT or dtype is _DOUBLE)
 
 
 def promote_with_scalar_operand(tensor, other):
@@ -301,7 +311,7 @@ def half_opmath_scalar(tensor, other):
         return None
     if type(other) in (float, int):
         return wrapped_number(other, _FLOAT)
-    if isinstance(other, Tensor) and "_wrapped_number" in other.__dict__:
+    if isinstance(other, Tensor) and other._wrapped_number:
         return other  # a number the forward took (a backward rule's saved ``2.0``): still one
     if (isinstance(other, Tensor) and other._array.ndim == 0 and not other._requires_grad
             and (other._array.dtype.kind in "biu" or

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import FREED_MESSAGE, AccumulateGrad, Node, PackedTensor
 from .._warnings import numpy_quiet, quiet_numpy
 from .legacy_print import aten_type_name
@@ -269,6 +270,7 @@ class Primitive:
         self.n_outputs = n_outputs
         self.ufunc = ufunc  # numpy ufunc for in-place application without recording
         self.is_view = is_view
+        self.plain = n_outputs == 1 and not is_view  # __call__'s fast path
         self.error = error  # error(inputs, params) -> message, for a forward that numpy rejected
         self.vjp_rule = None
         self.arg_names = [p.name for p in inspect.signature(forward).parameters.values()
@@ -337,9 +339,11 @@ class Primitive:
         try:
             if len(inputs) == 2:
                 a, b = inputs
-                out = self.forward(a._array, b._array, **params)
+                out = self.forward(a._array, b._array, **params) if params else \
+                    self.forward(a._array, b._array)
             elif len(inputs) == 1:
-                out = self.forward(inputs[0]._array, **params)
+                out = self.forward(inputs[0]._array, **params) if params else \
+                    self.forward(inputs[0]._array)
             else:
                 out = self.forward(*[t._array for t in inputs], **params)
         except (ValueError, IndexError, TypeError) as exc:
@@ -349,6 +353,29 @@ class Primitive:
         except AttributeError:
             self._check_tensors(inputs)
             raise
+        if not self.plain:
+            return self._general(inputs, params, out)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # numpy returns scalars, not 0-d arrays, from 0-d operations
+        result = _new_tensor(Tensor)  # (Tensor._make, inlined)
+        result._array = out
+        result._requires_grad = False
+        result._grad_fn = None
+        result._version_counter = VersionCounter()
+        if meta_in_use[0] and any(t._meta for t in inputs):  # a meta input gives meta results
+            _make_meta(result)
+        state = _grad_state
+        if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
+            for t in inputs:                            # records nothing either)
+                if t._requires_grad:
+                    self._record(inputs, params, result)
+                    break
+        elif state.inference:
+            result._inference = True  # only ever set here: eager training pays nothing for it
+        return result
+
+    def _general(self, inputs, params, out):
+        """The rest of ``__call__``: views and several outputs."""
         if self.n_outputs is None:
             return self._several(inputs, params, out)
         if self.n_outputs > 1:
@@ -488,7 +515,7 @@ class Primitive:
             if hooks:
                 node._saved = tuple([None if i is None else
                                      _save_input(inputs[i])
-                                     if i >= 0 and "_wrapped_number" in inputs[i].__dict__ else
+                                     if i >= 0 and inputs[i]._wrapped_number else
                                      _pack(inputs[i] if i >= 0 else
                                            result[-1 - i] if several else
                                            result if i == -1 else extra[-2 - i], hooks[-1])
@@ -553,7 +580,7 @@ def _save(value):
 
 
 def _save_input(tensor):
-    if "_inference" in tensor.__dict__:
+    if tensor._inference:
         raise RuntimeError(INFERENCE_SAVE_ERROR)
     return tensor, tensor._version_counter.value
 
@@ -608,4 +635,5 @@ def primitive(name, *, node, group=OTHER, saves=(), lowering=None, **options):
     return register
 
 
-from ..tensor import Tensor, _make_meta, meta_in_use  # noqa: E402  (Tensor imports ops in turn)
+from ..tensor import (  # noqa: E402  (Tensor imports ops in turn)
+    Tensor, VersionCounter, _make_meta, _new_tensor, meta_in_use)
