@@ -127,3 +127,14 @@ def test_legacy_constructor_still_builds_tensors():
         assert tg.Tensor().shape == (0,)
         assert tg.Tensor([1.0], requires_grad=True).requires_grad
     """)
+
+
+def test_str_of_a_subclass_follows_its_repr():
+    """``str`` is ``object.__str__``, which calls the class's own ``__repr__``."""
+    assert run("""
+        import tapegrad
+        class Tagged(tapegrad.Tensor):
+            def __repr__(self):
+                return "tagged"
+        print(str(tapegrad.ones(2).as_subclass(Tagged)), str(tapegrad.ones(2)))
+    """) == "tagged tensor([1., 1.])\n"
