@@ -89,7 +89,8 @@ def test_uint8_and_empty_targets():
     t_np = np.array([0, 3, 1, 2, 2, 0], np.uint8)
     out = F.nll_loss(tg.tensor(x_np), tg.tensor(t_np))
     expected = torch.nn.functional.nll_loss(torch.tensor(x_np), torch.tensor(t_np))
-    assert out.item() == expected.item()
+    # (PyTorch's float32 sum of the picked values rounds its own way: a unit apart, at times)
+    np.testing.assert_allclose(out.item(), expected.item(), rtol=3e-7)
     empty = F.nll_loss(tg.tensor(_logits((0, 4))), tg.tensor(np.zeros(0, np.int64)))
     assert np.isnan(empty.item())
 
