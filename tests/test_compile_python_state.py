@@ -143,3 +143,23 @@ def test_a_tensor_learning_rate_replaced_by_a_scheduler_recompiles():
         scheduler.step()
         seen.append(round(p.item(), 6))
     assert seen == [-0.1, -0.15, -0.175, -0.1875]
+
+
+RATE = 0.5
+
+
+def test_a_global_number_is_guarded_by_type_and_value():
+    """``RATE`` becoming 1 (an int) or another float recompiles, with the change in words."""
+    global RATE
+    compiled = tapegrad.compile(lambda x: x * RATE)
+    x = tapegrad.ones(1)
+    try:
+        assert compiled(x).tolist() == [0.5]
+        RATE = 1
+        assert compiled(x).tolist() == [1.0]
+        assert compiled._entries[0].guards.failure((x,), {}) is None
+        RATE = 1.0
+        assert "global 'RATE' changed 1 → 1.0" in compiled._entries[0].guards.failure((x,), {})
+        assert compiled(x).tolist() == [1.0]
+    finally:
+        RATE = 0.5

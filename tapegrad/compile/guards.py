@@ -54,7 +54,7 @@ class GuardSet:
         """None if every guard holds, else the first failure in words."""
         try:
             index = self.check(args, kwargs)
-        except (IndexError, KeyError, TypeError, AttributeError):
+        except (IndexError, KeyError, TypeError, AttributeError, ValueError):
             return "the arguments changed structure"
         return None if index < 0 else self.descriptions[index](args, kwargs)
 
@@ -175,7 +175,7 @@ def build_guards(trace, function):
 
     _reach_guards(g, function, trace.discovered)
     for read in trace.python_reads:
-        g.add(f"{g.bind(read)}.holds()", lambda args, kwargs, read=read: read.describe(),
+        g.add(read.inline_condition(g.bind) or f"{g.bind(read)}.holds()", lambda args, kwargs, read=read: read.describe(),
               read.guard_text())
     return GuardSet(g.steps, g.descriptions, g.texts, g.bindings,
                     n_args if simple else None)
