@@ -149,23 +149,29 @@ def test_a_number_to_a_tensor_power_as_torch():
         np.testing.assert_allclose(ours, theirs, rtol=2e-7)
 
 
-@needs_torch
-@pytest.mark.parametrize("options", [{}, {"amsgrad": True}, {"weight_decay": 0.1}])
-def test_differentiable_adam_bias_corrections_come_from_the_float32_step(options):
-    """float64 parameters: PyTorch's differentiable rule computes ``1 - beta ** step`` on the
-    float32 step tensor (so within float32 rounding of the float64 rule, not equal to it)."""
+def _assert_differentiable_float64_steps_as_torch(name, options, rtol):
+    """A non-leaf float64 parameter stepped by a differentiable optimizer, then differentiated
+    back to its leaf: parameters and leaf gradient as PyTorch's, to ``rtol``."""
     def run(lib):
         leaf = lib.tensor([1.0, 2.0, -3.0], dtype=lib.float64, requires_grad=True)
         param = leaf * 1
-        optimizer = lib.optim.Adam([param], lr=0.1, differentiable=True, **options)
+        optimizer = getattr(lib.optim, name)([param], lr=0.1, differentiable=True, **options)
         for gradient in GRADIENTS:
             param.grad = lib.tensor(gradient, dtype=lib.float64)
             optimizer.step()
         param.sum().backward()
         return param.detach().numpy(), leaf.grad.numpy()
     (ours, ours_grad), (theirs, theirs_grad) = run(tapegrad), run(torch)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
-    np.testing.assert_allclose(ours_grad, theirs_grad, rtol=1e-12)
+    np.testing.assert_allclose(ours, theirs, rtol=rtol)
+    np.testing.assert_allclose(ours_grad, theirs_grad, rtol=rtol)
+
+
+@needs_torch
+@pytest.mark.parametrize("options", [{}, {"amsgrad": True}, {"weight_decay": 0.1}])
+def test_differentiable_adam_bias_corrections_come_from_the_float32_step(options):
+    """float64 parameters: PyTorch's differentiable rule computes ``1 - beta ** step`` on the
+    float32 step tensor (so within float32 rounding of the float64 rule, not equal to it)."""
+    _assert_differentiable_float64_steps_as_torch("Adam", options, rtol=1e-12)
 
 
 # -- differentiable steps -----------------------------------------------------------------------
@@ -312,18 +318,7 @@ def test_linear_lr_closed_form_as_torch():
 @pytest.mark.parametrize("options", [{}, {"momentum_decay": 0.1},
                                      {"weight_decay": 0.1, "decoupled_weight_decay": True}])
 def test_differentiable_nadam_coefficients_come_from_the_float32_mu_product(options):
-    def run(lib):
-        leaf = lib.tensor([1.0, 2.0, -3.0], dtype=lib.float64, requires_grad=True)
-        param = leaf * 1
-        optimizer = lib.optim.NAdam([param], lr=0.1, differentiable=True, **options)
-        for gradient in GRADIENTS:
-            param.grad = lib.tensor(gradient, dtype=lib.float64)
-            optimizer.step()
-        param.sum().backward()
-        return param.detach().numpy(), leaf.grad.numpy()
-    (ours, ours_grad), (theirs, theirs_grad) = run(tapegrad), run(torch)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-13)
-    np.testing.assert_allclose(ours_grad, theirs_grad, rtol=1e-13)
+    _assert_differentiable_float64_steps_as_torch("NAdam", options, rtol=1e-13)
 
 
 def test_a_number_over_a_tensor_is_a_reciprocal_times_the_number():
