@@ -391,7 +391,7 @@ class Primitive:
         if meta_in_use[0] and any(t._meta for t in inputs):  # a meta input gives meta results
             for t in (result, *extra) if self.n_outputs > 1 else (result,):
                 _make_meta(t)
-        state = grad_mode._state
+        state = _grad_state
         if state.grad_enabled and not state.inference:  # (enable_grad inside inference_mode
             for t in inputs:                            # records nothing either)
                 if t._requires_grad:
@@ -413,7 +413,7 @@ class Primitive:
         if meta_in_use[0] and any(t._meta for t in inputs):
             for result in results:
                 _make_meta(result)
-        state = grad_mode._state
+        state = _grad_state
         if state.grad_enabled and not state.inference:
             if results and any(t._requires_grad for t in inputs):
                 self._record(inputs, params, results)
@@ -511,7 +511,7 @@ class Primitive:
             positions = self.save_positions
             if self.save_conditions is not None:
                 positions = self.positions_to_save(node.needs_input_grad)
-            hooks = grad_mode._state.saved_tensors_hooks
+            hooks = _grad_state.saved_tensors_hooks
             if hooks:
                 node._saved = tuple([None if i is None else
                                      _save_input(inputs[i])

@@ -652,13 +652,11 @@ def _index_put_key(name, input, indices, values):
                         f"{type(values).__name__}")
     check_tensor_elements(indices)
     shape = input._array.shape
-    parts, _ = _key_parts(tuple(indices))
+    parts, given = _key_parts(tuple(indices))
     parts = [np.asarray(p) if type(p) is int else p for p in parts]  # 0-d tensors index too
-    given = sum(p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
-                for p in parts)
     if given > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got {given})")
-    _parse_key(shape, parts, check_bounds=False)
+    _parse_key(shape, parts, given, check_bounds=False)
     return tuple(np.asarray(p) for p in parts)
 
 

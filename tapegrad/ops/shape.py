@@ -584,17 +584,12 @@ def _check_step(part):
         raise ValueError("step must be greater than zero")
 
 
-def _parse_key(shape, parts, specified=None, skip_full_slices=True, check_bounds=True):
+def _parse_key(shape, parts, specified, skip_full_slices=True, check_bounds=True):
     """PyTorch's reading of a key: the view steps ``(kind, numpy key, dim)`` applied in order, then
     the numpy key of the index tensors over the result (None when there are none). ``specified``
-    is how many dimensions PyTorch counts the key as indexing (by default, as its parts index
-    them). Writes check the index tensors' values last (``check_bounds=False``), as PyTorch's
+    is how many dimensions PyTorch counts the key as indexing (``_key_parts`` gives it). Writes check the index tensors' values last (``check_bounds=False``), as PyTorch's
     kernel does."""
     ndim = len(shape)
-    if specified is None:
-        specified = builtins.sum(
-            p.ndim if isinstance(p, np.ndarray) and p.dtype == np.bool_ else 1
-            for p in parts if not (p is None or p is Ellipsis or type(p) is bool))
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     shape = list(shape)  # the shape of the view built so far
