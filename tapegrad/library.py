@@ -446,12 +446,12 @@ def _as_list(result):
 def _test_schema(op, args, kwargs):
     """Only the arguments named in ``mutates_args`` may change; outputs may not alias inputs."""
     bound = op._signature.bind(*args, **kwargs)
-    before = {name: (value._version, value.detach().clone())
+    before = {name: (value._version_counter.value, value.detach().clone())
               for name, value in bound.arguments.items() if isinstance(value, Tensor)}
     op(*args, **kwargs)
     for name, (version, value) in before.items():
         tensor = bound.arguments[name]
-        changed = tensor._version != version or not np.array_equal(
+        changed = tensor._version_counter.value != version or not np.array_equal(
             tensor._array, value._array, equal_nan=True)
         if changed and name not in op._mutates_args:
             raise RuntimeError(f"Argument {name} is not defined as mutable but was mutated")

@@ -61,8 +61,11 @@ def _warn_once(message, site=None):
 def type_argument_dtype(dtype):
     """The dtype that ``type(dtype)`` converts to: a dtype, a legacy class such as
     ``torch.LongTensor``, or its name ``'torch.LongTensor'``."""
-    if isinstance(dtype, str) and dtype.startswith("torch.") and dtype.endswith("Tensor"):
-        dtype = globals()[dtype[len("torch."):]]
+    if isinstance(dtype, str):
+        legacy = globals().get(dtype[len("torch."):]) if dtype.startswith("torch.") else None
+        if not isinstance(legacy, _LegacyTensorType):
+            raise ValueError(f"invalid type: {dtype!r}")
+        dtype = legacy
     return dtype.dtype if isinstance(dtype, _LegacyTensorType) else dtype
 
 
@@ -358,6 +361,8 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
     # -- autograd state ---------------------------------------------------------------------------
@@ -367,13 +372,17 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if flag.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
         if flag and self._grad_fn is None and self._array.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")  # PyTorch's setter words it so; requires_grad_ not
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
-        requires_grad = bool(requires_grad)
+        if requires_grad.__class__ is not bool:  # as PyTorch's parser: no 1, None or numpy bool
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
+                            f"not {ops.operands.type_name(type(requires_grad))}")
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -552,8 +561,13 @@ class Tensor:
         return self
 
     def detach_(self):
-        if self._base is not None and self._grad_fn is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -1000,10 +1014,15 @@ class Size(tuple):
         return Size(item) if isinstance(key, slice) else item
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        if not isinstance(other, tuple):  # as tuple's own + does: no lists, no iterables
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "torch.Size")
+        return Size(tuple.__add__(self, other))
 
     def __radd__(self, other):
-        return Size(tuple(other) + tuple(self))
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(other + tuple(self))
 
     def __mul__(self, times):
         return Size(tuple.__mul__(self, times))

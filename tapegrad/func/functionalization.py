@@ -31,12 +31,12 @@ def functionalize(func, *, remove="mutations"):
     def wrapper(*args, **kwargs):
         (flat, spec) = _pytree.flatten((args, kwargs))
         copies = [ops.clone(x) if isinstance(x, Tensor) else x for x in flat]
-        versions = [c._version if isinstance(c, Tensor) else None for c in copies]
+        versions = [c._version_counter.value if isinstance(c, Tensor) else None for c in copies]
         with function.functorch_transform("functionalize"):
             copied_args, copied_kwargs = _pytree.unflatten(copies, spec)
             output = func(*copied_args, **copied_kwargs)
         for original, copy, version in zip(flat, copies, versions):
-            if isinstance(copy, Tensor) and copy._version != version:
+            if isinstance(copy, Tensor) and copy._version_counter.value != version:
                 original.copy_(copy)
         return output
 

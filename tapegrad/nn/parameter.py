@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..overrides import disabled_torch_function
+from ..ops.operands import type_name
 from ..tensor import Tensor, _check_device, _make_meta
 
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "is_lazy",
@@ -24,6 +25,9 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is not None and not isinstance(data, Tensor):
             data.detach()  # as PyTorch detaches it: anything else fails with its AttributeError
+        if requires_grad.__class__ is not bool:
+            raise TypeError("_make_subclass(): argument 'require_grad' (position 3) must be bool, "
+                            f"not {type_name(type(requires_grad))}")
         array = np.empty(0, dtype=np.float32) if data is None else data._array
         param = object.__new__(cls)
         param._init(array)
