@@ -14,6 +14,7 @@ they are recorded too and give differentiable gradients (higher derivatives).
 """
 import heapq
 import itertools
+from collections.abc import Mapping
 import sys
 import warnings
 
@@ -62,21 +63,36 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of ``outputs`` with respect to ``inputs``, returned instead of accumulated.
+    """The gradients of ``outputs`` with respect to ``inputs``, returned instead of accumulated
+    (a dict of them for a dict of inputs, such as ``dict(model.named_parameters())``).
     ``only_inputs`` is PyTorch's deprecated, ignored flag."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    names = None
+    if type(inputs) is dict:
+        names, inputs = tuple(inputs), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    if materialize_grads and allow_unused is False:
-        raise ValueError("Expected allow_unused to be True or not passed when "
-                         "materialize_grads=True, but got: allow_unused=False.")
-    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if is_grads_batched:
-        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
-                             allow_unused, materialize_grads)
-    if not inputs:
-        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+        result = _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                               allow_unused, materialize_grads)
+    else:
+        result = _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                       materialize_grads)
+    return result if names is None else dict(zip(names, result))
+
+
+def _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+          materialize_grads):
     if allow_unused is None:
         allow_unused = materialize_grads
     roots = _roots(outputs, grad_outputs, create_graph)  # PyTorch checks the outputs first
@@ -109,8 +125,8 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     rows = _batched_grad_outputs(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
-    per_row = [grad(outputs, inputs, row, retain_graph=retain_graph or k < len(rows) - 1,
-                    create_graph=create_graph, allow_unused=True)
+    per_row = [_grad(outputs, inputs, row, retain_graph or k < len(rows) - 1, create_graph,
+                     allow_unused=True, materialize_grads=False)
                for k, row in enumerate(rows)]
     from ..ops.shape import stack
     result = []
