@@ -1,65 +1,72 @@
-"""``save`` and ``load``: state dicts (and nests of them) in a numpy ``.npz`` archive.
+"""``save`` and ``load`` in PyTorch's checkpoint format: a file either library writes, the other
+reads (a state dict saved by PyTorch loads into a tapegrad model, and the other way round).
 
-Each storage (the memory tensors view) is one byte array of the archive, each tensor a view of
-one (dtype, offset, shape, strides), so tensors that shared memory share it again after loading,
-and an object saved twice comes back as one object, as with ``torch.save``. The structure around
-them (dicts, lists, tuples, numbers, strings; a state dict's ``_metadata`` too) is one JSON
-document stored as a string array.
-Anything else (a whole module, a numpy array, a dict subclass, a numpy scalar) is pickled, the
-tensors in it kept out of the pickle (persistent ids naming structure nodes, as PyTorch keeps
-them out of its pickle). All pickled objects are dumped by one pickler into one entry, so
-objects they share (an optimizer a saved scheduler drives) are one object again after loading,
-as in PyTorch's single pickle. ``load`` rebuilds a pickled object with ``weights_only=True``
-only if every class and function it names is allowed, so by default a file can carry data,
-never code.
+A checkpoint is a zip archive of uncompressed records in one folder (named after the file, or
+``archive``), laid out as PyTorch lays it out:
+
+- ``data.pkl``: the object, pickled (protocol 2 unless asked otherwise). Each tensor in it is a
+  call ``torch._utils._rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks)``
+  (a Parameter wraps one in ``torch._utils._rebuild_parameter``) whose storage is a persistent id
+  ``("storage", torch.FloatStorage, key, "cpu", numel)``: the data stays out of the pickle;
+- ``data/<key>``: the bytes of one storage (little-endian, aligned to 64 bytes in the file);
+- ``version``, ``byteorder``, ``.format_version``, ``.storage_alignment`` and
+  ``.data/serialization_id``.
+
+Tensors that share memory are saved as views of one storage, so they share it again after
+loading, and an object saved twice comes back as one object (the pickle's memo). tapegrad's own
+classes and functions are named in the pickle as PyTorch names them (``torch.nn.modules.linear.
+Linear``), and ``load`` reads PyTorch's names as tapegrad's. With ``weights_only=True`` (the
+default) ``load`` rebuilds only tensors, containers and the few classes PyTorch's weights-only
+unpickler allows, plus the user's allowlist: a file can carry data, never code.
 """
 import codecs
 import io
-import json
 import os
 import pickle
 import pickletools
+import secrets
+import struct
+import sys
+import types
 import zipfile
 from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
 from collections import Counter, OrderedDict
 
 import numpy as np
 
+from . import dtypes
 from ._array_memory import address as _address
 from ._layout import strided
-from .tensor import Tensor
+from .tensor import Size, Tensor, device
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals", "get_unsafe_globals_in_checkpoint"]
 
-_STRUCTURE = "__tapegrad_structure__"
-_FORMAT_VERSION = 4
-# format 2 pickled the tensors inside pickled objects themselves; formats 2 and 3 pickled each
-# object on its own (``"pickle"`` nodes), format 4 into one stream (``"pickled"`` nodes)
-_READABLE_FORMATS = (2, 3, 4)
-_PICKLES = "pickles"  # the archive entry of format 4's pickle stream
 DEFAULT_PROTOCOL = 2  # the pickle protocol torch.save writes with
+_ALIGNMENT = 64  # where each storage's bytes start in the file (PyTorch maps them with mmap)
+_FILE_FORMAT_VERSION = b"3\n"  # PyTorch's "version" record: the format its readers accept
 
 
 def save(obj, f, pickle_module=None, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True):
-    """Write ``obj`` (tensors, numbers, strings, None, and dicts/lists/tuples of them; anything
-    else pickled) to ``f``, a path or a binary file object."""
+    """Write ``obj`` to ``f`` (a path or a binary file object) as ``torch.save`` does.
+
+    The object is pickled before anything is written: an object that cannot be pickled leaves
+    no file, or nothing added to ``f``."""
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
                              "'write' attribute")
     if isinstance(f, (str, os.PathLike)):
         _check_parent_directory(f)
-    arrays = {}
-    encoder = _Encoder(arrays, pickle_protocol)
-    structure = {"format": _FORMAT_VERSION, "root": encoder.encode(obj)}
-    encoder.finish()
-    arrays[_STRUCTURE] = np.array(json.dumps(structure))
+    pickled = io.BytesIO()
+    pickler = _CheckpointPickler(pickled, pickle_protocol)
+    pickler.dump(obj)
     if isinstance(f, (str, os.PathLike)):
-        with open(f, "wb") as handle:  # np.savez would append ".npz" to a path
-            np.savez(handle, **arrays)
+        folder = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+        with open(f, "wb") as handle:
+            _write_archive(handle, folder, pickled.getvalue(), pickler.storages)
     else:
-        np.savez(f, **arrays)
+        _write_archive(f, "archive", pickled.getvalue(), pickler.storages)
 
 
 def _check_parent_directory(path):
@@ -69,46 +76,339 @@ def _check_parent_directory(path):
         raise RuntimeError(f"Parent directory {parent} does not exist.")
 
 
+# -- writing ---------------------------------------------------------------------------------------
+
+class _SavedStorage:
+    """One storage of the checkpoint: the memory of one numpy array (bytes), which the tensors
+    viewing it read as elements of ``dtype``."""
+
+    __slots__ = ("key", "memory", "dtype")
+
+    def __init__(self, key, memory, dtype):
+        self.key, self.memory, self.dtype = key, memory, dtype
+
+
+class _CheckpointPickler(pickle._Pickler):
+    """Pickles as ``torch.save`` does: tensors as rebuild calls on storages kept out of the
+    pickle (``storages``: key -> _SavedStorage), tapegrad's objects under PyTorch's names.
+
+    The pure-Python pickler, because the C one checks each global by importing the module it
+    names: tapegrad's ``Tensor`` calls itself ``torch.Tensor``, which is no tapegrad module (and
+    may be PyTorch's). Only the structure goes through it; the tensors' data never does."""
+
+    dispatch = dict(pickle._Pickler.dispatch)  # functions too go through save_global below
+    dispatch[types.FunctionType] = lambda self, obj: self.save_global(obj)
+
+    def __init__(self, file, protocol):
+        super().__init__(file, protocol)
+        self.storages = {}
+        self._by_owner = {}  # id(owning numpy array) -> its _SavedStorage
+        self._owners = []    # the owners, alive until the end: their ids stay unique
+
+    def persistent_id(self, obj):
+        if type(obj) is _SavedStorage:
+            kind = _STORAGE_TYPES.get(obj.dtype.name, _UNTYPED)
+            numel = obj.memory.nbytes // kind.dtype.itemsize
+            if self.proto == 0:  # its persistent ids are text: (PyTorch's reader fails on them)
+                return f"storage {kind!r} {obj.key} cpu {numel}"
+            return "storage", kind, obj.key, "cpu", numel
+        return None
+
+    def reducer_override(self, obj):
+        if _holds_data(obj):
+            return self._reduce_tensor(obj)
+        if type(obj) is Size:
+            return Size, (tuple(obj),)
+        if type(obj) is device:
+            return device, (obj.type,) if obj.index is None else (obj.type, obj.index)
+        if isinstance(obj, (dtypes.dtype, _StorageType)):
+            return obj.name  # a global: ``torch.float32``, ``torch.FloatStorage``
+        return NotImplemented
+
+    def _reduce_tensor(self, tensor):
+        from .nn.parameter import Parameter
+        if isinstance(tensor, Parameter):
+            return _rebuild_parameter, (Tensor._make(tensor._array), tensor._requires_grad,
+                                        OrderedDict())
+        array = tensor._array
+        storage, offset, strides = self._storage_of(array)
+        arguments = (storage, offset, tuple(array.shape), strides, tensor._requires_grad,
+                     OrderedDict())
+        if array.dtype.name in _STORAGE_TYPES:
+            return _rebuild_tensor_v2, arguments
+        return _rebuild_tensor_v3, arguments + (dtypes.from_numpy_dtype(array.dtype),)
+
+    def _storage_of(self, array):
+        """(storage, offset, strides) in elements: the owner of ``array``'s memory where PyTorch
+        can describe ``array`` as a view of it, else a copy of ``array`` on its own."""
+        owner, itemsize = _owner(array), array.itemsize
+        offset = _address(array) - _address(owner)
+        if (array.size and array.dtype.isnative
+                and (owner.flags.c_contiguous or owner.flags.f_contiguous)
+                and owner.nbytes % itemsize == 0 and offset % itemsize == 0
+                and all(s >= 0 and s % itemsize == 0 for s in array.strides)):
+            memory = owner if owner.flags.c_contiguous else owner.T
+            storage = self._storage_for(owner, memory.reshape(-1).view(np.uint8), array.dtype)
+            return storage, offset // itemsize, tuple(s // itemsize for s in array.strides)
+        copy = np.ascontiguousarray(array, array.dtype.newbyteorder("="))
+        storage = self._new_storage(copy.reshape(-1).view(np.uint8), copy.dtype)
+        return storage, 0, tuple(s // itemsize for s in copy.strides) if copy.size else \
+            _contiguous_strides(copy.shape)
+
+    def _storage_for(self, owner, memory, dtype):
+        storage = self._by_owner.get(id(owner))
+        if storage is None:
+            storage = self._by_owner[id(owner)] = self._new_storage(memory, dtype)
+            self._owners.append(owner)
+        elif storage.dtype != dtype:
+            raise RuntimeError("Cannot save multiple tensors or storages that view the same data "
+                               "as different types")
+        return storage
+
+    def _new_storage(self, memory, dtype):
+        storage = _SavedStorage(str(len(self.storages)), memory, dtype)
+        self.storages[storage.key] = storage
+        return storage
+
+    def save_global(self, obj, name=None):
+        """Write the global's name, PyTorch's for tapegrad's objects; checked as the C pickler
+        checks it (with its errors) for everything else."""
+        module, qualname = _torch_spelling(obj) or _checked_global(obj, name)
+        if self.proto >= 4:
+            self.save(module)
+            self.save(qualname)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{module}\n{qualname}\n".encode("utf-8"))
+        self.memoize(obj)
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _checked_global(obj, name):
+    """(module, qualified name) under which unpickling finds ``obj`` again, or the C pickler's
+    error where it would not."""
+    qualname = name or getattr(obj, "__qualname__", None) or obj.__name__
+    module_name = pickle.whichmodule(obj, qualname)
+    if "<locals>" in qualname.split("."):
+        raise AttributeError(f"Can't pickle local object {qualname!r}")
+    try:
+        __import__(module_name, level=0)
+        found = sys.modules[module_name]
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except (ImportError, KeyError):
+        raise pickle.PicklingError(f"Can't pickle {obj!r}: import of module {module_name!r} "
+                                   "failed") from None
+    except AttributeError:
+        raise pickle.PicklingError(f"Can't pickle {obj!r}: attribute lookup {qualname} on "
+                                   f"{module_name} failed") from None
+    if found is not obj:
+        raise pickle.PicklingError(f"Can't pickle {obj!r}: it's not the same object as "
+                                   f"{module_name}.{qualname}")
+    return module_name, qualname
+
+
+def _write_archive(f, folder, pickled, storages):
+    """The zip archive of the records, in PyTorch's order, each storage's bytes aligned."""
+    try:
+        start = f.tell()
+    except (OSError, AttributeError):  # a stream: written as it comes, without alignment
+        start = None
+    records = [("data.pkl", pickled), (".format_version", b"1"),
+               (".storage_alignment", str(_ALIGNMENT).encode()), ("byteorder", b"little")]
+    records += [(f"data/{key}", storage.memory) for key, storage in storages.items()]
+    records += [("version", _FILE_FORMAT_VERSION),
+                (".data/serialization_id", str(secrets.randbits(128)).zfill(40).encode())]
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as archive:
+        for name, data in records:
+            info = zipfile.ZipInfo(f"{folder}/{name}", date_time=(1980, 1, 1, 0, 0, 0))
+            size = memoryview(data).nbytes
+            large = size * 1.05 > zipfile.ZIP64_LIMIT
+            if start is not None and name.startswith("data/"):
+                info.extra = _padding(f.tell() - start, info.filename, large)
+            with archive.open(info, "w", force_zip64=large) as record:
+                record.write(data)
+
+
+def _padding(position, filename, large):
+    """An extra field (PyTorch's "FB" padding) that moves the record's data, whose local header
+    starts at ``position``, to the next multiple of the alignment."""
+    header = 30 + len(filename.encode("utf-8")) + 4 + (20 if large else 0)  # (+ zip64 field)
+    return b"FB" + struct.pack("<H", -(position + header) % _ALIGNMENT) + \
+        b"Z" * (-(position + header) % _ALIGNMENT)
+
+
+def _holds_data(obj):
+    """Whether ``obj`` is a tensor saved as data (one strided array): a lazy module's
+    placeholder has none yet, and is pickled as its class (``UninitializedParameter``), as
+    PyTorch pickles it; a sparse tensor is pickled as its parts (indices and values tensors)."""
+    from .nn.parameter import is_lazy
+    return isinstance(obj, Tensor) and obj.layout is strided and not is_lazy(obj)
+
+
+def _owner(array):
+    """The numpy array that owns ``array``'s memory."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
          **pickle_load_args):
-    """Read what ``save`` wrote. Tensors come back as new tensors (Parameters as Parameters),
-    sharing memory where the saved ones did; pickled objects only with ``weights_only=False``."""
+    """Read a checkpoint ``save`` or ``torch.save`` wrote. Tensors come back as tapegrad tensors
+    (Parameters as Parameters), sharing memory where the saved ones did; other objects only with
+    ``weights_only=False``, or when allowlisted. ``mmap=True`` maps the storages from the file
+    (copy-on-write) instead of reading them."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as handle:
-            return load(handle, map_location, pickle_module, weights_only=weights_only)
-    if mmap:  # memory-mapping needs a file name (a path reached this point as a handle)
+            return _load(handle, map_location, weights_only, os.fspath(f) if mmap else None,
+                         pickle_load_args)
+    if mmap:  # memory-mapping needs a file name
         raise ValueError("f must be a file path in order to use the mmap argument")
+    return _load(f, map_location, weights_only, None, pickle_load_args)
+
+
+def _load(f, map_location, weights_only, mmap_path, pickle_load_args):
     _check_seekable(f)
     start = f.tell()
     head = f.read(4)
     f.seek(start)
     if head != b"PK\x03\x04":  # not a zip archive: PyTorch's legacy format, a bare pickle
         return _load_pickle(f, weights_only)
-    structure, arrays = _read_archive(f)
-    return _Decoder(arrays, weights_only, map_location).decode(structure["root"])
+    with _open_archive(f) as (archive, folder):
+        storages = _StorageReader(archive, folder, map_location, mmap_path and f)
+        with archive.open(f"{folder}/data.pkl") as data:
+            unpickler = _CheckpointUnpickler(data, weights_only, storages,
+                                             encoding=pickle_load_args.get("encoding", "ASCII"))
+            return unpickler.load()
 
 
-def _read_archive(f):
-    """The structure and the arrays of a file ``save`` wrote (``f`` at its start)."""
-    start = f.tell()
+class _open_archive:
+    """``with _open_archive(f) as (archive, folder)``: the zip archive checked as PyTorch's
+    reader checks it (one folder holding a ``version`` and a ``data.pkl`` record)."""
+
+    def __init__(self, f):
+        start = f.tell()
+        try:
+            self.archive = zipfile.ZipFile(f)
+        except zipfile.BadZipFile:
+            raise RuntimeError(_corrupt_zip_message(f.seek(0, io.SEEK_END) - start)) from None
+
+    def __enter__(self):
+        names = self.archive.namelist()
+        folder = names[0].partition("/")[0] if names else ""
+        if not names or "/" not in names[0]:
+            self.archive.close()
+            raise RuntimeError("[enforce fail at inline_container.cc:180] . file in archive is "
+                               f"not in a subdirectory: {names[0] if names else ''}")
+        for record in ("version", "data.pkl"):
+            if f"{folder}/{record}" not in names:
+                self.archive.close()
+                raise RuntimeError(_MISSING_RECORD[record])
+        return self.archive, folder
+
+    def __exit__(self, *exc_info):
+        self.archive.close()
+        return False
+
+
+_MISSING_RECORD = {
+    "version": 'Expected hasRecord("version") to be true, but got false.  (Could this error '
+               "message be improved?  If so, please report an enhancement request to PyTorch.)",
+    "data.pkl": "PytorchStreamReader failed locating file data.pkl: file not found"}
+
+
+class _StorageReader:
+    """The storages of an archive, each read (or mapped) once, as 1-d numpy arrays."""
+
+    def __init__(self, archive, folder, map_location, mapped_file):
+        self.archive, self.folder = archive, folder
+        self.map_location, self.mapped_file = map_location, mapped_file  # (a file of a path)
+        self.loaded = {}
+
+    def __call__(self, key, kind, numel):
+        dtype = kind.dtype
+        array = self.loaded.get(key)
+        if array is None:
+            _check_map_location(self.map_location)
+            info = self.archive.getinfo(f"{self.folder}/data/{key}")
+            if info.file_size != numel * dtype.itemsize:
+                raise RuntimeError(
+                    f"record size ({info.file_size} bytes) does not match expected size "
+                    f"({numel * dtype.itemsize} bytes = {numel} elements * {dtype.itemsize} "
+                    f"bytes/element) for dtype {_scalar_type_name(kind)}")
+            array = self.loaded[key] = self._read(info, dtype, numel)
+        elif array.dtype != dtype:  # (one storage, read as two types: a view's)
+            array = array.view(dtype)
+        return array
+
+    def _read(self, info, dtype, numel):
+        if self.mapped_file and info.compress_type == zipfile.ZIP_STORED and numel:
+            return np.memmap(self.mapped_file, dtype, mode="c", offset=self._data_offset(info),
+                             shape=(numel,))
+        array = np.empty(numel, dtype)
+        with self.archive.open(info) as record:
+            record.readinto(memoryview(array.reshape(-1).view(np.uint8)))
+        return array
+
+    def _data_offset(self, info):
+        """Where a stored record's bytes start in the file: after its local header."""
+        self.mapped_file.seek(info.header_offset)
+        name_length, extra_length = struct.unpack("<HH", self.mapped_file.read(30)[26:30])
+        return info.header_offset + 30 + name_length + extra_length
+
+
+class _CheckpointUnpickler(pickle.Unpickler):
+    """Reads ``data.pkl``: storages from the archive, PyTorch's names as tapegrad's objects, and
+    with ``weights_only`` only the allowed globals (anything else refused with PyTorch's
+    message)."""
+
+    def __init__(self, file, weights_only, storages, encoding="ASCII"):
+        super().__init__(file, encoding=encoding)
+        self.weights_only, self.storages = weights_only, storages
+
+    def persistent_load(self, saved_id):
+        if isinstance(saved_id, str) and saved_id.startswith("storage "):  # protocol 0's form
+            _, kind, key, location, numel = saved_id.split(" ")
+            saved_id = ("storage", _torch_globals().get(kind), key, location, int(numel))
+        if not (isinstance(saved_id, tuple) and saved_id and saved_id[0] == "storage"):
+            raise pickle.UnpicklingError(f"Unsupported persistent id {saved_id!r}")
+        _, kind, key, _location, numel = saved_id
+        if not isinstance(kind, _StorageType):
+            raise pickle.UnpicklingError(f"Unsupported storage type {kind!r}")
+        return _LoadedStorage(self.storages(key, kind, numel))
+
+    def find_class(self, module, name):
+        full_name = _python3_name(module, name)
+        if self.weights_only:
+            return _allowed_global(full_name)
+        found = _torch_globals().get(full_name) or _tapegrad_global(full_name)
+        return found if found is not None else super().find_class(module, name)
+
+
+def _tapegrad_global(full_name):
+    """tapegrad's object for PyTorch's dotted name ``torch.a.b.C`` (at ``tapegrad.a.b.C``), or
+    None where tapegrad has none."""
+    package, dot, rest = full_name.partition(".")
+    if package != "torch":
+        return None
+    module_name, _, name = f"tapegrad{dot}{rest}".rpartition(".")
     try:
-        with np.load(f, allow_pickle=False) as archive:
-            if _STRUCTURE not in archive.files:
-                raise ValueError("the archive has no tapegrad structure entry")
-            structure = json.loads(str(archive[_STRUCTURE]))
-            arrays = {name: archive[name] for name in archive.files if name != _STRUCTURE}
-    except zipfile.BadZipFile:
-        raise RuntimeError(_corrupt_zip_message(f.seek(0, io.SEEK_END) - start)) from None
-    except (ValueError, OSError, json.JSONDecodeError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise RuntimeError(f"{_describe(f)} is not a file written by tapegrad.save (a .npz "
-                           f"archive of arrays and a structure entry): {exc}") from None
-    if structure.get("format") not in _READABLE_FORMATS:
-        raise RuntimeError(f"{_describe(f)} was written in tapegrad save format "
-                           f"{structure.get('format')}; this version reads formats "
-                           f"{', '.join(map(str, _READABLE_FORMATS))}")
-    return structure, arrays
+        found = __import__(module_name, fromlist=["_"])
+        for part in name.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return None
+    return found
 
 
 _ZIP_END_RECORD_SIZE = 22  # a zip archive shorter than its end record cannot be one
@@ -203,225 +503,140 @@ def _load_pickle(f, weights_only):
         "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
-def _describe(f):
-    return repr(os.fspath(f)) if isinstance(f, (str, os.PathLike)) else "the file object"
+# -- PyTorch's vocabulary: storages, rebuild functions, names --------------------------------------
+
+class _StorageType:
+    """A storage class as a checkpoint names it (``torch.FloatStorage``), and the numpy dtype
+    of the elements its bytes hold (``torch.storage.UntypedStorage``: bytes)."""
+
+    def __init__(self, module, name, dtype):
+        self.module, self.name, self.dtype = module, name, np.dtype(dtype)
+
+    def __repr__(self):
+        return f"{self.module}.{self.name}"
 
 
-class _Encoder:
-    """Turns an object into the JSON structure, adding the storages (and pickles) to
-    ``arrays``; an object met again is stored as a reference to its first occurrence."""
+_STORAGE_TYPES = {dtype: _StorageType("torch", name, dtype) for dtype, name in [
+    ("float32", "FloatStorage"), ("float64", "DoubleStorage"), ("float16", "HalfStorage"),
+    ("int64", "LongStorage"), ("int32", "IntStorage"), ("int16", "ShortStorage"),
+    ("int8", "CharStorage"), ("uint8", "ByteStorage"), ("bool", "BoolStorage"),
+    ("complex64", "ComplexFloatStorage"), ("complex128", "ComplexDoubleStorage")]}
+# other dtypes (uint16, uint32, uint64) are saved as bytes, their dtype in the rebuild call
+_UNTYPED = _StorageType("torch.storage", "UntypedStorage", np.uint8)
 
-    def __init__(self, arrays, pickle_protocol=DEFAULT_PROTOCOL):
-        self.arrays = arrays
-        self.pickle_protocol = pickle_protocol
-        self.seen = {}      # id(object) -> its reference number
-        self.keep = []      # the objects seen, alive until the end (their ids stay unique)
-        self.storages = {}  # id(owning numpy array) -> (archive key, the array)
-        self.pickle_stream = io.BytesIO()
-        self.pickler = None  # made for the first object pickled; one memo for all of them
-        self.pickled = 0
-        self.pickled_tensors = None  # the tensor nodes of the object being pickled
 
-    def encode(self, obj):
-        if id(obj) in self.seen:
-            return {"ref": self.seen[id(obj)]}
-        if isinstance(obj, (Tensor, dict, list)):
-            return self._remembered(obj, self._encode_new)
-        return self._encode_new(obj)
+def _scalar_type_name(kind):
+    """PyTorch's C++ name of a storage's element type (``Float``; bytes are ``Byte``)."""
+    return "Byte" if kind is _UNTYPED else kind.name.removesuffix("Storage")
 
-    def _remembered(self, obj, encode):
-        """``encode(obj)``'s node, numbered so that a later occurrence can refer to it."""
-        self.seen[id(obj)] = number = len(self.keep)
-        self.keep.append(obj)
-        node = encode(obj)
-        node["id"] = number
-        return node
 
-    def finish(self):
-        """Add the pickle stream to the archive (if anything was pickled)."""
-        if self.pickled:
-            self.arrays[_PICKLES] = np.frombuffer(self.pickle_stream.getvalue(), np.uint8)
+class _LoadedStorage:
+    """A storage as the rebuild calls of a checkpoint being loaded receive it."""
 
-    def _encode_new(self, obj):
-        if _holds_data(obj):
-            return self._encode_tensor(obj)
-        if obj is None or type(obj) in (bool, int, float, str):  # not a subclass (np.float64)
-            return {"value": obj}
-        safe = self._encode_safe(obj)
-        if safe is not None:
-            return safe
-        if type(obj) in (dict, OrderedDict):  # a subclass (defaultdict) keeps its type: pickled
-            if all(type(k) in (str, int) for k in obj):
-                node = {"dict": [[key, self.encode(value)] for key, value in obj.items()]}
-            else:  # keys a JSON object cannot hold (tuples, floats, None, …)
-                node = {"dict": [], "items": [[self.encode(key), self.encode(value)]
-                                              for key, value in obj.items()]}
-            node["ordered"] = isinstance(obj, OrderedDict)
-            if isinstance(getattr(obj, "_metadata", None), dict):  # a state dict's versions
-                node["metadata"] = self.encode(obj._metadata)
-            return node
-        if type(obj) in (list, tuple):
-            return {"list" if isinstance(obj, list) else "tuple":
-                    [self.encode(v) for v in obj]}
-        return self._remembered(obj, self._encode_pickled)
+    __slots__ = ("array",)
 
-    def _encode_pickled(self, obj):
-        """``obj`` dumped into the pickle stream (the ``pickled``-th object there), each tensor
-        in it a persistent id: the index of its node (so it shares memory with the other
-        tensors saved, and the pickle names no array-rebuilding function)."""
-        if self.pickler is None:
-            self.pickler = pickle.Pickler(self.pickle_stream, protocol=self.pickle_protocol)
-            self.pickler.persistent_id = self._persistent_id
-        self.pickled_tensors = tensors = []
-        self.pickler.dump(obj)
-        self.pickled += 1
-        return {"pickled": self.pickled - 1, "tensors": tensors}
+    def __init__(self, array):
+        self.array = array  # its elements, a 1-d numpy array
 
-    def _persistent_id(self, value):
-        if _holds_data(value):
-            self.pickled_tensors.append(self.encode(value))
-            return str(len(self.pickled_tensors) - 1)  # a string: protocol 0 takes no other id
-        return None
 
-    def _encode_safe(self, obj):
-        """The non-container values PyTorch's weights-only unpickler accepts: dtypes, sizes,
-        devices, sets, bytes, complex numbers (None for anything else)."""
-        from . import dtypes
-        from .tensor import Size, device
-        kind = type(obj)
-        if kind is Size:
-            return {"size": list(obj)}
-        if isinstance(obj, dtypes.dtype):
-            return {"dtype": obj.name}
-        if kind is device:
-            return {"device": str(obj)}
-        if kind is set:
-            return {"set": [self.encode(item) for item in obj]}
-        if kind is bytes:
-            return {"bytes": obj.hex()}
-        if kind is complex:
-            return {"complex": [obj.real, obj.imag]}
-        return None
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
+    return _tensor_on(storage.array, storage_offset, size, stride, requires_grad)
 
-    def _encode_tensor(self, tensor):
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    return _tensor_on(storage.array.view(dtype.numpy), storage_offset, size, stride,
+                      requires_grad)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    from .nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return _with_state(_rebuild_parameter(data, requires_grad, backward_hooks), state)
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    """A tensor of a subclass, or with attributes of its own (``t.note = ...``)."""
+    tensor = func(*args)
+    if type(tensor) is not new_type:
+        tensor = tensor.as_subclass(new_type)
+    return _with_state(tensor, state)
+
+
+def _with_state(obj, state):
+    """``obj`` with the attributes PyTorch pickled beside its data: a dict, or (dict, slots)."""
+    for part in (state if isinstance(state, tuple) else (state,)):
+        for name, value in (part or {}).items():
+            setattr(obj, name, value)
+    return obj
+
+
+def _tensor_on(memory, offset, size, stride, requires_grad):
+    """The tensor viewing ``memory`` (elements) from ``offset`` with ``size`` and ``stride``;
+    a view that would reach outside the storage (a damaged file) is refused."""
+    size, stride = tuple(size), tuple(stride)
+    try:
+        array = np.ndarray(size, memory.dtype, buffer=memory,
+                           offset=offset * memory.itemsize if all(size) else 0,
+                           strides=tuple(s * memory.itemsize for s in stride))
+    except (TypeError, ValueError) as exc:
+        raise RuntimeError(f"a tensor of size {list(size)} and stride {list(stride)} at offset "
+                           f"{offset} does not fit in its storage of {memory.size} elements "
+                           f"(a damaged file): {exc}") from None
+    tensor = Tensor._make(array)
+    if array.nbytes != memory.nbytes or offset:
+        tensor._storage = memory  # storage_offset() and untyped_storage() as saved
+    return tensor.requires_grad_(bool(requires_grad))
+
+
+_REBUILDS = [("torch._utils", f) for f in (_rebuild_tensor_v2, _rebuild_tensor_v3,
+                                            _rebuild_parameter, _rebuild_parameter_with_state)]
+_REBUILDS.append(("torch._tensor", _rebuild_from_type_v2))
+
+
+def _torch_globals():
+    """PyTorch's dotted name -> tapegrad's object, for the globals a checkpoint of tensors
+    names: rebuild functions, storage classes, dtypes and the tensor classes."""
+    if not _TORCH_GLOBALS:
         from .nn.parameter import Parameter
-        array = tensor._array
-        owner = _owner(array)
-        if owner.flags.c_contiguous or owner.flags.f_contiguous:
-            if id(owner) not in self.storages:
-                key = f"storage_{len(self.arrays)}"
-                memory = owner if owner.flags.c_contiguous else owner.T
-                self.arrays[key] = memory.reshape(-1).view(np.uint8)
-                self.storages[id(owner)] = key, owner
-            key = self.storages[id(owner)][0]
-            offset = _address(array) - _address(owner)
-        else:  # memory numpy does not lay out in one block: stored on its own
-            key, array, offset = f"storage_{len(self.arrays)}", np.ascontiguousarray(array), 0
-            self.arrays[key] = array.reshape(-1).view(np.uint8)
-        return {"tensor": key, "dtype": array.dtype.str, "offset": int(offset),
-                "shape": list(array.shape), "strides": list(array.strides),
-                "storage_dtype": owner.dtype.str if offset or array is not tensor._array
-                else array.dtype.str,
-                "requires_grad": tensor._requires_grad, "parameter": isinstance(tensor, Parameter)}
+        _TORCH_GLOBALS.update({f"{module}.{f.__name__}": f for module, f in _REBUILDS})
+        _TORCH_GLOBALS.update({repr(kind): kind for kind in (*_STORAGE_TYPES.values(), _UNTYPED)})
+        _TORCH_GLOBALS["torch.UntypedStorage"] = _UNTYPED
+        _TORCH_GLOBALS.update({f"torch.{name}": getattr(dtypes, name) for name in dir(dtypes)
+                               if isinstance(getattr(dtypes, name), dtypes.dtype)})
+        _TORCH_GLOBALS.update({"torch.Size": Size, "torch.device": device,
+                               "torch.Tensor": Tensor, "torch.nn.parameter.Parameter": Parameter})
+    return _TORCH_GLOBALS
 
 
-def _holds_data(obj):
-    """Whether ``obj`` is a tensor stored as data (one strided array): a lazy module's
-    placeholder has none yet, and is pickled as its class (``UninitializedParameter``), as
-    PyTorch pickles it; a sparse tensor is pickled as its parts (indices and values tensors)."""
-    from .nn.parameter import is_lazy
-    return isinstance(obj, Tensor) and obj.layout is strided and not is_lazy(obj)
+_TORCH_GLOBALS = {}
 
 
-def _owner(array):
-    """The numpy array that owns ``array``'s memory."""
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
+def _torch_spelling(obj):
+    """(module, name) by which a checkpoint names tapegrad's ``obj``, as PyTorch names its own
+    (``torch.nn.modules.linear``, ``Linear``); None for an object that is not tapegrad's."""
+    if isinstance(obj, _StorageType):
+        return obj.module, obj.name
+    if isinstance(obj, dtypes.dtype):
+        return "torch", obj.name
+    for module, function in _REBUILDS:
+        if obj is function:
+            return module, function.__name__
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str):
+        return None
+    package, dot, rest = module.partition(".")
+    if package not in ("tapegrad", "torch"):
+        return None
+    module = f"torch{dot}{rest}"
+    return (module, qualname) if _tapegrad_global(f"{module}.{qualname}") is obj else None
 
 
-class _Decoder:
-    def __init__(self, arrays, weights_only, map_location=None):
-        self.arrays = arrays
-        self.weights_only = weights_only
-        self.map_location = map_location
-        self.objects = {}  # reference number -> the object rebuilt
-        self.unpickler = None  # over the pickle stream, read in the order it was written
-        self.unpickled = 0
-        self.pickled_tensor_nodes = ()  # those of the object being unpickled
-
-    def decode(self, node):
-        if "ref" in node:
-            return self.objects[node["ref"]]
-        if "tensor" in node:
-            return self._remember(node, self._decode_tensor(node))
-        if "value" in node:
-            return node["value"]
-        if "dict" in node:
-            result = OrderedDict() if node["ordered"] else {}
-            self._remember(node, result)
-            for key, value in node["dict"]:
-                result[key] = self.decode(value)
-            for key, value in node.get("items", ()):
-                result[self.decode(key)] = self.decode(value)
-            if "metadata" in node:
-                result._metadata = self.decode(node["metadata"])
-            return result
-        if "list" in node:
-            result = self._remember(node, [])
-            result.extend(self.decode(v) for v in node["list"])
-            return result
-        if "tuple" in node:
-            return tuple(self.decode(v) for v in node["tuple"])
-        if len(node) == 1 and next(iter(node)) in _SAFE_DECODERS:
-            ((kind, value),) = node.items()
-            return _SAFE_DECODERS[kind](self, value)
-        if "pickled" in node:
-            return self._remember(node, self._next_pickled(node))
-        return self._unpickle(self.arrays[node["pickle"]].tobytes(), node.get("tensors", ()))
-
-    def _remember(self, node, obj):
-        if "id" in node:
-            self.objects[node["id"]] = obj
-        return obj
-
-    def _decode_tensor(self, node):
-        _check_map_location(self.map_location)
-        memory = self.arrays[node["tensor"]]
-        array = np.ndarray(tuple(node["shape"]), np.dtype(node["dtype"]), buffer=memory,
-                           offset=node["offset"], strides=tuple(node["strides"]))
-        tensor = Tensor._make(array)
-        storage_dtype = np.dtype(node["storage_dtype"])
-        if node["offset"] or array.nbytes != memory.nbytes:
-            tensor._storage = memory.view(storage_dtype)  # storage_offset() as saved
-        if node["parameter"]:
-            from .nn.parameter import Parameter
-            parameter = Parameter(tensor, requires_grad=node["requires_grad"])
-            return parameter
-        return tensor.requires_grad_(node["requires_grad"])
-
-    def _next_pickled(self, node):
-        """The next object of the pickle stream; the structure meets them in the order they
-        were dumped, which is the order ``save`` met them."""
-        if node["pickled"] != self.unpickled:
-            raise RuntimeError("the archive's pickled objects are out of order (a damaged file)")
-        if self.unpickler is None:
-            unpickler_class = _AllowlistUnpickler if self.weights_only else pickle.Unpickler
-            self.unpickler = unpickler_class(io.BytesIO(self.arrays[_PICKLES].tobytes()))
-            self.unpickler.persistent_load = self._persistent_load
-        self.pickled_tensor_nodes = node["tensors"]
-        self.unpickled += 1
-        return self.unpickler.load()
-
-    def _persistent_load(self, index):
-        return self.decode(self.pickled_tensor_nodes[int(index)])
-
-    def _unpickle(self, data, tensor_nodes):
-        unpickler_class = _AllowlistUnpickler if self.weights_only else pickle.Unpickler
-        unpickler = unpickler_class(io.BytesIO(data))
-        unpickler.persistent_load = lambda index: self.decode(tensor_nodes[int(index)])
-        return unpickler.load()
-
+# -- weights-only loads ----------------------------------------------------------------------------
 
 # The user's allowlist for weights-only loads: classes and functions, or (object, "module.name")
 # pairs, as ``add_safe_globals`` was given them.
@@ -457,31 +672,55 @@ class safe_globals:
         return False
 
 
+def _safe_builtins():
+    """Besides PyTorch's tensor vocabulary, what a weights-only load accepts without being told:
+    the plain containers and values PyTorch's weights-only unpickler accepts, and tapegrad's
+    sparse tensors' parts."""
+    from ._sparse_tensor import _rebuild_sparse_coo
+    from .sparse._csr import _rebuild_sparse_csr
+    return [OrderedDict, Counter, set, complex, bytearray, codecs.encode,
+            _rebuild_sparse_coo, _rebuild_sparse_csr]
+
+
 def _global_name(entry):
-    """The dotted name a pickle imports an allowlist entry by."""
+    """The dotted name a checkpoint names an allowlist entry by."""
     if isinstance(entry, tuple):
         return entry[1]
+    spelled = _torch_spelling(entry)
+    if spelled is not None:
+        return ".".join(spelled)
     module = "builtins" if entry.__module__ is None else entry.__module__
     return f"{module}.{entry.__qualname__}"
 
 
-def _builtin_safe_globals():
-    """What tensors, Parameters, dtypes, sizes, devices and the plain containers pickle
-    through: always allowed, as PyTorch's weights-only unpickler allows its own."""
-    from ._sparse_tensor import _rebuild_sparse_coo
-    from .dtypes import as_dtype
-    from .nn.parameter import _rebuild_parameter
-    from .sparse._csr import _rebuild_sparse_csr
-    from .tensor import _rebuild, _size, device
-    return [_rebuild, _rebuild_parameter, as_dtype, _size, device, *_numpy_array_globals(),
-            _rebuild_sparse_coo, _rebuild_sparse_csr,
-            OrderedDict, Counter, set, frozenset, slice, complex, bytearray, codecs.encode]
+def _allowed_global(full_name):
+    """The object a weights-only load may rebuild for the global ``full_name``; PyTorch's refusal
+    for any other."""
+    found = _torch_globals().get(full_name)
+    if found is not None:
+        return found
+    for entry in _safe_builtins() + _user_safe_globals:
+        if _global_name(entry) == full_name:
+            return entry[0] if isinstance(entry, tuple) else entry
+    raise pickle.UnpicklingError(_weights_only_message(_message_name(full_name)))
 
 
-def _numpy_array_globals():
-    """What a numpy array pickles through: allowed only inside a tensor of a format-2 file (a
-    plain numpy array is refused by default, as in PyTorch)."""
-    return [np.zeros(0).__reduce__()[0], np.ndarray, np.dtype]
+def get_unsafe_globals_in_checkpoint(f):
+    """The classes/functions (``"module.name"``) a checkpoint's pickle names that a
+    ``weights_only=True`` load would refuse: read from the pickle's opcodes, never running it."""
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as handle:
+            return get_unsafe_globals_in_checkpoint(handle)
+    start = f.tell()
+    is_archive = f.read(4) == b"PK\x03\x04"
+    f.seek(start)
+    if not is_archive:
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    with _open_archive(f) as (archive, folder):
+        data = archive.read(f"{folder}/data.pkl")
+    safe = set(_torch_globals()) | {_global_name(entry)
+                                    for entry in _safe_builtins() + _user_safe_globals}
+    return [_public_name(name) for name in _globals_in_pickle(data) - safe]
 
 
 def _python3_name(module, name):
@@ -502,44 +741,6 @@ def _message_name(full_name):
     """The name PyTorch's refusal shows: a builtin without its module (``getattr``)."""
     package, _, rest = full_name.partition(".")
     return rest if package == "builtins" else _public_name(full_name)
-
-
-class _AllowlistUnpickler(pickle.Unpickler):
-    """Rebuilds only objects whose every class/function is allowed (built in, or on the user's
-    allowlist), refusing any other global with PyTorch's message."""
-
-    _inside_tensor = False  # a tensor's rebuild function came first: its array may follow
-
-    def find_class(self, module, name):
-        allowed = {_global_name(entry): entry[0] if isinstance(entry, tuple) else entry
-                   for entry in _builtin_safe_globals() + _user_safe_globals}
-        full_name = _python3_name(module, name)
-        found = allowed.get(full_name)
-        if found is None or (not self._inside_tensor and found in _numpy_array_globals()
-                             and not any(found is e for e in _user_safe_globals)):
-            raise pickle.UnpicklingError(_weights_only_message(_message_name(full_name)))
-        if getattr(found, "__name__", "") in ("_rebuild", "_rebuild_parameter"):
-            self._inside_tensor = True
-        return found
-
-
-def get_unsafe_globals_in_checkpoint(f):
-    """The classes/functions (``"module.name"``) a checkpoint's pickled objects name that a
-    ``weights_only=True`` load would refuse: read from the pickles, never running them."""
-    if isinstance(f, (str, os.PathLike)):
-        with open(f, "rb") as handle:
-            return get_unsafe_globals_in_checkpoint(handle)
-    start = f.tell()
-    is_archive = f.read(4) == b"PK\x03\x04"
-    f.seek(start)
-    if not is_archive:
-        raise ValueError("Expected input to be a checkpoint returned by torch.save")
-    _, arrays = _read_archive(f)
-    safe = {_global_name(entry) for entry in _builtin_safe_globals() + _user_safe_globals
-            if not any(entry is numpy_global for numpy_global in _numpy_array_globals())}
-    named = set().union(*(_globals_in_pickle(array.tobytes()) for key, array in arrays.items()
-                          if key.startswith("pickle_") or key == _PICKLES))
-    return [_public_name(name) for name in named - safe]
 
 
 _STRING_PUSHES = {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "SHORT_BINSTRING",
@@ -576,29 +777,6 @@ def _read_globals(stream, found, memo):
             memo[len(memo) if opcode.name == "MEMOIZE" else arg] = recent[1]
             continue  # stores the top of the stack, pushes nothing
         recent = [recent[1], pushed]
-
-
-def _decode_size(decoder, value):
-    from .tensor import Size
-    return Size(value)
-
-
-def _decode_dtype(decoder, value):
-    from . import dtypes
-    return dtypes.as_dtype(value)
-
-
-def _decode_device(decoder, value):
-    from .tensor import device
-    return device(value)
-
-
-_SAFE_DECODERS = {
-    "size": _decode_size, "dtype": _decode_dtype, "device": _decode_device,
-    "set": lambda decoder, items: {decoder.decode(item) for item in items},
-    "bytes": lambda decoder, text: bytes.fromhex(text),
-    "complex": lambda decoder, parts: complex(*parts),
-}
 
 
 def _weights_only_message(name):

@@ -1,4 +1,5 @@
-"""tapegrad.save / tapegrad.load: safe .npz round trips, and loads that fail cleanly."""
+"""tapegrad.save / tapegrad.load: round trips in PyTorch's checkpoint format, and loads that
+fail cleanly."""
 import io
 import pickle
 import zipfile
@@ -57,7 +58,8 @@ def test_nothing_is_unpickled():
     buffer = io.BytesIO()
     np.savez(buffer, payload=np.array([object()], dtype=object))
     buffer.seek(0)
-    with pytest.raises(RuntimeError, match="is not a file written by tapegrad.save"):
+    with pytest.raises(RuntimeError, match="file in archive is not in a subdirectory: "
+                                           "payload.npy"):  # a zip file, not a checkpoint
         tapegrad.load(buffer)
     with pytest.raises(pickle.UnpicklingError, match="Unsupported operand 149"):
         tapegrad.load(io.BytesIO(pickle.dumps({"a": 1})))  # PyTorch's weights-only refusal
