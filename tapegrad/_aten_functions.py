@@ -112,7 +112,7 @@ def native_dropout(input, p, train):
 
 def _dropout_scales(shape, p, dtype):
     """``1 / (1 - p)`` where an element is kept (probability ``1 - p``), else 0."""
-    kept = _random.generator().random(shape) >= p
+    kept = _random.source().bernoulli(shape, 1 - p)
     return (kept * (0.0 if p >= 1 else 1.0 / (1.0 - p))).astype(dtype)
 
 

@@ -1,20 +1,32 @@
-"""Random number generation: one default generator, seeded by ``manual_seed``.
+"""Random number generation: PyTorch's CPU generator, so a seed gives PyTorch's numbers.
 
-tapegrad draws from numpy's PCG64, so a seed gives a reproducible sequence but not PyTorch's
-numbers (PyTorch uses a Mersenne Twister with its own transformations).
+Each generator is a Mersenne Twister (MT19937) seeded as PyTorch seeds its own, and the common
+draws transform its 32-bit words exactly as PyTorch's CPU kernels do (see ``Generator``): after
+``manual_seed(0)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``
+(so ``nn.Linear``'s initialization), ``bernoulli_`` and dropout masks give PyTorch's values.
+Other distributions (exponential, Poisson, multinomial, ...) draw from the same stream through
+numpy's samplers (``generator()``): reproducible, but not PyTorch's numbers.
 """
 import contextlib
+import math
 
 import numpy as np
 
+from ._box_muller import box_muller_float32, box_muller_float64
+
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
-           "set_rng_state", "generator", "fork_rng"]
+           "set_rng_state", "source", "generator", "fork_rng"]
 
 
 class Generator:
     """A source of random numbers, as ``torch.Generator``: ``Generator().manual_seed(0)``. A new
     generator starts from PyTorch's fixed default seed; only the default generator is seeded at
-    random, when tapegrad is imported."""
+    random, when tapegrad is imported.
+
+    The draws below follow ATen's CPU kernels (``uniform_real_distribution``,
+    ``normal_distribution``, ``normal_fill``, ``uniform_int_from_to_distribution``, ``randperm``):
+    which words each element takes (one 32-bit word for float32, two for float64), how they
+    become numbers, and in which order."""
 
     def __init__(self, device="cpu"):
         from .tensor import device as _device
@@ -24,8 +36,15 @@ class Generator:
         if self.device.type != "cpu":
             raise RuntimeError(f"tapegrad has no {self.device.type} generator: it runs on the "
                                "CPU only")
-        self._seed = _DEFAULT_SEED
-        self.rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._start(_DEFAULT_SEED)
+
+    def _start(self, seed, key=None, position=624, next_normal=None):
+        self._seed = seed
+        self._engine = np.random.MT19937(0)
+        self._engine.state = {"bit_generator": "MT19937", "state": {
+            "key": _mt19937_key(seed) if key is None else key, "pos": position}}
+        self.rng = np.random.Generator(self._engine)  # numpy's samplers, on the same stream
+        self._next_normal = next_normal  # the second normal of PyTorch's last Box-Muller pair
 
     def manual_seed(self, seed):
         """Seed with an integer in [-2**63, 2**64); a negative seed is read as its unsigned
@@ -36,8 +55,7 @@ class Generator:
         if not -2 ** 63 <= seed < 2 ** 64:
             raise ValueError("Overflow when unpacking long long")
         _note_state_change()
-        self._seed = seed & _MASK
-        self.rng = np.random.Generator(np.random.PCG64(self._seed))
+        self._start(seed & _MASK)
         return self
 
     def seed(self):
@@ -47,10 +65,15 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        """The generator's state as a 1-d uint8 tensor, as PyTorch gives it (the bytes of
-        tapegrad's own state: PCG64's, and the seed)."""
+        """The generator's state as a 1-d uint8 tensor, as PyTorch gives it (tapegrad's own
+        layout: the twister's words and position, the seed and the pending normal)."""
         from .tensor import Tensor
-        return Tensor._make(_state_words(self).view(np.uint8))
+        state = self._engine.state["state"]
+        pending = self._next_normal
+        header = np.array([state["pos"], self._seed, pending is not None,
+                           np.float64(pending or 0.0).view(np.uint64)], dtype=np.uint64)
+        words = np.concatenate([header, state["key"].astype(np.uint64)])
+        return Tensor._make(words.view(np.uint8))
 
     def set_state(self, new_state):
         """Restore a state ``get_state`` gave."""
@@ -61,13 +84,121 @@ class Generator:
             raise RuntimeError(f"Expected either a PhiloxCudaState or a state of {_STATE_BYTES} "
                                f"bytes, but got {new_state._array.size} bytes")
         _note_state_change()
-        words = [int(w) for w in np.ascontiguousarray(new_state._array).view(np.uint64)]
-        state_high, state_low, inc_high, inc_low, has_uint32, uinteger, seed = words
-        self.rng.bit_generator.state = {
-            "bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
-            "state": {"state": state_high << 64 | state_low, "inc": inc_high << 64 | inc_low}}
-        self._seed = seed
+        words = np.ascontiguousarray(new_state._array).view(np.uint64)
+        position, seed, has_normal, normal_bits = (int(w) for w in words[:4])
+        pending = float(np.uint64(normal_bits).view(np.float64)) if has_normal else None
+        self._start(seed, words[4:].astype(np.uint32), position, pending)
         return self
+
+    # -- PyTorch's draws ------------------------------------------------------------------------
+    def _words(self, count):
+        """The next ``count`` 32-bit words (``random()``), as uint64."""
+        return self._engine.random_raw(count)
+
+    def _words64(self, count):
+        """The next ``count`` 64-bit words (``random64()``: two words, the first the high half)."""
+        words = self._engine.random_raw(2 * count)
+        return (words[0::2] << np.uint64(32)) | words[1::2]
+
+    def _unit(self, count, dtype):
+        """``count`` uniforms in [0, 1) as ``uniform_real_distribution`` makes them: 53 bits of a
+        64-bit word for float64; else the low 24 bits of a word, as float32 (float16 is drawn
+        in float32, as PyTorch's kernels compute it)."""
+        if dtype == np.float64:
+            return (self._words64(count) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
+        return (self._words(count) & np.uint64(2 ** 24 - 1)).astype(np.float32) * \
+            np.float32(2.0 ** -24)
+
+    def uniform(self, shape, dtype, low=0.0, high=1.0):
+        """``uniform_(low, high)`` of a new array: ``low + u * (high - low)``, fused in float32
+        (PyTorch's kernels are compiled with fused multiply-adds)."""
+        dtype = np.dtype(dtype)
+        unit = self._unit(math.prod(shape), dtype).reshape(shape)
+        if dtype == np.float64:
+            return unit * (float(high) - float(low)) + float(low)
+        span = np.float32(high) - np.float32(low)
+        return (unit.astype(np.float64) * float(span) + float(np.float32(low))).astype(dtype)
+
+    def normal(self, shape, dtype, mean=0.0, std=1.0, contiguous=True):
+        """``normal_(mean, std)`` of a new array: 16 or more contiguous values by blocks of 16
+        (``normal_fill``), fewer one by one from pairs of float64 uniforms (``normal_distribution``:
+        the pair's second value is kept for the next draw, of any tensor)."""
+        dtype = np.dtype(dtype)
+        count = math.prod(shape)
+        if count >= 16 and contiguous:
+            values = self._normal_blocks(count, dtype)
+            if dtype == np.float64:
+                return (values * float(std) + float(mean)).reshape(shape)
+            std32, mean32 = np.float32(std), np.float32(mean)
+            return (values.astype(np.float64) * float(std32) + float(mean32)).astype(dtype) \
+                .reshape(shape)
+        return (self._normal_pairs(count) * float(std) + float(mean)).astype(dtype).reshape(shape)
+
+    def _normal_blocks(self, count, dtype):
+        """``normal_fill``: every value a uniform, each full block of 16 transformed; a partial
+        last block is drawn afresh as the last 16 values. float16 works in float32 and draws
+        block by block (so it draws no uniforms for the partial block's first values)."""
+        work = np.float64 if dtype == np.float64 else np.float32
+        transform = box_muller_float64 if work == np.float64 else box_muller_float32
+        full, rest = divmod(count, 16)
+        if dtype == np.float16:
+            values = transform(self._unit(16 * full, work).reshape(full, 16)).reshape(-1)
+            values = np.concatenate([values, np.empty(rest, work)])
+        else:
+            values = self._unit(count, work)
+            values[:16 * full] = transform(values[:16 * full].reshape(full, 16)).reshape(-1)
+        if rest:
+            values[-16:] = transform(self._unit(16, work).reshape(1, 16))
+        return values
+
+    def _normal_pairs(self, count):
+        """``count`` standard normals, float64, one at a time as ``normal_distribution<double>``
+        gives them: Box-Muller on two uniforms gives r cos(theta) now and r sin(theta) later."""
+        values = np.empty(count)
+        done = 0
+        if count and self._next_normal is not None:
+            values[0], self._next_normal, done = self._next_normal, None, 1
+        pairs = -(-(count - done) // 2)
+        if pairs:
+            u = self._unit(2 * pairs, np.float64).reshape(pairs, 2)
+            radius = np.sqrt(-2.0 * np.log1p(-u[:, 1]))
+            theta = 2.0 * np.pi * u[:, 0]
+            both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+            values[done:] = both[:count - done]
+            if (count - done) % 2:
+                self._next_normal = float(both[-1])
+        return values
+
+    def integers(self, shape, low, high):
+        """Integers in [low, high), as int64: a word modulo the range plus ``low``; 64-bit words
+        for a range of 2**32 or more."""
+        span = high - low
+        words = (self._words64 if span >= 2 ** 32 else self._words)(math.prod(shape))
+        return ((words % np.uint64(span)).astype(np.int64) + low).reshape(shape)
+
+    def permutation(self, n):
+        """``randperm(n)``: Fisher-Yates from the front, swapping element i with element
+        i + (word % (n - i))."""
+        order = np.arange(n, dtype=np.int64)
+        offsets = (self._words(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+        for i, offset in enumerate(offsets):
+            j = i + offset
+            order[i], order[j] = order[j], order[i]
+        return order
+
+    def bernoulli(self, shape, p):
+        """``bernoulli_(p)``: whether a float64 uniform is below ``p`` (bool)."""
+        return self._unit(math.prod(shape), np.float64).reshape(shape) < p
+
+
+def _mt19937_key(seed):
+    """The twister's 624 words for ``seed`` (its low 32 bits), as PyTorch's ``mt19937`` and the
+    reference implementation's ``init_genrand`` compute them."""
+    key = [seed & 0xFFFFFFFF]
+    for i in range(1, 624):
+        previous = key[-1]
+        key.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(key, dtype=np.uint32)
 
 
 # What a CPU build of PyTorch says when asked for a CUDA generator.
@@ -83,17 +214,7 @@ _NO_CUDA_GENERATOR = (
 _MASK = 2 ** 64 - 1
 # The seed of a new ``torch.Generator`` (PyTorch's ``default_rng_seed_val``).
 _DEFAULT_SEED = 67280421310721
-_STATE_BYTES = 7 * 8
-
-
-def _state_words(generator):
-    """PCG64's 128-bit state and increment, its buffered half-draw, and the seed, as uint64s."""
-    state = generator.rng.bit_generator.state
-    inner = state["state"]
-    return np.array([inner["state"] >> 64, inner["state"] & _MASK, inner["inc"] >> 64,
-                     inner["inc"] & _MASK, state["has_uint32"], state["uinteger"],
-                     generator._seed], dtype=np.uint64)
-
+_STATE_BYTES = (4 + 624) * 8
 
 
 # Random draws and reseeds so far, from any generator. The compiler's tracer compares the count
@@ -106,13 +227,19 @@ draw_observer = None
 draw_guard = None
 
 
-def generator(gen=None):
-    """The numpy generator behind ``gen``, or behind the default generator, for one draw."""
+def source(gen=None):
+    """``gen``, or the default generator, for one draw (PyTorch's draws are its methods)."""
     global draws
     if draw_guard is not None:
         draw_guard()
     draws += 1
-    return (gen or default_generator).rng
+    return gen or default_generator
+
+
+def generator(gen=None):
+    """numpy's samplers on the stream of ``gen`` (or of the default generator), for one draw of
+    a distribution tapegrad does not draw as PyTorch does."""
+    return source(gen).rng
 
 
 def drawn(recipe):

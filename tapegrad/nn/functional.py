@@ -384,8 +384,9 @@ def _check_noise_dtype(input, noise_dtype):
 
 
 def _dropout_mask(shape, p, dtype):
-    """0 with probability ``p``, else ``1 / (1 - p)``."""
-    return ((_random.generator().random(shape) >= p) / (1.0 - p)).astype(dtype)
+    """0 with probability ``p``, else ``1 / (1 - p)``: PyTorch's noise, ``bernoulli_(1 - p)``
+    divided by ``1 - p`` in the input's dtype."""
+    return _random.source().bernoulli(shape, 1 - p).astype(dtype) / np.array(1 - p, dtype)
 
 
 def _feature_dropout(input, p, training, inplace):
@@ -439,7 +440,7 @@ def _alpha_dropout(input, p, training, inplace, feature):
     shape = input.shape[:2] + (1,) * (input.dim() - 2) if feature else input.shape
     dtype = input._array.dtype
     keep = _laid_out_as(_random.drawn(
-        lambda: (_random.generator().random(shape) < 1 - p).astype(dtype)), input._array)
+        lambda: _random.source().bernoulli(shape, 1 - p).astype(dtype)), input._array)
     a = 1.0 / math.sqrt((_SELU_SATURATION ** 2 * p + 1) * (1 - p))
     shift = Tensor._make(((keep - 1 + p) * (_SELU_SATURATION * a)).astype(dtype))
     scale = Tensor._make((keep * a).astype(dtype))

@@ -1,13 +1,14 @@
 """``nn.init``: in-place initialisers with PyTorch's formulas (fan computation, gains, bounds).
 
-Each writes into the tensor without recording on the tape and returns it. Values come from
-tapegrad's generator, so the statistics match PyTorch's, not the individual numbers.
+Each writes into the tensor without recording on the tape and returns it. Each draws what
+PyTorch's draws, in the same order, from tapegrad's generator (PyTorch's own): after the same
+``manual_seed`` the weights are PyTorch's.
 """
 import math
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import linalg, ops
 from .._warnings import warn_at_caller
 from ..autograd import grad_mode
 from ..tensor import Tensor
@@ -82,51 +83,41 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
         warn_at_caller("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                        "distribution of values may be incorrect.")
     mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
-    if mass > 0.3:
-        _require_floating(tensor, "normal_kernel_cpu")
-        sample = _normals_redrawn_outside
-    else:
-        _require_floating(tensor, "check_uniform_bounds")
-        if a > b:
-            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                               f"from={a:g} > to={b:g}")
-        sample = _uniform_proposals_accepted
-    return _write(tensor, sample(random.generator(generator), tensor.shape, mean, std, a, b))
+    with grad_mode.no_grad():
+        if mass > 0.3:
+            return _normals_redrawn_outside(tensor, mean, std, a, b, generator)
+        return _uniform_proposals_accepted(tensor, mean, std, a, b, generator)
 
 
-def _require_floating(tensor, kernel):
-    if tensor._array.dtype.kind not in "fc":
-        raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{dtypes.SCALAR_TYPE_NAMES[tensor._array.dtype.name]}'")
+def _normals_redrawn_outside(tensor, mean, std, a, b, generator):
+    """Normal draws, redrawn (a whole tensor of fresh ones each time, as PyTorch draws them)
+    where they fall outside [a, b] (bounds rounded to the tensor's dtype) until none does."""
+    low, high = (tensor.new_tensor(bound).item() for bound in (a, b))
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            return tensor.copy_(result)
+        result = ops.where(outside, ops.empty_like(result).normal_(mean, std,
+                                                                   generator=generator), result)
 
 
-def _normals_redrawn_outside(rng, shape, mean, std, a, b):
-    """Normal draws, redrawn where they fall outside [a, b] until none does."""
-    values = rng.normal(mean, std, math.prod(shape))
-    outside = (values < a) | (values > b)
-    while outside.any():
-        values[outside] = rng.normal(mean, std, int(outside.sum()))
-        outside = (values < a) | (values > b)
-    return values.reshape(shape)
-
-
-def _uniform_proposals_accepted(rng, shape, mean, std, a, b):
-    """Uniform draws on [a, b], each redrawn until a uniform's log falls under the normal's
-    log-density relative to its peak on [a, b]."""
+def _uniform_proposals_accepted(tensor, mean, std, a, b, generator):
+    """Uniform proposals on [a, b], each redrawn until a uniform's log falls under the normal's
+    log-density relative to its peak on [a, b] (whole tensors of draws, as PyTorch's)."""
     log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
-    values = rng.uniform(a, b, math.prod(shape))
-    pending = _rejected(rng, values, mean, std, log_peak)
+
+    def rejected(proposals):
+        log_density = ((proposals - mean) / std).pow(2) * -0.5 - log_peak
+        return ops.empty_like(tensor).uniform_(generator=generator).log().gt(log_density)
+
+    result = tensor.uniform_(a, b, generator=generator)
+    pending = rejected(result)
     while pending.any():
-        proposals = rng.uniform(a, b, int(pending.sum()))
-        values[pending] = proposals
-        pending[pending] = _rejected(rng, proposals, mean, std, log_peak)
-    return values.reshape(shape)
-
-
-def _rejected(rng, proposals, mean, std, log_peak):
-    log_density = -0.5 * ((proposals - mean) / std) ** 2 - log_peak
-    with np.errstate(divide="ignore"):  # a uniform of exactly 0 (log -inf) accepts
-        return np.log(rng.random(proposals.size)) > log_density
+        proposals = ops.empty_like(tensor).uniform_(a, b, generator=generator)
+        result = ops.where(pending, proposals, result)
+        pending = ops.where(pending, rejected(proposals), pending)
+    return tensor.copy_(result)
 
 
 def _normal_cdf(x):
@@ -164,15 +155,15 @@ def dirac_(tensor, groups=1):
 
 def sparse_(tensor, sparsity, std=0.01, generator=None):
     """Normal values (std ``std``) with ``ceil(sparsity * rows)`` random entries of each column
-    set to zero."""
+    set to zero (chosen, as PyTorch chooses them, by the default generator's ``randperm``)."""
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, columns = tensor.shape
-    rng = random.generator(generator)
-    values = rng.normal(0.0, std, (rows, columns))
-    zeroed = rng.random((rows, columns)).argsort(axis=0)[:math.ceil(sparsity * rows)]
-    values[zeroed, np.arange(columns)] = 0
-    return _write(tensor, values)
+    with grad_mode.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for column in range(columns):
+            tensor[ops.randperm(rows)[:math.ceil(sparsity * rows)], column] = 0
+    return tensor
 
 
 def orthogonal_(tensor, gain=1, generator=None):
@@ -184,14 +175,16 @@ def orthogonal_(tensor, gain=1, generator=None):
         return tensor
     rows = tensor.shape[0]
     columns = tensor.numel() // rows
-    flattened = random.generator(generator).normal(0.0, 1.0, (rows, columns))
+    flattened = ops.empty((rows, columns), dtype=tensor.dtype).normal_(0, 1, generator=generator)
     if rows < columns:
-        flattened = flattened.T
-    q, r = np.linalg.qr(flattened)
-    q = q * np.sign(np.diag(r))
+        flattened = flattened.t()
+    q, r = linalg.qr(flattened)
+    q = q * ops.diag(r, 0).sign()
     if rows < columns:
-        q = q.T
-    return _write(tensor, gain * q.reshape(tensor.shape))
+        q = q.t()
+    with grad_mode.no_grad():
+        tensor.view_as(q).copy_(q)
+        return tensor.mul_(gain)
 
 
 def constant_(tensor, val):

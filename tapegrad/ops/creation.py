@@ -662,8 +662,7 @@ def rand(*args, size=None, generator=None, dtype=None, device=None, requires_gra
 
 
 def _uniform(generator, shape, d):
-    rng = random.generator(generator)
-    return rng.random(shape, dtype=d) if d != np.float16 else rng.random(shape).astype(d)
+    return random.source(generator).uniform(shape, d)
 
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
@@ -687,10 +686,7 @@ def _in_parts(draw, generator, shape, d, part_scale):
 
 
 def _standard_normal(generator, shape, d):
-    rng = random.generator(generator)
-    if d in (np.float32, np.float64):
-        return rng.standard_normal(shape, dtype=d)
-    return rng.standard_normal(shape).astype(d)
+    return random.source(generator).normal(shape, d)
 
 
 def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
@@ -702,8 +698,7 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     d = _numpy_dtype(dtype, dtypes.int64)
     check_random_range(d, low, high)
     shape = _size((size,), "randint")
-    array = random.drawn(
-        lambda: random.generator(generator).integers(low, high, shape, dtype=np.int64).astype(d))
+    array = random.drawn(lambda: random.source(generator).integers(shape, low, high).astype(d))
     return _finish(array, requires_grad, device)
 
 
@@ -747,7 +742,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = _numpy_dtype(dtype, dtypes.int64)
     _check_permutation_fits(n, d)
-    array = random.drawn(lambda: random.generator(generator).permutation(n).astype(d))
+    array = random.drawn(lambda: random.source(generator).permutation(n).astype(d))
     return _finish(array, requires_grad, device)
 
 
@@ -783,13 +778,17 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
             shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
             noise = _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5))
             return Tensor._make(np.asarray(mean_a + std_a * noise, dtype=d))
-        array = random.generator(generator).normal(mean_a, std_a).astype(d)
-        return Tensor._make(np.asarray(array))
+        # as PyTorch: standard normals (scaled by a number std), times a tensor std, plus mean
+        shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
+        scale = 1.0 if isinstance(std, Tensor) else std_a
+        noise = random.source(generator).normal(shape, d, 0.0, scale)
+        if isinstance(std, Tensor):
+            noise = noise * std_a.astype(d)
+        return Tensor._make(np.asarray(noise + np.asarray(mean_a, dtype=d), dtype=d))
     shape, d = _size((size,), "normal"), _float_dtype(dtype, "normal_kernel_cpu")
     _check_std(std)
-    return _finish(random.drawn(
-        lambda: random.generator(generator).normal(mean, std, shape).astype(d)), requires_grad,
-        device)
+    return _finish(random.drawn(lambda: random.source(generator).normal(shape, d, mean, std)),
+                   requires_grad, device)
 
 
 def _check_std(std):
@@ -854,7 +853,7 @@ def randint_like(input, low, high=None, *, generator=None, dtype=None, device=No
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
     check_random_range(d, low, high)
     shape = input._array.shape
-    return _finish(random.drawn(lambda: random.generator(generator).integers(low, high, shape)
+    return _finish(random.drawn(lambda: random.source(generator).integers(shape, low, high)
                                 .astype(d)), requires_grad, device)
 
 

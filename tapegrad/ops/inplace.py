@@ -791,9 +791,29 @@ def uniform_(input, a=0.0, b=1.0, *, generator=None):
     from .. import random
     _check_uniform_bounds(input._array.dtype, float(a), float(b))
     with grad_mode.no_grad():
-        shape, dtype = input._array.shape, input._array.dtype
-        return copy_(input, Tensor._make(random.drawn(
-            lambda: random.generator(generator).uniform(a, b, shape).astype(dtype))))
+        layout = _Layout(input._array)
+        return copy_(input, Tensor._make(random.drawn(lambda: layout.fill(
+            lambda shape, real: random.source(generator).uniform(shape, real, a, b)))))
+
+
+class _Layout:
+    """How PyTorch's random fills visit a tensor: its elements in memory order (the axis with
+    the largest stride outermost), a complex element as its two parts."""
+
+    def __init__(self, array):
+        self.axes = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
+        self.shape = tuple(array.shape[axis] for axis in self.axes)
+        self.dtype = array.dtype
+        self.contiguous = array.flags.c_contiguous
+
+    def fill(self, draw):
+        """``draw(shape, real dtype)``'s values, laid out as the tensor's elements."""
+        if self.dtype.kind == "c":
+            parts = draw(self.shape + (2,), np.empty(0, self.dtype).real.dtype)
+            values = parts.view(self.dtype)[..., 0]
+        else:
+            values = draw(self.shape, self.dtype)
+        return values.transpose(np.argsort(self.axes))
 
 
 def _refuse_exact_dtype(dtype, kernel):
@@ -830,9 +850,13 @@ def normal_(input, mean=0.0, std=1.0, *, generator=None):
     if not std >= 0.0:  # a NaN std too
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     _refuse_exact_dtype(input._array.dtype, "normal_kernel_cpu")
+    # a complex tensor's parts each get half the variance; 16 or more values in contiguous
+    # memory are drawn by blocks, as PyTorch draws them
+    scale = std / np.sqrt(2) if input._array.dtype.kind == "c" else std
     with grad_mode.no_grad():
-        shape, dtype = input._array.shape, input._array.dtype
-        return copy_(input, Tensor._make(random.drawn(
-            lambda: random.generator(generator).normal(mean, std, shape).astype(dtype))))
+        layout = _Layout(input._array)
+        return copy_(input, Tensor._make(random.drawn(lambda: layout.fill(
+            lambda shape, real: random.source(generator).normal(shape, real, mean, scale,
+                                                                layout.contiguous)))))
 
 

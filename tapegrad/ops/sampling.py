@@ -73,7 +73,8 @@ def bernoulli(input, p=None, *, generator=None):
     elif not isinstance(p, Tensor) and not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     shape = input._array.shape
-    uniform = Tensor._make(random.drawn(lambda: random.generator(generator).random(shape)))
+    kind = _uniform_kind(input if p is None else p)
+    uniform = Tensor._make(random.drawn(lambda: random.source(generator).uniform(shape, kind)))
     # tensor operations, not numpy on the arrays: a compiled call compares its fresh draws
     return to_dtype(lt(uniform, input if p is None else p), input.dtype)
 
@@ -123,13 +124,21 @@ def bernoulli_(input, p=0.5, *, generator=None):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
                                "(Could this error message be improved?  If so, please report an "
                                "enhancement request to PyTorch.)")
-        uniform = random.drawn(lambda: random.generator(generator).random(shape))
+        kind = _uniform_kind(p)
+        uniform = random.drawn(lambda: random.source(generator).uniform(shape, kind))
         return _fill(_bernoulli_tensor, input, uniform, (p,))
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     # as 0/1 bytes: a boolean array among a primitive's parameters reads as a mask to the tracer
     return _fill(_bernoulli_scalar, input, random.drawn(
-        lambda: (random.generator(generator).random(shape) < p).view(np.uint8)))
+        lambda: random.source(generator).bernoulli(shape, p).view(np.uint8)))
+
+
+def _uniform_kind(p):
+    """The uniforms PyTorch compares with probabilities ``p``: float64 ones for a float64 tensor
+    or a number, float32 ones for another tensor."""
+    return np.float64 if not isinstance(p, Tensor) or p._array.dtype == np.float64 else \
+        np.float32
 
 
 def _refuse_kinds(input, kinds, kernel):
@@ -159,8 +168,8 @@ def random_(input, from_=None, to=None, *, generator=None):
         low, high, prim = (0, from_, _random_to) if to is None else (from_, to, _random_range)
         check_random_range(dtype, low, high)
     shape = input._array.shape
-    return _fill(prim, input, random.drawn(lambda: random.generator(generator).integers(
-        low, high - 1, shape, endpoint=True, dtype=np.int64)))
+    return _fill(prim, input, random.drawn(
+        lambda: random.source(generator).integers(shape, low, high)))
 
 
 def _continuous(input, distribution, type_names):
