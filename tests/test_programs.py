@@ -3,8 +3,10 @@
 Each ``tests/programs/<name>.py`` is a small program in the idiom of a public tutorial or a Q&A
 answer. It is run twice, in subprocesses: once with real PyTorch, once with ``torch`` resolving to
 tapegrad (``tests/programs/_shim`` first on ``PYTHONPATH``). What each printed must agree, memory
-addresses masked. The programs build their data without the random generator (the two libraries'
-generators differ), or print only facts that do not depend on it.
+addresses masked. tapegrad's generator is PyTorch's (``tapegrad/random.py``): a program may seed it
+and print what ``rand``, ``randn``, ``randint``, ``randperm``, the in-place fills, dropout and
+``nn.init`` drew; draws tapegrad makes through numpy's samplers (exponential, multinomial, ...)
+only for facts that do not depend on their values.
 
 Numbers are compared token by token: the text around them must be identical and each number must
 be printed with the same digits up to one unit in its last place — float32 kernels of numpy and
