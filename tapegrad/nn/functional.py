@@ -1387,12 +1387,13 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _warn_if_broadcasting(input, target)
+    # broadcast first, as PyTorch: a 0-d target expanded takes part in the type promotion
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    errors = (expanded_input - expanded_target).abs()
     if weight is not None:
         _loss.check_sample_weight(weight, input)
-        return _loss.weighted_reduction((input - target).abs(), weight, reduction,
-                                        mean_over_weights=True)
-    return _reduce((input - target).abs(), reduction)
+        return _loss.weighted_reduction(errors, weight, reduction, mean_over_weights=True)
+    return _reduce(errors, reduction)
 
 
 def _broadcast_pair(input, target):
@@ -1407,16 +1408,12 @@ def _broadcast_pair(input, target):
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if beta < 0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:  # PyTorch broadcasts (warning once, at the caller) before taking l1_loss
         return l1_loss(*_broadcast_pair(input, target), reduction=reduction)
     return _loss.smooth_l1_loss(*_broadcast_pair(input, target), reduction, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
-    if delta <= 0:
-        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is not None:
         expanded_input, expanded_target = _broadcast_pair(input, target)
         _loss.check_sample_weight(weight, input)
@@ -1468,7 +1465,7 @@ def _reduction_of(size_average, reduce, reduction):
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     """``max(0, -y (x1 - x2) + margin)``: ``y = 1`` asks for ``x1`` ranked above ``x2``."""
-    reduction = _reduction_of(size_average, reduce, reduction)
+    reduction = _checked_reduction(_reduction_of(size_average, reduce, reduction))
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
@@ -1482,7 +1479,10 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     reduction = _reduction_of(size_average, reduce, reduction)
     _check_loss_arguments("hinge_embedding_loss", reduction, input=input, target=target)
     zeros = ops.zeros_like(input)
-    output_margin = ops.where(target != 1, (margin - input).clamp_min(0), zeros)
+    # ATen's ``margin - input`` fills a tensor like the input with the margin: an integer
+    # input keeps its dtype (the margin truncated)
+    margin_clamp = (ops.full_like(input, margin) - input).clamp_min(0)
+    output_margin = ops.where(target != 1, margin_clamp, zeros)
     return _reduce(output_margin + ops.where(target != -1, input, zeros), reduction)
 
 
@@ -1501,9 +1501,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if weight is not None:
         loss = loss * weight
     class_dim = input.dim() - 1
+    classes = input.size(class_dim)  # (ATen's IndexError for a 0-d input)
     if reduction not in _loss.REDUCTIONS:  # (PyTorch's wording here, after the computation)
         raise ValueError(reduction + " is not valid")
-    return _reduce(loss.sum(class_dim) / input.shape[class_dim], reduction)
+    return _reduce(loss.sum(class_dim) / classes, reduction)
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
@@ -1531,7 +1532,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
                         size_average=None, reduce=None, reduction="mean"):
     """``max(0, d(a, p) - d(a, n) + margin)`` with the ``p``-norm pairwise distance; ``swap``
     uses ``d(p, n)`` for the negative distance when it is the smaller."""
-    reduction = _reduction_of(size_average, reduce, reduction)
+    reduction = _checked_reduction(_reduction_of(size_average, reduce, reduction))
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     return _triplet_loss(anchor, positive, negative,
@@ -1601,7 +1602,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         loss = input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
-        loss = loss + stirling.masked_fill(target <= 1, 0)
+        loss += stirling.masked_fill(target <= 1, 0)  # (in place, as ATen: loss keeps its dtype)
     return _reduce(loss, reduction)
 
 
@@ -1612,9 +1613,9 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
         if weight is not None:  # (the call's dict and loop cost more than the test)
             _refuse_grad("nll_loss_forward", weight=weight)
         return _loss.nll_loss(log_probs, target, weight, ignore_index, reduction)
-    if log_probs.shape[0] != target.shape[0]:
+    if log_probs.shape[0] != _loss.batch_size(target):
         raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+                         f"batch_size ({_loss.batch_size(target)}).")
     _refuse_grad("nll_loss2d_forward", weight=weight)
     if log_probs.dim() == 4:
         return _loss.nll_loss2d(log_probs, target, weight, ignore_index, reduction)
@@ -1622,10 +1623,11 @@ def _nll_nd(log_probs, target, weight, ignore_index, reduction):
     if target.shape[1:] != log_probs.shape[2:]:
         raise RuntimeError(f"Expected target size {[batch, *log_probs.shape[2:]]}, got "
                            f"{list(target.shape)}")
-    points = math.prod(target.shape[1:])  # (not -1: the batch may be empty)
-    loss = _loss.nll_loss2d(log_probs.contiguous().view(batch, classes, 1, points),
-                            target.contiguous().view(batch, 1, points), weight, ignore_index,
-                            reduction)
+    # ATen views an empty tensor as (N, C, 0, 0) or (N, 0, 0), whatever its other sizes
+    loss = _loss.nll_loss2d(
+        log_probs.contiguous().view(batch, classes, *((1, -1) if log_probs.numel() else (0, 0))),
+        target.contiguous().view(batch, *((1, -1) if target.numel() else (0, 0))), weight,
+        ignore_index, reduction)
     return loss.view(target.shape) if reduction == "none" else loss
 
 
@@ -1706,7 +1708,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return loss
     smooth = _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim)
     return (ops.elementwise.mul_scalar(loss, 1 - label_smoothing)
-            + ops.elementwise.mul_scalar(smooth, label_smoothing / input.shape[class_dim]))
+            + ops.elementwise.mul_scalar(smooth, _smoothing_share(label_smoothing,
+                                                                  input.shape[class_dim])))
 
 
 def _check_label_smoothing(label_smoothing):
@@ -1715,6 +1718,11 @@ def _check_label_smoothing(label_smoothing):
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
+
+
+def _smoothing_share(label_smoothing, classes):
+    """``label_smoothing / classes`` as ATen divides its doubles: inf when there is no class."""
+    return label_smoothing / classes if classes else math.inf
 
 
 def _class_weight_view(weight, log_probs, class_dim):
@@ -1747,21 +1755,26 @@ def _soft_cross_entropy(input, target, weight, class_dim, reduction, label_smoot
                            f"got {target.type()[6:-6]}")
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
+    classes = input.size(class_dim)  # (ATen's IndexError for a 0-d input)
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     _check_label_smoothing(label_smoothing)
     log_probs = ops.log_softmax(input, class_dim)
-    classes = log_probs.shape[class_dim]
     if label_smoothing > 0.0:
-        target = target * (1 - label_smoothing) + label_smoothing / classes
+        target = target * (1 - label_smoothing) + _smoothing_share(label_smoothing, classes)
     products = log_probs * target
     if weight is not None:
         products = products * _class_weight_view(weight, log_probs, class_dim)
     if reduction == "none":
         return -products.sum(class_dim)
+    if reduction == "mean" and not log_probs.numel():  # ATen fills the empty sum with nan
+        return -products.sum().fill_(math.nan)
     total = -products.sum()
     if reduction == "sum":
         return total
-    return ops.elementwise.div_scalar(
-        total, log_probs.numel() / classes if log_probs.numel() else float("nan"))
+    return ops.elementwise.div_scalar(total, log_probs.numel() / classes)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -1769,34 +1782,17 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     """Mean of ``-(t log x + (1 - t) log(1 - x))``, logs clamped at -100 as PyTorch does."""
     reduction = _checked_reduction(_reduction_of(size_average, reduce, reduction))
     if target.size() == input.size():  # else the size message comes first
-        if weight is not None:
-            _loss.check_weight_expandable(weight, target.shape)
+        if weight is not None:  # (PyTorch's ``_infer_size``; the kernel checks the rest)
+            ops.layout.broadcast_shapes(target.shape, weight.shape)
         _refuse_grad("binary_cross_entropy", weight=weight)
-        for name, values in (("input", input), ("target", target)):
-            array = values._array  # checked as the kernel does, recording nothing (NaN fails)
-            if values.is_floating_point() and not ((array >= 0) & (array <= 1)).all():
-                raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     return _loss.binary_cross_entropy(input, target, weight, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     """BCE on logits, one ``BinaryCrossEntropyWithLogitsBackward0``."""
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    if target.size() == input.size():  # else the size message comes first
-        _check_logits_weights(input, target, weight, pos_weight)
+    reduction = _reduction_of(size_average, reduce, reduction)
     return _loss.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
-
-
-def _check_logits_weights(input, target, weight, pos_weight):
-    """ATen's messages: ``(pos_weight - 1) * target`` is multiplied into the loss in place,
-    then ``loss.mul_(weight)``; neither may broadcast the loss to a larger shape."""
-    shapes = [_broadcast_shape(pos_weight, target)] if pos_weight is not None else []
-    if weight is not None:
-        shapes.append(_broadcast_shape(input, weight))
-    for shape in shapes:
-        check_in_place_broadcast(input.shape, shape)
 
 
 # ------------------------------------------------------------------------ PyTorch's C++ functions

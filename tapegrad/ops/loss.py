@@ -39,9 +39,12 @@ REDUCTIONS = ("none", "mean", "sum")
 def _nll_loss(log_probs, target, *, weight, ignore_index, reduction):
     """``log_probs`` is (N, C) or (C,); ``target`` holds class indices, (N,) or () (or (1,)
     for (C,))."""
-    rows = log_probs.reshape(-1, log_probs.shape[-1])
+    rows = log_probs.reshape(target.size, log_probs.shape[-1])  # (not -1: there may be no class)
     safe, kept, coef = _row_weights(target, weight, ignore_index, log_probs.dtype)
-    losses = -rows[np.arange(rows.shape[0]), safe]
+    if rows.size:
+        losses = -rows[np.arange(rows.shape[0]), safe]
+    else:  # (no class at all: every row is ignored, and there is nothing to gather)
+        losses = np.zeros(safe.shape, rows.dtype)
     if kept is not None:
         # an ignored row's loss is written as 0 (not -x * 0, which is -0. for a positive x)
         losses = np.where(kept, losses * coef, 0).astype(log_probs.dtype, copy=False)
@@ -110,7 +113,6 @@ def nll_loss(log_probs, target, weight=None, ignore_index=-100, reduction="mean"
     """Negative log-likelihood of class indices: (N, C) with (N,), or (C,) with a 0-d target."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    require_floating(log_probs, "nll_loss_out_frame")
     _check(log_probs, target, weight, ignore_index)
     weight_array = None if weight is None else weight._array
     return _nll_loss(log_probs, target, weight=weight_array, ignore_index=ignore_index,
@@ -131,26 +133,31 @@ def _check(log_probs, target, weight, ignore_index):
         raise ValueError(f"Expected 1 or 2 dimensions for the nll_loss primitive (got "
                          f"{x.ndim})")
     # PyTorch compares the batch sizes first (nll_loss_nd), then the target's dimensions
-    if x.ndim == 2 and labels.ndim > 1 and labels.shape[0] != x.shape[0]:
+    if x.ndim == 2 and batch_size(target) != x.shape[0]:
         raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match "
-                         f"target batch_size ({labels.shape[0]}).")
+                         f"target batch_size ({batch_size(target)}).")
     if labels.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     _check_target_dtype(target)
-    if x.ndim == 2 and labels.shape != x.shape[:1]:
-        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match "
-                         f"target batch_size ({labels.shape[0] if labels.ndim else 0}).")
     if x.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
                          f"{labels.shape[0]}")
+    if x.ndim == 2 and labels.ndim == 0:  # (an empty batch, past nll_loss_nd's batch check)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     classes = x.shape[-1]
     if weight is not None:
         if weight._array.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} "
                                f"classes or no classes but got weight tensor of shape: "
                                f"{list(weight.shape)}")
-        _check_weight_dtype(log_probs, weight)
+    require_floating(log_probs, "nll_loss_out_frame")
+    _check_weight_dtype(log_probs, weight)
     _check_target_bounds(target, classes, ignore_index)
+
+
+def batch_size(target):
+    """A target's batch size as ``nll_loss_nd`` reads it: its first size, 0 for a 0-d target."""
+    return target.shape[0] if target.dim() else 0
 
 
 def _check_target_dtype(target):
@@ -205,12 +212,12 @@ def nll_loss2d(log_probs, target, weight=None, ignore_index=-100, reduction="mea
         raise ValueError(f"Expected input batch_size ({log_probs.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
     _check_target_dtype(target)
-    if log_probs.shape[2:] != target.shape[1:]:
-        raise RuntimeError(f"size mismatch (got input: {list(log_probs.shape)} , target: "
-                           f"{list(target.shape)}")
     classes = log_probs.shape[1]
     if weight is not None and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if log_probs.shape[2:] != target.shape[1:]:
+        raise RuntimeError(f"size mismatch (got input: {list(log_probs.shape)} , target: "
+                           f"{list(target.shape)}")
     require_floating(log_probs, "nll_loss2d_forward_out_frame")
     _check_weight_dtype(log_probs, weight)
     if target._array.dtype != np.int64:
@@ -246,6 +253,8 @@ def _binary_cross_entropy(x, target, weight, reduction):
 
 def _apply_reduction(loss, reduction):
     if reduction == "mean":
+        if not loss.size:  # nan, as PyTorch, without numpy's "Mean of empty slice" warnings
+            return np.full((), np.nan, loss.dtype)
         return np.asarray(loss.mean(), dtype=loss.dtype)
     if reduction == "sum":
         return np.asarray(loss.sum(), dtype=loss.dtype)
@@ -279,9 +288,10 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     if target._array.dtype != input._array.dtype:
         raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     require_floating(input, "binary_cross_entropy")
+    for name, values in (("input", input._array), ("target", target._array)):
+        if not ((values >= 0) & (values <= 1)).all():  # (as the kernel's check: nan fails)
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     values = input._array
-    if ((values < 0) | (values > 1)).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
     weight_array = None
     if weight is not None:
         check_weight_expandable(weight, target.shape)
@@ -295,11 +305,12 @@ def check_weight_expandable(weight, target_shape):
     check_in_place_broadcast(target_shape, broadcast_shapes(target_shape, weight.shape))
 
 
-def _broadcasts_to(shape, target_shape):
+def _broadcast_shape(a, b):
+    """The shape of ``a * b``, or ATen's refusal of shapes that do not broadcast."""
     try:
-        return np.broadcast_shapes(shape, target_shape) == target_shape
+        return np.broadcast_shapes(a._array.shape, b._array.shape)
     except ValueError:
-        return False
+        raise RuntimeError(broadcast_error((a, b), {})) from None
 
 
 def _type_name(tensor):
@@ -380,7 +391,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     PyTorch."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    if target._array.shape != input._array.shape:
+    if target.size() != input.size():  # (PyTorch's AttributeError for a number)
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     for name, extra in (("weight", weight), ("pos_weight", pos_weight)):
@@ -388,17 +399,20 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
             raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
                                f"differentiable with respect to argument '{name}'. This input "
                                "cannot have requires_grad True.")
+    # ATen's steps, refused in its order: log_sigmoid(input), multiplied in place by
+    # ``(pos_weight - 1) * target + 1``; ``(1 - target).mul_(input)``; then ``loss.mul_(weight)``
     require_floating(input, "log_sigmoid_cpu")
+    if pos_weight is not None:
+        check_in_place_broadcast(input.shape, _broadcast_shape(pos_weight, target))
     if target._array.dtype == np.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    if target._array.dtype.kind != "f":  # ATen computes ``(1 - target).mul_(input)``
+    if target._array.dtype.kind != "f":
         raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired output "
                            f"type {_type_name(target)}")
+    if weight is not None:
+        check_in_place_broadcast(input.shape, _broadcast_shape(input, weight))
     shape = input._array.shape
-    for extra in (weight, pos_weight):
-        if extra is not None and not _broadcasts_to(extra._array.shape, shape):
-            raise RuntimeError(broadcast_error((input, extra), {}))
     dtype = target._array.dtype  # the output's: that of ``1 - target``, updated in place
     arrays = [None if t is None else np.broadcast_to(t._array, shape).astype(dtype)
               for t in (weight, pos_weight)]
@@ -513,6 +527,8 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     """Quadratic below ``beta``, linear above; ``beta=0`` is the L1 loss (left to the caller)."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     input, target = _promoted(input, target)
     require_floating(input, "smooth_l1_cpu")
     return _smooth_l1(input, target, reduction=reduction, beta=beta)
@@ -522,6 +538,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     """Quadratic below ``delta``, linear (slope ``delta``) above."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     target = _cast_target(input, target)
     require_floating(input, "huber_cpu")
     return _huber(input, target, reduction=reduction, delta=delta)
@@ -591,11 +609,7 @@ def _broadcast_into(operand, output):
     ATen's messages."""
     if operand._array.shape == output._array.shape:
         return operand
-    try:
-        shape = np.broadcast_shapes(operand._array.shape, output._array.shape)
-    except ValueError:
-        raise RuntimeError(broadcast_error((output, operand), {})) from None
-    check_in_place_broadcast(output.shape, shape)
+    check_in_place_broadcast(output.shape, _broadcast_shape(output, operand))
     return broadcast_to(operand, output.shape)
 
 
@@ -611,8 +625,8 @@ def _multi_margin_loss(x, target, *, p, margin, weight, reduction):
     hinge = np.maximum(z, 0) ** p
     if weight is not None:
         hinge = hinge * weight[labels][:, None]
-    losses = (np.add.reduce(hinge, axis=1) / rows.shape[1]).astype(x.dtype).reshape(x.shape[:-1])
-    return _apply_reduction(losses, reduction)
+    losses = (np.add.reduce(hinge, axis=1) / rows.shape[1]).astype(x.dtype)
+    return _apply_reduction(losses.reshape(target.shape), reduction)  # (N,), (1,) or ()
 
 
 @_multi_margin_loss.vjp
@@ -636,13 +650,10 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     """The multi-class hinge loss of scores (N, C) or (C,) and class indices, as one primitive."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    require_floating(input, "multi_margin_loss_cpu_kernel")
     if input.dim() > 2 or input.dim() and input.shape[-1] == 0:  # (an empty batch is fine)
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
                            f"but got: {list(input.shape)}")
-    if input.dim() == 0:
-        input = input.reshape(1)
-    batch, classes = (1, input.shape[0]) if input.dim() == 1 else input.shape
+    batch, classes = (1, input.numel()) if input.dim() < 2 else input.shape
     if target.dim() > 1 or target.numel() != batch:
         raise RuntimeError(
             "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
@@ -651,13 +662,22 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="me
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
+    _require_float_or_double(input, "multi_margin_loss_cpu_kernel")
     _require_long_target(target)
+    _check_weight_dtype(input, weight)
     labels = target._array
     if ((labels < 0) | (labels >= classes)).any():
         raise RuntimeError("target out of range")
-    weight_array = None if weight is None else weight._array.astype(input._array.dtype)
-    return _multi_margin_loss(input, target, p=p, margin=margin, weight=weight_array,
+    weight_array = None if weight is None else weight._array
+    rows = input.reshape(batch, classes) if input.dim() == 0 else input
+    return _multi_margin_loss(rows, target, p=p, margin=margin, weight=weight_array,
                               reduction=reduction)
+
+
+def _require_float_or_double(input, kernel):
+    """The margin losses' kernels exist for float32 and float64 only (not float16)."""
+    if input._array.dtype not in (np.float32, np.float64):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
 
 
 def _require_long_target(target):
@@ -709,17 +729,24 @@ def _(ctx, grad, reduction):
 
 
 def multilabel_margin_loss(input, target, reduction):
-    """ATen's checks, in its order, then the primitive."""
-    if input.dim() > 2 or input.numel() == 0 and input.dim() != 2:
+    """ATen's checks, in its order, then the primitive. A 0-d input is one row of one class (its
+    target 0-d or of one element); the labels' range is checked on their values as int64,
+    before their dtype."""
+    if input.dim() > 2 or input.dim() and input.shape[-1] == 0:  # (an empty batch is fine)
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch size, "
                            f"but got: {list(input.shape)}")
-    if target.shape != input.shape:
+    classes = input.shape[-1] if input.dim() else 1
+    if (target.shape != input.shape if input.dim() == 2 else
+            target.dim() > 1 or target.numel() != classes):
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
                            f"{list(input.shape)}")
-    _require_long_target(target)
     labels = target._array
-    if labels.size and (labels.min() < -1 or labels.max() >= max(input.shape[-1], 1)):
+    if labels.size and (int(labels.min()) < -1 or int(labels.max()) >= classes):
         raise RuntimeError("argument #2 'target' is out of range")
+    _require_float_or_double(input, "multilabel_margin_loss_forward_out_frame")
+    _require_long_target(target)
+    if input.dim() == 0:
+        input, target = input.reshape(1), target.reshape(1)
     return _multilabel_margin_loss(input, target, reduction=reduction)
 
 

@@ -46,7 +46,7 @@ from .transformer import (
 from .loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
-    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
+    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, NLLLoss2d, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, MultiLabelMarginLoss,
     LinearCrossEntropyLoss, LinearCrossEntropyOptions,
 )
@@ -66,7 +66,7 @@ __all__ = ["Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", 
            "PixelShuffle", "PixelUnshuffle", "Fold", "Unfold", "MSELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "NLLLoss", "BCELoss",
-           "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
+           "LinearCrossEntropyLoss", "LinearCrossEntropyOptions", "NLLLoss2d",
            "BCEWithLogitsLoss", "RNNCell", "LSTMCell", "GRUCell", "RNN", "LSTM", "GRU",
            "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
            "Transformer", "TransformerDecoderLayer", "TransformerDecoder",

@@ -1,6 +1,7 @@
 """Loss modules: each holds its options and calls its ``functional`` twin."""
 import dataclasses
 import math
+import warnings
 
 from .. import functional as F
 from .._reduction import legacy_get_string
@@ -9,7 +10,7 @@ from .linear import Linear
 from .module import Module
 
 __all__ = ["MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "KLDivLoss", "CosineEmbeddingLoss",
-           "CrossEntropyLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "MarginRankingLoss",
+           "CrossEntropyLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions", "NLLLoss", "NLLLoss2d", "BCELoss", "BCEWithLogitsLoss", "MarginRankingLoss",
            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "GaussianNLLLoss",
            "PoissonNLLLoss", "MultiLabelMarginLoss"]
@@ -85,6 +86,17 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input, target):
         return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """PyTorch's deprecated name of ``NLLLoss`` (which takes spatial inputs), kept for old code."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
+                      "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss "
+                      "for more details.", FutureWarning, stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
