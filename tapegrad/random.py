@@ -186,6 +186,25 @@ class Generator:
             order[i], order[j] = order[j], order[i]
         return order
 
+    def exponential(self, shape, lambd=1.0):
+        """``exponential_(lambd)``: ``-log1p(-u) / lambd`` of float64 uniforms, in float64."""
+        return (-1.0 / lambd) * np.log1p(-self._unit(math.prod(shape), np.float64)) \
+            .reshape(shape)
+
+    def geometric(self, shape, p):
+        """``geometric_(p)``: trials to the first success, ``ceil(log(u) / log1p(-p))``."""
+        return np.ceil(np.log(self._unit(math.prod(shape), np.float64)) / np.log1p(-p)) \
+            .reshape(shape)
+
+    def log_normal(self, shape, mean, std):
+        """``log_normal_(mean, std)``: ``exp`` of normals drawn one at a time (never by blocks)."""
+        return np.exp(self._normal_pairs(math.prod(shape)) * std + mean).reshape(shape)
+
+    def cauchy(self, shape, median, sigma):
+        """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 1/2))``."""
+        return median + sigma * np.tan(np.pi * (self._unit(math.prod(shape), np.float64) - 0.5)) \
+            .reshape(shape)
+
     def bernoulli(self, shape, p):
         """``bernoulli_(p)``: whether a float64 uniform is below ``p`` (bool)."""
         return self._unit(math.prod(shape), np.float64).reshape(shape) < p

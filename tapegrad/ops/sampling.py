@@ -186,7 +186,7 @@ def exponential_(input, lambd=1.0, *, generator=None):
     _continuous(input, "Exponential", _LEGACY_TYPE_NAMES)
     shape = input._array.shape
     return _fill(_exponential, input, random.drawn(
-        lambda: random.generator(generator).exponential(1 / lambd, shape)))
+        lambda: random.source(generator).exponential(shape, lambd)))
 
 
 def geometric_(input, p, *, generator=None):
@@ -196,7 +196,7 @@ def geometric_(input, p, *, generator=None):
     _refuse_kinds(input, "bc", "geometric_cpu")
     shape = input._array.shape
     return _fill(_geometric, input, random.drawn(
-        lambda: random.generator(generator).geometric(p, shape)))
+        lambda: random.source(generator).geometric(shape, p)))
 
 
 def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
@@ -207,7 +207,7 @@ def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
                                   f"'{_LEGACY_TYPE_NAMES[input._array.dtype.name]}'")
     shape = input._array.shape
     return _fill(_log_normal, input, random.drawn(
-        lambda: random.generator(generator).lognormal(mean, std, shape)))
+        lambda: random.source(generator).log_normal(shape, mean, std)))
 
 
 def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
@@ -216,4 +216,4 @@ def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
     _continuous(input, "Cauchy", CPP_TYPE_NAMES)
     shape = input._array.shape
     return _fill(_cauchy, input, random.drawn(
-        lambda: median + sigma * random.generator(generator).standard_cauchy(shape)))
+        lambda: random.source(generator).cauchy(shape, median, sigma)))
