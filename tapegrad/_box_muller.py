@@ -10,7 +10,7 @@ blocks use the C library's functions, which numpy's float64 functions match.
 """
 import numpy as np
 
-__all__ = ["box_muller_float32", "box_muller_float64"]
+__all__ = ["box_muller_float32", "box_muller_float64", "fma32"]
 
 _F = np.float32
 _MIN_NORMAL = np.array(0x00800000, np.int32).view(_F)
@@ -22,7 +22,7 @@ _COS_POLY = [_F(c) for c in (2.443315711809948e-5, -1.388731625493765e-3, 4.1666
 _PI_PARTS = [_F(c) for c in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8)]
 
 
-def _fma(a, b, c):
+def fma32(a, b, c):
     """``a * b + c`` rounded once to float32 (a fused multiply-add): the product of two float32
     values is exact in float64."""
     return (np.float64(a) * np.float64(b) + np.float64(c)).astype(_F) if np.isscalar(a) else \
@@ -41,11 +41,11 @@ def _log(x):
     z = x * x
     y = np.full_like(x, _LOG_POLY[0])
     for coefficient in _LOG_POLY[1:]:
-        y = _fma(y, x, coefficient)
+        y = fma32(y, x, coefficient)
     y = (y * x) * z
-    y = _fma(exponent, _F(-2.12194440e-4), y)
+    y = fma32(exponent, _F(-2.12194440e-4), y)
     y = y - z * _F(0.5)
-    return _fma(exponent, _F(0.693359375), x + y)
+    return fma32(exponent, _F(0.693359375), x + y)
 
 
 def _sincos(x):
@@ -54,16 +54,16 @@ def _sincos(x):
     octant = (octant + 1) & ~1
     y = octant.astype(_F)
     for part in _PI_PARTS:  # x - octant * pi/4, in three steps to keep the bits
-        x = _fma(y, part, x)
+        x = fma32(y, part, x)
     z = x * x
     cosine = np.full_like(x, _COS_POLY[0])
     for coefficient in _COS_POLY[1:]:
-        cosine = _fma(cosine, z, coefficient)
-    cosine = _fma(z, _F(-0.5), (cosine * z) * z) + _F(1)
+        cosine = fma32(cosine, z, coefficient)
+    cosine = fma32(z, _F(-0.5), (cosine * z) * z) + _F(1)
     sine = np.full_like(x, _SIN_POLY[0])
     for coefficient in _SIN_POLY[1:]:
-        sine = _fma(sine, z, coefficient)
-    sine = _fma(sine * z, x, x)
+        sine = fma32(sine, z, coefficient)
+    sine = fma32(sine * z, x, x)
     swapped = (octant & 2) != 0
     sin, cos = np.where(swapped, cosine, sine), np.where(swapped, sine, cosine)
     return np.where((octant & 4) != 0, -sin, sin), np.where(((octant - 2) & 4) == 0, -cos, cos)

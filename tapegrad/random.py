@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ._box_muller import box_muller_float32, box_muller_float64
+from ._box_muller import box_muller_float32, box_muller_float64, fma32
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
            "set_rng_state", "source", "generator", "fork_rng"]
@@ -116,8 +116,7 @@ class Generator:
         unit = self._unit(math.prod(shape), dtype).reshape(shape)
         if dtype == np.float64:
             return unit * (float(high) - float(low)) + float(low)
-        span = np.float32(high) - np.float32(low)
-        return (unit.astype(np.float64) * float(span) + float(np.float32(low))).astype(dtype)
+        return fma32(unit, np.float32(high) - np.float32(low), np.float32(low)).astype(dtype)
 
     def normal(self, shape, dtype, mean=0.0, std=1.0, contiguous=True):
         """``normal_(mean, std)`` of a new array: 16 or more contiguous values by blocks of 16
@@ -129,9 +128,7 @@ class Generator:
             values = self._normal_blocks(count, dtype)
             if dtype == np.float64:
                 return (values * float(std) + float(mean)).reshape(shape)
-            std32, mean32 = np.float32(std), np.float32(mean)
-            return (values.astype(np.float64) * float(std32) + float(mean32)).astype(dtype) \
-                .reshape(shape)
+            return fma32(values, np.float32(std), np.float32(mean)).astype(dtype).reshape(shape)
         return (self._normal_pairs(count) * float(std) + float(mean)).astype(dtype).reshape(shape)
 
     def _normal_blocks(self, count, dtype):
