@@ -56,6 +56,11 @@ DRAWS = {
     "geometric_": lambda lib: lib.empty(9).geometric_(0.3),
     "log_normal_": lambda lib: lib.empty(20, dtype=lib.float64).log_normal_(1.0, 0.5),
     "cauchy_": lambda lib: lib.empty(7, dtype=lib.float64).cauchy_(0.5, 2.0),
+    "multinomial": lambda lib: lib.multinomial(lib.tensor([[0.1, 0.2, 0.3, 0.4],
+                                                           [1.0, 0.0, 3.0, 2.0]]), 3),
+    "multinomial_replacement": lambda lib: lib.multinomial(lib.tensor([0.2, 0.5, 0.3]), 8,
+                                                           replacement=True),
+    "categorical": lambda lib: lib.distributions.Categorical(logits=lib.zeros(2, 5)).sample((4,)),
     "dropout": lambda lib: lib.nn.Dropout(0.2)(lib.ones(5, 8)),
     "dropout2d": lambda lib: lib.nn.functional.dropout2d(lib.ones(2, 6, 3, 3), 0.5),
     "linear": lambda lib: lib.cat([p.reshape(-1) for p in lib.nn.Linear(20, 30).parameters()]),
@@ -85,3 +90,11 @@ def test_float32_normals_are_pytorchs_to_the_last_bit_nearly_always(draw):
     ours, theirs = _seeded(tapegrad, draw), _seeded(torch, draw)
     np.testing.assert_array_max_ulp(ours, theirs, maxulp=2)  # (a last-bit difference, scaled)
     assert (ours == theirs).mean() > 0.99
+
+
+@needs_torch
+def test_gumbel_softmax_draws_pytorchs_noise():
+    """Its exponential noise is PyTorch's; the log and softmax after it may round differently."""
+    def draw(lib):
+        return lib.nn.functional.gumbel_softmax(lib.zeros(3, 5), tau=0.5)
+    np.testing.assert_array_max_ulp(_seeded(tapegrad, draw), _seeded(torch, draw), maxulp=2)

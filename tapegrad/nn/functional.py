@@ -204,7 +204,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
         warn_at_caller("`eps` parameter is deprecated and has no effect.")
     shape, dtype = logits.shape, logits._array.dtype
     gumbels = Tensor._make(_random.drawn(
-        lambda: -np.log(_random.generator().exponential(size=shape)).astype(dtype)))
+        lambda: -np.log(_random.source().exponential(shape).astype(dtype))))
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
         return y_soft
