@@ -14,8 +14,8 @@ import numpy as np
 
 from ._box_muller import box_muller_float32, box_muller_float64, fma32
 
-__all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
-           "set_rng_state", "source", "generator", "fork_rng"]
+__all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator",
+           "get_rng_state", "set_rng_state", "source", "generator", "fork_rng"]
 
 
 class Generator:
@@ -120,8 +120,9 @@ class Generator:
 
     def normal(self, shape, dtype, mean=0.0, std=1.0, contiguous=True):
         """``normal_(mean, std)`` of a new array: 16 or more contiguous values by blocks of 16
-        (``normal_fill``), fewer one by one from pairs of float64 uniforms (``normal_distribution``:
-        the pair's second value is kept for the next draw, of any tensor)."""
+        (``normal_fill``), fewer one by one from pairs of float64 uniforms
+        (``normal_distribution``: the pair's second value is kept for the next draw, of any
+        tensor)."""
         dtype = np.dtype(dtype)
         count = math.prod(shape)
         if count >= 16 and contiguous:

@@ -76,7 +76,7 @@ def _check_parent_directory(path):
         raise RuntimeError(f"Parent directory {parent} does not exist.")
 
 
-# -- writing ---------------------------------------------------------------------------------------
+# -- writing --------------------------------------------------------------------------------------
 
 class _SavedStorage:
     """One storage of the checkpoint: the memory of one numpy array (bytes), which the tensors
@@ -260,7 +260,7 @@ def _owner(array):
     return array
 
 
-# -- reading ---------------------------------------------------------------------------------------
+# -- reading --------------------------------------------------------------------------------------
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
          **pickle_load_args):
@@ -503,7 +503,7 @@ def _load_pickle(f, weights_only):
         "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
-# -- PyTorch's vocabulary: storages, rebuild functions, names --------------------------------------
+# -- PyTorch's vocabulary: storages, rebuild functions, names -------------------------------------
 
 class _StorageType:
     """A storage class as a checkpoint names it (``torch.FloatStorage``), and the numpy dtype
@@ -636,7 +636,7 @@ def _torch_spelling(obj):
     return (module, qualname) if _tapegrad_global(f"{module}.{qualname}") is obj else None
 
 
-# -- weights-only loads ----------------------------------------------------------------------------
+# -- weights-only loads ---------------------------------------------------------------------------
 
 # The user's allowlist for weights-only loads: classes and functions, or (object, "module.name")
 # pairs, as ``add_safe_globals`` was given them.

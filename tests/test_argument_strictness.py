@@ -46,7 +46,8 @@ def test_a_parameter_refuses_a_non_bool_flag_before_it_is_made():
 
 def test_size_concatenates_tuples_only():
     size = tapegrad.Size([1, 2])
-    with pytest.raises(TypeError, match=r"^can only concatenate tuple \(not list\) to torch.Size$"):
+    with pytest.raises(TypeError,
+                       match=r"^can only concatenate tuple \(not list\) to torch.Size$"):
         size + [3]
     with pytest.raises(TypeError):
         [3] + size
@@ -91,7 +92,8 @@ def test_grad_of_a_dict_of_inputs_is_a_dict_with_the_same_keys():
 def test_grad_refuses_other_mappings_and_empty_inputs_before_warning():
     x = tapegrad.ones(2, requires_grad=True)
     with pytest.raises(TypeError, match=r"^`inputs` argument to `grad\(\)` must be a dict, not "
-                                        r"mappingproxy\. Other Mapping types are not supported\.$"):
+                                        r"mappingproxy\. Other Mapping types are not "
+                                        r"supported\.$"):
         tapegrad.autograd.grad(x.sum(), types.MappingProxyType({"x": x}))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # (the only_inputs warning would come first otherwise)

@@ -72,7 +72,8 @@ def test_a_training_checkpoint_moves_between_the_libraries(tmp_path, writer, rea
 def test_views_dtypes_and_layouts_survive_the_move(writer, reader):
     base = writer.arange(12.0)
     saved = {"base": base, "row": base.view(3, 4)[1], "column": base.view(3, 4)[:, 2],
-             "transposed": base.view(3, 4).t(), "uint32": writer.tensor([1, 2, 3], dtype=writer.uint32),
+             "transposed": base.view(3, 4).t(),
+             "uint32": writer.tensor([1, 2, 3], dtype=writer.uint32),
              "bool": writer.tensor([True, False]), "complex": writer.tensor([1 + 2j]),
              "scalar": writer.tensor(2.5, dtype=writer.float64), "empty": writer.zeros(0, 2),
              "size": writer.Size([2, 3]), "dtype": writer.float16,
@@ -85,7 +86,8 @@ def test_views_dtypes_and_layouts_survive_the_move(writer, reader):
         if isinstance(value, (tuple, type(writer.float16))):
             assert str(loaded[key]) == str(value)
             continue
-        assert loaded[key].tolist() == value.tolist() and str(loaded[key].dtype) == str(value.dtype)
+        assert loaded[key].tolist() == value.tolist()
+        assert str(loaded[key].dtype) == str(value.dtype)
         assert loaded[key].stride() == value.stride()
         assert loaded[key].storage_offset() == value.storage_offset()
     assert type(loaded["parameter"]).__name__ == "Parameter" and loaded["parameter"].requires_grad

@@ -61,6 +61,12 @@ DRAWS = {
     "multinomial_replacement": lambda lib: lib.multinomial(lib.tensor([0.2, 0.5, 0.3]), 8,
                                                            replacement=True),
     "categorical": lambda lib: lib.distributions.Categorical(logits=lib.zeros(2, 5)).sample((4,)),
+    "exponential_dist": lambda lib: lib.distributions.Exponential(lib.tensor([2.0, 0.5]))
+    .rsample((3,)),
+    "laplace": lambda lib: lib.distributions.Laplace(0.0, 2.0).rsample((5,)),
+    "cauchy": lambda lib: lib.distributions.Cauchy(1.0, 2.0).rsample((4,)),
+    "geometric": lambda lib: lib.distributions.Geometric(lib.tensor([0.3])).sample((6,)),
+    "normal_dist": lambda lib: lib.distributions.Normal(lib.zeros(3), 2.0).sample((2,)),
     "dropout": lambda lib: lib.nn.Dropout(0.2)(lib.ones(5, 8)),
     "dropout2d": lambda lib: lib.nn.functional.dropout2d(lib.ones(2, 6, 3, 3), 0.5),
     "linear": lambda lib: lib.cat([p.reshape(-1) for p in lib.nn.Linear(20, 30).parameters()]),

@@ -207,7 +207,9 @@ class Geometric(ProbsOrLogits, Distribution):
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         tiny = float(finfo(self.probs.dtype).tiny)
-        uniform = draw(lambda rng, size: rng.uniform(tiny, 1, size), shape, self.probs.dtype)
+        dtype = self.probs.dtype
+        uniform = draw(lambda generator, size: generator.uniform(size, dtype.numpy, tiny, 1),
+                       shape, dtype)
         with grad_mode.no_grad():
             return (uniform.log() / (-self.probs).log1p()).floor()
 

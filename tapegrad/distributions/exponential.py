@@ -46,7 +46,7 @@ class Exponential(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        noise = draw(lambda rng, size: rng.exponential(size=size), shape, self.rate.dtype)
+        noise = draw(lambda generator, size: generator.exponential(size), shape, self.rate.dtype)
         return noise / self.rate
 
     def log_prob(self, value):

@@ -44,8 +44,9 @@ class Laplace(_LocationScale):
         """By inversion, as PyTorch: ``loc − scale · sign(u) · log1p(−|u|)`` for u uniform on
         (eps − 1, 1)."""
         eps = float(finfo(self.loc.dtype).eps)
-        u = draw(lambda rng, size: rng.uniform(eps - 1, 1, size),
-                 self._extended_shape(sample_shape), self.loc.dtype)
+        dtype = self.loc.dtype
+        u = draw(lambda generator, size: generator.uniform(size, dtype.numpy, eps - 1, 1),
+                 self._extended_shape(sample_shape), dtype)
         return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
 
     @property
@@ -83,8 +84,8 @@ class Cauchy(_LocationScale):
     """Density ``1 / (π scale (1 + ((x − loc) / scale)²))``: no mean, infinite variance."""
 
     @staticmethod
-    def _standard(rng, size):
-        return rng.standard_cauchy(size=size)
+    def _standard(generator, size):
+        return generator.cauchy(size, 0.0, 1.0)
 
     @property
     def mean(self):

@@ -120,7 +120,8 @@ def clipped_sigmoid(x):
 
 
 def draw(sampler, shape, dtype):
-    """``sampler(numpy_generator, shape)`` from tapegrad's default generator, as a tensor.
+    """``sampler(generator, shape)``, drawn from tapegrad's default generator (whose methods
+    draw as PyTorch's fills do, see ``random.Generator``), as a tensor.
 
     The sampler must depend on the shape alone (standard noise a distribution then moves and
     scales with tensor operations): a compiled function then draws it anew on every call
@@ -128,7 +129,7 @@ def draw(sampler, shape, dtype):
     ``draw_given_values``."""
     shape = tuple(shape)
     return Tensor._make(random.drawn(
-        lambda: np.asarray(sampler(random.generator(), shape)).astype(dtype.numpy)))
+        lambda: np.asarray(sampler(random.source(), shape)).astype(dtype.numpy)))
 
 
 def draw_given_values(sampler, dtype):
