@@ -121,7 +121,7 @@ def _infer_array(data, dtype=None):
         return data._array
     if isinstance(data, np.ndarray):
         _check_numpy(data)
-        return data
+        return np.asarray(data)  # a subclass's (np.matrix …) data, without its own rules
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type_name(type(data))}'")
     if dtype is None:
@@ -204,8 +204,8 @@ def is_sequence(value):
     kind = type(value)
     if kind is list or kind is tuple:
         return True
-    if kind in _NUMBERS or isinstance(value, (Tensor, np.number, np.bool_, dict)):
-        return False
+    if isinstance(value, (int, float, complex, Tensor, np.number, np.bool_, np.datetime64, dict)):
+        return False  # an IntEnum or a datetime64 too, though their classes have ``__getitem__``
     return hasattr(kind, "__getitem__")
 
 
@@ -237,17 +237,17 @@ def _inferred_dtype(data):
     while level:
         inner = []
         for kind in {type(x) for x in level}:
-            if kind is builtins.bool:
-                found.add(dtypes.bool)
-            elif kind is builtins.int:
-                found.add(dtypes.int64)
-            elif kind is float:
-                found.add(dtypes.get_default_dtype())
-            elif kind is complex:
-                found.add(dtypes.default_complex_dtype())
-            elif issubclass(kind, (np.generic, np.ndarray, Tensor)):
+            if issubclass(kind, (np.generic, np.ndarray, Tensor)):  # np.float64 is a float too
                 found.update(dtypes.from_numpy_dtype(x._array.dtype if isinstance(x, Tensor)
                                                      else x.dtype) for x in level if type(x) is kind)
+            elif kind is builtins.bool:
+                found.add(dtypes.bool)
+            elif issubclass(kind, builtins.int):  # subclasses (IntEnum …) as their base type
+                found.add(dtypes.int64)
+            elif issubclass(kind, float):
+                found.add(dtypes.get_default_dtype())
+            elif issubclass(kind, complex):
+                found.add(dtypes.default_complex_dtype())
             elif issubclass(kind, (str, bytes)):
                 raise TypeError(f"new(): invalid data type '{type_name(kind)}'")
             elif is_sequence(next(x for x in level if type(x) is kind)):
@@ -385,7 +385,7 @@ def from_numpy(ndarray):
     _check_numpy(ndarray)
     if not ndarray.flags.writeable:
         _warn_not_writable()
-    return Tensor._make(ndarray)
+    return Tensor._make(np.asarray(ndarray))  # a subclass's (np.matrix …) data only
 
 
 @functools.cache

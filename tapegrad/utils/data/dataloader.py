@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
-from ... import random
+from ... import dtypes, ops, random
 from ._utils import fetch as _fetch, worker as _worker
 from ._utils.collate import default_collate, default_convert
 from ._utils.worker import get_worker_info
@@ -266,7 +266,8 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._collate_fn = loader.collate_fn
         self._sampler_iter = iter(self._index_sampler)
-        self._base_seed = int(random.generator(loader.generator).integers(0, 2 ** 63 - 1))
+        self._base_seed = int(ops.empty((), dtype=dtypes.int64).random_(
+            generator=loader.generator).item())  # PyTorch's draw: it comes before the sampler's
         self._persistent_workers = loader.persistent_workers
         self._num_yielded = 0
 

@@ -6,7 +6,7 @@ from typing import Generic, Iterable, TypeVar
 
 import numpy as np
 
-from ... import random
+from ... import ops
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
@@ -122,10 +122,29 @@ class StackDataset(Dataset[T_co]):
         return tuple(dataset[index] for dataset in self.datasets)
 
     def __getitems__(self, indices):
-        return [self[i] for i in indices]
+        """A batch at once: each dataset gives its items through its own ``__getitems__`` when
+        it has one, as in PyTorch."""
+        keys = list(self.datasets) if isinstance(self.datasets, dict) \
+            else range(len(self.datasets))
+        rows = zip(*(_items_at(self.datasets[key], indices) for key in keys))
+        if isinstance(self.datasets, dict):
+            return [dict(zip(keys, row)) for row in rows]
+        return [tuple(row) for row in rows]
 
     def __len__(self):
         return self._length
+
+
+def _items_at(dataset, indices):
+    """``dataset``'s items at ``indices``: through its ``__getitems__``, which must give one item
+    per index, when it has one."""
+    if not callable(getattr(dataset, "__getitems__", None)):
+        return [dataset[i] for i in indices]
+    items = dataset.__getitems__(indices)
+    if len(items) != len(indices):
+        raise ValueError(f"Nested dataset's output size mismatch. Expected {len(indices)}, got "
+                         f"{len(items)}")
+    return items
 
 
 class ChainDataset(IterableDataset):
@@ -168,7 +187,7 @@ def random_split(dataset, lengths, generator=None):
                               "empty dataset.")
     if sum(lengths) != total:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = random.generator(generator).permutation(total).tolist()
+    order = ops.randperm(total, generator=generator).tolist()
     subsets, offset = [], 0
     for length in lengths:
         subsets.append(Subset(dataset, order[offset:offset + length]))

@@ -6,7 +6,7 @@ them from the default process group otherwise, and says it has not been initiali
 import math
 from typing import TypeVar
 
-from ... import distributed, random
+from ... import distributed, ops, random
 from .sampler import Sampler
 
 __all__ = ["DistributedSampler"]
@@ -45,14 +45,15 @@ class DistributedSampler(Sampler[T_co]):
         n = len(self.dataset)
         if self.shuffle:
             generator = random.Generator().manual_seed(self.seed + self.epoch)
-            indices = random.generator(generator).permutation(n).tolist()
+            indices = ops.randperm(n, generator=generator).tolist()
         else:
             indices = list(range(n))
         if self.drop_last:
             indices = indices[:self.total_size]
         else:
             padding = self.total_size - len(indices)
-            indices += (indices * math.ceil(padding / len(indices)))[:padding]
+            if padding:  # none for an empty dataset, which has no index to repeat
+                indices += (indices * math.ceil(padding / len(indices)))[:padding]
         return iter(indices[self.rank:self.total_size:self.num_replicas])
 
     def __len__(self):

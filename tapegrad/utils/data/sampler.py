@@ -55,19 +55,22 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         """Draws lazily, as PyTorch does (the seed at the first index, then 32 indices or one
-        permutation at a time), so a huge ``num_samples`` costs nothing up front."""
+        permutation at a time), so a huge ``num_samples`` costs nothing up front, and an empty
+        ``data_source`` fails as there."""
+        n = len(self.data_source)
         generator = self.generator
         if generator is None:
-            seed = int(random.generator().integers(0, 2 ** 63 - 1))
+            seed = int(ops.empty((), dtype=dtypes.int64).random_().item())
             generator = random.Generator().manual_seed(seed)
-        rng = random.generator(generator)
-        n = len(self.data_source)
-        step = _CHUNK if self.replacement else n
-        for start in range(0, self.num_samples, step):
-            count = min(step, self.num_samples - start)
-            draws = rng.integers(0, n, size=count) if self.replacement else \
-                rng.permutation(n)[:count]
-            yield from draws.tolist()
+        if self.replacement:
+            for _ in range(self.num_samples // _CHUNK):
+                yield from ops.randint(high=n, size=(_CHUNK,), generator=generator).tolist()
+            yield from ops.randint(high=n, size=(self.num_samples % _CHUNK,),
+                                   generator=generator).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from ops.randperm(n, generator=generator).tolist()
+            yield from ops.randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
@@ -81,7 +84,7 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        for position in random.generator(self.generator).permutation(len(self.indices)).tolist():
+        for position in ops.randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[position]
 
     def __len__(self):

@@ -113,8 +113,9 @@ def collate_numpy_array_fn(batch, *, collate_fn_map=None):
 
 
 def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
-    """numpy scalars keep their dtype (``np.float32`` gives float32)."""
-    return ops.as_tensor(np.array(batch))
+    """The batch read as one sequence, as PyTorch reads it: numpy scalars keep their dtype
+    (``np.float32`` gives float32) and promote with the other elements as tensor inputs do."""
+    return ops.as_tensor(batch)
 
 
 def collate_float_fn(batch, *, collate_fn_map=None):
