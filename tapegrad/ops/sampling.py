@@ -30,8 +30,15 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
                            f"{_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > input._array.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
     weights = input._array.astype(np.float64)
-    rows = weights.reshape(-1, weights.shape[-1])
+    rows = np.atleast_2d(weights)
+    if len(rows) and not rows.shape[1] and num_samples == 1:
+        # ATen's kernel for one sample checks the range with aminmax, which refuses no categories
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
     if (rows < 0).any() or not np.isfinite(rows).all():
         if replacement and num_samples > 1:  # ATen's other kernel: its check per element
             first = rows.reshape(-1)[np.flatnonzero(~(np.isfinite(rows) & (rows >= 0)))[0]]
@@ -40,21 +47,29 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (rows.sum(axis=1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    if not replacement and num_samples > rows.shape[1]:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
-                           "replacement")
-    rng = random.generator(generator)
-    if replacement:
-        cumulative = np.cumsum(rows / rows.sum(axis=1, keepdims=True), axis=1)
-        uniform = rng.random((rows.shape[0], num_samples))
-        draws = np.array([np.searchsorted(c, u, side="right") for c, u in zip(cumulative, uniform)])
-        draws = np.minimum(draws, rows.shape[1] - 1)  # a sum rounded below 1 cannot overshoot
+    source = random.source(generator)
+    if replacement and num_samples > 1:
+        draws = _with_replacement(source, input._array.reshape(rows.shape), num_samples)
     else:
-        # PyTorch's race: the smallest exponential(1) / weight win, zero weights last
-        with np.errstate(divide="ignore"):
-            keys = rng.exponential(size=rows.shape) / rows
-        draws = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
+        # PyTorch's race: the largest weight / exponential(1) win (zero weights last)
+        dtype = np.float32 if input._array.dtype == np.float16 else input._array.dtype
+        races = source.exponential(rows.shape).astype(dtype)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            keys = rows.astype(dtype) / races
+        draws = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     return Tensor._make(draws.astype(np.int64).reshape(weights.shape[:-1] + (num_samples,)))
+
+
+def _with_replacement(source, rows, num_samples):
+    """For each row in turn, ``num_samples`` float64 uniforms located in the row's cumulative
+    sums (accumulated in the row's dtype, float32 for float16, then divided by their total)."""
+    dtype = np.float32 if rows.dtype == np.float16 else rows.dtype
+    cumulative = np.cumsum(rows, axis=1, dtype=dtype)
+    cumulative /= cumulative[:, -1:]
+    cumulative[:, -1] = 1
+    return np.array([np.searchsorted(row.astype(np.float64), source.uniform((num_samples,),
+                                                                           np.float64))
+                     for row in cumulative]).reshape(len(rows), num_samples)
 
 
 def bernoulli(input, p=None, *, generator=None):
