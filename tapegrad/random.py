@@ -3,9 +3,10 @@
 Each generator is a Mersenne Twister (MT19937) seeded as PyTorch seeds its own, and the common
 draws transform its 32-bit words exactly as PyTorch's CPU kernels do (see ``Generator``): after
 ``manual_seed(0)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``
-(so ``nn.Linear``'s initialization), ``bernoulli_`` and dropout masks give PyTorch's values.
-Other distributions (exponential, Poisson, multinomial, ...) draw from the same stream through
-numpy's samplers (``generator()``): reproducible, but not PyTorch's numbers.
+(so ``nn.Linear``'s initialization), ``bernoulli_``, dropout masks, ``multinomial`` and the
+exponential, geometric, log-normal and Cauchy fills give PyTorch's values. Poisson, binomial and
+gamma samples draw from the same stream through numpy's samplers (``generator()``):
+reproducible, but not PyTorch's numbers.
 """
 import contextlib
 import math
