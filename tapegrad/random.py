@@ -248,6 +248,8 @@ draw_guard = None
 def source(gen=None):
     """``gen``, or the default generator, for one draw (PyTorch's draws are its methods)."""
     global draws
+    if gen is not None and not isinstance(gen, Generator):
+        raise TypeError(f"expected a torch.Generator as generator, but got {type(gen).__name__}")
     if draw_guard is not None:
         draw_guard()
     draws += 1

@@ -102,6 +102,14 @@ def test_grad_refuses_other_mappings_and_empty_inputs_before_warning():
             tapegrad.autograd.grad(x.sum(), {}, only_inputs=False)
 
 
+def test_randperm_takes_an_integer_and_a_generator():
+    with pytest.raises(TypeError, match=r"^randperm\(\): argument 'n' \(position 1\) must be int, "
+                                        "not float$"):
+        tapegrad.randperm(2.0)
+    with pytest.raises(TypeError, match="expected a torch.Generator as generator, but got int"):
+        tapegrad.randperm(4, generator=3)
+
+
 @needs_torch
 @pytest.mark.parametrize("call", [
     lambda lib: lib.zeros(2).requires_grad_(1),

@@ -738,6 +738,9 @@ def _value_range(d):
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     d = _numpy_dtype(dtype, dtypes.int64)
