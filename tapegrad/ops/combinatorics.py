@@ -79,9 +79,7 @@ def combinations(input, r=2, with_replacement=False):
         itertools.combinations
     n = input._array.shape[0]
     picks = np.fromiter(itertools.chain.from_iterable(choose(range(n), r)), np.int64)
-    picks = picks.reshape(-1, r)
-    if not picks.shape[0]:
-        return Tensor._make(np.empty((0, r), input._array.dtype))
+    picks = picks.reshape(-1, r)  # (no combination: still stacked, as PyTorch records it)
     return stack([getitem(input, picks[:, k]) for k in range(r)], dim=1)
 
 

@@ -131,8 +131,10 @@ def _(ctx, grad, dim):
     of a slice that is ``out_k / a_i``; at the first zero, the running product with that zero
     taken as one; after it, nothing reaches (every path multiplies by that zero). That shortcut's
     own derivative is not cumprod's second one, so under ``create_graph`` a slice holding a zero
-    takes the quadratic route, differentiable again (as PyTorch does)."""
-    if grad._array.ndim == 0:
+    takes the quadratic route, differentiable again (as PyTorch does). Each case sums only the
+    outputs it reaches, so a nan or inf beyond them stays out; a slice of one passes ``grad``
+    through, whatever its value."""
+    if grad._array.ndim == 0 or grad._array.shape[dim] == 1:
         return grad
     a, out = ctx.saved
     is_zero = a == 0
@@ -142,9 +144,10 @@ def _(ctx, grad, dim):
         return _cumprod_vjp_differentiable(grad, a, dim)
     zeros_so_far = _cumsum(is_zero, dim=dim)
     first_zero = is_zero & (zeros_so_far == 1)
-    before_zeros = _reverse_cumsum(grad * out, dim) / where(is_zero, 1.0, a)
+    before_zeros = _reverse_cumsum(where(zeros_so_far == 0, grad * out, 0.0), dim) / where(
+        is_zero, 1.0, a)
     zero_as_one = _cumprod(where(first_zero, 1.0, a), dim=dim)
-    at_first_zero = _reduce_sum(where(zeros_so_far >= 1, grad * zero_as_one, 0.0), (dim,),
+    at_first_zero = _reduce_sum(where(zeros_so_far == 1, grad * zero_as_one, 0.0), (dim,),
                                 keepdim=True)
     return where(zeros_so_far == 0, before_zeros, where(first_zero, at_first_zero, 0.0))
 

@@ -729,7 +729,8 @@ def _clamp_tensor(a, low, high):
 
 @_clamp_tensor.vjp
 def _(ctx, grad, **_):
-    # Where low > high the result is high everywhere, as in PyTorch.
+    # Where low > high the result is high everywhere, as in PyTorch; where low == high, only an
+    # input between them (equal to both) takes the gradient, the bounds take none.
     a, low, high = ctx.saved
     need_a, need_low, need_high = ctx.needs_input_grad
     shape_a, shape_low, shape_high = ctx.input_shapes
@@ -737,7 +738,7 @@ def _(ctx, grad, **_):
     if need_a:
         grad_a = sum_to(zero_unless((a >= low) & (a <= high), grad), shape_a)
     if need_low:
-        grad_low = sum_to(zero_unless((a < low) & (low <= high), grad), shape_low)
+        grad_low = sum_to(zero_unless((a < low) & (low < high), grad), shape_low)
     if need_high:
         grad_high = sum_to(zero_unless((a > high) | (low > high), grad), shape_high)
     return grad_a, grad_low, grad_high
@@ -1160,6 +1161,7 @@ def _clamp_between(name, input, min, max):
                                    for o in _CLAMP_BOUNDS])
     refuse_complex(input, "clamp is not supported for complex types", error=NotImplementedError)
     check_bound_kinds(name, input, min, max)
+    min, max = parsed_bounds(min, max)
     input = _promoted_to_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         refuse_bool_tensor_clamp(input, min, max)
@@ -1191,6 +1193,16 @@ def check_bound_kinds(name, input, min, max, method=False):
             overloads = [f"Tensor input, {o}, *, Tensor out = None" for o in overloads]
         raise invalid_combination(name, () if method else (input,), {"min": min, "max": max},
                                   overloads)
+
+
+def parsed_bounds(min, max):
+    """The bounds as PyTorch's parser passes them: a 0-d tensor beside a number is a number (the
+    Number overload), so it promotes as one (an int64 tensor clamped at ``tensor(2.5,
+    dtype=float64)`` and 4 is float32)."""
+    tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
+    if any(tensors) and not all(tensors):
+        return tuple(b.item() if isinstance(b, Tensor) else b for b in (min, max))
+    return min, max
 
 
 def _checked_bound(value, input):

@@ -320,13 +320,13 @@ _OVERLAP_EXAMPLES = {"index_put_": "tensor[indices] = tensor"}
 
 
 def has_internal_overlap(array):
-    """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0 (never in
-    an empty tensor, whose strides numpy may leave at 0)."""
-    return array.size > 0 and 0 in array.strides and _overlapping(array.shape, array.strides)
+    """PyTorch's MemOverlap::Yes: a dimension of more than one element with stride 0."""
+    return 0 in array.strides and _overlapping(array.shape, array.strides)
 
 
 def _overlapping(shape, strides):
-    return any(stride == 0 and size > 1 for stride, size in zip(strides, shape))
+    """Never for an empty region, whose strides numpy may leave at 0."""
+    return 0 not in shape and any(stride == 0 and size > 1 for stride, size in zip(strides, shape))
 
 
 def _check_overlap(prim, out, params):
@@ -720,6 +720,7 @@ def clamp_(input, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     ew.check_bound_kinds("clamp_", input, min, max, method=True)
+    min, max = ew.parsed_bounds(min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         check_result_type(input, dtypes.result_type(
             input, *[bound for bound in (min, max) if bound is not None]))

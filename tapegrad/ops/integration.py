@@ -25,7 +25,10 @@ def _halved(t):
 
 
 def _slice(t, dim, start=None, stop=None):
-    return getitem(t, (slice(None),) * dim + (slice(start, stop),))
+    """``t.slice(dim, start, stop)``, which refuses a 0-d tensor before looking at ``dim``."""
+    if not t._array.ndim:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    return getitem(t, (slice(None),) * _wrap_dim(dim, t._array.ndim) + (slice(start, stop),))
 
 
 def _spacings(name, y, x, dim):
@@ -36,7 +39,7 @@ def _spacings(name, y, x, dim):
                            "supported")
     ndim = y._array.ndim
     if x._array.ndim == 1:
-        if x._array.shape[0] != y._array.shape[dim]:
+        if x._array.shape[0] != y.size(dim):
             raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
         x = view(x, tuple(-1 if d == dim else 1 for d in range(ndim)))
     elif x._array.ndim < ndim:
@@ -98,14 +101,13 @@ def trapezoid(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoidal rule, the samples ``dx`` apart
     (default 1) or at the points ``x``; zero for no samples."""
     x, dx = _samples_or_spacing("trapezoid", x, dx)
-    dim = _wrap_dim(dim, y._array.ndim)
+    if x is not None:  # (only this overload wraps ``dim`` before asking ``y`` its size)
+        dim = _wrap_dim(dim, y._array.ndim)
+    if y.size(dim) == 0:
+        return _zeros_without(y, _wrap_dim(dim, y._array.ndim))
     if x is not None:
-        if y._array.shape[dim] == 0:
-            return _zeros_without(y, dim)
         steps = _spacings("trapezoid", y, x, dim)
         return _halved(sum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
-    if y._array.shape[dim] == 0:
-        return _zeros_without(y, dim)
     _check_scalar("trapezoid", y, dx)
     return _times(sum(y, dim) - _times(select(y, dim, 0) + select(y, dim, -1), 0.5), dx)
 
@@ -123,10 +125,11 @@ def trapz(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
 
 
 def cumulative_trapezoid(y, x=_UNGIVEN, *, dx=_UNGIVEN, dim=-1):
-    """The running integrals of ``trapezoid``: one fewer than the samples along ``dim``."""
+    """The running integrals of ``trapezoid``: one fewer than the samples along ``dim`` (which
+    the ``dx`` overload checks only in slicing ``y``, after its dtype)."""
     x, dx = _samples_or_spacing("cumulative_trapezoid", x, dx)
-    dim = _wrap_dim(dim, y._array.ndim)
     if x is not None:
+        dim = _wrap_dim(dim, y._array.ndim)
         steps = _spacings("cumulative_trapezoid", y, x, dim)
         return _halved(cumsum((_slice(y, dim, None, -1) + _slice(y, dim, 1)) * steps, dim))
     _check_scalar("cumulative_trapezoid", y, dx)

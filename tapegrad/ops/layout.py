@@ -140,6 +140,8 @@ def roll(input, shifts, dims=None):
     ndim = input._array.ndim
     if ndim == 0:  # a scalar rolls only flattened (dims=None)
         raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    if not input._array.size:  # PyTorch copies an empty input as it is, its dims unchecked
+        return _roll(input, shifts=shifts, dims=(0,) * len(dims))
     return _roll(input, shifts=shifts, dims=tuple(_dims_of(d, ndim)[0] for d in dims))
 
 
@@ -220,36 +222,42 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return Tensor._make(_repeated_indices(input._array, output_size))
     if dim is None:  # flattened (a vector is itself: no view in the graph)
         input, dim = (input if input._array.ndim == 1 else reshape(input, -1)), 0
-    dim = _dims_of(dim, input._array.ndim)[0]
-    shape = input._array.shape
     if isinstance(repeats, Tensor):
         counts = repeats._array
         if counts.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        size = input.size(dim)  # PyTorch's errors for ``dim``, which its message repeats as given
         if counts.size == 1:  # one count for every element, as PyTorch expands it
-            counts = np.broadcast_to(counts.reshape(1), (shape[dim],))
-        if counts.shape != (shape[dim],):
+            counts = np.broadcast_to(counts.reshape(1), (size,))
+        if counts.shape != (size,):
             raise RuntimeError(f"repeats must have the same size as input along dim, but got "
-                               f"repeats.size(0) = {counts.size} and input.size({dim}) = "
-                               f"{shape[dim]}")
+                               f"repeats.size(0) = {counts.size} and input.size({dim}) = {size}")
         return index_select(input, dim, Tensor._make(_repeated_indices(counts, output_size)))
+    dim = (_dims_of(dim, input._array.ndim) or (0,))[0]  # (a 0-d input takes 0 and -1)
     times = builtins.int(repeats)
     if times < 0:
         raise RuntimeError("Repeats must be non-negative")
+    spread = input.unsqueeze(dim + 1)  # (PyTorch's error for a 0-d input, which has no dim + 1)
+    shape = input._array.shape
     if output_size is not None and output_size != shape[dim] * times:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
                            f"{shape[dim] * times} but got {output_size}")
-    spread = expand(input.unsqueeze(dim + 1), shape[:dim + 1] + (times,) + shape[dim + 1:])
+    spread = expand(spread, shape[:dim + 1] + (times,) + shape[dim + 1:])
     return spread.contiguous().view(shape[:dim] + (shape[dim] * times,) + shape[dim + 1:])
 
 
 def _repeated_indices(counts, output_size):
-    """Each index ``i`` ``counts[i]`` times, with PyTorch's checks of the counts."""
+    """Each index ``i`` ``counts[i]`` times, with PyTorch's checks of the counts: none of no
+    counts; ``output_size`` is the size it allocates, before checking that it is the total."""
     if counts.dtype not in (np.int32, np.int64):
         raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[counts.dtype.name]}'")
-    if output_size is not None and output_size != counts.sum():
-        raise RuntimeError("allocated size does not match required size")
+    if counts.size and output_size is not None:
+        if output_size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: "
+                               f"[{output_size}]")
+        if output_size != counts.sum():
+            raise RuntimeError("allocated size does not match required size")
     if counts.size and counts.min() < 0:
         raise RuntimeError("repeats can not be negative")
     return np.repeat(np.arange(counts.size, dtype=counts.dtype), counts)  # (int32 stays int32)
@@ -325,13 +333,18 @@ def meshgrid(*tensors, indexing=None):
 
 
 def _check_meshgrid(tensors, indexing):
+    """ATen's checks in its order: the list, the dtypes, ``indexing``, then the dimensions, of
+    the first two tensors swapped for ``"xy"``."""
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if len({t._array.dtype for t in tensors}) > 1:
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: '
                            f"{indexing}")
-    if not tensors:
-        raise RuntimeError("meshgrid expects a non-empty TensorList")
-    if len({t._array.dtype for t in tensors}) > 1:  # ATen checks dtypes before dimensions
-        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    tensors = list(tensors)
+    if indexing == "xy" and len(tensors) > 1:
+        tensors[0], tensors[1] = tensors[1], tensors[0]
     for t in tensors:
         if t._array.ndim > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "

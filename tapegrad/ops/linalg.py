@@ -812,15 +812,17 @@ def _broadcast_shape(input, other):
 
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim``. Without ``dim``: the first dimension of size 3
-    of ``input`` (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last)."""
-    if input._array.ndim != other._array.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    of ``input`` (PyTorch's deprecated default; ``torch.linalg.cross`` uses the last), found
+    before any check of ``other``."""
     if dim is None:
-        _broadcast_shape(input, other)
         _warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
                    "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value "
                    "of dim will change to agree with that of linalg.cross in a future release.")
-        dim = next((d for d, size in enumerate(input._array.shape) if size == 3), -1)
+        dim = next((d for d, size in enumerate(input._array.shape) if size == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    if input._array.ndim != other._array.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     ndim = input._array.ndim
     if not -ndim <= dim < ndim:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "

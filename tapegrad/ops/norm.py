@@ -16,11 +16,11 @@ from .. import dtypes
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor, _wrap_dim
 from .broadcast import sum_to
 from .creation import zeros
-from .elementwise import abs, reciprocal, sign, where
+from .elementwise import abs, reciprocal, sign, to_dtype, where
 from .inplace import written_back
 from .half_precision import in_float32
 from .matrix import check_square_shape, inverse_or_inf, svdvals
-from .operands import broadcast_error, check_overloads
+from .operands import CPP_TYPE_NAMES, broadcast_error, check_overloads
 from .reduction import amax, amin, normalize_dims
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, primitive
@@ -438,15 +438,21 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
                                f"{_LEGACY_TYPE_NAMES[t._array.dtype.name]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    _check_batches_broadcast(x1, x2)
+    if not (x1._array.size and x2._array.size):  # no kernel runs (nor checks the dtypes): the
+        return _cdist(x1, to_dtype(x2, x1.dtype), p=float(p))  # result is empty, or zeros
+    if p == 2 and _uses_matrix_product(x1, x2, compute_mode):
+        if x1._array.dtype != x2._array.dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{CPP_TYPE_NAMES[x1._array.dtype.name]} != "
+                               f"{CPP_TYPE_NAMES[x2._array.dtype.name]}")
+        distances = _euclidean_dist(x1, x2)
+        return distances.view(distances.shape)  # PyTorch's node: ViewBackward0
     if x1._array.dtype == np.float16:
         raise NotImplementedError("\"cdist\" not implemented for 'Half'")
     if x1._array.dtype != x2._array.dtype:
         raise RuntimeError(f"expected scalar type {_LEGACY_TYPE_NAMES[x1._array.dtype.name]} but "
                            f"found {_LEGACY_TYPE_NAMES[x2._array.dtype.name]}")
-    _check_batches_broadcast(x1, x2)
-    if p == 2 and _uses_matrix_product(x1, x2, compute_mode):
-        distances = _euclidean_dist(x1, x2)
-        return distances.view(distances.shape)  # PyTorch's node: ViewBackward0
     return _cdist(x1, x2, p=float(p))
 
 
@@ -522,18 +528,22 @@ def _(ctx, grad, ord, dim, maxnorm):
 
 def renorm(input, p, dim, maxnorm):
     """``input`` with each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` scaled down
-    to norm ``maxnorm``."""
-    if input._array.ndim < 2:
-        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got "
-                           f"{input._array.ndim} dimensions")
+    to norm ``maxnorm``. PyTorch checks the numbers, the input's dimensions, ``dim``, then
+    computes the norms (refusing an integer input, or an inf-norm over an empty slice)."""
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if input._array.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got "
+                           f"{input._array.ndim} dimensions")
+    dim = normalize_dims(dim, input._array.ndim)[0]
     if input._array.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_LEGACY_TYPE_NAMES[input._array.dtype.name]}")
-    dim = normalize_dims(dim, input._array.ndim)[0]
+    if p == _INF:
+        others = _other_dims(input._array.ndim, dim)
+        _refuse_empty_extremum(input, p, others, others)
     return _renorm(input, ord=float(p), dim=dim, maxnorm=float(maxnorm))
 
 

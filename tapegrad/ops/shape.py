@@ -1262,10 +1262,10 @@ def split(input, split_size_or_sections, dim=0):
     step = _as_int(split_size_or_sections)
     if step is None:
         return split_with_sizes(input, split_size_or_sections, dim)
+    if step < 0:  # (before ``dim``, as PyTorch)
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
     dim = _axis(dim, input._array.ndim)
     size = input._array.shape[dim]
-    if step < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
     if step == 0 and size:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {size}")

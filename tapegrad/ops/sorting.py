@@ -83,7 +83,11 @@ _cummin_values = _take_along("cummin", "CumminBackward0", _row_major)
 
 
 def _lower_median(a, ignore_nan):
-    """The lower median of all entries: nan when there is one (unless ignored) or none."""
+    """The lower median of all entries: nan when there is one (unless ignored) or none (cast
+    to an empty input's dtype, whatever it is, as PyTorch)."""
+    if a.size == 0:
+        with np.errstate(invalid="ignore"):
+            return np.array(np.nan).astype(a.dtype)
     flat = a.reshape(-1)
     if ignore_nan:
         flat = flat[~np.isnan(flat)]
@@ -298,6 +302,12 @@ def _with_values(prim, input, indices, dim, keepdim=True):
     return values, indices if keepdim else squeeze(indices, dim)
 
 
+def _scalar_selection(prim, input):
+    """A 0-d input's one value, at index 0, recorded by ``prim`` (PyTorch's node, not a
+    clone's)."""
+    return _with_values(prim, input, zeros((), dtype=dtypes.int64), None)
+
+
 _SORT_REFUSES_COMPLEX = " Sort does not support complex dtypes on CPU"
 
 
@@ -313,8 +323,7 @@ def sort(input, dim=-1, descending=False, stable=_STABLE_NOT_GIVEN):
     dim = _sort_dim(input, dim)
     stable_overload = stable is not _STABLE_NOT_GIVEN
     if dim is None:  # a 0-d tensor: its one value, at index 0
-        order = zeros((), dtype=dtypes.int64)
-        values = _sort_values(input, order, dim=None, keepdim=True)
+        values, order = _scalar_selection(_sort_values, input)
     else:
         order = _sort_indices(input, dim=dim, descending=descending,
                               stable=bool(stable) if stable_overload else False)
@@ -342,7 +351,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         raise RuntimeError("topk does not support bool dtypes on CPU")
     refuse_complex(input, " topk does not support complex dtypes on CPU")
     if dim is None:
-        return return_types.topk(input.clone(), zeros((), dtype=dtypes.int64))
+        return return_types.topk(*_scalar_selection(_topk_values, input))
     first_k = _topk_indices(input, k=k, dim=dim, largest=largest, sorted=sorted)
     return return_types.topk(*_with_values(_topk_values, input, first_k, dim))
 
@@ -357,7 +366,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension "
                            f"{0 if dim is None else dim}")
     if dim is None:  # PyTorch answers a 0-d input before looking at its dtype
-        return return_types.kthvalue(input.clone(), zeros((), dtype=dtypes.int64))
+        return return_types.kthvalue(*_scalar_selection(_kthvalue_values, input))
     _refuse_unordered(input, "kthvalue_cpu")
     kth = _kthvalue_indices(input, k=k, dim=dim)
     return return_types.kthvalue(*_with_values(_kthvalue_values, input, kth, dim, keepdim))
@@ -407,17 +416,18 @@ def _refuse_unordered(input, kernel):
 
 def _median(input, dim, keepdim, ignore_nan):
     if dim is None:
-        _refuse_unordered(input, "median_cpu")
+        if input._array.size:  # PyTorch answers an empty input before looking at its dtype
+            _refuse_unordered(input, "median_cpu")
         return (_nanmedian_all if ignore_nan else _median_all)(input)
     dim = _sort_dim(input, dim)
     if dim is not None:
         _check_reducible("median", input, dim)
     _refuse_unordered(input, "median_out")  # after checking ``dim``, as PyTorch
     make = return_types.nanmedian if ignore_nan else return_types.median
-    if dim is None:
-        return make(input.clone(), zeros((), dtype=dtypes.int64))
-    middle = _median_indices(input, dim=dim, ignore_nan=ignore_nan)
     prim = _nanmedian_values if ignore_nan else _median_values
+    if dim is None:
+        return make(*_scalar_selection(prim, input))
+    middle = _median_indices(input, dim=dim, ignore_nan=ignore_nan)
     return make(*_with_values(prim, input, middle, dim, keepdim))
 
 
@@ -426,7 +436,7 @@ def mode(input, dim=-1, keepdim=False):
     dim = _sort_dim(input, _int_argument("mode", "dim", 2, dim))
     refuse_complex(input, kernel="mode_cpu")
     if dim is None:
-        return return_types.mode(input.clone(), zeros((), dtype=dtypes.int64))
+        return return_types.mode(*_scalar_selection(_mode_values, input))
     _check_reducible("mode", input, dim)
     where = _mode_indices(input, dim=dim)
     return return_types.mode(*_with_values(_mode_values, input, where, dim, keepdim))
@@ -466,24 +476,27 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
 
 def _checked_quantiles(input, q, interpolation):
     """``q``'s values as a 1-D array in the input's dtype (PyTorch computes the ranks in it:
-    0.1 * 5 is 0.5 in float32, not above), or PyTorch's refusal of the arguments."""
-    if input._array.dtype not in (np.float32, np.float64):
-        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    0.1 * 5 is 0.5 in float32, not above), or PyTorch's refusal of the arguments, in its order:
+    a number ``q`` first, then the interpolation, the input, and a tensor ``q``'s values last."""
     scalar_q = not isinstance(q, Tensor)
-    q_values = np.atleast_1d(np.asarray(q._array if not scalar_q else q, dtype=input._array.dtype))
-    if not scalar_q and q._array.ndim > 1:
-        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
-    if not scalar_q and q._array.dtype != input._array.dtype:
-        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-    if ((q_values < 0) | (q_values > 1)).any():
-        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}" if scalar_q
-                           else "quantile() q values must be in the range [0, 1]")
+    q_array = np.asarray(q) if scalar_q else q._array
+    out_of_range = not ((q_array >= 0) & (q_array <= 1)).all()  # nan too
+    if scalar_q and out_of_range:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {_cpp_number(q)}")
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
     if input._array.size == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
-    return q_values
+    if q_array.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if input._array.dtype not in (np.float32, np.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if not scalar_q and q_array.dtype != input._array.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if out_of_range:
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    return np.atleast_1d(q_array.astype(input._array.dtype))
 
 
 def _sorted_slices(input, dim, keepdim):
@@ -533,16 +546,19 @@ def cummin(input, dim=NO_DIM):
 
 
 def _running_extremum(find, take, result_type, input, dim):
-    """A 0-d input is one element: its value, at index 0."""
+    """A 0-d input is one element: its value, at index 0; an empty one has nothing to
+    check."""
     dim = required_dim(result_type.__name__, dim)
     if input._array.ndim == 0:
         if dim not in (0, -1):
             raise IndexError(f"{result_type.__name__}(): Expected reduction dim -1 or 0 for "
                              f"scalar but got {dim}")
         dim = None
-    else:
+    elif input._array.size:
         dim = _dims_of(dim, input._array.ndim)[0]
         refuse_complex(input, kernel=f"{result_type.__name__}_cpu")
+    else:  # PyTorch checks neither the dim nor the dtype of an empty input
+        dim = 0
     indices = find(input, dim=dim)
     return result_type(*_with_values(take, input, indices, dim))
 
@@ -733,10 +749,19 @@ def _cpp_dtype(array):
     return CPP_TYPE_NAMES.get(array.dtype.name, array.dtype.name)
 
 
-def _check_histogram_input(values):
-    if values.dtype.kind != "f":
-        raise NotImplementedError(f'"histogramdd" not implemented for '
+def _refuse_unbinnable(values, kernel="histogram_cpu", half=True):
+    """PyTorch bins floating dtypes only, and finds the data's range (its ``"histogramdd"``
+    kernel) of float and double only."""
+    if values.dtype.kind != "f" or (not half and values.dtype == np.float16):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
+
+
+def _check_bin_counts(counts):
+    for dim, count in enumerate(counts):
+        if count <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
+                               f"dimension {dim}")
 
 
 def _number_argument(name, value):
@@ -757,17 +782,13 @@ def histc(input, bins=100, min=0, max=0):
         raise TypeError(f"histc(): argument 'bins' must be int, not {type(bins).__name__}")
     min, max = (_number_argument(name, bound) for name, bound in (("min", min), ("max", max)))
     values = input._array
-    if builtins.float(min) == builtins.float(max):
-        refuse_complex(input, kernel="aminmax_cpu")  # the range it would find first
-    if values.dtype.kind != "f":
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
-                                  f"'{_LEGACY_TYPE_NAMES[values.dtype.name]}'")
-    if bins <= 0:
-        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    _check_bin_counts([bins])
     low, high = builtins.float(min), builtins.float(max)
     if low == high and values.size:
-        # x86's min/max reductions give its default nan, the negative one (PyTorch's "-nan")
-        low, high = (np.copysign(v, -1.0) if np.isnan(v) else v for v in (
+        refuse_complex(input, kernel="aminmax_cpu")
+        # x86's min/max reductions give its default nan, the negative one (PyTorch's "-nan"),
+        # but of one value, that value
+        low, high = (np.copysign(v, -1.0) if np.isnan(v) and values.size > 1 else v for v in (
             builtins.float(values.min()), builtins.float(values.max())))
     if not (np.isfinite(low) and np.isfinite(high)):
         raise RuntimeError(f"torch.histc: range of [{_cpp_number(low)}, {_cpp_number(high)}] is "
@@ -776,8 +797,20 @@ def histc(input, bins=100, min=0, max=0):
         low, high = low - 1, high + 1
     if low > high:
         raise RuntimeError("torch.histc: max must be larger than min")
-    counts, _ = np.histogram(values, bins=bins, range=(low, high))
-    return Tensor._make(counts.astype(values.dtype))
+    edges = _equal_bins(low, high, bins, values.dtype)._array  # (refuses bool)
+    _refuse_unbinnable(values)
+    return Tensor._make(_interpolated_counts(values.reshape(-1), edges[0], edges[-1], bins))
+
+
+def _interpolated_counts(values, left, right, bins):
+    """histc's kernel: each value in [left, right] goes to bin ``(value - left) * bins / (right
+    - left)``, truncated and computed in the values' dtype (the last bin closed). Unlike
+    histogram's, it does not check the edges, so a value next to one may land a bin away; and a
+    position that overflows (float16's) truncates to x86's INT64_MIN, which lands in bin 0."""
+    inside = values[(values >= left) & (values <= right)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        positions = ((inside - left) * values.dtype.type(bins) / (right - left)).astype(np.int64)
+    return np.bincount(np.clip(positions, 0, bins - 1), minlength=bins).astype(values.dtype)
 
 
 _HISTOGRAM_OVERLOADS = [
@@ -796,7 +829,9 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
         raise invalid_combination("histogram", (input, bins),
                                   {k: v for k, v in given.items() if v is not None},
                                   _HISTOGRAM_OVERLOADS)
-    _check_histogram_input(input._array)
+    if counted:
+        _check_bin_counts([bins])
+    weight = weight if weight is None else reshape(weight, (-1,))  # any shape of input's size
     hist, (edges,) = _histogramdd(reshape(input, (-1, 1)), bins if isinstance(bins, Tensor)
                                   else [bins], range, weight, density)
     return return_types.histogram(hist, edges)
@@ -809,7 +844,6 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     """The N-dimensional histogram of the points in the rows of ``input`` (..., N): ``bins`` an
     int (for every dimension), N ints, or N tensors of edges; ``range`` the flat
     [min_0, max_0, ..., min_N-1, max_N-1] of equal bins (the data's by default)."""
-    _check_histogram_input(input._array)
     if input._array.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     hist, edges = _histogramdd(input, bins, range, weight, density)
@@ -824,13 +858,14 @@ def _histogramdd(input, bins, range, weight, density):
     points = values.reshape(-1, dims)
     if isinstance(bins, Tensor):
         bins = [bins]
-    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
-        edges = _checked_edges(values, bins)  # a range, if given, is ignored as PyTorch does
-    else:
+    if not (isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor)):
         counts = [builtins.int(bins)] * dims if isinstance(bins, (builtins.int, np.integer)) \
             else [builtins.int(b) for b in bins]
-        edges = _equal_bin_edges(points, counts, range)
+        bins = _equal_bin_edges(points, counts, range)  # else a range is ignored, as PyTorch
+    edges = _checked_edges(values, bins)
     _check_histogram_weight(input, weight)
+    _check_bin_counts([len(e) - 1 for e in edges])
+    _refuse_unbinnable(values)
     hist = _bin_totals(points, [_increasing(e) for e in edges],
                        None if weight is None else weight._array.reshape(-1), values.dtype)
     if density:
@@ -892,35 +927,37 @@ def _increasing(edges):
 
 
 def _equal_bin_edges(points, counts, range):
+    """Each dimension's edges over ``range`` (the data's by default), as tensors."""
     dims = points.shape[1]
-    if len(counts) != dims:
-        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
-                           "dimension of the input.")
-    for dim, count in enumerate(counts):
-        if count <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
-                               f"dimension {dim}")
     if range is not None:
         if len(range) != 2 * dims:
             raise RuntimeError(f"torch.histogramdd: for a {dims}-dimensional histogram range "
                                f"should have {2 * dims} elements, but got {len(range)}")
         lows, highs = np.asarray(range[0::2], float), np.asarray(range[1::2], float)
     elif points.size:
+        _refuse_unbinnable(points, "histogramdd", half=False)
         lows, highs = points.min(0).astype(float), points.max(0).astype(float)
     else:
         lows, highs = np.zeros(dims), np.ones(dims)
-    edges = []
-    for dim, (low, high, count) in enumerate(zip(lows, highs, counts)):
+    for dim, (low, high) in enumerate(zip(lows, highs)):
         if not (np.isfinite(low) and np.isfinite(high)):
             raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_cpp_number(low)}, "
                                f"{_cpp_number(high)}] is not finite")
         if low > high:
             raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
                                f"{_cpp_number(low)} max {_cpp_number(high)} for dimension {dim}")
-        if low == high:
-            low, high = low - 0.5, high + 0.5  # numpy's widening of an empty range, as PyTorch's
-        edges.append(linspace(low, high, count + 1, dtype=dtypes.as_dtype(points.dtype))._array)
-    return edges  # rounded as PyTorch's linspace kernel rounds them, in the input's dtype
+    widened = 0.5 * (lows == highs)  # numpy's widening of an empty range, as PyTorch's
+    if len(counts) != dims:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    return [_equal_bins(low, high, count, points.dtype)
+            for low, high, count in zip(lows - widened, highs + widened, counts)]
+
+
+def _equal_bins(low, high, count, dtype):
+    """The edges of ``count`` equal bins, rounded as PyTorch's linspace kernel rounds them in the
+    input's dtype (which refuses bool)."""
+    return linspace(low, high, count + 1, dtype=dtypes.as_dtype(dtype))
 
 
 def _check_histogram_weight(input, weight):
@@ -949,7 +986,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     values = input._array if isinstance(input, Tensor) else np.asarray(input)
     _check_search_shapes(sorted_sequence._array, values)
     common = dtypes.result_type(sorted_sequence, input)
-    if common is dtypes.bool or common.is_complex:
+    if values.size and (common is dtypes.bool or common.is_complex):  # (no kernel runs if empty)
         raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
                                   f"'{_scalar_type_name(common)}'")
     boundaries = sorted_sequence._array.astype(common.numpy, copy=False)
@@ -969,6 +1006,8 @@ def _check_sorter(sorted_sequence, sorter):
     if order.dtype != np.int64:
         raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype but got "
                            f"dtype {_LEGACY_TYPE_NAMES[order.dtype.name]}")
+    if order.size and not order.ndim:  # ATen asks a 0-d sorter for its last size
+        raise RuntimeError("ArrayRef: attempted to access back() of empty list")
     if order.size and (order.min() < 0 or order.max() >= order.shape[-1]):
         raise RuntimeError("torch.searchsorted(): sorter index out of range")
 
