@@ -66,17 +66,20 @@ def _reset_uniform(module, hidden_size):
 # ------------------------------------------------------------------------------------ cells
 
 class RNNCellBase(Module):
-    _mode = None
+    """``num_chunks``: the gates stacked in each weight (PyTorch's signature, which custom
+    cells subclassing this call)."""
 
-    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+    _PAIRED_STATE = False  # LSTMCell's: (h, c)
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
         super().__init__()
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        gates = _GATES[self._mode] * hidden_size
+        gates = num_chunks * hidden_size
         factory = {"device": device, "dtype": dtype}
-        self.weight_ih = Parameter(ops.empty(gates, input_size, **factory))
-        self.weight_hh = Parameter(ops.empty(gates, hidden_size, **factory))
+        self.weight_ih = Parameter(ops.empty((gates, input_size), **factory))
+        self.weight_hh = Parameter(ops.empty((gates, hidden_size), **factory))
         if bias:
             self.bias_ih = Parameter(ops.empty(gates, **factory))
             self.bias_hh = Parameter(ops.empty(gates, **factory))
@@ -103,10 +106,10 @@ class RNNCellBase(Module):
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         if state is not None:
-            parts = state if isinstance(state, tuple) else (state,)
-            for index, part in enumerate(parts):
+            named = ((f"hx[{index}]", part) for index, part in enumerate(state)) \
+                if self._PAIRED_STATE else (("hidden", state),)
+            for what, part in named:
                 if part.dim() not in (1, 2):
-                    what = f"hx[{index}]" if isinstance(state, tuple) else "hidden"
                     raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got "
                                      f"{part.dim()}D instead")
         unbatched = input.dim() == 1
@@ -114,20 +117,23 @@ class RNNCellBase(Module):
             input = input.unsqueeze(0)
         if state is None:
             zeros = ops.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
-            state = (zeros, zeros) if self._mode == "LSTM" else zeros
-        elif unbatched:
-            state = tuple(s.unsqueeze(0) for s in state) if isinstance(state, tuple) else \
-                state.unsqueeze(0)
+            state = (zeros, zeros) if self._PAIRED_STATE else zeros
+        elif unbatched:  # PyTorch rebuilds a pair from the first two parts
+            state = (state[0].unsqueeze(0), state[1].unsqueeze(0)) if self._PAIRED_STATE \
+                else state.unsqueeze(0)
         self._check_step_shapes(input, state)
         return input, state, unbatched
 
     def _check_step_shapes(self, input, state):
-        """ATen's checks of one cell step, in its order: the input's features, then each
-        state part's batch and features."""
+        """ATen's checks of one cell step, in its order: the state's type and count (of
+        LSTMCell's pair), the input's features, then each state part's batch and features."""
+        if self._PAIRED_STATE:
+            _check_pair(state, "lstm_cell",
+                        "lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not {}")
         if input.shape[1] != self.input_size:
             raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
                                f"expected {self.input_size}")
-        for index, part in enumerate(state if isinstance(state, tuple) else (state,)):
+        for index, part in enumerate(state if self._PAIRED_STATE else (state,)):
             if part.shape[0] != input.shape[0]:
                 raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match "
                                    f"hidden{index} batch size {part.shape[0]}")
@@ -140,11 +146,9 @@ class RNNCellBase(Module):
 
 
 class RNNCell(RNNCellBase):
-    _mode = "RNN_TANH"  # for the gate count: one, whatever the nonlinearity
-
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
                  dtype=None):
-        super().__init__(input_size, hidden_size, bias, device, dtype)
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
@@ -157,7 +161,10 @@ class RNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    _mode = "LSTM"
+    _PAIRED_STATE = True
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
     def forward(self, input, hx=None):
         input, hx, unbatched = self._batched(input, hx)
@@ -167,7 +174,8 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    _mode = "GRU"
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
     def forward(self, input, hx=None):
         input, hx, unbatched = self._batched(input, hx)
@@ -181,29 +189,32 @@ class GRUCell(RNNCellBase):
 class RNNBase(Module):
     """Stacked, optionally bidirectional recurrence over (L, N, H_in) — or (N, L, H_in) with
     ``batch_first`` — or unbatched (L, H_in) sequences, or a ``PackedSequence``. Subclasses
-    give ``_step``, one time step of one direction of one layer."""
+    give ``_step``, one time step of one direction of one layer. ``mode``: PyTorch's name of
+    the recurrence, 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU'."""
 
-    _mode = None
     # How PyTorch words a wrong input rank, and whether its kernel hands a batch_first output
     # back through ``transpose_`` (TransposeBackward1) or ``transpose`` (TransposeBackward0).
     _RANK_ERROR = "{}: Expected input to be 2D or 3D, got {}D instead"
     _TRANSPOSES_OUTPUT_IN_PLACE = True
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
-        _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
-                       proj_size)
+        self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.num_layers = num_layers
         self.bias = bias
         self.batch_first = batch_first
-        self.dropout = float(dropout)
+        self.dropout = float(dropout)  # before the checks, as in PyTorch
         self.bidirectional = bidirectional
         self.proj_size = proj_size
+        _check_options(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+                       proj_size)
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
         directions = 2 if bidirectional else 1
-        gates = _GATES[self._mode] * hidden_size
+        gates = _GATES[mode] * hidden_size
         factory = {"device": device, "dtype": dtype}
         output_size = proj_size or hidden_size  # what each step hands on
         # PyTorch's bookkeeping of the weights' names, per (layer, direction) and flat, which
@@ -220,7 +231,7 @@ class RNNBase(Module):
             for suffix in ("", "_reverse")[:directions]:
                 names = [f"{kind}_l{layer}{suffix}" for kind, _ in shapes]
                 for name, (_, shape) in zip(names, shapes):
-                    setattr(self, name, Parameter(ops.empty(*shape, **factory)))
+                    setattr(self, name, Parameter(ops.empty(shape, **factory)))
                 self._all_weights.append(names)
                 self._flat_weights_names.extend(names)
         self._init_flat_weights()
@@ -242,11 +253,6 @@ class RNNBase(Module):
 
     def reset_parameters(self):
         _reset_uniform(self, self.hidden_size)
-
-    @property
-    def mode(self):
-        """PyTorch's name of the recurrence: 'RNN_TANH', 'RNN_RELU', 'LSTM' or 'GRU'."""
-        return self._mode
 
     @property
     def all_weights(self):
@@ -322,27 +328,28 @@ class RNNBase(Module):
             state = _joined(state, rows)
         return ops.cat(outputs), state
 
-    def _initial_state(self, batch, dtype, size=None):
-        directions = 2 if self.bidirectional else 1
-        return ops.zeros(self.num_layers * directions, batch, size or self.hidden_size,
-                         dtype=dtype)
+    def _initial_state(self, batch, dtype):
+        return ops.zeros(self._expected_state_size(batch), dtype=dtype)
 
     def forward(self, input, hx=None):
+        """PyTorch's steps, through the same overridable methods: the ranks, then
+        ``check_forward_args`` on the batched input and state, then the kernel's checks."""
         self._init_flat_weights()
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(self._RANK_ERROR.format(type(self).__name__, input.dim()))
-        self._check_input_dtype(input)
-        self._check_input_size(input)
         unbatched = input.dim() == 2
-        sequence = input.unsqueeze(1) if unbatched else (
-            input.transpose(0, 1) if self.batch_first else input)
-        if hx is not None:
-            self._check_state(hx, sequence.shape[1], unbatched)
+        if unbatched:
+            input = input.unsqueeze(0 if self.batch_first else 1)
+        batch = input.shape[0 if self.batch_first else 1]
+        hx = self._initial_state(batch, input.dtype) if hx is None else \
+            self._batched_state(hx, unbatched)
+        self.check_forward_args(input, hx, None)
+        states = self._split_state(hx, None)
+        sequence = input.transpose(0, 1) if self.batch_first else input
         if sequence.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        states = self._split_state(hx, sequence.shape[1], sequence.dtype, unbatched)
         sequence, finals = self._layers(sequence, states)
         if unbatched:
             output = sequence.squeeze(1)
@@ -355,20 +362,50 @@ class RNNBase(Module):
     def _forward_packed(self, packed, hx):
         """A PackedSequence in, a PackedSequence out; the given and the returned states are
         in the caller's batch order (the packed one is by decreasing length)."""
-        self._check_input_dtype(packed.data)
-        self._check_input_size(packed.data)
-        batch_sizes = [int(n) for n in packed.batch_sizes.numpy()]
-        if hx is not None and packed.sorted_indices is not None:
-            hx = _apply_permutation(hx, packed.sorted_indices)
-        if hx is not None:
-            self._check_packed_state(hx, batch_sizes[0])
-        states = self._split_state(hx, batch_sizes[0], packed.data.dtype, False)
-        data, finals = self._layers(packed.data, states, batch_sizes)
-        state = self._join_state(finals, False)
-        if packed.unsorted_indices is not None:
-            state = _apply_permutation(state, packed.unsorted_indices)
-        return type(packed)(data, packed.batch_sizes, packed.sorted_indices,
+        data, batch_sizes = packed.data, packed.batch_sizes
+        hx = self._initial_state(int(batch_sizes[0]), data.dtype) if hx is None else \
+            self.permute_hidden(hx, packed.sorted_indices)
+        self._check_packed_args(data, hx, batch_sizes)
+        states = self._split_state(hx, batch_sizes)
+        data, finals = self._layers(data, states, [int(n) for n in batch_sizes.numpy()])
+        state = self.permute_hidden(self._join_state(finals, False), packed.unsorted_indices)
+        return type(packed)(data, batch_sizes, packed.sorted_indices,
                             packed.unsorted_indices), state
+
+    def _check_packed_args(self, data, hx, batch_sizes):
+        """Packed data and the (permuted) state, before the kernel (not so for LSTM)."""
+        self.check_forward_args(data, hx, batch_sizes)
+
+    # PyTorch's public checks, which subclasses override to accept other inputs or states.
+
+    def check_input(self, input, batch_sizes):
+        """The input's dtype (the weights'), its rank (2 for packed data, with
+        ``batch_sizes``, else 3) and its features."""
+        self._check_input_dtype(input)
+        rank = 2 if batch_sizes is not None else 3
+        if input.dim() != rank:
+            raise RuntimeError(f"input must have {rank} dimensions, got {input.dim()}")
+        self._check_input_size(input)
+
+    def get_expected_hidden_size(self, input, batch_sizes):
+        return self._expected_state_size(self._mini_batch(input, batch_sizes))
+
+    def check_hidden_size(self, hx, expected_hidden_size, msg="Expected hidden size {}, got {}"):
+        if hx.size() != expected_hidden_size:  # a Size: never equal to a list, as in PyTorch
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.shape)))
+
+    def check_forward_args(self, input, hidden, batch_sizes):
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx, permutation):
+        """``hx`` with its batch (dim 1) reordered by ``permutation`` (None: as it is)."""
+        return hx if permutation is None else hx.index_select(1, permutation)
+
+    def _mini_batch(self, input, batch_sizes):
+        if batch_sizes is not None:
+            return int(batch_sizes[0])
+        return input.shape[0 if self.batch_first else 1]
 
     def _check_input_dtype(self, input):
         weight = self.weight_ih_l0
@@ -382,18 +419,15 @@ class RNNBase(Module):
         size = (self.proj_size or self.hidden_size) if projected else self.hidden_size
         return (self.num_layers * directions, batch, size)
 
-    def _check_state(self, hx, batch, unbatched):
-        """PyTorch's checks of a given initial state: its rank, then its size."""
+    def _batched_state(self, hx, unbatched):
+        """A given initial state after PyTorch's check of its rank; with a batch dimension
+        if the input had none."""
         rank = 2 if unbatched else 3
         if hx.dim() != rank:
             kind = "unbatched 2-D" if unbatched else "batched 3-D"
             raise RuntimeError(f"For {kind} input, hx should also be {rank}-D but got "
                                f"{hx.dim()}-D tensor")
-        _check_size(hx.unsqueeze(1) if unbatched else hx, self._expected_state_size(batch),
-                    "Expected hidden size")
-
-    def _check_packed_state(self, hx, batch):
-        _check_size(hx, self._expected_state_size(batch), "Expected hidden size")
+        return hx.unsqueeze(1) if unbatched else hx
 
     def _check_input_size(self, input):
         if input.shape[-1] != self.input_size:
@@ -418,12 +452,9 @@ class RNNBase(Module):
             sequence = outputs[0] if len(outputs) == 1 else ops.cat(outputs, -1)
         return sequence, finals
 
-    def _split_state(self, hx, batch, dtype, unbatched):
-        """The initial state of each (layer, direction)."""
-        if hx is None:
-            hx = self._initial_state(batch, dtype)
-        elif unbatched:
-            hx = hx.unsqueeze(1)
+    def _split_state(self, hx, batch_sizes):
+        """The initial state of each (layer, direction), after the kernel's own checks of it
+        (given ``batch_sizes`` for packed input)."""
         return list(hx.unbind(0))
 
     def _join_state(self, finals, unbatched):
@@ -466,9 +497,13 @@ def _refuse_projections(proj_size):
         raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
 
 
-def _check_size(state, expected, what):
-    if tuple(state.shape) != expected:
-        raise RuntimeError(f"{what} {expected}, got {list(state.shape)}")
+def _check_pair(state, op, wrong_type):
+    """ATen's checks of an LSTM state: a tuple (or list) of two tensors. ``wrong_type``: the
+    error of ``op``'s argument parser for anything else, given its type's name."""
+    if not isinstance(state, (tuple, list)):
+        raise TypeError(wrong_type.format(type(state).__name__))
+    if len(state) != 2:
+        raise RuntimeError(f"{op} expects two hidden states")
 
 
 def _hidden(state):
@@ -494,13 +529,6 @@ def _joined(state, rows):
     return ops.cat([state, rows])
 
 
-def _apply_permutation(state, permutation):
-    """Reorder the batch dimension (dim 1) of a (layers * directions, N, H) state or pair."""
-    if isinstance(state, tuple):
-        return tuple(part.index_select(1, permutation) for part in state)
-    return state.index_select(1, permutation)
-
-
 def _parameter_names(layer, suffix):
     return tuple(f"{kind}_l{layer}{suffix}" for kind in
                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
@@ -516,8 +544,8 @@ class RNN(RNNBase):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
-        self._mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
-        super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+        mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(mode, input_size, hidden_size, num_layers, bias, batch_first, dropout,
                          bidirectional, 0, device, dtype)
         self.nonlinearity = nonlinearity
 
@@ -526,23 +554,36 @@ class RNN(RNNBase):
 
 
 class GRU(RNNBase):
-    _mode = "GRU"
-
     def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
                  dropout=0.0, bidirectional=False, proj_size=None, device=None, dtype=None):
         _refuse_projections(proj_size)
-        super().__init__(input_size, hidden_size, num_layers, bias, batch_first, dropout,
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout,
                          bidirectional, 0, device, dtype)
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _gru_step(projected, state, w_hh, b_hh)
 
 
+# How ATen's ``lstm`` refuses a state that is not a tuple: given the types of its arguments.
+_LSTM_TYPE_ERROR = "lstm() received an invalid combination of arguments - got ({}), but " \
+    "expected one of:"
+# oneDNN's errors for an LSTM state of another dtype than its float32 input, by that dtype (any
+# other: "get_mkldnn_dtype: unsupported data type").
+_NO_PRIMITIVE = ("could not create a primitive descriptor for the LSTM forward propagation "
+                 "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                 "additional diagnostic information.")
+_NOT_FLOATING = "itensor_view_from_dense expects float, bfloat16 or half tensor input"
+_ONEDNN_STATE_ERRORS = {dtypes.float16: _NO_PRIMITIVE, dtypes.bfloat16: _NO_PRIMITIVE,
+                        dtypes.int8: _NOT_FLOATING, dtypes.uint8: _NOT_FLOATING}
+
+
 class LSTM(RNNBase):
     """Its state is a pair ``(h, c)``, given and returned as such."""
 
-    _mode = "LSTM"
     _TRANSPOSES_OUTPUT_IN_PLACE = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
 
     def _step(self, projected, state, w_hh, b_hh, w_hr):
         return _lstm_step(projected, state, w_hh, b_hh, w_hr)
@@ -555,6 +596,10 @@ class LSTM(RNNBase):
         w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, suffix)
         if b_ih is None:  # oneDNN takes zero biases, which need no gradient
             b_ih = b_hh = ops.zeros(w_ih.shape[0], dtype=w_ih.dtype)
+        for part in state:
+            if part.dtype != sequence.dtype:
+                raise RuntimeError(_ONEDNN_STATE_ERRORS.get(
+                    part.dtype, "get_mkldnn_dtype: unsupported data type"))
         output, hidden, cell = recurrent.mkldnn_rnn_layer(sequence, w_ih, w_hh, b_ih, b_hh,
                                                           *state, reverse=bool(suffix))
         return output, (hidden, cell)
@@ -574,33 +619,53 @@ class LSTM(RNNBase):
             return False
         return True
 
-    def _check_packed_state(self, hx, batch):
-        """PyTorch checks no shapes here but its kernel's count of states per layer and
-        direction; the rest as for unpacked input."""
-        if any(part.dim() and part.shape[0] != self._expected_state_size(batch)[0]
-               for part in hx):
-            raise RuntimeError("Expected more hidden states in stacked_rnn")
-        for index, part in enumerate(hx):
-            _check_size(part, self._expected_state_size(batch, projected=index == 0),
-                        f"Expected hidden[{index}] size")
+    def get_expected_cell_size(self, input, batch_sizes):
+        return self._expected_state_size(self._mini_batch(input, batch_sizes), projected=False)
 
-    def _check_state(self, hx, batch, unbatched):
+    def check_forward_args(self, input, hidden, batch_sizes):
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
+                               "Expected hidden[0] size {}, got {}")
+        self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
+                               "Expected hidden[1] size {}, got {}")
+
+    def permute_hidden(self, hx, permutation):
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
+    def _check_packed_args(self, data, hx, batch_sizes):
+        """None: PyTorch's LSTM leaves packed input to its kernel (see ``_split_state``), whose
+        product refuses a wrong dtype or size of the data."""
+
+    def _batched_state(self, hx, unbatched):
         rank = 2 if unbatched else 3
         if hx[0].dim() != rank or hx[1].dim() != rank:
             kind = "unbatched 2-D" if unbatched else "batched 3-D"
             raise RuntimeError(f"For {kind} input, hx and cx should also be {rank}-D but got "
                                f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
-        for index, part in enumerate(hx):
-            _check_size(part.unsqueeze(1) if unbatched else part,
-                        self._expected_state_size(batch, projected=index == 0),
-                        f"Expected hidden[{index}] size")
+        return (hx[0].unsqueeze(1), hx[1].unsqueeze(1)) if unbatched else hx
 
-    def _split_state(self, hx, batch, dtype, unbatched):
-        if hx is None:  # with proj_size, h has the projected size and c the hidden one
-            hx = (self._initial_state(batch, dtype, self.proj_size),
-                  self._initial_state(batch, dtype))
-        elif unbatched:
-            hx = tuple(s.unsqueeze(1) for s in hx)
+    def _initial_state(self, batch, dtype):
+        """With proj_size, h has the projected size and c the hidden one."""
+        return (ops.zeros(self._expected_state_size(batch), dtype=dtype),
+                ops.zeros(self._expected_state_size(batch, projected=False), dtype=dtype))
+
+    def _split_state(self, hx, batch_sizes):
+        """The kernel's checks: a pair (its argument parser's error lists the arguments, which
+        differ for packed input); over packed input, the count of states per layer and
+        direction, then (tapegrad's own) their sizes."""
+        arguments = "Tensor, {}, list, bool, int, float, bool, bool, bool" if batch_sizes is None \
+            else "Tensor, Tensor, {}, list, bool, int, float, bool, bool"
+        _check_pair(hx, "lstm", _LSTM_TYPE_ERROR.format(arguments))
+        if batch_sizes is not None:
+            batch = int(batch_sizes[0])
+            if any(part.dim() and part.shape[0] != self._expected_state_size(batch)[0]
+                   for part in hx):
+                raise RuntimeError("Expected more hidden states in stacked_rnn")
+            for index, part in enumerate(hx):
+                self.check_hidden_size(part, self._expected_state_size(batch, index == 0),
+                                       f"Expected hidden[{index}] size {{}}, got {{}}")
         return list(zip(hx[0].unbind(0), hx[1].unbind(0)))
 
     def _join_state(self, finals, unbatched):

@@ -65,10 +65,11 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     """Scale the gradients by ``max_norm / (total_norm + 1e-6)``, at most 1, for a total norm
     computed beforehand (``get_total_norm``)."""
     grads = _grads(parameters)
+    max_norm = float(max_norm)  # refused even when there is nothing to clip, as in PyTorch
     if not grads:
         return
     with grad_mode.no_grad():
-        coefficient = ops.clamp(float(max_norm) / (total_norm + 1e-6), max=1.0)
+        coefficient = ops.clamp(max_norm / (total_norm + 1e-6), max=1.0)
         for grad in grads:
             grad.mul_(coefficient.to(grad.dtype))
 

@@ -4,6 +4,7 @@ A ``PackedSequence`` keeps only the valid steps of a batch of sequences sorted b
 length: time step by time step, the rows of the sequences still running (``batch_sizes[t]`` of
 them). The recurrent layers step through it directly, so padding is never computed on.
 """
+import numbers
 from collections import namedtuple
 
 import numpy as np
@@ -99,6 +100,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if not enforce_sorted:
         lengths, sorted_indices = ops.sort(lengths, descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if input.numel() == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
     if batch_first:
         input = input.transpose(0, 1)
     lengths = _checked_lengths(input, lengths)
@@ -110,17 +113,17 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
 
 def _checked_lengths(input, lengths):
     """The lengths of the sequences of the (T, B, *) ``input`` as an array, after PyTorch's
-    checks in its order: something to pack, one length per sequence, all positive, longest
-    first; and (tapegrad's own check, where PyTorch reads past the end) none longer than T."""
-    if input.numel() == 0:
-        raise RuntimeError("Cannot pack empty tensors.")
+    checks in its order: one length per sequence (of an input that has a batch dimension), all
+    positive, longest first; and (tapegrad's own check, where PyTorch reads past the end) none
+    longer than T."""
     if lengths.dim() != 1:
         raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D cpu Long tensor")
+    batch_size = input.size(1)
     values = lengths.numpy()
-    if values.size != input.shape[1]:
+    if values.size != batch_size:
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
-                           f"{values.size} (batch_size={input.shape[1]})")
+                           f"{values.size} (batch_size={batch_size})")
     if values[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element "
                            "in 'lengths' that is <= 0")
@@ -147,6 +150,9 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                 "Expected total_length to be at least the length of the longest sequence in "
                 f"input, but got total_length={total_length} and max sequence length being "
                 f"{max_length}")
+        if not isinstance(total_length, numbers.Integral):  # refused by ATen's argument parser
+            raise TypeError("_pad_packed_sequence(): argument 'total_length' (position 5) must "
+                            f"be int, not {type(total_length).__name__}")
         max_length = total_length
     padded = _unpack(sequence.data, batch_sizes=batch_sizes, total_length=max_length,
                      padding_value=padding_value)
