@@ -25,8 +25,9 @@ _PI_PARTS = [_F(c) for c in (-0.78515625, -2.4187564849853515625e-4, -3.77489497
 def fma32(a, b, c):
     """``a * b + c`` rounded once to float32 (a fused multiply-add): the product of two float32
     values is exact in float64."""
-    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(_F) if np.isscalar(a) else \
-        (a.astype(np.float64) * np.float64(b) + np.asarray(c, np.float64)).astype(_F)
+    wide = np.multiply(a, np.float64(b) if np.isscalar(b) else b, dtype=np.float64)
+    wide += c
+    return wide.astype(_F)
 
 
 def _log(x):
