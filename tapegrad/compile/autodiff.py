@@ -44,8 +44,10 @@ def _operands(params):
             yield from _operands(param)
 
 
-def differentiate(graph, concrete, differentiable, outputs, wrt):
-    """Append the backward of ``outputs`` with respect to ``wrt`` to ``graph``.
+def differentiate(graph, concrete, differentiable, outputs, wrt, untaped=frozenset()):
+    """Append the backward of ``outputs`` with respect to ``wrt`` to ``graph``; the gradient of a
+    value in ``untaped`` (an in-place write autograd did not record) goes to the value it wrote
+    over, as eager's unchanged tape sends it.
 
     Returns ``(cotangents, grads)``: one new graph input per output (its incoming gradient) and,
     per ``wrt`` value, the value of its gradient (None where no gradient flows).
@@ -81,6 +83,9 @@ def differentiate(graph, concrete, differentiable, outputs, wrt):
                 if grad is None or node.outputs[0] not in differentiable:
                     continue
             inputs = tensor_inputs(node)
+            if node.outputs[0] in untaped:  # a write eager did not record: the target's history
+                grads[inputs[0]] = _accumulate(grads.get(inputs[0]), grad)  # is unchanged
+                continue
             first_node = len(graph.nodes)
             try:
                 input_grads = _apply_rule(node, inputs, grad, differentiable, tensor_of)

@@ -6,10 +6,13 @@ specialization is built, so it is written out as straight-line code: a generic l
 same lists cost more than a small training step's kernel (the line fit's step: 0.7 µs of
 kernel in 2.9 µs of bookkeeping).
 """
+import itertools
+
 import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.graph import AccumulateGrad
+from ..ops import PRIMITIVES
 from ..tensor import Tensor
 from . import pytree
 from .node import CompiledFunctionBackward
@@ -80,8 +83,8 @@ def attempt(specialization):
 
 def _namespace(spec):
     return _Namespace(_flatten=pytree.flatten, _unflatten=pytree.unflatten, _make=Tensor._make,
-                      _contiguous=_contiguous, _accumulator=AccumulateGrad.of, G=grad_mode._state,
-                      P=spec.program, Node=CompiledFunctionBackward)
+                      _contiguous=_contiguous, _view_of=_view_of, _accumulator=AccumulateGrad.of,
+                      G=grad_mode._state, P=spec.program, Node=CompiledFunctionBackward)
 
 
 def _call_lines(spec, ns, flattened, repeatable):
@@ -112,8 +115,8 @@ def _call_lines(spec, ns, flattened, repeatable):
                   f"        results = P.forward_repeated(times, {arguments})"]
     else:
         lines.append(f"    results = P.forward({arguments})")
-    for index in p.mutations:  # the kernel wrote into their arrays
-        lines.append(f"    t{index}._version_counter.value += {times}")
+    for index, bumps in p.version_bumps:  # as eager's writes (and in-place view ops) bump them
+        lines.append(f"    t{index}._version_counter.value += {times} * {bumps}")
     for owner, k in p.grad_sets:
         value = "None" if k is None else f"_make(results[{k}])"
         lines.append(f"    {_source_expression(owner, ns)}._grad = {value}")
@@ -122,9 +125,16 @@ def _call_lines(spec, ns, flattened, repeatable):
         if kind == "source":
             outputs.append(f"t{payload}")
             continue
+        if kind == "view":
+            index, chain, requires_grad = payload
+            lines.append(f"    v{j} = _view_of(t{index}, {ns.bind(chain, 'W')}, {requires_grad})")
+            outputs.append(f"v{j}")
+            continue
         made = f"_make(results[{payload}])" if kind == "result" else \
             f"_make({ns.bind(payload, 'A')}.copy())"
         lines.append(f"    o{j} = {made}")
+        if p.output_versions[j]:  # (a tensor the call wrote into after making it)
+            lines.append(f"    o{j}._version_counter.value = {p.output_versions[j]}")
         outputs.append(f"o{j}")
     made = [o for o in outputs if o.startswith("o")]
     if made:  # made under inference_mode, as eager marks them
@@ -139,20 +149,29 @@ def _call_lines(spec, ns, flattened, repeatable):
 def _backward_node_lines(p, outputs):
     """The outputs' shared ``CompiledFunctionBackward``: its edges to the inputs' nodes (their
     ``grad_fn``, or their ``AccumulateGrad``), the residuals and the versions of the sources it
-    reads (to detect in-place changes before backward)."""
-    if p.backward is None:  # (outputs whose graph the traced call freed: backward raises)
-        lines = ["    node = Node((), None, None, None)"]
-    else:
+    reads (to detect in-place changes before backward). Outputs whose graph the traced call
+    freed share a node without residuals (backward through them raises), each with an output
+    number of its own: gradients summed into one slot would need one shape."""
+    lines = []
+    if p.backward is not None:
         edges = ", ".join(f"(g, t{i}._output_nr) if (g := t{i}.grad_fn) is not None "
                           f"else (_accumulator(t{i}), 0)" for i in p.wrt)
         sources = ", ".join(f"(t{i}, t{i}._version_counter.value)"
                             for kind, i in p.backward_args if kind == "source")
-        lines = [f"    node = Node(({edges}{',' if len(p.wrt) == 1 else ''}), P, "
-                 f"results[{p.n_forward_results}:], [{sources}])"]
+        lines.append(f"    node = Node(({edges}{',' if len(p.wrt) == 1 else ''}), P, "
+                     f"results[{p.n_forward_results}:], [{sources}])")
+    if any(p.freed_outputs):
+        lines.append("    freed = Node((), None, None, None)")
+    freed_numbers = itertools.count()
     for output, cotangent, freed in zip(outputs, p.differentiable_outputs, p.freed_outputs):
-        if cotangent is not None or freed:
-            lines += [f"    {output}._grad_fn = node", f"    {output}._requires_grad = True",
-                      f"    {output}._output_nr = {cotangent if cotangent is not None else 0}"]
+        if cotangent is not None:
+            node, number = "node", cotangent
+        elif freed:
+            node, number = "freed", next(freed_numbers)
+        else:
+            continue
+        lines += [f"    {output}._grad_fn = {node}", f"    {output}._requires_grad = True",
+                  f"    {output}._output_nr = {number}"]
     return lines
 
 
@@ -164,6 +183,18 @@ def _returned(spec, outputs, namespace):
     leaves = [next(it) if spec.is_tensor_leaf(leaf) else namespace.bind(leaf, "V")
               for leaf in spec.output_leaves]
     return f"_unflatten({namespace.bind(spec.output_spec, 'T')}, [{', '.join(leaves)}])"
+
+
+def _view_of(tensor, chain, requires_grad):
+    """A returned view of a source made again by eager's view primitives, as the traced call
+    made it: it shares the source's memory, version counter and autograd history (``x.detach()``
+    is the empty chain, detached)."""
+    for op, params, position in chain:
+        result = PRIMITIVES[op](tensor, **params)
+        tensor = result[position] if type(result) is tuple else result
+    if not requires_grad and (tensor._requires_grad or not chain):
+        tensor = tensor.detach()
+    return tensor
 
 
 def _contiguous(array):

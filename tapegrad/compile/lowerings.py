@@ -830,7 +830,8 @@ def _emit_fallback(b, node):
     outputs = ", ".join(b.name(v) for v in node.outputs)
     b.emit(f"with objmode({annotations}):  # {node.op}: no lowering, numpy runs it")
     b.emit(f"    {outputs}{',' if len(node.outputs) == 1 else ''} = F.call({arguments})")
-    if len(node.outputs) > 1:  # Numba refuses annotating an output the kernel never reads
-        b.emit(f"{b.fresh('outputs')} = ({outputs})")
+    # Numba refuses annotating an output the kernel never reads (another of several outputs, or
+    # a result the ``_effects`` kernel does not return)
+    b.emit(f"{b.fresh('outputs')} = ({outputs}{',' if len(node.outputs) == 1 else ''})")
     for value in node.outputs:
         b.layout[value] = "C"

@@ -216,6 +216,9 @@ def partition(joint, forward_outputs, cotangents, grads):
         if any(v in tangent for v in node.outputs):
             for value in node.inputs:
                 provide(value)
+    for grad in grads:  # a gradient no cotangent reaches (zero, through floor) comes from forward
+        if grad is not None:
+            provide(grad)
 
     keep_forward = {id(n) for n in _needed_nodes(joint.nodes, forward_outputs + saved)}
     forward = Graph(sources, [n for n in joint.nodes if id(n) in keep_forward],

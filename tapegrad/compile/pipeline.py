@@ -10,6 +10,7 @@ import time
 import numba
 import numpy as np
 
+from ..ops import PRIMITIVES
 from . import cache, fallback, logs
 from .autodiff import differentiate
 from .codegen import generate
@@ -34,12 +35,15 @@ class Program:
         self.forward_args = []        # per kernel parameter: ("input", i), ("constant", array),
                                       # ("function", numpy's BLAS)
         self.backward_args = []       # ("saved", i) / ("source", i) / ("cotangent", i) / constant
-        self.user_outputs = []        # per returned tensor: ("result", k) | ("source", i) | array
+        self.user_outputs = []        # per returned tensor: ("result", k) | ("source", i) |
+                                      # ("constant", array) | ("view", see _source_views)
         self.mutations = []           # indices of the sources the forward kernel writes into
+        self.version_bumps = []       # (source index, by how much a call bumps its _version)
         self.grad_sets = []           # (owner source, result index or None)
         self.n_forward_results = 0
         self.differentiable_outputs = []  # per returned tensor: cotangent index or None
         self.freed_outputs = []       # per returned tensor: backward already ran through it
+        self.output_versions = []     # per returned tensor: its _version (the writes into it)
         self.wrt = []                 # source indices the backward returns gradients for
         self.wrt_results = []         # per wrt: backward result index or None
         self.cotangent_types = []     # (shape, dtype) of each differentiable output's gradient
@@ -56,6 +60,8 @@ def build(trace, function_name):
     program = Program()
     graph = trace.graph
     program.text["forward graph (traced)"] = str(_with_outputs(graph, trace))
+    program.version_bumps = trace.version_bumps
+    program.output_versions = trace.output_versions
     program.traced_ops = {node.op for node in graph.nodes}
 
     started = time.perf_counter()
@@ -63,7 +69,7 @@ def build(trace, function_name):
     differentiable, wrt = _plan_differentiation(trace, program)
     if differentiable and wrt:
         cotangents, grads = differentiate(graph, trace.concrete, trace.differentiable,
-                                          differentiable, wrt)
+                                          differentiable, wrt, trace.untaped_writes)
         program.traced_ops = {node.op for node in graph.nodes}  # now with the backward rules
         program.timings["autodiff"] = time.perf_counter() - started
         started = time.perf_counter()
@@ -134,8 +140,11 @@ def _plan_forward_results(trace, program):
         writebacks[len(computed) - 1] = index
         mutated[value] = index
         program.mutations.append(index)
-    for leaf, freed in zip(_tensor_outputs(trace), trace.output_freed):
-        if leaf in inputs:
+    for leaf, freed, view in zip(_tensor_outputs(trace), trace.output_freed,
+                                 _source_views(trace, inputs, mutated)):
+        if view is not None:
+            program.user_outputs.append(("view", view))
+        elif leaf in inputs:
             program.user_outputs.append(("source", inputs[leaf]))
         elif leaf in mutated:  # a tensor the call wrote into: the tensor itself, as eager returns
             program.user_outputs.append(("source", mutated[leaf]))
@@ -143,10 +152,39 @@ def _plan_forward_results(trace, program):
             program.user_outputs.append(("constant", graph.constants[leaf]))
         else:
             program.user_outputs.append(("result", slot(leaf)))
-        program.freed_outputs.append(freed)
+        # (a source or a view of one keeps its own tape, whose freed nodes raise by themselves)
+        program.freed_outputs.append(freed and program.user_outputs[-1][0] == "result")
     for owner, value in trace.grad_sets:
         program.grad_sets.append((owner, None if value is None else slot(value)))
     return computed, writebacks
+
+
+def _source_views(trace, inputs, mutated):
+    """Per returned tensor, None, or how to make it again from a source as eager returns it:
+    ``(source index, view primitives to apply, requires_grad as returned)``. A view of an
+    argument (``x.t()``, ``x[1:]``) or an alias (``x.detach()``) shares the source's memory and
+    version counter: a copy from the kernel would not see later writes into either. (A view
+    with a grad_fn comes from the kernel, its gradient from the compiled backward: writes into
+    it or its source are then errors anyway, outside ``no_grad``.)"""
+    producers = trace.graph.producers()
+    bases = {**inputs, **mutated}
+    views = []
+    for leaf, is_source, requires_grad, has_grad_fn in zip(
+            _tensor_outputs(trace), trace.output_is_source, trace.output_requires_grad,
+            trace.output_has_grad_fn):
+        if has_grad_fn:
+            views.append(None)
+            continue
+        chain, value = [], leaf
+        while value not in bases and value in producers:
+            node = producers[value]
+            if not (PRIMITIVES[node.op].is_view and len(node.inputs) == 1):
+                break
+            chain.append((node.op, node.params, node.outputs.index(value)))
+            value = node.inputs[0]
+        found = value in bases and (chain or not is_source)
+        views.append((bases[value], tuple(reversed(chain)), requires_grad) if found else None)
+    return views
 
 
 def _plan_differentiation(trace, program):
@@ -155,10 +193,11 @@ def _plan_differentiation(trace, program):
     traced, whatever the mode at the call (``enable_grad()`` inside a call under ``no_grad``)."""
     inputs = set(trace.graph.inputs)
     differentiable = []
-    for leaf, freed, requires_grad in zip(_tensor_outputs(trace), trace.output_freed,
-                                          trace.output_requires_grad):
+    for leaf, freed, requires_grad, (kind, _) in zip(
+            _tensor_outputs(trace), trace.output_freed, trace.output_requires_grad,
+            program.user_outputs):
         if requires_grad and leaf in trace.differentiable and not freed \
-                and leaf not in inputs:
+                and leaf not in inputs and kind != "view":  # (views: eager's own nodes)
             if leaf not in differentiable:
                 differentiable.append(leaf)
             program.differentiable_outputs.append(differentiable.index(leaf))

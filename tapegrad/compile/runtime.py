@@ -388,7 +388,8 @@ class Specialization:
         """Whether a call writes nothing (no tensors, no ``.grad``, no backward) and draws no
         random numbers: the traced call can then be run again compiled, for its result."""
         p = self.program
-        return not (p.mutations or p.grad_sets or self._draws or any(p.freed_outputs))
+        return not (p.mutations or p.version_bumps or p.grad_sets or self._draws
+                    or any(p.freed_outputs))
 
     def _run_separately(self, args, kwargs, times):
         for _ in range(times - 1):

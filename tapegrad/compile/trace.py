@@ -33,6 +33,7 @@ from .. import random as tapegrad_random
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..ops import registry
+from ..ops import shape as shape_ops
 from ..tensor import Tensor
 from . import pytree
 from .ir import Graph, Node, Operand, Value
@@ -153,11 +154,17 @@ class Trace:
         self.sources = []
         self.concrete = {}            # Value -> an array of its shape and dtype (from the trace)
         self.differentiable = set()   # Values that required grad during the trace
+        self.untaped_writes = set()   # Values written in place where eager's tape did not see it
+                                      # (no_grad, ``.data``): their gradient passes to the old value
         self.output_spec = None
         self.output_leaves = []       # Value for tensor leaves, the object itself otherwise
         self.output_freed = []        # per tensor output: its tape was freed by backward inside
         self.output_requires_grad = []  # per tensor output: as returned (``.detach()`` is False)
+        self.output_is_source = []    # per tensor output: it is a source tensor itself
+        self.output_has_grad_fn = []  # per tensor output: as returned
+        self.output_versions = []     # per tensor output: its _version as returned
         self.mutations = []
+        self.version_bumps = []       # (source index, how much eager bumped its _version)
         self.grad_sets = []
         self.grad_assumptions = []    # (owner source, entry grad was None) the graph depends on
         self.breaks = []
@@ -184,6 +191,7 @@ class Recorder:
         self.graph = graph
         self.concrete = concrete              # Value -> array of its shape and dtype
         self.differentiable = differentiable  # Values that require grad
+        self.untaped_writes = set()           # results of writes autograd does not record
         self.values = {}                      # id(array) -> (array, Value)
         self.thread = threading.get_ident()
 
@@ -220,8 +228,15 @@ class Recorder:
         out = Value(target._array.shape, target._array.dtype)
         self.graph.nodes.append(Node(primitive.name, in_values + index_values, (out,), ir_params))
         self.bind(target._array, out)
-        if target._requires_grad:
+        # (called before eager records the write on its tape, by the same rule: a target that is
+        # to require grad because of what was written into it, ``y.copy_(x)``, does not yet)
+        taped = grad_mode.is_grad_enabled() and (
+            target._requires_grad or any(o._requires_grad for o in others))
+        if taped:
             self.differentiable.add(out)
+        elif old in self.differentiable:  # under no_grad, or through ``.data``: the tensor keeps
+            self.differentiable.add(out)  # its history, which gradients reach past the write
+            self.untaped_writes.add(out)
 
     def check_inplace(self, target):
         return True
@@ -322,6 +337,7 @@ class Tracer(Recorder):
     def __init__(self, fullgraph, function_name, discovered):
         self.trace = Trace()
         super().__init__(self.trace.graph, self.trace.concrete, self.trace.differentiable)
+        self.untaped_writes = self.trace.untaped_writes
         self.fullgraph = fullgraph
         self.function_name = function_name
         self.source_of = {}       # id(source tensor) -> source index
@@ -333,9 +349,11 @@ class Tracer(Recorder):
         self.pending = []         # deposits into leaves' .grad, resolved at the next event
         self.watch_handles = []
         self.view_tensors = {}    # id(base array) -> weakrefs of traced views of it
+        self.view_arrays = {}     # id(array) -> array, of those views
         self.grad_written = set()  # ids of tensors whose .grad the call assigned
         self.captured_draws = 0   # random-state events the random sources account for
         self.broken = False
+        self.entry_versions = {}  # id(version counter) -> (counter, its value on entry)
 
     def recording(self):
         return not self.broken and threading.get_ident() == self.thread
@@ -344,6 +362,7 @@ class Tracer(Recorder):
         self._resolve_deposits()
 
     def check_inplace(self, target):
+        self.note_version(target, writes_done=1)  # (before the write makes it a source)
         if self._has_live_views(target):
             self.graph_break("an in-place write into a tensor that has views (or is one) cannot "
                              "be traced", "write into the whole tensor, or use the out-of-place "
@@ -370,6 +389,7 @@ class Tracer(Recorder):
         """A tensor from outside the call becomes a graph input, read from ``source`` each call."""
         value = Value(tensor._array.shape, tensor._array.dtype)
         self.source_of[id(tensor)] = len(self.trace.sources)
+        self.note_version(tensor)
         self.trace.sources.append(source)
         self.source_tensors.append(tensor)
         self.graph.inputs.append(value)
@@ -379,6 +399,12 @@ class Tracer(Recorder):
             if tensor._grad_fn is None:
                 self._watch_leaf(tensor, source.name)
         return value
+
+    def note_version(self, tensor, writes_done=0):
+        """Remember the ``_version`` a tensor entered the call with (the first time it is seen,
+        ``writes_done`` writes into it ago): a mutated source's is bumped as often as eager's."""
+        counter = tensor._version_counter
+        self.entry_versions.setdefault(id(counter), (counter, counter.value - writes_done))
 
     def _source_for(self, tensor, name):
         owner = self.discovered.grad_owner.get(id(tensor))
@@ -431,12 +457,16 @@ class Tracer(Recorder):
         if np.may_share_memory(view._array, base._array):
             key = id(base._array if base._base is None else base._base._array)
             self.view_tensors.setdefault(key, []).append(weakref.ref(view))
+            self.view_arrays[id(view._array)] = view._array
 
     def _has_live_views(self, target):
         """Whether writing into ``target`` changes memory another traced value reads: it is a view
-        of part of a tensor, or such views of it are alive. (Full aliases — ``detach()``, ``.data``
-        — share the array object itself, which the trace already treats as one value.)"""
+        of part of a tensor (or an alias of one, ``view.data``), or such views of it are alive.
+        (Full aliases — ``detach()``, ``.data`` — share the array object itself, which the trace
+        already treats as one value.)"""
         if target._base is not None and target._base._array is not target._array:
+            return True
+        if self.view_arrays.get(id(target._array)) is target._array:
             return True
         refs = self.view_tensors.get(id(target._array), ())
         return any(ref() is not None for ref in refs)
@@ -493,6 +523,8 @@ class _DepositWatch:
         if not tracer.broken and threading.get_ident() == tracer.thread:
             tracer._resolve_deposits()
             leaf = self.leaf
+            if leaf._grad is not None:  # (the engine may add into it in place)
+                tracer.note_version(leaf._grad)
             tracer.pending.append((leaf, tracer.value_of(grad), leaf._grad,
                                    id(leaf) in tracer.grad_written))
         return None
@@ -682,6 +714,7 @@ class _Patches:
             tensor.__dict__["_grad"] = value
         self._swap(Tensor, "_grad", property(get_grad, set_grad))
         self._swap(builtins, "print", _breaking_print(builtins.print))
+        self._swap(shape_ops, "_key_parts", _breaking_key_parts(shape_ops._key_parts))
         self._swap(Function, "apply", _breaking_apply(Function.__dict__["apply"].__func__))
         return self
 
@@ -710,6 +743,21 @@ def _breaking_apply(original):
                                 "operations, which compile with their derivatives")
         return original(cls, *args, **kwargs)
     return classmethod(apply)
+
+
+def _breaking_key_parts(original):
+    """The op table's reading of an indexing key while tracing: a 0-d integer or bool tensor in
+    it is read as a Python number (``x[scores.argmax()]`` is ``x[i]``, a view), which a graph
+    cannot take at call time, so a graph break where that tensor is traced data."""
+    def key_parts(key, *args, **kwargs):
+        parts = key if type(key) in (tuple, list) else (key,)
+        if _active is not None and any(isinstance(p, Tensor) and not p._array.ndim and
+                                       _active.reads_traced_data(p) for p in parts):
+            _active.graph_break("indexing with a 0-d tensor reads its value",
+                                "index with a one-element tensor (x.index_select(0, i.view(1)))"
+                                ", which the graph reads at call time")
+        return original(key, *args, **kwargs)
+    return key_parts
 
 
 def _breaking_print(original):
@@ -834,6 +882,9 @@ def _finish(tracer, result):
             t.output_leaves.append(tracer.value_of(leaf))
             t.output_freed.append(_tape_freed(leaf._grad_fn))
             t.output_requires_grad.append(leaf._requires_grad)
+            t.output_is_source.append(id(leaf) in tracer.source_of)
+            t.output_has_grad_fn.append(leaf._grad_fn is not None)
+            t.output_versions.append(leaf._version_counter.value)
         else:
             t.output_leaves.append(leaf)
     _collect_effects(tracer)
@@ -859,9 +910,15 @@ def _collect_effects(tracer):
     is another object than on entry (a first deposit, ``zero_grad()`` setting it to None)."""
     t = tracer.trace
     for index, tensor in enumerate(tracer.source_tensors):
+        if type(t.sources[index]) is RandomSource:
+            continue
         final = tracer.value_of(tensor)
-        if final is not t.graph.inputs[index] and type(t.sources[index]) is not RandomSource:
+        if final is not t.graph.inputs[index]:
             t.mutations.append((index, final))
+        bumps = tensor._version_counter.value - \
+            tracer.entry_versions[id(tensor._version_counter)][1]
+        if bumps:  # (writes, and in-place view ops such as a view's squeeze_())
+            t.version_bumps.append((index, bumps))
     for leaf, entry, name in list(tracer.leaves.values()):
         final = leaf._grad
         if final is not entry:

@@ -760,7 +760,7 @@ def _(ctx, grad, dim):
 @_accumulated_in_float32
 def _log_softmax_backward(grad, output, dim):
     """``grad - exp(output) * sum(grad, dim)``."""
-    result = libm.exp(output)
+    result = libm.exp(output, out=np.empty(output.shape, output.dtype))  # (0-d: an array too)
     result *= np.add.reduce(grad, axis=dim, keepdims=True)
     np.subtract(grad, result, out=result)
     return result
