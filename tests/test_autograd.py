@@ -1518,6 +1518,29 @@ def test_increment_version_makes_backward_refuse_a_changed_saved_tensor():
         y.sum().backward()
 
 
+@pytest.mark.parametrize("write", [lambda v: v.mul_(v), lambda v: v.addcmul_(v, v, value=0.5),
+                                   lambda v: v.pow_(v), lambda v: v.mul_(v[:])],
+                         ids=["mul_", "addcmul_", "pow_", "mul_view"])
+def test_an_operand_overwritten_by_its_own_write_is_refused_not_differentiated(write):
+    """``v.mul_(v)``: the rule would need the operand's old value, which the write replaced.
+    As in PyTorch the operand is saved as it was, so backward refuses it (it used to give a
+    silently wrong gradient, x² + x for d(x²)/dx)."""
+    x = tg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x * 1
+    write(v)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation: .* is at version 1; "
+                                           "expected version 0 instead"):
+        v.sum().backward()
+
+
+def test_an_in_place_write_with_an_unaliased_operand_still_differentiates():
+    x = tg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x * 1
+    v.mul_(x)
+    v.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0, 6.0])
+
+
 def test_node_hooks_get_a_slot_for_every_output_of_a_custom_function():
     """A Function with two outputs, one unused: its node's pre-hook sees (gradient, None), as
     PyTorch's does (the engine sizes the tuple from the node's outputs, not from the gradients

@@ -64,6 +64,7 @@ def _apply_inplace(prim, target, others, params):
         source._requires_grad = target._requires_grad
         source._grad_accumulator = target._grad_accumulator
     arrays = [o._array for o in others]
+    version = target._version_counter.value
     _write(prim, target, arrays, params)
     target._version_counter.value += 1
     if registry._interceptor is not None:  # a tracing compiler records the write as well
@@ -71,8 +72,23 @@ def _apply_inplace(prim, target, others, params):
     if recording:
         old_node, old_output_nr = target._grad_fn, target._output_nr
         prim._record((source, *others), params, target)
+        _saved_as_before_write(prim, target, others, version)
         carry_retained_grad(target, old_node, old_output_nr)
     return target
+
+
+def _saved_as_before_write(prim, target, others, version):
+    """An operand that shares the target's memory (``v.mul_(v)``) is saved with the version it
+    had before the write: PyTorch saves operands first, so its backward refuses the overwritten
+    values ("modified by an inplace operation") instead of differentiating with them."""
+    node, counter = target._grad_fn, target._version_counter
+    if not any(o._version_counter is counter for o in others) or not node._saved:
+        return
+    positions = prim.positions_to_save(node.needs_input_grad)
+    node._saved = tuple(
+        (entry[0], version) if position is not None and position >= 1 and entry is not None
+        and entry[1] is not None and others[position - 1]._version_counter is counter else entry
+        for position, entry in zip(positions, node._saved))
 
 
 # Which history should the write get: the base's (recorded) or none (the view's)? PyTorch
