@@ -4,9 +4,9 @@ Each generator is a Mersenne Twister (MT19937) seeded as PyTorch seeds its own, 
 draws transform its 32-bit words exactly as PyTorch's CPU kernels do (see ``Generator``): after
 ``manual_seed(0)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``
 (so ``nn.Linear``'s initialization), ``bernoulli_``, dropout masks, ``multinomial`` and the
-exponential, geometric, log-normal and Cauchy fills give PyTorch's values. Poisson, binomial and
-gamma samples draw from the same stream through numpy's samplers (``generator()``):
-reproducible, but not PyTorch's numbers.
+exponential, geometric, log-normal and Cauchy fills and ``poisson`` give PyTorch's values.
+Binomial and gamma samples draw from the same stream through numpy's samplers
+(``generator()``): reproducible, but not PyTorch's numbers.
 """
 import contextlib
 import math
@@ -204,9 +204,60 @@ class Generator:
         return median + sigma * np.tan(np.pi * (self._unit(math.prod(shape), np.float64) - 0.5)) \
             .reshape(shape)
 
+    def poisson(self, rates):
+        """``poisson(rates)``: one count per rate, in order, as ATen's ``sample_poisson`` draws
+        it: Hoermann's transformed rejection for rates of 10 or more, a product of uniforms
+        below. A count beyond int64 (an infinite rate) is int64's minimum, as the kernel's."""
+        uniform = self._next_uniform
+        return np.array([_poisson_count(rate, uniform) for rate in
+                         np.ravel(rates).tolist()], dtype=np.float64).reshape(np.shape(rates))
+
+    def _next_uniform(self):
+        return float(self._unit(1, np.float64)[0])
+
     def bernoulli(self, shape, p):
         """``bernoulli_(p)``: whether a float64 uniform is below ``p`` (bool)."""
         return self._unit(math.prod(shape), np.float64).reshape(shape) < p
+
+
+_INT64_MIN = -2 ** 63
+
+
+def _poisson_count(rate, uniform):
+    """One Poisson count (``sample_poisson``), drawing float64 uniforms from ``uniform()``."""
+    if rate >= 10:
+        root, log_rate = math.sqrt(rate), math.log(rate)
+        b = 0.931 + 2.53 * root
+        a = -0.059 + 0.02483 * b
+        log_inverse_alpha = math.log(1.1239 + 1.1328 / (b - 3.4))
+        v_r = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform() - 0.5
+            v = uniform()
+            u_s = 0.5 - abs(u)
+            count = _int64((2 * a / u_s + b) * u + rate + 0.43)
+            if u_s >= 0.07 and v <= v_r:
+                return count
+            if count < 0 or (u_s < 0.013 and v > u_s):
+                continue
+            if (math.log(v) + log_inverse_alpha - math.log(a / (u_s * u_s) + b)
+                    <= -rate + count * log_rate - math.lgamma(count + 1)):
+                return count
+    if rate == 0:
+        return 0
+    threshold, count, product = math.exp(-rate), 0, 1.0
+    while True:
+        product *= uniform()
+        if product <= threshold:
+            return count
+        count += 1
+
+
+def _int64(value):
+    """C's cast of a double's floor to int64 on x86: out of range (infinity too) gives the
+    smallest int64."""
+    value = math.floor(value) if math.isfinite(value) else _INT64_MIN
+    return value if _INT64_MIN <= value < -_INT64_MIN else _INT64_MIN
 
 
 def _mt19937_key(seed):

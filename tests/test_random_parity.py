@@ -53,6 +53,8 @@ DRAWS = {
     "bernoulli_tensor": lambda lib: lib.bernoulli(lib.linspace(0, 1, 30)),
     "random_": lambda lib: lib.empty(10, dtype=lib.int64).random_(0, 100),
     "exponential_": lambda lib: lib.empty(9).exponential_(2.5),
+    "poisson": lambda lib: lib.poisson(lib.tensor([0.5, 3.0, 12.0, 50.0, 0.0, 100.0, 1e30, 5.0])),
+    "poisson_dist": lambda lib: lib.distributions.Poisson(lib.tensor([2.0, 30.0])).sample((5,)),
     "geometric_": lambda lib: lib.empty(9).geometric_(0.3),
     "log_normal_": lambda lib: lib.empty(20, dtype=lib.float64).log_normal_(1.0, 0.5),
     "cauchy_": lambda lib: lib.empty(7, dtype=lib.float64).cauchy_(0.5, 2.0),

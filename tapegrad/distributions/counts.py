@@ -20,7 +20,7 @@ __all__ = ["Poisson", "Binomial", "Geometric", "NegativeBinomial"]
 
 def _poisson(rate):
     """One Poisson draw per element of the tensor ``rate``, in its dtype."""
-    return draw_given_values(lambda rng: rng.poisson(rate.detach().numpy()), rate.dtype)
+    return ops.poisson(rate.detach())
 
 
 class Poisson(ExponentialFamily):

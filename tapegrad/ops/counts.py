@@ -35,17 +35,9 @@ def poisson(input, generator=None):
     return _poisson(input, values=_poisson_draws(rates, generator))
 
 
-# The largest rate numpy samples; PyTorch's kernel counts in int64, which overflows beyond it
-_POISSON_RATE_LIMIT = np.iinfo(np.int64).max - 10 * np.sqrt(np.iinfo(np.int64).max)
-_OVERFLOWED_COUNT = float(np.iinfo(np.int64).min)
-
-
 def _poisson_draws(rates, generator):
-    """numpy's draws; a rate too large for an int64 count (infinity too) gives the int64
-    minimum, as PyTorch's kernel's overflowed count does."""
-    too_large = rates > _POISSON_RATE_LIMIT
-    draws = random.generator(generator).poisson(np.where(too_large, 0, rates))
-    return np.where(too_large, _OVERFLOWED_COUNT, draws)
+    """PyTorch's counts, drawn from the generator as its kernel draws them."""
+    return random.source(generator).poisson(rates)
 
 
 @primitive("binomial", node="NotImplemented", group=OTHER)
