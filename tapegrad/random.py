@@ -110,6 +110,10 @@ class Generator:
         return (self._words(count) & np.uint64(2 ** 24 - 1)).astype(np.float32) * \
             np.float32(2.0 ** -24)
 
+    def _unit_array(self, shape):
+        """Float64 uniforms in [0, 1) shaped ``shape``, as the float64 draws below take them."""
+        return self._unit(math.prod(shape), np.float64).reshape(shape)
+
     def uniform(self, shape, dtype, low=0.0, high=1.0):
         """``uniform_(low, high)`` of a new array: ``low + u * (high - low)``, fused in float32
         (PyTorch's kernels are compiled with fused multiply-adds)."""
@@ -178,22 +182,20 @@ class Generator:
     def permutation(self, n):
         """``randperm(n)``: Fisher-Yates from the front, swapping element i with element
         i + (word % (n - i))."""
-        order = np.arange(n, dtype=np.int64)
+        order = list(range(n))  # (a list: swapping numpy elements one by one is slower)
         offsets = (self._words(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
         for i, offset in enumerate(offsets):
             j = i + offset
             order[i], order[j] = order[j], order[i]
-        return order
+        return np.array(order, dtype=np.int64)
 
     def exponential(self, shape, lambd=1.0):
         """``exponential_(lambd)``: ``-log1p(-u) / lambd`` of float64 uniforms, in float64."""
-        return (-1.0 / lambd) * np.log1p(-self._unit(math.prod(shape), np.float64)) \
-            .reshape(shape)
+        return (-1.0 / lambd) * np.log1p(-self._unit_array(shape))
 
     def geometric(self, shape, p):
         """``geometric_(p)``: trials to the first success, ``ceil(log(u) / log1p(-p))``."""
-        return np.ceil(np.log(self._unit(math.prod(shape), np.float64)) / np.log1p(-p)) \
-            .reshape(shape)
+        return np.ceil(np.log(self._unit_array(shape)) / np.log1p(-p))
 
     def log_normal(self, shape, mean, std):
         """``log_normal_(mean, std)``: ``exp`` of normals drawn one at a time (never by blocks)."""
@@ -201,8 +203,7 @@ class Generator:
 
     def cauchy(self, shape, median, sigma):
         """``cauchy_(median, sigma)``: ``median + sigma * tan(pi * (u - 1/2))``."""
-        return median + sigma * np.tan(np.pi * (self._unit(math.prod(shape), np.float64) - 0.5)) \
-            .reshape(shape)
+        return median + sigma * np.tan(np.pi * (self._unit_array(shape) - 0.5))
 
     def poisson(self, rates):
         """``poisson(rates)``: one count per rate, in order, as ATen's ``sample_poisson`` draws
@@ -217,7 +218,7 @@ class Generator:
 
     def bernoulli(self, shape, p):
         """``bernoulli_(p)``: whether a float64 uniform is below ``p`` (bool)."""
-        return self._unit(math.prod(shape), np.float64).reshape(shape) < p
+        return self._unit_array(shape) < p
 
 
 _INT64_MIN = -2 ** 63

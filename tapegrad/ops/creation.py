@@ -777,12 +777,11 @@ def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, dev
             raise RuntimeError("normal expects standard deviation to be non-complex")
         d = _require_float_kind(like._array.dtype, "normal_kernel_cpu")
         _check_std(std_a)
+        shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
         if d.kind == "c":  # each part with half the variance, as PyTorch draws a complex mean's
-            shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
             noise = _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5))
             return Tensor._make(np.asarray(mean_a + std_a * noise, dtype=d))
         # as PyTorch: standard normals (scaled by a number std), times a tensor std, plus mean
-        shape = np.broadcast_shapes(np.shape(mean_a), np.shape(std_a))
         scale = 1.0 if isinstance(std, Tensor) else std_a
         noise = random.source(generator).normal(shape, d, 0.0, scale)
         if isinstance(std, Tensor):
