@@ -1,8 +1,14 @@
-"""float32 ``a + alpha * b`` rounded once (PyTorch's fused multiply-add), in and out of place."""
+"""float32 ``a + alpha * b`` rounded once (PyTorch's fused multiply-add), in and out of place;
+numpy's path and Numba's loops giving the same bits (``ops.single_rounding``)."""
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
 import tapegrad
+from tapegrad.ops import fused_kernels, single_rounding
 
 rng = np.random.default_rng(5)
 A = rng.standard_normal(10_001).astype(np.float32)
@@ -88,3 +94,58 @@ def test_addcmul_and_addcdiv_as_pytorch_forward_and_backward(torch):
         for ours, theirs in zip(results(tapegrad, getattr(tapegrad, dtype)),
                                 results(torch, getattr(torch, dtype))):
             np.testing.assert_array_equal(ours, theirs)
+
+
+# float32 operands whose sum a + b * c rounded to float64 lies exactly halfway between two
+# float32 numbers, on the other side of the exact sum: rounding twice goes the wrong way
+HALFWAY_A = np.array([2.0 ** 30 + 2 ** 7, -(2.0 ** 30 + 2 ** 7), 1.5], np.float32)
+HALFWAY_B = np.array([2.0 ** 6 * (1 + 2 ** -18), -2.0 ** 6 * (1 + 2 ** -18), 1.0], np.float32)
+HALFWAY_C = np.array([1 - 2 ** -18, 1 - 2 ** -18, 2.0 ** -149], np.float32)
+
+
+def test_halfway_sums_round_once_on_both_paths():
+    twice = (HALFWAY_A.astype(np.float64) + HALFWAY_B.astype(np.float64) * HALFWAY_C).astype(
+        np.float32)
+    assert (twice[:2] - HALFWAY_A[:2]).tolist() == [128.0, -128.0]
+    expected = HALFWAY_A.copy()  # the exact sums lie below halfway: the first two stay put
+    numpy_path = single_rounding._multiply_add_blocks(HALFWAY_A, HALFWAY_B, HALFWAY_C, (3,))
+    loop = np.empty(3, np.float32)
+    fused_kernels.multiply_add(loop, HALFWAY_A, HALFWAY_B, HALFWAY_C)
+    assert np.array_equal(numpy_path, expected) and np.array_equal(loop, expected)
+
+
+@pytest.mark.parametrize("size", [1, 1000, 20_000])
+def test_numpy_path_and_numba_loops_give_the_same_bits(size):
+    rng = np.random.default_rng(size)
+    exponents = rng.integers(-40, 40, (3, size))
+    a, b, c = (rng.standard_normal((3, size)) * 2.0 ** exponents).astype(np.float32)
+    a[:min(size, 4)] = [np.inf, np.nan, -0.0, 1e-40][:min(size, 4)]  # specials, a subnormal
+    alpha = np.float32(-0.013)
+    numpy_sum = single_rounding._multiply_add_blocks(a, alpha, b, a.shape)
+    loop_sum = np.empty_like(a)
+    fused_kernels.scaled_add(loop_sum, a, b, alpha)
+    numpy_fma = single_rounding._multiply_add_blocks(a, b, c, a.shape)
+    loop_fma = np.empty_like(a)
+    fused_kernels.multiply_add(loop_fma, a, b, c)
+    for ours, loops in ((numpy_sum, loop_sum), (numpy_fma, loop_fma)):
+        assert np.array_equal(ours.view(np.int32), loops.view(np.int32))
+
+
+def test_small_updates_do_not_import_numba():
+    """Importing Numba costs a script's first optimizer step half a second: small float32
+    updates round once without it."""
+    program = textwrap.dedent("""
+        import sys
+        import tapegrad
+        model = tapegrad.nn.Linear(64, 32)
+        optimizer = tapegrad.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        for _ in range(2):
+            optimizer.zero_grad()
+            model(tapegrad.ones(4, 64)).square().mean().backward()
+            optimizer.step()
+        tapegrad.addcmul(tapegrad.ones(3), tapegrad.ones(3), tapegrad.ones(3), value=0.5)
+        print("numba" in sys.modules)
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False"]

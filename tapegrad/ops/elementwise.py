@@ -16,7 +16,7 @@ from .operands import (NUMBER_EITHER, NUMBER_OTHER, TENSORS_ONLY, _number_array,
                        cast_operand, check_overloads, checked_number, promote,
                        promote_with_scalar_operand, refuse_complex, same_float_tensors,
                        tensor_operands, type_name, with_overloads)
-from . import half_precision, libm
+from . import half_precision, libm, single_rounding
 from .half_precision import in_float32
 from .registry import ELEMENTWISE, Primitive, primitive, without_derivative
 from .signatures import invalid_combination
@@ -68,7 +68,7 @@ def _(ctx, grad):
 def _add_alpha(a, b, alpha):
     if _fusable(a, b):
         out = np.empty_like(a)
-        _fused().scaled_add_float32(out, a, b, alpha)
+        single_rounding.scaled_add_float32(out, a, b, alpha)
         return out
     if a.dtype == _HALF:
         return half_precision.scaled_add(a, b, alpha)
@@ -80,7 +80,7 @@ def _add_alpha(a, b, alpha):
 def _sub_alpha(a, b, alpha):
     if _fusable(a, b):
         out = np.empty_like(a)
-        _fused().scaled_add_float32(out, a, b, -alpha)
+        single_rounding.scaled_add_float32(out, a, b, -alpha)
         return out
     if a.dtype == _HALF:
         return half_precision.scaled_add(a, b, -alpha)
@@ -88,7 +88,7 @@ def _sub_alpha(a, b, alpha):
 
 
 def _fusable(a, b):
-    """Whether ``a ± alpha * b`` goes through the fused float32 kernel (see ``fused_kernels``);
+    """Whether ``a ± alpha * b`` is computed rounded once (see ``single_rounding``);
     other dtypes and layouts take numpy's two roundings."""
     return (a.dtype == _FLOAT32 and b.dtype == _FLOAT32 and a.shape == b.shape and a.size > 0
             and a.flags.c_contiguous and b.flags.c_contiguous)
@@ -96,17 +96,6 @@ def _fusable(a, b):
 
 _FLOAT32 = np.dtype(np.float32)
 _HALF = np.dtype(np.float16)
-
-
-def _fused():
-    """The fused kernels' module, imported (with Numba) when a float32 update first needs it."""
-    global _fused_kernels
-    if _fused_kernels is None:
-        from . import fused_kernels as _fused_kernels
-    return _fused_kernels
-
-
-_fused_kernels = None
 
 
 def _in_dtype_of(operand, result):
@@ -123,11 +112,11 @@ _SCALED_ADD_BLOCK = 1 << 15
 
 def _add_scaled_into(out, other, alpha):
     """``out += alpha * other``, the in-place ``add_(other, alpha=...)`` of every optimizer
-    step: float32 fused in one pass (see ``fused_kernels``); other dtypes block by block through
+    step: float32 rounded once (see ``single_rounding``); other dtypes block by block through
     one small buffer that stays in cache, instead of two full-size temporaries and a copy.
     Values are the out-of-place forward's, rounding for rounding."""
     if _fusable(out, other) and not np.may_share_memory(out, other):
-        _fused().scaled_add_float32(out, out, other, alpha)
+        single_rounding.scaled_add_float32(out, out, other, alpha)
         return
     if out.dtype == _HALF:
         out[...] = half_precision.scaled_add(out, other, alpha)

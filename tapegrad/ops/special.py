@@ -31,7 +31,7 @@ from .operands import (CPP_TYPE_NAMES, NUMBER_OTHER, TENSORS_ONLY, _number_array
 from .reduction import return_types
 from .signatures import invalid_combination
 from .half_precision import in_float32
-from . import libm
+from . import libm, single_rounding
 from .registry import ELEMENTWISE, Primitive, primitive
 
 __all__ = [
@@ -748,11 +748,10 @@ def _broadcast_error_of_all(inputs, params):
 @in_float32
 def _addcmul(input, tensor1, tensor2, value):
     """PyTorch's ``fma(value * tensor1, tensor2, input)``: floats round once (see
-    ``fused_kernels``); float16 computes so in float32, rounded at the end."""
+    ``single_rounding``); float16 computes so in float32, rounded at the end."""
     if input.dtype.kind != "f" or input.size == 0:
         return input + value * tensor1 * tensor2
-    from . import fused_kernels
-    return fused_kernels.multiply_add(input, value * tensor1, tensor2)
+    return single_rounding.multiply_add(input, value * tensor1, tensor2)
 
 
 @_addcmul.vjp
