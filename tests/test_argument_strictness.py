@@ -110,6 +110,26 @@ def test_randperm_takes_an_integer_and_a_generator():
         tapegrad.randperm(4, generator=3)
 
 
+
+@pytest.mark.parametrize("factory", [
+    lambda flag: tapegrad.tensor([1.0], requires_grad=flag),
+    lambda flag: tapegrad.zeros(2, requires_grad=flag),
+    lambda flag: tapegrad.full((2,), 1.0, requires_grad=flag),
+    lambda flag: tapegrad.ones(2).new_zeros(2, requires_grad=flag),
+    lambda flag: tapegrad.zeros_like(tapegrad.ones(2), requires_grad=flag),
+    lambda flag: tapegrad.randn(2, requires_grad=flag),
+    lambda flag: tapegrad.rand_like(tapegrad.ones(2), requires_grad=flag),
+])
+def test_factories_refuse_a_non_bool_flag_before_drawing(factory):
+    tapegrad.manual_seed(0)
+    expected = tapegrad.rand(1)
+    tapegrad.manual_seed(0)
+    with pytest.raises(TypeError, match=r"\(\): argument 'requires_grad' must be bool, not int$"):
+        factory(1)
+    assert tapegrad.equal(tapegrad.rand(1), expected)  # nothing was drawn
+    assert factory(True).requires_grad and not factory(False).requires_grad
+
+
 @needs_torch
 @pytest.mark.parametrize("call", [
     lambda lib: lib.zeros(2).requires_grad_(1),
@@ -123,6 +143,14 @@ def test_randperm_takes_an_integer_and_a_generator():
     lambda lib: lib.autograd.grad(lib.ones(1, requires_grad=True).sum(), []),
     lambda lib: lib.autograd.grad(lib.ones(1, requires_grad=True).sum(),
                                   {"a": lib.ones(1, requires_grad=True)}),
+    lambda lib: lib.zeros(2, requires_grad=1),
+    lambda lib: lib.tensor([1.0], requires_grad=None),
+    lambda lib: lib.ones(2, requires_grad="yes"),
+    lambda lib: lib.full((2,), 1.0, requires_grad=1.0),
+    lambda lib: lib.empty_strided((2,), (1,), requires_grad=1),
+    lambda lib: lib.ones_like(lib.ones(2), requires_grad=np.bool_(True)),
+    lambda lib: lib.ones(2).new_tensor([1.0], requires_grad=1),
+    lambda lib: lib.ones(2).new_full((2,), 1.0, requires_grad=1),
 ])
 def test_errors_are_pytorchs(call):
     assert _error(tapegrad, call) == _error(torch, call)

@@ -41,6 +41,17 @@ def _finish(array, requires_grad, device=None):
     return t
 
 
+def _checked_flag(name, requires_grad, none_means_false=False):
+    """``requires_grad`` as PyTorch's argument parser takes it: a bool, checked before anything
+    is allocated or drawn (the overloaded random and range factories also take None)."""
+    if requires_grad.__class__ is bool:
+        return requires_grad
+    if requires_grad is None and none_means_false:
+        return False
+    raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not "
+                    f"{type_name(type(requires_grad))}")
+
+
 def _size(args, name, size=None):
     """The shape a factory is given: ``f(2, 3)``, ``f((2, 3))``, ``f(torch.Size)`` or
     ``f(size=(2, 3))``, no dimension negative."""
@@ -351,6 +362,7 @@ def _warn_list_of_arrays_is_slow():
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data`` (a number, nested sequence, array or tensor)."""
+    requires_grad = _checked_flag("tensor", requires_grad)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -400,10 +412,12 @@ def _warn_not_writable():
 
 
 def scalar_tensor(value, *, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("scalar_tensor", requires_grad)
     return _finish(np.array(value, dtype=_numpy_dtype(dtype)), requires_grad, device)
 
 
 def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, out=None):
+    requires_grad = _checked_flag("zeros", requires_grad)
     try:
         shape = _size(args, "zeros", size)
     except RuntimeError:
@@ -412,11 +426,13 @@ def zeros(*args, size=None, dtype=None, device=None, requires_grad=False, out=No
 
 
 def ones(*args, size=None, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("ones", requires_grad)
     return _finish(np.ones(_size(args, "ones", size), dtype=_numpy_dtype(dtype)), requires_grad,
                    device)
 
 
 def empty(*args, size=None, dtype=None, device=None, requires_grad=False, memory_format=None):
+    requires_grad = _checked_flag("empty", requires_grad)
     array = np.empty(_size(args, "empty", size), dtype=_numpy_dtype(dtype))
     if memory_format not in (None, contiguous_format):
         array = copy_in(array, memory_format)
@@ -427,6 +443,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
                   pin_memory=False):
     """An uninitialized tensor of ``size`` laid out with ``stride`` (in elements) over storage of
     just the size that layout needs, as PyTorch allocates it (not a view of another tensor)."""
+    requires_grad = _checked_flag("empty_strided", requires_grad)
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
@@ -440,6 +457,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("full", requires_grad)
     if dtype is None:
         dtype = dtypes.result_type(fill_value)
     return _finish(_filled(_size((size,), "full"), fill_value, _numpy_dtype(dtype)),
@@ -481,6 +499,7 @@ def _check_scalar_fits(value, d):
 
 def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     """``start, start + step, …`` short of ``end``, valued as PyTorch's CPU kernel values them."""
+    requires_grad = _checked_flag("arange", requires_grad, none_means_false=True)
     if end is None:
         start, end = 0, start
     if dtype is None and type(start) is int and type(end) is int and type(step) is int \
@@ -584,6 +603,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     """``steps`` values from ``start`` to ``end`` evenly spaced, as PyTorch's kernel rounds them:
     in the output dtype for floats (float16 operation by operation); from the truncated ends in
     double, then truncated, for integers."""
+    requires_grad = _checked_flag("linspace", requires_grad, none_means_false=True)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -605,6 +625,7 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     them: the ends in the output dtype (truncated for integers), the step from their
     difference in that dtype, the exponents and the powers in double (for integers, of a float
     ``base``), then cast (truncated)."""
+    requires_grad = _checked_flag("logspace", requires_grad, none_means_false=True)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -635,6 +656,7 @@ def _pow(base, exponents):
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("eye", requires_grad, none_means_false=True)
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
@@ -655,6 +677,7 @@ def _require_float_kind(d, kernel):
 
 def rand(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Uniform on [0, 1); a complex number's two parts each."""
+    requires_grad = _checked_flag("rand", requires_grad, none_means_false=True)
     d = _float_dtype(dtype, "check_uniform_bounds")
     shape = _size(args, "rand", size)
     return _finish(random.drawn(lambda: _in_parts(_uniform, generator, shape, d, 1.0)),
@@ -667,6 +690,7 @@ def _uniform(generator, shape, d):
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal; a complex number's parts each with variance 1/2, as PyTorch's."""
+    requires_grad = _checked_flag("randn", requires_grad, none_means_false=True)
     d = _float_dtype(dtype, "normal_kernel_cpu")
     shape = _size(args, "randn", size)
     return _finish(random.drawn(lambda: _in_parts(_standard_normal, generator, shape, d,
@@ -691,6 +715,7 @@ def _standard_normal(generator, shape, d):
 
 def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad=False):
+    requires_grad = _checked_flag("randint", requires_grad, none_means_false=True)
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
     elif low is None:  # randint(high=..., size=...)
@@ -738,6 +763,7 @@ def _value_range(d):
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("randperm", requires_grad, none_means_false=True)
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                         f"{type(n).__name__}")
@@ -767,6 +793,7 @@ def _check_permutation_fits(n, d):
 
 def normal(mean, std, size=None, *, generator=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False):
+    requires_grad = _checked_flag("normal", requires_grad, none_means_false=True)
     if device is not None:
         _check_device(device)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
@@ -802,8 +829,9 @@ def _check_std(std):
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
 
 
-def _like(fill):
+def _like(fill, name, none_means_false=False):
     def make(input, *args, dtype=None, device=None, requires_grad=False, memory_format=None):
+        requires_grad = _checked_flag(name, requires_grad, none_means_false)
         d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
         array = fill(input._array.shape, d, *args)
         if not (input._array.flags.c_contiguous and memory_format in (None, preserve_format)):
@@ -816,10 +844,10 @@ def _like(fill):
     return make
 
 
-zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d))
-ones_like = _like(lambda shape, d: np.ones(shape, dtype=d))
-empty_like = _like(lambda shape, d: np.empty(shape, dtype=d))
-full_like = _like(lambda shape, d, value: _filled(shape, value, d))
+zeros_like = _like(lambda shape, d: np.zeros(shape, dtype=d), "zeros_like")
+ones_like = _like(lambda shape, d: np.ones(shape, dtype=d), "ones_like")
+empty_like = _like(lambda shape, d: np.empty(shape, dtype=d), "empty_like")
+full_like = _like(lambda shape, d, value: _filled(shape, value, d), "full_like")
 
 
 def _uniform_like(shape, d, generator):
@@ -834,22 +862,23 @@ def _normal_like(shape, d, generator):
     return random.drawn(lambda: _in_parts(_standard_normal, generator, shape, d, np.sqrt(0.5)))
 
 
-def _random_like(draw):
+def _random_like(draw, name):
     """A ``*_like`` factory of random draws, which takes PyTorch's ``generator=`` too."""
     def make(input, *, generator=None, dtype=None, device=None, requires_grad=False,
              memory_format=None):
-        return _like(lambda shape, d: draw(shape, d, generator))(
+        return _like(lambda shape, d: draw(shape, d, generator), name, none_means_false=True)(
             input, dtype=dtype, device=device, requires_grad=requires_grad,
             memory_format=memory_format)
     return make
 
 
-rand_like = _random_like(_uniform_like)
-randn_like = _random_like(_normal_like)
+rand_like = _random_like(_uniform_like, "rand_like")
+randn_like = _random_like(_normal_like, "randn_like")
 
 
 def randint_like(input, low, high=None, *, generator=None, dtype=None, device=None,
                  requires_grad=False):
+    requires_grad = _checked_flag("randint_like", requires_grad, none_means_false=True)
     if high is None:
         low, high = 0, low
     d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
@@ -871,6 +900,7 @@ def _new_factory(fill, name):
     size given, in ``self``'s dtype unless another is given; a bad size reported under ``name``
     (not ``zeros``'s own message, which only ``torch.zeros`` has)."""
     def factory(self, *args, size=None, dtype=None, device=None, requires_grad=False):
+        requires_grad = _checked_flag(name, requires_grad)
         array = fill(_size(args, name, size), dtype=_numpy_dtype(_factory_dtype(self, dtype)))
         return _finish(array, requires_grad, _META if device is None and self._meta else device)
     factory.__name__ = factory.__qualname__ = name
@@ -883,11 +913,13 @@ new_empty = _new_factory(np.empty, "new_empty")
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("new_full", requires_grad)
     return full(size, fill_value, dtype=_factory_dtype(self, dtype), device=device,
                 requires_grad=requires_grad)
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    requires_grad = _checked_flag("new_tensor", requires_grad)
     return tensor(data, dtype=_factory_dtype(self, dtype), device=device,
                   requires_grad=requires_grad)
 
