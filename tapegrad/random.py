@@ -4,9 +4,10 @@ Each generator is a Mersenne Twister (MT19937) seeded as PyTorch seeds its own, 
 draws transform its 32-bit words exactly as PyTorch's CPU kernels do (see ``Generator``): after
 ``manual_seed(0)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``
 (so ``nn.Linear``'s initialization), ``bernoulli_``, dropout masks, ``multinomial`` and the
-exponential, geometric, log-normal and Cauchy fills and ``poisson`` give PyTorch's values.
-Binomial and gamma samples draw from the same stream through numpy's samplers
-(``generator()``): reproducible, but not PyTorch's numbers.
+exponential, geometric, log-normal and Cauchy fills, ``poisson``, gamma samples (so the Gamma,
+Chi2, StudentT, Dirichlet and Beta distributions) give PyTorch's values. Binomial samples draw
+from the same stream through numpy's sampler (``generator()``): reproducible, but not PyTorch's
+numbers.
 """
 import contextlib
 import math
@@ -216,6 +217,28 @@ class Generator:
     def _next_uniform(self):
         return float(self._unit(1, np.float64)[0])
 
+    def _next_normal_value(self):
+        return float(self._normal_pairs(1)[0])
+
+    def dirichlet(self, concentrations):
+        """``_sample_dirichlet``: gamma samples of the concentrations taken as float64 (no
+        smaller than its smallest normal number), each over the sum of its last dimension,
+        in float64 (the caller casts and clamps)."""
+        gammas = np.maximum(self.standard_gamma(concentrations, np.float64),
+                            np.finfo(np.float64).tiny)
+        return gammas, gammas / gammas.sum(-1, keepdims=True)
+
+    def standard_gamma(self, concentrations, dtype):
+        """``_standard_gamma``: one Gamma(alpha, 1) sample per concentration, in order, as
+        ATen's ``sample_gamma`` draws it (float64, before clamping): Marsaglia and Tsang's
+        rejection from float64 normals and uniforms, with ``alpha`` and its constants in the
+        tensor's type (float32 arithmetic for a float32 tensor)."""
+        scalar = np.float32 if np.dtype(dtype) != np.float64 else float
+        uniform, normal = self._next_uniform, self._next_normal_value
+        return np.array([_gamma_sample(scalar(alpha), uniform, normal) for alpha in
+                         np.ravel(concentrations).tolist()],
+                        dtype=np.float64).reshape(np.shape(concentrations))
+
     def bernoulli(self, shape, p):
         """``bernoulli_(p)``: whether a float64 uniform is below ``p`` (bool)."""
         return self._unit_array(shape) < p
@@ -252,6 +275,35 @@ def _poisson_count(rate, uniform):
         if product <= threshold:
             return count
         count += 1
+
+
+_ONE_THIRD = np.float32(1.0) / np.float32(3.0)  # ATen's ``1.0f / 3.0f``
+
+
+def _gamma_sample(alpha, uniform, normal):
+    """One Gamma(alpha, 1) sample (``sample_gamma``). ``alpha`` is a float32 or a Python float,
+    as the kernel's ``scalar_t``; the rest is float64 (ATen's ``accscalar_t``)."""
+    scale = 1.0
+    if alpha < 1.0:  # boosted for a higher acceptance rate
+        if alpha == 0:
+            return 0.0
+        scale = math.pow(1 - uniform(), float(1 / alpha))
+        alpha = alpha + type(alpha)(1.0)
+    d = float(alpha - (_ONE_THIRD if type(alpha) is np.float32 else float(_ONE_THIRD)))
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = normal()
+        y = 1.0 + c * x
+        if y <= 0:
+            continue
+        v = y * y * y
+        u = 1 - uniform()
+        xx = x * x
+        if u < 1.0 - _SQUEEZE * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+_SQUEEZE = float(np.float32(0.0331))  # ATen's ``0.0331f``
 
 
 def _int64(value):

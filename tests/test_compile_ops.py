@@ -561,9 +561,9 @@ SAMPLES = {
     "ctc_loss_backward": ([f(5, 2, 3)], lambda x: F.ctc_loss(
         x.log_softmax(2), T.tensor([1, 2, 2]), (5, 4), (2, 1), reduction="none",
         zero_infinity=True)),
-    # a gamma sample with its seed drawn (as a trace would meet it: the draw is a graph break)
-    "standard_gamma": ([positive(3, 4)],
-                       lambda a: PRIMITIVES["standard_gamma"](a.detach(), seed=7)),
+    # gamma samples drawn beforehand (as a trace would meet them: the draw is a graph break)
+    "standard_gamma": ([positive(3, 4)], lambda a: PRIMITIVES["standard_gamma"](
+        a.detach(), values=np.arange(1.0, 13.0).reshape(3, 4))),
     "standard_gamma_grad": ([positive(3, 4), positive(3, 4)],
                             lambda x, a: PRIMITIVES["standard_gamma_grad"](x.detach(), a.detach())),
     # random fills: a trace meets them with their draws made (a graph input each compiled call

@@ -75,6 +75,18 @@ DRAWS = {
     "conv": lambda lib: lib.nn.Conv2d(3, 8, 3).weight,
     "lstm": lambda lib: lib.nn.LSTM(3, 4).weight_hh_l0,
     "sparse_": lambda lib: lib.nn.init.sparse_(lib.empty(6, 4), 0.5),
+    # gamma samples (small concentrations boosted), then the generator continues in step
+    "gamma": lambda lib: lib.cat([lib.distributions.Gamma(
+        lib.tensor([0.3, 1.0, 2.5, 40.0]), lib.tensor([1.0, 2.0, 0.5, 1.0])).rsample((5,))
+        .reshape(-1), lib.rand(3)]),
+    "gamma_float64": lambda lib: lib.distributions.Gamma(
+        lib.tensor([0.05, 7.0], dtype=lib.float64), 1.0).sample((6,)),
+    "chi2_student_t": lambda lib: lib.cat([lib.distributions.Chi2(lib.tensor(3.0)).sample((4,)),
+                                           lib.distributions.StudentT(4.0).sample((4,))]),
+    "dirichlet": lambda lib: lib.distributions.Dirichlet(
+        lib.tensor([[1.0, 2.0, 3.0], [0.2, 0.5, 4.0]])).rsample((3,)),
+    "beta": lambda lib: lib.cat([lib.distributions.Beta(
+        lib.tensor([2.0, 0.3]), lib.tensor([3.0, 0.7])).sample((4,)).reshape(-1), lib.rand(2)]),
 }
 
 

@@ -3,9 +3,12 @@ the Dirichlet and beta distributions (normalised gamma draws)."""
 import math
 import numbers
 
-from .. import ops
+import numpy as np
+
+from .. import ops, random
+from ..autograd.function import Function
 from ..tensor import Tensor
-from ..ops.gamma_functions import digamma, lgamma, standard_gamma
+from ..ops.gamma_functions import digamma, lgamma, standard_gamma, standard_gamma_grad
 from ..ops.incomplete_gamma import igamma
 from . import constraints
 from .exp_family import ExponentialFamily
@@ -88,6 +91,34 @@ class Chi2(Gamma):
         return self.concentration * 2
 
 
+class _Dirichlet(Function):
+    """PyTorch's ``_sample_dirichlet`` as its ``_Dirichlet`` function: the draws it makes (gamma
+    samples in float64, normalised there, then cast and kept inside (0, 1)); differentiated
+    as normalised gamma samples, each moving with its concentration at a fixed quantile."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        alphas = concentration._array
+        gammas, normalised = random.source().dirichlet(alphas)
+        dtype = alphas.dtype
+        top = np.nextafter(dtype.type(1), dtype.type(0))
+        sample = np.clip(normalised.astype(dtype), np.finfo(dtype).tiny, top)
+        ctx.save_for_backward(concentration)
+        ctx.gammas, ctx.normalised = gammas, normalised
+        return Tensor._make(sample)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (concentration,) = ctx.saved_tensors
+        gammas, x = ctx.gammas, ctx.normalised
+        # through x = g / sum(g): d/dg_k = (grad_k - sum_i grad_i x_i) / sum(g)
+        g = grad.double()
+        per_gamma = (g - (g * Tensor._make(x)).sum(-1, True)) / Tensor._make(
+            gammas.sum(-1, keepdims=True))
+        slope = standard_gamma_grad(Tensor._make(gammas), concentration.double())
+        return (per_gamma * slope).to(concentration.dtype)
+
+
 class Dirichlet(ExponentialFamily):
     """A distribution over the probability simplex, given one concentration per category (the
     last dimension)."""
@@ -125,8 +156,7 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        draws = standard_gamma(self.concentration.expand(shape))
-        return draws / draws.sum(-1, True)
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -206,13 +206,14 @@ def zeta(input, other):
 
 @primitive("standard_gamma", node="StandardGammaBackward0", group=OTHER,
            saves=("concentration", "out"))
-def _standard_gamma_forward(concentration, *, seed):
-    draws = np.random.Generator(np.random.PCG64(seed)).standard_gamma(concentration)
-    return np.maximum(draws, np.finfo(concentration.dtype).tiny).astype(concentration.dtype)
+def _standard_gamma_forward(concentration, *, values):
+    """The samples ``values`` drawn beforehand for ``concentration`` (the compiler replays
+    them), in its dtype, no smaller than its smallest normal number (as PyTorch clamps)."""
+    return np.maximum(values.astype(concentration.dtype), np.finfo(concentration.dtype).tiny)
 
 
 @_standard_gamma_forward.vjp
-def _(ctx, grad, seed):
+def _(ctx, grad, values):
     concentration, sample = ctx.saved
     return grad * _standard_gamma_grad(sample, concentration)
 
@@ -288,7 +289,11 @@ def _(ctx, grad):
     raise RuntimeError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
+standard_gamma_grad = _standard_gamma_grad  # (for the Dirichlet sampler's backward)
+
+
 def standard_gamma(concentration, generator=None):
     """Gamma(concentration, 1) samples, one per element (PyTorch's ``torch._standard_gamma``)."""
-    seed = int(random.generator(generator).integers(0, 2 ** 63 - 1))
-    return _standard_gamma_forward(concentration, seed=seed)
+    alphas = concentration._array
+    values = random.source(generator).standard_gamma(alphas, alphas.dtype)
+    return _standard_gamma_forward(concentration, values=values)
