@@ -4,10 +4,8 @@ Each generator is a Mersenne Twister (MT19937) seeded as PyTorch seeds its own, 
 draws transform its 32-bit words exactly as PyTorch's CPU kernels do (see ``Generator``): after
 ``manual_seed(0)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``uniform_``, ``normal_``
 (so ``nn.Linear``'s initialization), ``bernoulli_``, dropout masks, ``multinomial`` and the
-exponential, geometric, log-normal and Cauchy fills, ``poisson``, gamma samples (so the Gamma,
-Chi2, StudentT, Dirichlet and Beta distributions) give PyTorch's values. Binomial samples draw
-from the same stream through numpy's sampler (``generator()``): reproducible, but not PyTorch's
-numbers.
+exponential, geometric, log-normal and Cauchy fills, ``poisson``, ``binomial`` and gamma samples
+(so the Gamma, Chi2, StudentT, Dirichlet and Beta distributions) give PyTorch's values.
 """
 import contextlib
 import math
@@ -220,6 +218,18 @@ class Generator:
     def _next_normal_value(self):
         return float(self._normal_pairs(1)[0])
 
+    def binomial(self, counts, probs, dtype):
+        """``binomial(counts, probs)`` (broadcast together): one count of successes per pair, in
+        order, as ATen's ``sample_binomial`` draws it from float64 uniforms: Hoermann's BTRS
+        rejection when the mean (of the rarer outcome) is 10 or more, else by inversion, with
+        the counts and probabilities in the tensor's type."""
+        scalar = np.float32 if np.dtype(dtype) != np.float64 else float
+        counts, probs = np.broadcast_arrays(counts, probs)
+        uniform = self._next_uniform
+        return np.array([_binomial_count(scalar(n), scalar(p), uniform) for n, p in
+                         zip(np.ravel(counts).tolist(), np.ravel(probs).tolist())],
+                        dtype=np.float64).reshape(counts.shape)
+
     def dirichlet(self, concentrations):
         """``_sample_dirichlet``: gamma samples of the concentrations taken as float64 (no
         smaller than its smallest normal number), each over the sum of its last dimension,
@@ -275,6 +285,88 @@ def _poisson_count(rate, uniform):
         if product <= threshold:
             return count
         count += 1
+
+
+def _binomial_count(count, prob, uniform):
+    """One binomial count (``sample_binomial``): ``count`` and ``prob`` in the kernel's
+    ``scalar_t`` (a float32 or a Python float), float64 uniforms from ``uniform()``. A NaN
+    probability gives NaN; an infinite count, what the kernel's arithmetic makes of it."""
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return float(count)
+    if prob <= 0.5:
+        return float(_binomial_rarer(count, prob, uniform))
+    if prob > 0.5:  # the failures, counted as the rarer outcome
+        failure = type(prob)(1.0 - float(prob))
+        return float(count) - float(_binomial_rarer(count, failure, uniform))
+    return math.nan
+
+
+def _binomial_rarer(count, prob, uniform):
+    """A binomial count for ``prob`` <= 1/2: BTRS for a mean of 10 or more, else inversion."""
+    scalar = type(prob)
+    if count * prob < 10:  # inversion: geometric waiting times until they pass ``count``
+        log_failure = float(np.log1p(-prob))
+        waited, successes = 0.0, scalar(0)
+        while True:
+            waited += _c_ceil(_c_log(uniform()) / log_failure)
+            if waited > count:
+                return successes
+            successes = successes + scalar(1)
+    # Hoermann's transformed rejection with squeeze (BTRS), as ATen writes it
+    spread = float(np.sqrt(count * prob * (scalar(1) - prob)))
+    b = 1.15 + 2.53 * spread
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (scalar(1) - prob))
+    alpha = (2.83 + 5.1 / b) * spread
+    m = float(np.floor((count + scalar(1)) * prob))
+    n = float(count)
+    while True:
+        u = uniform() - 0.5
+        v = uniform()
+        us = 0.5 - abs(u)
+        k = float(scalar(_c_floor((2 * a / us + b) * u + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        bound = ((m + 0.5) * _c_log((m + 1) / (r * (n - m + 1)))
+                 + (n + 1) * _c_log((n - m + 1) / (n - k + 1))
+                 + (k + 0.5) * _c_log(r * (n - k + 1) / (k + 1))
+                 + _stirling_tail(m) + _stirling_tail(n - m)
+                 - _stirling_tail(k) - _stirling_tail(n - k))
+        if _c_log(v * alpha / (a / (us * us) + b)) <= bound:
+            return k
+
+
+# log(k!) minus Stirling's approximation of it, for k = 0 ... 9 (ATen's table)
+_STIRLING_TAILS = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                   0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                   0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                   0.00833056343336287)
+
+
+def _stirling_tail(k):
+    if k <= 9:
+        return _STIRLING_TAILS[int(k)]
+    square = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / square) / square) / (k + 1)
+
+
+def _c_log(value):
+    """C's ``log``: -inf at zero and NaN below it, where ``math.log`` raises."""
+    return math.log(value) if value > 0 else -math.inf if value == 0 else math.nan
+
+
+def _c_floor(value):
+    return math.floor(value) if math.isfinite(value) else value
+
+
+def _c_ceil(value):
+    return math.ceil(value) if math.isfinite(value) else value
 
 
 _ONE_THIRD = np.float32(1.0) / np.float32(3.0)  # ATen's ``1.0f / 3.0f``

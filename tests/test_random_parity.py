@@ -85,6 +85,15 @@ DRAWS = {
                                            lib.distributions.StudentT(4.0).sample((4,))]),
     "dirichlet": lambda lib: lib.distributions.Dirichlet(
         lib.tensor([[1.0, 2.0, 3.0], [0.2, 0.5, 4.0]])).rsample((3,)),
+    "binomial": lambda lib: lib.cat([lib.binomial(
+        lib.tensor([0.0, 5.0, 2.5, 40.0, 300.0, 300.0, float("inf"), 7.0]),
+        lib.tensor([0.5, 1.0, 1.0, 0.2, 0.3, 0.9, 0.3, float("nan")])), lib.rand(2)]),
+    "binomial_float64": lambda lib: lib.binomial(lib.full((20,), 60.0, dtype=lib.float64),
+                                                 lib.linspace(0.01, 0.99, 20, dtype=lib.float64)),
+    "binomial_dist": lambda lib: lib.distributions.Binomial(
+        lib.tensor([10.0, 50.0]), probs=lib.tensor([0.2, 0.7])).sample((3,)),
+    "negative_binomial": lambda lib: lib.distributions.NegativeBinomial(
+        lib.tensor([3.0, 20.0]), probs=lib.tensor([0.4, 0.6])).sample((3,)),
     "beta": lambda lib: lib.cat([lib.distributions.Beta(
         lib.tensor([2.0, 0.3]), lib.tensor([3.0, 0.7])).sample((4,)).reshape(-1), lib.rand(2)]),
 }

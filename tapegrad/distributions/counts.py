@@ -1,8 +1,6 @@
 """Distributions of counts: Poisson, binomial, geometric and negative binomial. Their samples
-are drawn with numpy from tapegrad's generator (integer-valued, in the parameters' dtype)."""
+are PyTorch's draws from tapegrad's generator (integer-valued, in the parameters' dtype)."""
 import numbers
-
-import numpy as np
 
 from .. import ops
 from ..autograd import grad_mode
@@ -13,7 +11,7 @@ from ._discrete import ProbsOrLogits, check_one_of, store_probs_or_logits
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .gamma import Gamma
-from .utils import broadcast_all, draw, draw_given_values, finfo, lazy_property
+from .utils import broadcast_all, draw, finfo, lazy_property
 
 __all__ = ["Poisson", "Binomial", "Geometric", "NegativeBinomial"]
 
@@ -104,9 +102,8 @@ class Binomial(_CountOfTrials):
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
-        counts = self.total_count.detach().expand(shape).numpy().astype(np.int64)
-        probs = self.probs.detach().expand(shape).numpy()
-        return draw_given_values(lambda rng: rng.binomial(counts, probs), self._param.dtype)
+        with grad_mode.no_grad():
+            return ops.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

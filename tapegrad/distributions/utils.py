@@ -12,7 +12,7 @@ from ..tensor import Tensor
 
 __all__ = ["broadcast_all", "probs_to_logits", "logits_to_probs", "clamp_probs", "lazy_property",
            "tril_matrix_to_vec", "vec_to_tril_matrix", "format_value", "sum_rightmost", "finfo",
-           "clipped_sigmoid", "draw", "draw_given_values", "fill_masked_"]
+           "clipped_sigmoid", "draw", "fill_masked_"]
 
 
 euler_constant = 0.57721566490153286060  # the Euler–Mascheroni constant γ
@@ -125,18 +125,11 @@ def draw(sampler, shape, dtype):
 
     The sampler must depend on the shape alone (standard noise a distribution then moves and
     scales with tensor operations): a compiled function then draws it anew on every call
-    (``random.drawn``), so ``rsample`` compiles. Draws shaped by tensor values use
-    ``draw_given_values``."""
+    (``random.drawn``), so ``rsample`` compiles. Draws shaped by tensor values (Poisson rates,
+    binomial counts, gamma concentrations) are ops of their own."""
     shape = tuple(shape)
     return Tensor._make(random.drawn(
         lambda: np.asarray(sampler(random.source(), shape)).astype(dtype.numpy)))
-
-
-def draw_given_values(sampler, dtype):
-    """``sampler(numpy_generator)`` as a tensor, for draws whose law depends on tensor values
-    (Poisson rates, binomial counts): a compiled function cannot repeat these, so it breaks its
-    graph here and runs them eagerly."""
-    return Tensor._make(np.asarray(sampler(random.generator())).astype(dtype.numpy))
 
 
 def fill_masked_(tensor, mask, value):

@@ -1,7 +1,7 @@
 """Random counts drawn from tensors of parameters: ``binomial`` and ``poisson``.
 
-The numbers come from tapegrad's generator (numpy's), so a seed reproduces them but does not
-give PyTorch's; shapes, dtypes, argument checks and gradients are PyTorch's.
+Both draw from the generator as PyTorch's CPU kernels do, so a seed gives PyTorch's counts;
+shapes, dtypes, argument checks and gradients are PyTorch's too.
 """
 import numpy as np
 
@@ -61,19 +61,12 @@ def binomial(count, prob, generator=None):
     if count._array.dtype == np.float16:
         raise NotImplementedError('"binomial_cpu" not implemented for \'Half\'')
     try:
-        trials, chance = np.broadcast_arrays(count._array, prob._array)
+        np.broadcast_shapes(count._array.shape, prob._array.shape)
     except ValueError:
         raise RuntimeError(broadcast_error((count, prob), {})) from None
-    return _binomial(count, prob, values=_binomial_draws(trials, chance, generator))
+    return _binomial(count, prob, values=_binomial_draws(count._array, prob._array, generator))
 
 
 def _binomial_draws(trials, chance, generator):
-    """numpy's draws, with the answers PyTorch's kernel gives before sampling: no success
-    without a trial or a chance, every (even fractional) trial a success at certainty, and NaN
-    for a NaN chance."""
-    with np.errstate(invalid="ignore"):
-        sampled = np.where(np.isfinite(trials), np.maximum(trials, 0), 0).astype(np.int64)
-        draws = random.generator(generator).binomial(sampled, np.clip(np.nan_to_num(chance), 0, 1))
-        draws = np.where(np.isnan(chance), np.nan, draws)
-        draws = np.where(chance >= 1, trials, draws)
-        return np.where((trials <= 0) | (chance <= 0), 0.0, draws)
+    """PyTorch's counts, drawn from the generator as its kernel draws them."""
+    return random.source(generator).binomial(trials, chance, trials.dtype)
