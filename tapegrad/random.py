@@ -122,6 +122,11 @@ class Generator:
             return unit * (float(high) - float(low)) + float(low)
         return fma32(unit, np.float32(high) - np.float32(low), np.float32(low)).astype(dtype)
 
+    def uniform_float64(self, count, low, high):
+        """``count`` draws of ``uniform_real_distribution<double>(low, high)``, one at a time
+        as ATen's element-wise kernels make them: ``low + u * (high - low)`` in float64."""
+        return self._unit(count, np.float64) * (float(high) - float(low)) + float(low)
+
     def normal(self, shape, dtype, mean=0.0, std=1.0, contiguous=True):
         """``normal_(mean, std)`` of a new array: 16 or more contiguous values by blocks of 16
         (``normal_fill``), fewer one by one from pairs of float64 uniforms

@@ -94,6 +94,11 @@ DRAWS = {
         lib.tensor([10.0, 50.0]), probs=lib.tensor([0.2, 0.7])).sample((3,)),
     "negative_binomial": lambda lib: lib.distributions.NegativeBinomial(
         lib.tensor([3.0, 20.0]), probs=lib.tensor([0.4, 0.6])).sample((3,)),
+    # a slope for each element that is not positive, then the generator continues in step
+    "rrelu": lambda lib: lib.cat([lib.nn.functional.rrelu(
+        lib.linspace(-2.0, 1.0, 12).reshape(3, 4).t(), training=True).reshape(-1), lib.rand(2)]),
+    "rrelu_float64": lambda lib: lib.nn.RReLU(0.1, 0.3)(lib.linspace(-1.0, 1.0, 9,
+                                                                    dtype=lib.float64)),
     "beta": lambda lib: lib.cat([lib.distributions.Beta(
         lib.tensor([2.0, 0.3]), lib.tensor([3.0, 0.7])).sample((4,)).reshape(-1), lib.rand(2)]),
 }
@@ -127,3 +132,17 @@ def test_gumbel_softmax_draws_pytorchs_noise():
     def draw(lib):
         return lib.nn.functional.gumbel_softmax(lib.zeros(3, 5), tau=0.5)
     np.testing.assert_array_max_ulp(_seeded(tapegrad, draw), _seeded(torch, draw), maxulp=2)
+
+
+def test_compiled_rrelu_draws_a_slope_for_every_element_as_torch_compile_does():
+    """Eager RReLU draws a slope per non-positive element, which a compiled call cannot know
+    before its kernel runs; like torch.compile's decomposition, it draws ``uniform_`` slopes for
+    every element instead (the same numbers PyTorch's compiled RReLU gives after a seed)."""
+    x = tapegrad.linspace(-2.0, 1.0, 12)
+    compiled = tapegrad.compile(lambda t: tapegrad.nn.functional.rrelu(t, training=True))
+    compiled(x)  # traced
+    tapegrad.manual_seed(0)
+    result = compiled(x)
+    tapegrad.manual_seed(0)
+    slopes = tapegrad.empty(12).uniform_(1.0 / 8, 1.0 / 3)
+    assert tapegrad.equal(result, tapegrad.where(x > 0, x, x * slopes))

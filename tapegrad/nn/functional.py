@@ -297,15 +297,31 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     the mean slope ``(lower + upper) / 2`` in eval."""
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    if training:
-        shape, dtype = input.shape, input._array.dtype
-        slopes = Tensor._make(_random.drawn(
-            lambda: _random.generator().uniform(lower, upper, shape).astype(dtype)))
+    if training and _random.draw_observer is None:
+        noise = Tensor._make(_rrelu_noise(input._array, lower, upper))
     else:
-        slopes = (lower + upper) / 2
-    # tensor operations, not numpy on the arrays: a compiled call recomputes them on its draws
-    noise = ops.where(input.detach() > 0, ops.ones_like(input), slopes)
+        if training:  # compiled: a slope for every element, as torch.compile's decomposition
+            shape, dtype = input.shape, input._array.dtype
+            slopes = Tensor._make(_random.drawn(
+                lambda: _random.source().uniform(shape, dtype, lower, upper)))
+        else:
+            slopes = (lower + upper) / 2
+        # tensor operations, not numpy on the arrays: a compiled call recomputes them on its draws
+        noise = ops.where(input.detach() > 0, ops.ones_like(input), slopes)
     return _activation.rrelu_with_noise(input, noise, inplace)
+
+
+def _rrelu_noise(array, lower, upper):
+    """PyTorch's eager RReLU noise: a slope for each element that is not positive, drawn in
+    order as ``uniform_real_distribution<double>`` between the bounds taken in the tensor's
+    type, then rounded to it; 1 elsewhere (NaN included)."""
+    work = np.float64 if array.dtype == np.float64 else np.float32
+    flat = np.ascontiguousarray(array).reshape(-1)
+    slopes = flat <= 0
+    noise = np.ones(flat.shape, array.dtype)
+    noise[slopes] = _random.source().uniform_float64(
+        int(slopes.sum()), work(lower), work(upper)).astype(work)
+    return noise.reshape(array.shape)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
