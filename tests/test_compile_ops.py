@@ -271,13 +271,13 @@ SAMPLES = {
     "fractional_max_pool3d": ([f(1, 2, 4, 5, 4), data(1, 2, 3)], lambda x, s:
                               F.fractional_max_pool3d(x, 2, (2, 3, 2),
                                                       _random_samples=s.sigmoid())),
-    "fractional_max_pool3d_indices": ([f(2, 4, 4, 4), data(1, 2, 3)], lambda x, s:
+    "fractional_max_pool3d_indices": ([f(2, 4, 5, 5), data(1, 2, 3)], lambda x, s:
                                       F.fractional_max_pool3d(x, (1, 2, 2), 3,
                                                               _random_samples=s.sigmoid())),
     "fractional_max_pool2d_backward": ([f(1, 2, 5, 6), data(1, 2, 2)], lambda x, s:
                                        F.fractional_max_pool2d(x, 2, (3, 4),
                                                                _random_samples=s.sigmoid())),
-    "fractional_max_pool3d_backward": ([f(1, 2, 4, 4, 4), data(1, 2, 3)], lambda x, s:
+    "fractional_max_pool3d_backward": ([f(1, 2, 5, 5, 5), data(1, 2, 3)], lambda x, s:
                                        F.fractional_max_pool3d(x, 2, 3,
                                                                _random_samples=s.sigmoid())),
     "im2col": ([f(2, 3, 5, 6)], lambda x: F.unfold(x, 2)),

@@ -572,22 +572,24 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                momentum=0.1, eps=1e-5):
     """Normalises each channel (dim 1) with the batch's statistics in training — updating the
     running ones in place, with the unbiased variance — or with the running ones in eval."""
-    if input.dim() < 2:
-        raise ValueError(f"expected 2D or more input (got {input.dim()}D input)")
-    channels = input.shape[1]
     if training:
         _verify_batch_size(input.shape)
     if not isinstance(momentum, numbers.Real):  # (the layers turn momentum=None into a number)
         raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not "
                         f"{type(momentum).__name__}")
+    if input.numel() == 0:  # (before ATen checks the statistics or looks at any dtype)
+        return _empty_batch_norm(input, weight, bias)
+    # ATen reads the channel count past the sizes of an input of fewer than two dims (where it
+    # finds 0 here), and fails on dim 1 only after the checks that count
+    channels = input.shape[1] if input.dim() > 1 else 0
     for name, value in (("running_mean", running_mean), ("running_var", running_var)):
         if value is None and not training:
             raise RuntimeError(f"{name} must be defined in evaluation mode")
         _check_channel_count(name, value, channels)
     _check_channel_count("weight", weight, channels)
     _check_channel_count("bias", bias, channels)
-    if input.numel() == 0:  # (before ATen looks at any dtype)
-        return _empty_batch_norm(input, weight, bias)
+    if input.dim() < 2:
+        input.size(1)  # (the IndexError)
     if training and (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be "
                          "None")
@@ -610,9 +612,9 @@ def _empty_batch_norm(input, weight, bias):
     the result is a new empty tensor still connected to the weight and bias for autograd."""
     out = input.clone()
     if weight is not None:
-        out = out * weight[0].to(input.dtype)
+        out = out * weight.select(0, 0).to(input.dtype)
     if bias is not None:
-        out = out + bias[0].to(input.dtype)
+        out = out + bias.select(0, 0).to(input.dtype)
     return out
 
 
@@ -660,7 +662,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
-    batch, channels = input.shape[:2]
+    batch, channels = input.size(0), input.size(1)  # (ATen's errors for fewer dims)
 
     def repeated(value):
         return None if value is None else value.repeat(batch)

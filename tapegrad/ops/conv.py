@@ -320,10 +320,15 @@ def _conv_param(value, spatial, kernel_dims, name):
     return tuple(int(v) for v in values)
 
 
-def _layouts(input, weight):
+def _layouts(input, weight, groups, stride, dilation, output_padding=None):
     """The memory-format parameter of ``_convolution``: ATen lays a convolution's output and
-    gradients out channels-last when the input or the weight is."""
-    return dict(channels_last=_is_channels_last(input._array) or _is_channels_last(weight._array))
+    gradients out channels-last when the input or the weight is, and its backend keeps that
+    layout: every 2-d one does, but of the 3-d ones only oneDNN (``Slow3d`` and
+    ``SlowTranspose3d`` make contiguous results)."""
+    wanted = _is_channels_last(input._array) or _is_channels_last(weight._array)
+    if wanted and input.dim() == 5:
+        wanted = _uses_mkldnn(input, weight, groups, stride, dilation, output_padding)
+    return dict(channels_last=wanted)
 
 
 def _check_input_rank(input, spatial, name):
@@ -364,7 +369,7 @@ def _convolve(input, weight, bias, stride, padding, dilation, groups, spatial):
     weight = _checked_by_backend(input, weight, groups, stride, dilation, spatial)
     inputs = (input, weight) if bias is None else (input, weight, bias)
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                        **_layouts(input, weight))
+                        **_layouts(input, weight, groups, stride, dilation))
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -423,14 +428,16 @@ def _convolve_transposed(input, weight, bias, stride, padding, output_padding, g
         raise RuntimeError("output padding must be smaller than either stride or dilation, but "
                            f"got {' '.join(f'{k}: {v}' for k, v in shown)}")
     weight = _checked_by_backend(input, weight, groups, stride, dilation, spatial,
-                                 transposed=True)
+                                 transposed=True, output_padding=output_padding)
     sizes = tuple(input.shape[2:])
     out = _transposed_size(sizes, weight.shape[2:], stride, padding, dilation, output_padding)
     if min(out) < 1:
-        _check_transposed_output(input, weight, groups, stride, dilation, sizes, out)
+        _check_transposed_output(input, weight, groups, stride, dilation, output_padding,
+                                 sizes, out)
     inputs = (input, weight) if bias is None else (input, weight, bias.to(input.dtype))
     return _convolution(*inputs, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                        transposed=True, output_padding=output_padding, **_layouts(input, weight))
+                        transposed=True, output_padding=output_padding,
+                        **_layouts(input, weight, groups, stride, dilation, output_padding))
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
@@ -456,19 +463,36 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                                 dilation, spatial=3)
 
 
-def _check_transposed_output(input, weight, groups, stride, dilation, sizes, out):
+def _check_transposed_output(input, weight, groups, stride, dilation, output_padding, sizes,
+                             out):
     """An output with no positions: oneDNN makes an empty result of one without any and fails
     to describe one of negative size; the native kernels refuse both (a 1-d convolution shown
     as the 2-d one of unit height it runs as)."""
-    if _uses_mkldnn(input, weight, groups, stride, dilation):
+    if _uses_mkldnn(input, weight, groups, stride, dilation, output_padding):
         if min(out) < 0:
-            raise RuntimeError("could not construct a memory descriptor using a format tag")
+            channels_last = _layouts(input, weight, groups, stride, dilation,
+                                     output_padding)["channels_last"]
+            raise RuntimeError(_negative_output_message(out) if channels_last else
+                               "could not construct a memory descriptor using a format tag")
         return
     if len(sizes) == 1:
         sizes, out = (1, *sizes), (1, *out)
     raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, sizes))}). "
                        f"Calculated output size per channel: ({' x '.join(map(str, out))}). "
                        "Output size is too small")
+
+
+def _negative_output_message(out):
+    """How oneDNN fails on a channels-last output of a negative spatial size (measured on
+    PyTorch 2.13, whatever the batch and channels): a zero before the first negative size lets
+    the output be allocated and its strides are refused; else a size other than 1 overflows
+    the allocation's element count; else the format tag is refused."""
+    first = next(i for i, n in enumerate(out) if n < 0)
+    if 0 in out[:first]:
+        return "could not construct a memory descriptor using strides"
+    if any(n >= 0 and n != 1 for n in out):
+        return "numel: integer multiplication overflow"
+    return "could not construct a memory descriptor using a format tag"
 
 
 _DIMENSION_NAMES = ("depth", "height", "width")
@@ -522,10 +546,13 @@ _CPP_TYPE_NAMES = {"float64": "double", "float32": "float", "float16": "c10::Hal
                    "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 
-def _uses_mkldnn(input, weight, groups, stride, dilation):
+def _uses_mkldnn(input, weight, groups, stride, dilation, output_padding=None):
     """Whether ATen runs this convolution on oneDNN, whose dtype-mismatch message differs from
-    the native kernels': always for half, for float32 by ``use_mkldnn``'s size heuristic (a 1-d
-    convolution counts as a 2-d one of unit height)."""
+    the native kernels': never for a transposed one with an output padding of a stride or more,
+    always for half, for float32 by ``use_mkldnn``'s size heuristic (a 1-d convolution counts as
+    a 2-d one of unit height; of a 3-d one it reads the depth and height)."""
+    if output_padding is not None and any(p >= s for p, s in zip(output_padding, stride)):
+        return False
     kind = input._array.dtype
     if kind == np.float16:
         return True
@@ -536,7 +563,7 @@ def _uses_mkldnn(input, weight, groups, stride, dilation):
     worth_it = (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or n >= 16
                 or width != 1 or height != 1 or _runtime.get_num_threads() > 1)
     not_tiny = (groups > 1 or (width > 3 and height > 3) or n > 1
-                or n * c * math.prod(size[-2:]) > 20480)
+                or n * c * math.prod(size[:2]) > 20480)
     return worth_it and not_tiny
 
 
@@ -548,20 +575,22 @@ def _check_bias_dtype(input, bias):
                            f"({_CPP_TYPE_NAMES[bias.dtype.name]}) should be the same")
 
 
-def _checked_by_backend(input, weight, groups, stride, dilation, spatial, transposed=False):
+def _checked_by_backend(input, weight, groups, stride, dilation, spatial, transposed=False,
+                        output_padding=None):
     """``weight`` once the backend's checks pass. An empty input takes ATen's empty backend,
     which checks no dtypes: its result has the input's dtype. (It passes a zero dilation too,
     which the primitive cannot stride by: that is still refused.)"""
     if input.numel() == 0 and min(dilation) > 0:
         return weight.to(input.dtype)
-    _check_backend(input, weight, groups, stride, dilation, spatial, transposed)
+    _check_backend(input, weight, groups, stride, dilation, spatial, transposed, output_padding)
     return weight
 
 
-def _check_backend(input, weight, groups, stride, dilation, spatial, transposed=False):
+def _check_backend(input, weight, groups, stride, dilation, spatial, transposed=False,
+                   output_padding=None):
     """The checks of the backend ATen picks, after every shape check: oneDNN checks the
     dtypes before a zero dilation, the native kernels after."""
-    mkldnn = _uses_mkldnn(input, weight, groups, stride, dilation)
+    mkldnn = _uses_mkldnn(input, weight, groups, stride, dilation, output_padding)
     checks = [lambda: _check_dtypes(input, weight, transposed, spatial, mkldnn),
               lambda: _check_zero_dilation(dilation, spatial, mkldnn, transposed)]
     for check in checks if mkldnn else reversed(checks):

@@ -190,10 +190,11 @@ def _pool_indices(x, kernel, stride, padding, dilation):
     return values, position
 
 
-def _in_2d_layout_of(out, like):
-    """``out`` channels-last when ``like``, a 4-d batch, is, else contiguous: ATen's 2-d
-    average, adaptive and unpooling kernels keep the layout, its 3-d ones do not."""
-    if like.ndim == 4 and _is_channels_last(like):
+def _in_2d_layout_of(out, like, spatial):
+    """``out`` channels-last when ``like``, a 4-d batch of 2-d planes, is, else contiguous:
+    ATen's 2-d average, adaptive and unpooling kernels keep the layout, its 3-d ones do not
+    (not even of one unbatched 4-d volume laid out so)."""
+    if spatial == 2 and like.ndim == 4 and _is_channels_last(like):
         return _in_layout_of(out, like)
     return np.ascontiguousarray(out)
 
@@ -253,6 +254,9 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, spatial,
         stride, spatial, name, "stride", omitted=True)
     pad = _pool_sizes(padding, spatial, name, "padding")
     dilation = _pool_sizes(dilation, spatial, name, "dilation", must="must be either")
+    if spatial == 3 and input.dim() == 4 and _is_channels_last(input._array):
+        # (ATen's 3-d kernel picks its loop by the layout first, and has none for this one)
+        raise RuntimeError("Unsupported memory format. Supports only ChannelsLast3d, Contiguous")
     _check_pool_rank(input, spatial)
     if min(stride) == 0:
         raise RuntimeError("stride should not be zero")
@@ -401,7 +405,7 @@ def _avg_pool_primitive(spatial):
                                padding, count_include_pad, divisor_override,
                                np.dtype(np.int64) if integral else x.dtype)
         means = np.trunc(sums / divisor).astype(x.dtype) if integral else sums / divisor
-        return _in_2d_layout_of(means, x)
+        return _in_2d_layout_of(means, x, spatial)
 
     @primitive(name + "_backward", node=node + "Backward0", group=OTHER)
     def backward(grad, x, *, kernel, stride, padding, count_include_pad, divisor_override):
@@ -415,7 +419,8 @@ def _avg_pool_primitive(spatial):
         cols = np.broadcast_to(spread.reshape(1, planes, *(1,) * spatial, *out),
                                (1, planes, *kernel, *out))
         return _in_2d_layout_of(
-            _col2im(cols, sizes, stride, padding, (1,) * spatial).reshape(input_shape), x)
+            _col2im(cols, sizes, stride, padding, (1,) * spatial).reshape(input_shape), x,
+            spatial)
 
     @forward.vjp
     def _(ctx, grad, **geometry):
@@ -623,7 +628,7 @@ def _adaptive_avg_primitive(spatial):
         sums = _sums_in_order(x, list(map(_bins, sizes, output_size)))
         means = _bin_means(sums, _bin_widths(sizes, output_size),
                            spatial == 2 and _is_channels_last(x))
-        return _in_2d_layout_of(means, x)
+        return _in_2d_layout_of(means, x, spatial)
 
     @primitive(f"adaptive_avg_pool{spatial}d_backward",
                node=f"AdaptiveAvgPool{spatial}DBackwardBackward0", group=OTHER)
@@ -635,7 +640,7 @@ def _adaptive_avg_primitive(spatial):
         sizes, output_size = x.shape[-spatial:], grad.shape[-spatial:]
         shares = _divided_by_widths(grad, _bin_widths(sizes, output_size))
         return _in_2d_layout_of(
-            _sums_in_order(shares, list(map(_bins_holding, sizes, output_size))), x)
+            _sums_in_order(shares, list(map(_bins_holding, sizes, output_size))), x, spatial)
 
     @forward.vjp
     def _(ctx, grad, output_size):
@@ -812,7 +817,7 @@ def _values_at_primitive(name, node, spatial, keeps_layout):
     overlap and pick one position twice) is written with tapegrad ops. ``keeps_layout``: the
     results of a channels-last 4-d ``x`` are channels-last (adaptive, not fractional, pooling)."""
     def laid_out(out, x):
-        return _in_2d_layout_of(out, x) if keeps_layout else out
+        return _in_2d_layout_of(out, x, spatial) if keeps_layout else out
 
     @primitive(name, node=node, group=OTHER, saves=("x", "indices"),
                nondifferentiable=("indices",))
@@ -857,7 +862,8 @@ def _adaptive_max_primitives(spatial):
     def indices_of(x, *, output_size):
         """Where each bin's maximum is (integers: recorded by no node, traced by the compiler)."""
         return _in_2d_layout_of(_window_maxima(x, [_bin_positions(n, m) for n, m in
-                                                   zip(x.shape[-spatial:], output_size)]), x)
+                                                   zip(x.shape[-spatial:], output_size)]), x,
+                                spatial)
 
     return indices_of, _values_at_primitive(f"adaptive_max_pool{spatial}d", node, spatial,
                                             keeps_layout=True)
@@ -909,8 +915,8 @@ def _fractional_starts(samples, size, out, pool):
     """(..., out) window starts along one dimension of ``size`` for each plane's sample in
     [0, 1), as ATen generates them (in the input's precision): ``int((i + u) * alpha) -
     int(u * alpha)``, ``alpha = (size - pool) / (out - 1)``, the last window at the end."""
-    last = np.full((*samples.shape, 1), size - pool, dtype=np.int64)
-    if out == 1:
+    last = np.full((*samples.shape, min(out, 1)), size - pool, dtype=np.int64)
+    if out <= 1:  # (no window at all for an output size of 0)
         return last
     kind = samples.dtype.type
     alpha = kind(size - pool) / kind(out - 1)
@@ -969,8 +975,11 @@ def _fractional_max_pool(input, kernel_size, output_size, output_ratio, samples,
     if samples.shape[0] < batched.shape[0]:
         raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
     names = ("height", "width") if spatial == 2 else ("time", "height", "width")
-    for dimension, n, m, pool in zip(names, input.shape[-spatial:], output_size, sizes):
-        if m + pool - 1 > n:
+    checks = list(zip(names, input.shape[-spatial:], output_size, sizes))
+    if spatial == 3:  # ATen checks the width before the height here
+        checks[1:] = checks[:0:-1]
+    for dimension, n, m, pool in checks:
+        if m + pool - 1 > n - (spatial == 3):  # (ATen's 3-d check is strict: < n)
             where = f"{name}()" if spatial == 2 else f"{name}_out()"
             raise RuntimeError(f"{where}: pool {dimension} {pool} too large relative to input "
                                f"{dimension} {n}")
@@ -1013,14 +1022,18 @@ def _max_unpool_primitive(spatial):
     def forward(x, indices, *, output_size):
         batch, volume = x.shape[:-spatial], math.prod(x.shape[-spatial:])
         out = np.zeros((*batch, math.prod(output_size)), dtype=x.dtype)
-        np.put_along_axis(out, indices.reshape(*batch, volume), x.reshape(*batch, volume),
-                          axis=-1)
-        return _in_2d_layout_of(out.reshape(*batch, *output_size), x)
+        if out.shape[-1]:  # (nothing goes into an empty output: no index is looked at)
+            np.put_along_axis(out, indices.reshape(*batch, volume), x.reshape(*batch, volume),
+                              axis=-1)
+        return _in_2d_layout_of(out.reshape(*batch, *output_size), x, spatial)
 
     @forward.vjp
     def _(ctx, grad, output_size):
         (indices,) = ctx.saved
         shape = ctx.input_shapes[0]
+        if indices.numel() and not math.prod(output_size):  # (the forward checked no index)
+            raise RuntimeError(f"index {indices.flatten()[0].item()} is out of bounds for "
+                               f"dimension {grad.dim() - spatial} with size 0")
         return gather(grad.flatten(-spatial), -1, indices.flatten(-spatial)).reshape(shape), None
 
     return forward
@@ -1076,7 +1089,7 @@ def _unpool(input, indices, output_size):
                            f"{list(indices.shape)}")
     positions = indices._array
     outside = (positions < 0) | (positions >= math.prod(output_size))
-    if outside.any():
+    if outside.any() and math.prod(output_size):  # (ATen puts nothing in an empty output)
         raise RuntimeError(f"Found an invalid max index: {positions[outside].flat[-1]} (output "
                            f"volumes are of size {'x'.join(map(str, output_size))})")
     return _MAX_UNPOOLS[spatial](input, indices, output_size=output_size)

@@ -75,11 +75,14 @@ class _ConvNd(Module):
     def _pad_amounts(self):
         """The padding as ``F.pad`` takes it (last dimension first), for the non-zero modes;
         "same" puts the odd one at the end, as the functional form does."""
-        if self.padding == "valid":
-            return [0, 0] * len(self.kernel_size)
-        if self.padding == "same":
-            totals = [d * (k - 1) for d, k in zip(self.dilation, self.kernel_size)]
-            return [p for total in reversed(totals) for p in (total // 2, total - total // 2)]
+        if self.padding in ("valid", "same"):
+            amounts = [0, 0] * len(self.kernel_size)
+            if self.padding == "same":  # (one pair per kernel size, filled as far as both go)
+                places = range(len(self.kernel_size) - 1, -1, -1)
+                for d, k, i in zip(self.dilation, self.kernel_size, places):
+                    total = d * (k - 1)
+                    amounts[2 * i:2 * i + 2] = total // 2, total - total // 2
+            return amounts
         return tuple(p for p in reversed(self.padding) for _ in range(2))
 
     def reset_parameters(self):
