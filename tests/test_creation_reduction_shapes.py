@@ -319,3 +319,35 @@ def test_generator_state_is_a_byte_tensor_that_restores_the_draws():
 def test_generator_set_state_refuses_other_objects():
     with pytest.raises(TypeError, match="expected a torch.ByteTensor"):
         tapegrad.Generator().set_state([1, 2, 3])
+
+
+LAYOUT_CASES = {
+    "sum": lambda x: x.sum(1),
+    "mean_keepdim": lambda x: x.mean(1, keepdim=True),
+    "amax": lambda x: x.amax(1),
+    "std": lambda x: x.std(1),
+    "prod": lambda x: x.prod(2),
+    "logsumexp": lambda x: x.logsumexp(1),
+    "norm": lambda x: x.norm(dim=1),
+    "sum_of_two_dims": lambda x: x.sum((0, 1)),
+    "softmax": lambda x: x.softmax(1),
+    "log_softmax": lambda x: x.log_softmax(-1),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUT_CASES)
+def test_reductions_of_any_layout_are_contiguous(name):
+    """ATen allocates reductions (and softmax) C-contiguous; numpy keeps the input's stride
+    order, where ``.view`` of the result would then be refused."""
+    x = tapegrad.arange(120.0).reshape(2, 3, 4, 5).permute(0, 2, 3, 1)
+    result = LAYOUT_CASES[name](x)
+    assert result.is_contiguous()
+    assert result.view(-1).shape == (result.numel(),)
+
+
+@pytest.mark.parametrize("name", LAYOUT_CASES)
+def test_reduction_strides_are_pytorchs(name, torch):
+    def strides(T):
+        x = T.arange(120.0).reshape(2, 3, 4, 5).permute(0, 2, 3, 1)
+        return LAYOUT_CASES[name](x).stride()
+    assert strides(tapegrad) == strides(torch)

@@ -11,6 +11,7 @@ Every differentiable operation in tapegrad is one ``Primitive``:
 Calling a primitive with tensors runs the forward and, when grad mode is on and an input requires
 grad, records a node of the primitive's own class (``MulBackward0`` …) on the tape.
 """
+import functools
 import inspect
 import warnings
 
@@ -261,7 +262,7 @@ class Primitive:
                  n_outputs=1, ufunc=None, is_view=False, error=None, nondifferentiable=(),
                  notes_transposed=None, complex_rule=False):
         self.name = name
-        self.forward = forward
+        self.forward = _c_ordered_results(forward) if group == REDUCTION else forward
         self.group = group
         self.lowering = lowering
         # 1; k > 1: outputs after the first are never differentiable (max's indices); None: the
@@ -541,6 +542,25 @@ class Primitive:
                 result._output_nr = 0
             if self.is_view and result._base is not None:
                 result._view_version = result._version_counter.value
+
+
+def _c_ordered_results(forward):
+    """``forward`` with its results in C order: ATen allocates what a reduction (or softmax)
+    returns contiguous whatever the input's layout, where numpy keeps the input's stride order
+    (and ``x.permute(0, 2, 1).sum(1).view(-1)`` would then be refused)."""
+    @functools.wraps(forward)
+    def run(*args, **params):
+        out = forward(*args, **params)
+        if type(out) is tuple:
+            return tuple(_c_ordered(o) for o in out)
+        return _c_ordered(out)
+    return run
+
+
+def _c_ordered(array):
+    if type(array) is np.ndarray and not array.flags.c_contiguous:
+        return np.ascontiguousarray(array)
+    return array
 
 
 def _mark_view_made_without_grad(view, state):
