@@ -14,6 +14,7 @@ max, average, adaptive and fractional pooling and max unpooling (``ops.pooling``
 import functools
 import math
 import numbers
+import operator
 import warnings
 
 import numpy as np
@@ -1209,17 +1210,20 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if recompute_scale_factor or (mode == "area" and size is None):
-        output_size = [math.floor(float(input.shape[i + 2]) * scales[i]) for i in range(dim)]
+        output_size = [int(input.shape[i + 2] * scales[i]) for i in range(dim)]  # sym_int
         scales = None
-    if antialias and not (mode in ("bilinear", "bicubic") and input.dim() == 4):
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
                          "and requires a 4-D tensor as input")
-    if output_size is None:
-        output_size = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
-    scales = scales or [None] * dim
+    if mode == "lanczos" and input.dim() == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     if antialias:
-        kind = "linear_aa" if mode == "bilinear" else "bicubic_aa"
-        return _resample.upsample(input, kind, output_size, scales, align_corners)
+        kind = {"bilinear": "linear_aa", "bicubic": "bicubic_aa", "lanczos": "lanczos_aa"}[mode]
+        return _upsample(input, kind, f"_upsample_{mode}2d_aa", output_size, scales,
+                         align_corners)
     rank = _MODE_RANKS.get(mode)
     if mode == "area" and input.dim() == 5:
         return adaptive_avg_pool3d(input, output_size)
@@ -1229,7 +1233,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if (mode in ("nearest", "nearest-exact") and input.dim() in (3, 4, 5)) or (
             rank == input.dim()) or (mode == "bicubic" and input.dim() == 4):
         kind = "linear" if rank else mode
-        return _resample.upsample(input, kind, output_size, scales, align_corners)
+        return _upsample(input, kind, _UPSAMPLE_KERNELS[mode].format(dim), output_size, scales,
+                         align_corners)
     if rank is not None and input.dim() in (3, 4, 5):
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {rank}D "
                                   "input")
@@ -1237,6 +1242,68 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
         "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
         f"nearest-exact (got {mode})")
+
+
+_UPSAMPLE_KERNELS = {"nearest": "upsample_nearest{}d", "nearest-exact": "_upsample_nearest_exact{}d",
+                     "linear": "upsample_linear1d", "bilinear": "upsample_bilinear2d",
+                     "trilinear": "upsample_trilinear3d", "bicubic": "upsample_bicubic2d"}
+_SCALE_PARAMETERS = {1: ("scales",), 2: ("scales_h", "scales_w"),
+                     3: ("scales_d", "scales_h", "scales_w")}
+
+
+def _upsample(input, kind, kernel, output_size, scales, align_corners):
+    """ATen's ``kernel`` (``upsample_bilinear2d`` ...): its arguments parsed, then the output size
+    ``floor(n * scale)`` converted to int64 with ATen's check."""
+    dim = input.dim() - 2
+    _parse_upsample_arguments(kernel, dim, kind not in ("nearest", "nearest-exact"),
+                              output_size, scales)
+    if output_size is None:
+        output_size = []
+        for n, scale in zip(input.shape[2:], scales):
+            value = float(n) * float(scale)
+            if not -2.0 ** 63 <= value < 2.0 ** 63:  # (nan too)
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            output_size.append(math.floor(value))
+        scales = [float(scale) for scale in scales]
+    else:
+        output_size, scales = [operator.index(n) for n in output_size], [None] * dim
+    return _resample.upsample(input, kind, output_size, scales, align_corners)
+
+
+def _parse_upsample_arguments(kernel, dim, with_align_corners, output_size, scales):
+    """The argument parser's checks of ``kernel(input, output_size, [align_corners,]
+    scale_factors)``: each list's first element picks the overload (an int, not a bool; a
+    number), the rest are checked as the list is read."""
+    def is_int(value):
+        return not isinstance(value, bool) and hasattr(value, "__index__")
+
+    def is_float(value):
+        return isinstance(value, (int, float, np.integer, np.floating))
+
+    if (output_size and not is_int(output_size[0])) or (scales and not is_float(scales[0])):
+        def described(value):
+            if value is None:
+                return "NoneType"
+            kinds = ", ".join(type(v).__name__ for v in value)
+            return (f"list of [{kinds}]" if isinstance(value, list) else
+                    f"{type(value).__name__} of ({kinds})")
+        align = "bool align_corners, " if with_align_corners else ""
+        given = ["Tensor", type(output_size).__name__, *(["bool"] if with_align_corners else []),
+                 type(scales).__name__]
+        scale_parameters = ", ".join(f"float {name} = None" for name in _SCALE_PARAMETERS[dim])
+        raise TypeError(
+            f"{kernel}() received an invalid combination of arguments - got "
+            f"({', '.join(given)}), but expected one of:\n"
+            f" * (Tensor input, tuple of ints output_size, {align}tuple of floats scale_factors)\n"
+            f"      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"!{described(output_size)}!, {'bool, ' if with_align_corners else ''}"
+            f"!{described(scales)}!)\n"
+            f" * (Tensor input, tuple of ints output_size, {align}{scale_parameters}, *, "
+            f"Tensor out = None)\n")
+    for position, scale in enumerate(scales or (), 1):
+        if not is_float(scale):
+            raise TypeError(f"{kernel}(): argument 'scale_factors' must be tuple of floats, but "
+                            f"found element of type {type(scale).__name__} at pos {position}")
 
 
 def _output_size_and_scales(input, dim, size, scale_factor):
@@ -1256,7 +1323,7 @@ def _output_size_and_scales(input, dim, size, scale_factor):
             raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
                             f"Tuple[int, int, int], but got size with types "
                             f"{[type(n) for n in size]}")
-        return list(size), None
+        return size, None  # as given: the parser names a tuple or a list
     if scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
     if not isinstance(scale_factor, (list, tuple)):
@@ -1267,7 +1334,7 @@ def _output_size_and_scales(input, dim, size, scale_factor):
             f"input with spatial dimensions of {list(input.shape[2:])} and scale_factor of "
             f"shape {scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) "
             "format and scale_factor in (s1, s2, ...,sK) format.")
-    return None, list(scale_factor)
+    return None, scale_factor
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
@@ -1332,27 +1399,38 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
         align_corners = False
-    spatial = input.dim() - 2
-    if grid.shape[-1] != spatial:
-        raise RuntimeError(f"grid_sampler(): expected grid to have size {spatial} in last "
-                           f"dimension, but got grid with sizes {list(grid.shape)}")
-    if grid.dim() != input.dim() or input.dim() not in (4, 5):
-        raise RuntimeError(f"grid_sampler(): expected {4 if input.dim() == 4 else 5}D input and "
-                           "grid with same number of dimensions, but got input with sizes "
-                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
-    if input.shape[0] != grid.shape[0]:
-        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
-                           f"got input with sizes {list(input.shape)} and grid with sizes "
-                           f"{list(grid.shape)}")
-    if mode == "bicubic" and spatial != 2:
-        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    _check_grid_sampler(input, grid, mode)
     if not input.is_floating_point():
-        kernel = "grid_sampler_2d_cpu_kernel_impl" if spatial == 2 else "grid_sampler3d_cpu"
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler3d_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{input.type()[6:-6]}\'')
     if input.dtype != grid.dtype:  # ATen's kernel reads the grid as the input's type
         raise RuntimeError(f"expected scalar type {input.type()[6:-6]} but found "
                            f"{grid.type()[6:-6]}")
     return _resample.grid_sample(input, grid, mode, padding_mode, align_corners)
+
+
+def _check_grid_sampler(input, grid, mode):
+    """ATen's ``check_grid_sampler_common`` then ``check_grid_sampler_2d`` (3d), in their order:
+    the batch sizes, the grid's last size, non-empty spatial dims, the ranks, bicubic's rank."""
+    if input.size(0) != grid.size(0):
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
+                           f"got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    spatial = input.dim() - 2
+    if grid.size(-1) != spatial:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {spatial} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for dim in range(2, input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {dim} being empty")
+    if grid.dim() != input.dim() or input.dim() not in (4, 5):
+        raise RuntimeError(f"grid_sampler(): expected {4 if input.dim() == 4 else 5}D input and "
+                           "grid with same number of dimensions, but got input with sizes "
+                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if mode == "bicubic" and spatial != 2:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
 
 
 # ------------------------------------------------------------------------------------- losses

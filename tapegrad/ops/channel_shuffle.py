@@ -1,7 +1,9 @@
 """``channel_shuffle`` (ShuffleNet's): the channels (dim 1), read as ``groups`` rows of
 ``C / groups``, are transposed — one reshape-transpose-reshape on numpy. Its gradient is the
 inverse shuffle, a channel shuffle with ``C / groups`` groups; a primitive so that it records
-``ChannelShuffleBackward0`` as PyTorch does."""
+``ChannelShuffleBackward0`` as PyTorch does. Its result has the input's channels-last layout
+(2-d or 3-d), as ATen's."""
+from ..memory_format import laid_out_as
 from .registry import OTHER, primitive
 
 __all__ = ["channel_shuffle"]
@@ -11,7 +13,7 @@ __all__ = ["channel_shuffle"]
 def _channel_shuffle(x, *, groups):
     batch, channels, *spatial = x.shape
     grouped = x.reshape(batch, groups, channels // groups, *spatial)
-    return grouped.swapaxes(1, 2).reshape(x.shape)
+    return laid_out_as(grouped.swapaxes(1, 2).reshape(x.shape), x)
 
 
 @_channel_shuffle.vjp

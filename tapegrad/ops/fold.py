@@ -6,12 +6,13 @@ are the convolution's own helpers (``ops.conv._windows`` and ``ops.conv._col2im`
 (unbatched) input is handled inside the primitive, which records ``Im2ColBackward0`` /
 ``Col2ImBackward0`` as PyTorch does.
 """
+import collections.abc
 import functools
 
 import numpy as np
 
 from ..tensor import _LEGACY_TYPE_NAMES
-from .conv import _col2im, _pad, _pair, _windows
+from .conv import _col2im, _pad, _windows
 from .registry import OTHER, primitive
 
 __all__ = ["unfold", "fold"]
@@ -68,18 +69,55 @@ def _blocks(size, kernel, dilation, padding, stride):
                  for n, k, d, p, s in zip(size, kernel, dilation, padding, stride))
 
 
-def _geometry(kernel_size, dilation, padding, stride):
-    """The four size arguments as pairs, checked as ATen checks them."""
-    kernel, dilation = _pair(kernel_size, "kernel_size"), _pair(dilation, "dilation")
-    padding, stride = _pair(padding, "padding"), _pair(stride, "stride")
-    for name, values, smallest in (("kernel size", kernel, 1), ("dilation", dilation, 1),
-                                   ("padding", padding, 0), ("stride", stride, 1)):
-        if min(values) < smallest:
-            short = {"kernel size": "kernel", "padding": "pad"}.get(name, name)
+def _int_list(value, name, position, function):
+    """``value`` read as ``F.unfold`` passes it on, ``_pair(value)``, and as the argument parser
+    reads an int list: an int twice, else the iterable's items, each an index (not a bool at
+    first), refused in the parser's words."""
+    items = tuple(value) if isinstance(value, collections.abc.Iterable) else (value, value)
+    ints = []
+    for at, item in enumerate(items):
+        try:
+            if at == 0 and isinstance(item, bool):
+                raise TypeError
+            ints.append(item.__index__())
+        except (TypeError, AttributeError):
+            kind = type(item).__name__
+            if at == 0:
+                raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                                f"tuple of ints, but found element of type {kind} at pos 0") from None
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
+                            f"{at + 1} with error \"type must be tuple of ints,but got {kind}\""
+                            ) from None
+    return tuple(ints)
+
+
+def _int_pairs(function, **arguments):
+    """Each of ``arguments`` (in the kernel's positional order, after the input) as a pair of
+    ints: all parsed first, then each one's length checked, as ATen does."""
+    pairs = {name: _int_list(value, name, position, function)
+             for position, (name, value) in enumerate(arguments.items(), 2)}
+    for name, pair in pairs.items():
+        if len(pair) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(pair)}")
+    return pairs
+
+
+def _geometry(function, kernel_size, dilation, padding, stride,
+              order=("kernel", "dilation", "padding", "stride"), **leading):
+    """The four size arguments as pairs (and any ``leading`` ones, col2im's output size),
+    checked as ATen checks them, in ``order`` (im2col's; col2im checks the stride second)."""
+    pairs = _int_pairs(function, **leading, kernel_size=kernel_size, dilation=dilation,
+                       padding=padding, stride=stride)
+    values = dict(kernel=pairs.pop("kernel_size"), **pairs)
+    for key in order:
+        name, pair = {"kernel": "kernel size"}.get(key, key), values[key]
+        smallest = 0 if key == "padding" else 1
+        if min(pair) < smallest:
+            short = {"kernel": "kernel", "padding": "pad"}.get(key, key)
             condition = "non-negative" if smallest == 0 else "greater than zero"
             raise RuntimeError(f"{name} should be {condition}, but got {short}_height: "
-                               f"{values[0]} {short}_width: {values[1]}")
-    return dict(kernel=kernel, dilation=dilation, padding=padding, stride=stride)
+                               f"{pair[0]} {short}_width: {pair[1]}")
+    return values
 
 
 def _require_kernel_type(input, kernel):
@@ -98,12 +136,12 @@ def _sizes_text(geometry, *keys):
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """(N, C, H, W) or (C, H, W) -> (N, C*KH*KW, L): each sliding block as a column."""
-    if input.dim() == 2:  # PyTorch reads the channel count past the end
-        raise IndexError("Dimension out of range (expected to be in range of [-2, 1], but got 2)")
+    geometry = _geometry("im2col", kernel_size, dilation, padding, stride)  # checked first
+    if input.dim() < 3:  # ATen reads sizes 1 and 2 before it checks the rank
+        input.size(1), input.size(2)
     if input.dim() not in (3, 4) or 0 in input.shape[1:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and "
                            f"other non-zero dimensions for input, but got: {list(input.shape)}")
-    geometry = _geometry(kernel_size, dilation, padding, stride)
     blocks = _blocks(input.shape[-2:], **geometry)
     if min(blocks) < 1:
         raise RuntimeError(
@@ -117,11 +155,13 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """(N, C*KH*KW, L) or (C*KH*KW, L) -> (N, C, H, W): the columns summed back onto the image."""
+    geometry = _geometry("col2im", kernel_size, dilation, padding, stride,
+                         order=("kernel", "stride", "dilation", "padding"),
+                         output_size=output_size)
+    output_size = geometry.pop("output_size")
     if input.dim() not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch "
                            f"size and non-zero dimensions for input, but got: {list(input.shape)}")
-    output_size = _pair(output_size, "output_size")
-    geometry = _geometry(kernel_size, dilation, padding, stride)
     kh, kw = geometry["kernel"]
     rows, length = input.shape[-2:]
     if rows % (kh * kw):

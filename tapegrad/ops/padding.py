@@ -202,16 +202,39 @@ def _circular_pad(input, padding):
 def _wrap(out, axis, target, source):
     """``out`` with ``out[target]`` (bounds along ``axis``) replaced by a copy of ``out[source]``.
 
-    The ranges overlap only when one side pads more than the other side's crop leaves: ATen's
-    copy then reads elements it has not written yet, or (for contiguous slices) refuses to.
+    The ranges overlap only when one side pads more than the other side's crop leaves. ATen's
+    ``copy_`` then refuses if both slices are dense; otherwise it copies element by element,
+    reading what it has just written when the source lies behind (``_copy_in_sequence``),
+    while autograd records the copy of the slice as it was.
     """
     size = out.shape[axis]
     written, read = (range(*slice(*bounds).indices(size)) for bounds in (target, source))
-    if max(written.start, read.start) < min(written.stop, read.stop):
+    overlap = max(written.start, read.start) < min(written.stop, read.stop)
+    if overlap and written != read and _dense_slices(out.shape, axis):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please clone() "
                            "the tensor before performing the operation.")
-    return _copy_into(out, [_slice_step(axis, *target)], _slice(out, key=_slice_key(axis, *source)))
+    result = _copy_into(out, [_slice_step(axis, *target)],
+                        _slice(out, key=_slice_key(axis, *source)))
+    if overlap and read.start < written.start:
+        _copy_in_sequence(result._array, axis, written, written.start - read.start)
+    return result
+
+
+def _dense_slices(shape, axis):
+    """Whether slices along ``axis`` of a contiguous tensor of ``shape`` are dense (ATen checks
+    only such slices for overlap): not empty, and no dim before ``axis`` longer than 1."""
+    return 0 not in shape and all(n == 1 for n in shape[:axis])
+
+
+def _copy_in_sequence(array, axis, written, distance):
+    """``array[written] = array[written - distance]`` element by element in order, as ATen's
+    loop copies: each block of ``distance`` positions reads the block written before it."""
+    for start in range(written.start, written.stop, distance):
+        stop = min(start + distance, written.stop)
+        index = (slice(None),) * axis
+        array[index + (slice(start, stop),)] = array[index + (slice(start - distance,
+                                                                     stop - distance),)]
 
 
 def _slice_key(axis, start, stop):

@@ -36,7 +36,7 @@ __all__ = ["upsample", "affine_grid", "grid_sample"]
 _CUBIC_A = -0.75
 _VECTOR_BYTES = 64  # PyTorch's CPU kernels run on AVX-512 here: 16 floats per vector
 _MODE_NODES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear",
-               "bicubic": "Bicubic"}
+               "bicubic": "Bicubic", "lanczos": "Lanczos"}
 _LINEAR_NODES = {1: "Linear", 2: "Bilinear", 3: "Trilinear"}
 
 
@@ -165,7 +165,14 @@ def _cubic_filter(x):
     return np.where(x < 1, near, np.where(x < 2, far, 0))
 
 
-_AA_FILTERS = {"linear_aa": (_linear_filter, 2), "bicubic_aa": (_cubic_filter, 4)}
+def _lanczos_filter(x):
+    """Lanczos-3, ``sinc(x) sinc(x / 3)`` within three pixels, ATen's antialiasing lanczos."""
+    x = x.astype(np.float64)
+    return np.where(x < 3, np.sinc(x) * np.sinc(x / 3), 0)
+
+
+_AA_FILTERS = {"linear_aa": (_linear_filter, 2), "bicubic_aa": (_cubic_filter, 4),
+               "lanczos_aa": (_lanczos_filter, 6)}
 
 
 def _cubic_far(x, a=_CUBIC_A):
@@ -321,7 +328,8 @@ _INTEGER_KERNELS = {"nearest": "compute_indices_weights_nearest",
                     "linear": "compute_indices_weights_linear",
                     "bicubic": "compute_indices_weights_cubic",
                     "linear_aa": "compute_index_ranges_weights",
-                    "bicubic_aa": "compute_index_ranges_weights"}
+                    "bicubic_aa": "compute_index_ranges_weights",
+                    "lanczos_aa": "compute_index_ranges_weights"}
 
 
 def _check_dtype(input, mode, spatial):
@@ -357,7 +365,7 @@ def _resample_transposed(grad, *, mode, plan, align_corners):
     return laid_out_as(grad.astype(source.dtype, copy=False), source)
 
 
-_SCATTERED = ("nearest", "nearest-exact", "linear", "linear_aa", "bicubic_aa")
+_SCATTERED = ("nearest", "nearest-exact", "linear", "linear_aa", "bicubic_aa", "lanczos_aa")
 
 
 def _bicubic_backward(grad, plan, align_corners):
@@ -471,7 +479,7 @@ def _resampling_pair(mode, spatial):
 _RESAMPLERS = {(mode, spatial): _resampling_pair(mode, spatial)
                for mode in ("nearest", "nearest-exact", "linear") for spatial in (1, 2, 3)}
 _RESAMPLERS.update({(mode, 2): _resampling_pair(mode, 2)
-                    for mode in ("bicubic", "linear_aa", "bicubic_aa")})
+                    for mode in ("bicubic", "linear_aa", "bicubic_aa", "lanczos_aa")})
 
 
 def upsample(input, mode, output_size, scales, align_corners):
@@ -741,6 +749,8 @@ def _grid_sampler_backward(grad, x, grid, *, mode, padding_mode, align_corners,
     """Both gradients: scattered into the input's pixels, and the taps' value differences
     (with the coordinates' slopes) for the grid. ``input_grad``: whether the input needs its
     gradient (ATen compiles the two cases apart)."""
+    if not grad.size:  # an empty batch, channel or grid: nothing to scatter (ATen's loops skip)
+        return np.zeros(x.shape, x.dtype), np.zeros(grid.shape, x.dtype)
     if mode == "bilinear":
         return _bilinear_sampler_backward(grad, x, grid, padding_mode, align_corners)
     if mode == "bicubic":
