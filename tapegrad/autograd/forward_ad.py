@@ -99,12 +99,19 @@ def make_dual(tensor, tangent, *, level=None):
                            f"size {list(tangent.shape)}.")
     with _level.paused():
         dual = tensor.view_as(tensor)
-        if tangent.stride() != tensor.stride():
-            tangent = empty_strided(tensor.shape, tensor.stride(),
-                                    dtype=tangent.dtype).copy_(tangent)
+        tangent = tangent_laid_out_as(tensor, tangent)
     _level.attach(dual, tangent)
     _level.own_tangent(dual)  # not part of one ``tensor`` would have
     return dual
+
+
+def tangent_laid_out_as(tensor, tangent):
+    """``tangent`` with ``tensor``'s strides, copied there when they differ, as PyTorch lays out
+    a tangent (so a primal whose elements overlap, an expanded one, refuses any other layout).
+    ``torch.func``'s forward transforms call it too, for that refusal."""
+    if tangent.stride() == tensor.stride():
+        return tangent
+    return empty_strided(tensor.shape, tensor.stride(), dtype=tangent.dtype).copy_(tangent)
 
 
 def check_differentiable_dtype(tensor, role):
@@ -382,10 +389,55 @@ def _no_forward_formula(primitive, stage):
         found = _NO_DERIVATIVE.search(str(error))
         if found is None:
             raise
-        if stage == "vjp" and getattr(error, "no_derivative", False):
+        # an operation without any derivative is refused in PyTorch's words for an aten::
+        # operation (its NotImplemented node's message names it so)
+        if stage == "vjp" and (getattr(error, "no_derivative", False) or found.group(2)):
             raise NotImplementedError(f"Trying to use forward AD with aten::{found.group(2)} that "
                                       "does not support it.") from None
         raise _refuse_forward_mode(primitive) from None
+
+
+def lacks_second_derivative(error):
+    """Whether ``error`` is the refusal of a derivative, which the double-vjp trick of
+    ``torch.func``'s forward transforms meets where PyTorch's forward mode has its own error."""
+    return (isinstance(error, (RuntimeError, NotImplementedError))
+            and _NO_DERIVATIVE.search(str(error)) is not None)
+
+
+def may_lack_forward_formula(outputs):
+    """Whether the graph of ``outputs`` records an operation PyTorch has no forward formula for,
+    or an ``autograd.Function`` without a ``jvp`` rule (whose double vjp works: the forward
+    transforms, which use it, look for them so)."""
+    refused = tuple({registry.PRIMITIVES[name].node_class for name in _WITHOUT_FORWARD_FORMULA})
+    pending = [t.grad_fn for t in outputs if isinstance(t, Tensor) and t.grad_fn is not None]
+    seen = set()
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        custom = getattr(node, "_function", None)
+        if isinstance(node, refused) or (custom is not None and custom.jvp is function.Function.jvp):
+            return True
+        seen.add(id(node))
+        pending.extend(child for child, _ in node.next_functions)
+    return False
+
+
+def forward_mode_error(call, primals, tangents):
+    """The error PyTorch's forward mode raises for ``call(duals)``, the ``primals`` made dual
+    with ``tangents`` (None: zeros); None when it raises none or a level is already active.
+    The forward transforms call it again so only when their own derivative failed."""
+    if _level is not None:
+        return None
+    pairs = [(p.detach(), t.detach() if t is not None else p.new_zeros(p.shape))
+             for p, t in zip(primals, tangents)]
+    with dual_level():
+        duals = [make_dual(p, t) for p, t in pairs]
+        try:
+            call(duals)
+        except (RuntimeError, NotImplementedError) as error:
+            return error
+    return None
 
 
 def _unaliased(tangent, input_tangents):

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import ops
 from ..tensor import Tensor
-from . import grad_mode
+from . import forward_ad, grad_mode
 from .engine import grad as autograd_grad
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
@@ -339,17 +339,37 @@ def _jacobian_forward_mode(func, inputs, create_graph, strict, vectorize, keep_g
         if not (t.is_floating_point() or t.is_complex()):
             raise ValueError(f"Expected primal to be floating point or complex, but got: "
                              f"{t.dtype}")
+        # PyTorch makes it dual with a basis tangent, which an expanded input cannot take
+        forward_ad.tangent_laid_out_as(t, ops.zeros(tuple(t.shape), dtype=t.dtype))
     with grad_mode.enable_grad():
         prepared = _prepare(inputs, create_graph=True, need_graph=True)
         outputs_were_tuple, outputs = _as_tuple(func(*prepared), "outputs", None)
         made_here = {id(p) for p, t in zip(prepared, inputs) if not t.requires_grad}
         keep_graph = keep_graph or _depends_on_other_leaves(outputs, made_here)
-        columns = _forward_columns(outputs, prepared, keep_graph)
+        columns = _forward_columns_or_error(func, inputs, outputs, prepared, keep_graph)
     blocks = [_split_columns([column[i] for column in columns], out, inputs)
               for i, out in enumerate(outputs)]
     if not inputs_were_tuple:
         blocks = tuple(row[0] for row in blocks)
     return blocks if outputs_were_tuple else blocks[0]
+
+
+def _forward_columns_or_error(func, inputs, outputs, prepared, keep_graph):
+    """The columns; where an operation has no forward formula in PyTorch (or cannot be
+    differentiated twice here), PyTorch's forward-mode error, found by forward mode."""
+    def error_of_forward_mode():
+        return forward_ad.forward_mode_error(lambda duals: func(*duals), inputs,
+                                             [None] * len(inputs))
+    if forward_ad.may_lack_forward_formula(outputs):
+        error = error_of_forward_mode()
+        if error is not None:
+            raise error
+    try:
+        return _forward_columns(outputs, prepared, keep_graph)
+    except (RuntimeError, NotImplementedError) as error:
+        if not forward_ad.lacks_second_derivative(error):
+            raise
+        raise (error_of_forward_mode() or error) from None
 
 
 def _forward_columns(outputs, inputs, keep_graph):

@@ -10,7 +10,9 @@ import contextlib
 
 from .. import ops
 from ..autograd import grad_mode
-from ..autograd.forward_ad import check_differentiable_dtype
+from ..autograd.forward_ad import (check_differentiable_dtype, forward_mode_error,
+                                   lacks_second_derivative, may_lack_forward_formula,
+                                   tangent_laid_out_as)
 from ..autograd.function import functorch_transform
 from ..autograd.graph import disable_saved_tensors_hooks
 from ..tensor import Tensor
@@ -27,20 +29,26 @@ class Linearization:
     ``api`` names the caller in PyTorch's messages (``"vjp(f, *primals)"``); ``check_output``
     validates the output (the aux already split off) as that caller does in PyTorch;
     ``transform`` is the kind of PyTorch transform the caller is (``"grad"``, or ``"jvp"`` for
-    forward mode), which decides what an ``autograd.Function`` called by ``func`` must define."""
+    forward mode), which decides what an ``autograd.Function`` called by ``func`` must define;
+    ``"forward"`` is forward mode outside ``torch.func``'s transforms (``linearize`` traces plain
+    dual tensors), where a Function needs only a ``jvp`` rule."""
 
-    def __init__(self, func, args, kwargs, argnums, has_aux, api, check_output, transform="grad"):
+    def __init__(self, func, args, kwargs, argnums, has_aux, api, check_output, transform="grad",
+                 tangent_like=None):
         self.level = Level()
         positions = (differentiated_positions(argnums, len(args)) if argnums is not None
                      else range(len(args)))
+        self._call = func, tuple(args), kwargs, list(positions)
         args = list(args)
-        if transform == "jvp":
+        if transform in ("jvp", "forward"):
             for i in positions:
-                _check_forward_primals(args[i])
+                _check_forward_primals(args[i], tangent_like)
         tracked = [self.level.track(args[i]) for i in positions]
         for i, tree in zip(positions, tracked):
             args[i] = tree
-        with grad_mode.enable_grad(), functorch_transform(transform), _hooks_refused(transform), \
+        marked = (contextlib.nullcontext() if transform == "forward"
+                  else functorch_transform(transform))
+        with grad_mode.enable_grad(), marked, _hooks_refused(transform), \
                 self.level.running():
             output = func(*args, **kwargs)
         self.aux = None
@@ -70,7 +78,35 @@ class Linearization:
     def push(self, tangents):
         """``J t`` per flat output for tangents aligned with the flat inputs (``None``: zero);
         ``None`` for an output that does not depend on the inputs, or that has no tangent (an
-        integer or boolean output: PyTorch gives it a zero tangent of its dtype)."""
+        integer or boolean output: PyTorch gives it a zero tangent of its dtype). Where an
+        operation cannot be differentiated twice, PyTorch's forward-mode error for it."""
+        if self._transposed is None and may_lack_forward_formula(self.flat_outputs):
+            error = self._forward_mode_error(tangents)
+            if error is not None:
+                raise error
+        try:
+            return self._push(tangents)
+        except (RuntimeError, NotImplementedError) as error:
+            if not lacks_second_derivative(error):
+                raise
+            raise (self._forward_mode_error(tangents) or error) from None
+
+    def _forward_mode_error(self, tangents):
+        """The error forward mode raises calling the function again on dual arguments (None if
+        it raises none): PyTorch's jvp runs so, and names the operation it cannot push."""
+        func, args, kwargs, positions = self._call
+        primals = [_pytree.flatten(args[i])[0] for i in positions]  # as the flat inputs
+
+        def call(duals):
+            duals, args_ = iter(duals), list(args)
+            for i, leaves in zip(positions, primals):
+                args_[i] = _pytree.unflatten([next(duals) for _ in leaves],
+                                             _pytree.flatten(args[i])[1])
+            func(*args_, **kwargs)
+        return forward_mode_error(call, [leaf for leaves in primals for leaf in leaves],
+                                  tangents)
+
+    def _push(self, tangents):
         differentiable = [out for out in self.flat_outputs if _has_tangent(out)]
         if self._transposed is None:
             dummies = [self.level.transpose_point(out) for out in differentiable]
@@ -85,10 +121,14 @@ class Linearization:
         return self.level.unwrap(tree)
 
 
-def _check_forward_primals(tree):
+def _check_forward_primals(tree, tangent_like):
+    """PyTorch's checks of a primal made dual: its dtype, and, given ``tangent_like`` (the
+    tangent PyTorch pairs with a primal), whether that tangent takes the primal's layout."""
     for leaf in _pytree.flatten(tree)[0]:
         if isinstance(leaf, Tensor):
             check_differentiable_dtype(leaf, "primal")
+            if tangent_like is not None:
+                tangent_laid_out_as(leaf, tangent_like(leaf))
 
 
 def _has_tangent(output):

@@ -19,6 +19,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         linear = Linearization(func, args, kwargs, argnums, has_aux, _API, _check_scalar)
+        _check_real(linear.output)
         gradient = linear.pull([ops.ones_like(linear.output)])
         gradient = linear.unwrap(_pytree.unflatten(gradient, linear.input_spec))
         value = linear.unwrap(linear.output)
@@ -47,6 +48,11 @@ def _check_scalar(output):
         raise RuntimeError(f"{_API}: Expected f(*args) to return a scalar Tensor, got tensor "
                            f"with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
                            "APIs instead?")
-    if output.is_complex():  # the implicit grad_output of autograd.grad, as PyTorch's grad uses
+
+
+def _check_real(output):
+    """The implicit grad_output of ``autograd.grad``, which PyTorch's grad calls only for an
+    output that requires grad: a complex one independent of the inputs gets zero gradients."""
+    if output.is_complex() and output.requires_grad:
         raise RuntimeError("grad can be implicitly created only for real scalar outputs but got "
                            f"{output.dtype}")

@@ -13,6 +13,7 @@ from ..tensor import Tensor
 from ..utils import _pytree
 from . import _randomness
 from .products import JVP_API, check_tensor_outputs, reverse_linearization
+from ._arguments import differentiated_positions
 from ._linearization import Linearization
 
 __all__ = ["jacrev", "jacfwd", "hessian"]
@@ -50,10 +51,12 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     @functools.wraps(func)
     def wrapper(*args):
         _refuse_complex("jacfwd", args, "inputs")
+        _refuse_non_tensors(args, argnums)
         _randomness.check(randomness)
         with _randomness.drawing(randomness), functorch_transform("vmap", randomness):
             linear = Linearization(func, args, {}, argnums, has_aux, JVP_API,
-                                   check_tensor_outputs(JVP_API), transform="jvp")
+                                   check_tensor_outputs(JVP_API), transform="jvp",
+                                   tangent_like=_contiguous_tangent)
         _refuse_complex("jacfwd", linear.flat_outputs, "outputs")
         inputs = linear.flat_inputs
         columns = [[linear.push([basis if j == i else None for j in range(len(inputs))])
@@ -69,6 +72,20 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 def hessian(func, argnums=0):
     """The Hessian of a scalar ``func``: forward over reverse, as PyTorch computes it."""
     return jacfwd(jacrev(func, argnums), argnums)
+
+
+def _refuse_non_tensors(args, argnums):
+    """PyTorch's jacfwd counts the elements of the differentiated arguments first (so fails as
+    ``numel`` does on anything else)."""
+    for position in differentiated_positions(argnums, len(args)):
+        for leaf in _pytree.flatten(args[position])[0]:
+            if not isinstance(leaf, Tensor):
+                raise AttributeError(f"'{type(leaf).__name__}' object has no attribute 'numel'")
+
+
+def _contiguous_tangent(primal):
+    """The layout of one of PyTorch's basis tangents (an example of a vmapped basis)."""
+    return ops.zeros(tuple(primal.shape), dtype=primal.dtype)
 
 
 def _refuse_complex(api, tree, what):

@@ -5,7 +5,7 @@ tapegrad has no forward-mode AD: ``jvp`` uses the double-vjp trick (see ``_linea
 which gives the same values at about the cost of two reverse passes.
 """
 from .. import ops
-from ..autograd.forward_ad import check_differentiable_dtype
+from ..autograd.forward_ad import check_differentiable_dtype, tangent_laid_out_as
 from ..tensor import Tensor
 from ..utils import _pytree
 from ._linearization import Linearization
@@ -87,6 +87,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                "that of the original Tensor, this is not supported. Tensor is of "
                                f"size {list(primal.shape)} while the given forward gradient is of "
                                f"size {list(tangent.shape)}.")
+        tangent_laid_out_as(primal, tangent)
     linear = Linearization(func, primals, {}, None, has_aux, JVP_API,
                            check_tensor_outputs(JVP_API), transform="jvp")
     output = _pytree.tree_map(_unpacked_primal, linear.unwrap(linear.output))
@@ -103,8 +104,26 @@ def _unpacked_primal(output):
 def linearize(func, *primals):
     """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is ``J·tangents`` at the primals,
     for any number of tangents, without calling ``func`` again."""
-    linear = Linearization(func, primals, {}, None, False, JVP_API, check_tensor_outputs(JVP_API),
-                           transform="jvp")
+    for leaf in _pytree.flatten(primals)[0]:
+        if not isinstance(leaf, Tensor):  # PyTorch's first use of the primals, as a tensor
+            raise AttributeError(f"'{type(leaf).__name__}' object has no attribute 'new_empty'")
+    output = {}
+
+    def tensor_outputs(*args):
+        """The tensors of ``func``'s output; PyTorch passes its other leaves through."""
+        output["leaves"], output["spec"] = _pytree.flatten(func(*args))
+        return tuple(leaf for leaf in output["leaves"] if isinstance(leaf, Tensor))
+
+    linear = Linearization(tensor_outputs, primals, {}, None, False, JVP_API, lambda _: None,
+                           transform="forward", tangent_like=_linearize_tangent)
+    if not (linear.flat_inputs or linear.flat_outputs):  # PyTorch's traced function of no
+        # tangents and no tensor result is constant-folded away, then called with an argument
+        raise TypeError("forward() missing 1 required positional argument: 'flat_tangents'")
+
+    def with_other_leaves(tensors):
+        tensors = iter(tensors)
+        return _pytree.unflatten([next(tensors) if isinstance(leaf, Tensor) else leaf
+                                  for leaf in output["leaves"]], output["spec"])
 
     def jvp_fn(*tangents):
         flat, spec = _pytree.flatten(tangents)
@@ -117,9 +136,15 @@ def linearize(func, *primals):
                     raise RuntimeError(f"tangent:{index} with {what} {getattr(tangent, what)} in "
                                        f"flattened pytree doesn't match the {what} "
                                        f"{getattr(primal, what)} of the corresponding primal.")
-        return _pushed(linear, flat, strict=False)
+        return with_other_leaves(_pushed(linear, flat, strict=False) if linear.flat_outputs
+                                 else ())
 
-    return linear.unwrap(linear.output), jvp_fn
+    return with_other_leaves(linear.unwrap(linear.output)), jvp_fn
+
+
+def _linearize_tangent(primal):
+    """The tangent PyTorch's ``linearize`` traces with: one element expanded (strides 0)."""
+    return primal.new_empty(()).expand_as(primal)
 
 
 def _pushed(linear, flat_tangents, strict):

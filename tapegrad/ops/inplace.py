@@ -9,7 +9,7 @@ import contextlib
 import numpy as np
 
 from .. import dtypes
-from .._array_memory import address
+from .._array_memory import address, same_elements_in
 from ..memory_format import is_non_overlapping_and_dense
 from .._warnings import keep_numpy_quiet, warn_at_caller
 from ..autograd import grad_mode
@@ -400,9 +400,29 @@ def _writable(out):
     alias = out.view()
     try:
         alias.flags.writeable = True
-    except ValueError:
-        return out
+    except ValueError:  # a view of an expanded view (``x.unsqueeze(0).expand(2, ...)[0]``)
+        return _on_writable_owner(out)
     return alias
+
+
+def _on_writable_owner(out):
+    """``out`` rebuilt on the memory it views, when only a view between them is read-only
+    (numpy refuses to make a view of a read-only view writable); as it is when the memory
+    itself is read-only."""
+    owner = out
+    while owner.base is not None:
+        base = owner.base
+        if not isinstance(base, np.ndarray):  # numpy's as_strided holds its array in a wrapper
+            base = getattr(base, "base", None)
+        if not isinstance(base, np.ndarray):
+            break
+        owner = base
+    if not owner.flags.writeable:
+        return out
+    try:
+        return same_elements_in(out, owner, owner)
+    except (TypeError, ValueError):  # memory numpy cannot rebuild a view on
+        return out
 
 
 def _write(prim, target, arrays, params):

@@ -414,8 +414,10 @@ def _nan_to_num(a, nan, posinf, neginf):
 
 @_nan_to_num.vjp
 def _(ctx, grad, nan, posinf, neginf):
+    """PyTorch's ``grad * isfinite(a)``: a product, so a nan or infinite gradient (or tangent,
+    in forward mode) at a replaced element stays nan, as there."""
     (a,) = ctx.saved
-    return where(isfinite(a), grad, 0.0)
+    return grad * isfinite(a)
 
 
 def atan2(input, other):
