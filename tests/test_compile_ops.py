@@ -377,6 +377,15 @@ SAMPLES = {
     "multi_margin_loss": ([f(3, 4), ints(4, 3)], lambda x, y: F.multi_margin_loss(x, y, p=2)),
     "multilabel_margin_loss": ([f(3, 4), ints(4, 3, 4)], lambda x, y: F.multilabel_margin_loss(
         x, y.remainder(5) - 1)),
+    "multilabel_margin_loss_backward": ([f(3, 4), ints(4, 3, 4)],
+                                        lambda x, y: F.multilabel_margin_loss(
+                                            x, y.remainder(5) - 1)),
+    "multi_margin_loss_backward": ([f(3, 4), ints(4, 3)],
+                                   lambda x, y: F.multi_margin_loss(x, y, p=2)),
+    "soft_margin_loss_backward": ([f(3, 4), data(3, 4).sign()], F.soft_margin_loss),
+    "glu_backward": ([f(3, 4)], lambda x: F.glu(x, 1)),
+    "binary_cross_entropy_backward": ([f(3, 4), data(3, 4)], lambda x, t: F.binary_cross_entropy(
+        x.sigmoid(), (t > 0).float())),
     "pack_padded_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pack_padded_sequence(
         x, [3, 1]).data * 1),
     "pad_packed_sequence": ([f(3, 2, 4)], lambda x: T.nn.utils.rnn.pad_packed_sequence(
@@ -655,10 +664,7 @@ SAMPLES = {
 # argmax, which reads tensor data outside the op table (the warning names the primitive).
 GRAPH_BREAKS = {"as_strided_copy": "graph break",
                 # its output's length is read off the mask
-                "masked_select": "masked_select\\(\\) reads the value of a traced tensor",
-                # its slopes are read off x's and the labels' numbers in Python
-                "multilabel_margin_loss":
-                    "backward rule of 'multilabel_margin_loss' computes from tensor values"}
+                "masked_select": "masked_select\\(\\) reads the value of a traced tensor"}
 
 
 def _other_values(tensors):

@@ -343,7 +343,7 @@ def _run(roots, retain_graph, create_graph, targets, accumulate):
     check_nan = anomaly_mode._settings.enabled and anomaly_mode._settings.check_nan
     state = grad_mode._state
     grad_was_enabled, state.grad_enabled = state.grad_enabled, create_graph
-    outer_walk, state.walk = state.walk, (counts, roots, visits)
+    outer_walk, state.walk = state.walk, (counts, roots, visits, capture_nodes)
     recorder, profiled = _profiling.active, None  # a profiler's events for the current node
     try:
         while ready:
@@ -525,12 +525,25 @@ def _call(node, grads, create_graph, shared):
         if node.gradients_may_be_shared:
             shared.update(id(g._array) for g in input_grads if g is not None)
     if table is not None:
+        if table.post and not isinstance(node, _function.BackwardCFunction):
+            input_grads = _unneeded_as_none(node, input_grads)
         for hook in tuple(table.post):
             replaced = hook(input_grads, output_grads)
             if replaced is not None:
                 input_grads = _checked_hook_results(hook, input_grads, replaced)
                 shared.update(id(g._array) for g in input_grads if g is not None)
     return input_grads
+
+
+def _unneeded_as_none(node, input_grads):
+    """None for the inputs this walk does not need (those of ``grad()`` or ``backward(inputs=)``
+    that lead to no target): PyTorch's built-in nodes leave them uncomputed, so post hooks see
+    None (a custom Function's backward gives what it computed)."""
+    visits = grad_mode._state.walk[2]
+    if visits is None or len(input_grads) != len(node.next_functions):
+        return input_grads
+    return tuple(g if child in visits else None
+                 for (child, _), g in zip(node.next_functions, input_grads))
 
 
 def _complete(grads, count=None):

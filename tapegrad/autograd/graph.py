@@ -182,8 +182,8 @@ class RemovableHandle:
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
     """``fn(grads)`` once per backward pass, when the gradients of all of ``tensors`` that the
-    pass computes have arrived (None for the others); ``mode="any"``: ``fn(grad)`` with the
-    first one to arrive."""
+    pass computes have arrived (a list, None for the others); ``mode="any"``: ``fn(grad)`` with
+    the first one to arrive (tensors that don't require grad are skipped, as in PyTorch)."""
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = tuple(tensors)
@@ -193,26 +193,31 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         walk = _state.walk
         if pass_state["walk"] is not walk:  # the first gradient of a new pass
             pass_state["walk"], pass_state["grads"] = walk, [None] * len(tensors)
-            pass_state["waiting"] = {i for i, t in enumerate(tensors)
-                                     if _walk_reaches(walk, _edge_node(t))}
             if mode == "any":
                 fn(grad)
                 return
+            pass_state["waiting"] = {i for i, t in enumerate(tensors)
+                                     if _walk_reaches(walk, _edge_node(t))}
         elif mode == "any":
             return
         pass_state["grads"][position] = grad
         pass_state["waiting"].discard(position)
         if not pass_state["waiting"]:
-            fn(tuple(pass_state["grads"]))
+            fn(pass_state["grads"])
 
-    handles = [t.register_hook(lambda grad, i=i: arrived(i, grad)) for i, t in enumerate(tensors)]
+    handles = [t.register_hook(lambda grad, i=i: arrived(i, grad)) for i, t in enumerate(tensors)
+               if mode == "all" or t.requires_grad]
     return _MultiHandle(handles)
 
 
 def _walk_reaches(walk, node):
-    """Whether the backward walk ``(counts, roots, visits)`` runs ``node``."""
-    counts, roots, visits = walk
+    """Whether the backward walk ``(counts, roots, visits, captured)`` runs ``node`` (PyTorch's
+    ``_will_engine_execute_node``, which refuses a leaf whose gradient ``grad()`` returns)."""
+    counts, roots, visits, captured = walk
     reached = node in counts or any(node is root for (root, _), _ in roots)
+    if reached and type(node) is AccumulateGrad and node in captured:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not supported.")
     return reached and (visits is None or node in visits)
 
 
@@ -353,7 +358,7 @@ class PackedTensor:
     def __init__(self, tensor, hooks):
         pack_hook, self.unpack_hook = hooks
         version = tensor._version_counter.value
-        self.packed = _without_hooks(pack_hook, tensor)
+        self.packed = _without_hooks(pack_hook, tensor, grad_enabled=False)
         if tensor._version_counter.value != version:  # the op's own value would change under it
             raise RuntimeError(PACK_HOOK_INPLACE_ERROR)
 
@@ -365,15 +370,19 @@ class PackedTensor:
         return tensor
 
 
-def _without_hooks(hook, value):
+def _without_hooks(hook, value, grad_enabled=None):
     """Run a pack or unpack hook with no saved-tensor hooks in force, as PyTorch does: what the
-    hook computes (``t * t``) saves its own tensors plainly instead of packing them again."""
-    stack = _state.saved_tensors_hooks
+    hook computes (``t * t``) saves its own tensors plainly instead of packing them again.
+    ``grad_enabled``: the grad mode to run it in (PyTorch packs with grad mode off), where
+    not the current one."""
+    stack, grad_was_enabled = _state.saved_tensors_hooks, _state.grad_enabled
     _state.saved_tensors_hooks = []
+    if grad_enabled is not None:
+        _state.grad_enabled = grad_enabled
     try:
         return hook(value)
     finally:
-        _state.saved_tensors_hooks = stack
+        _state.saved_tensors_hooks, _state.grad_enabled = stack, grad_was_enabled
 
 
 

@@ -26,8 +26,9 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES
 from .broadcast import _sum_to, sum_to
-from .creation import zeros_like
-from .elementwise import _threshold_backward, where, zero_where
+from .creation import ones_like, zeros_like
+from .elementwise import (_mul_scalar, _sigmoid_backward, _threshold_backward, where,
+                          zero_where)
 from .erf import erf as _erf
 from .half_precision import in_float32
 from .inplace import apply_inplace
@@ -122,7 +123,8 @@ def gelu(input, approximate="none"):
 
 # ---------------------------------------------------------------------- pointwise activations
 
-def _backward_primitive(name, node, slope, curvature=None, differentiable=True):
+def _backward_primitive(name, node, slope, curvature=None, differentiable=True,
+                        double_backward=None):
     """PyTorch's ``xxx_backward``: ``grad * slope(value)``, ``value`` being the saved input (or,
     with ``result=True``, the result of an in-place forward). ``differentiable=False``: PyTorch
     has no derivative for it (see ``_without_derivative``).
@@ -133,8 +135,13 @@ def _backward_primitive(name, node, slope, curvature=None, differentiable=True):
     or a boolean mask (the gradient passes where it is True), or both as ``(mask, factor)``;
     ``curvature`` (the slope's derivative; None: zero) works on tensors. Where a mask is False the
     gradient is +0, as PyTorch's selects give, not ``grad * 0`` (-0 or nan).
+    ``double_backward(upstream * grad, value, result, **params)``, where given, is PyTorch's own
+    formula for the value's gradient (so that create_graph records its nodes).
     """
-    saves_for = None if curvature is None else {"grad": ("value",)}
+    if double_backward is None and curvature is not None:
+        def double_backward(scaled, value, result, **params):
+            return scaled * curvature(value, result, **params)
+    saves_for = None if double_backward is None else {"grad": ("value",)}
 
     def forward(grad, value, *, result, **params):
         factor = slope(value, result, **params)
@@ -161,10 +168,10 @@ def _backward_primitive(name, node, slope, curvature=None, differentiable=True):
         need_grad, need_value = ctx.needs_input_grad
         if not need_value:
             second = None
-        elif curvature is None:
+        elif double_backward is None:
             second = zeros_like(value)
         else:
-            second = upstream * grad * curvature(value, result, **params)
+            second = double_backward(upstream * grad, value, result, **params)
         return (prim(upstream, value, result=result, **params) if need_grad else None), second
 
     return prim
@@ -315,17 +322,19 @@ _celu = _pointwise("celu", "CeluBackward0", _elu_forward, _elu_backward)
 _celu_ = _pointwise("celu_", "CeluBackward1", _elu_forward, _elu_backward, saves="out")
 
 
-def _softplus_curvature(a, result, beta, threshold):
-    """beta·sigmoid'(beta·a) strictly below the threshold (PyTorch's softplus_double_backward):
-    at ``beta·a == threshold`` the slope is still the smooth one but its derivative is 0."""
-    s = (a * beta).sigmoid()
-    return _mask(a * beta < threshold, a) * beta * s * (1 - s)
+def _softplus_double_backward(scaled, a, result, beta, threshold):
+    """PyTorch's softplus_double_backward, ``sigmoid_backward(g, sigmoid(beta·a)) · mask ·
+    beta``, the mask strictly below the threshold: at ``beta·a == threshold`` the slope is
+    still the smooth one but its derivative is 0."""
+    x = a * beta
+    return _mul_scalar(_sigmoid_backward(scaled, x.sigmoid()) * _mask(x < threshold, scaled),
+                       factor=beta)
 
 
 _softplus_backward = _backward_primitive(
     "softplus_backward", "SoftplusBackwardBackward0",
     lambda a, result, beta, threshold: _softplus_slope(a, beta, threshold),
-    _softplus_curvature)
+    double_backward=_softplus_double_backward)
 _softplus = _pointwise("softplus", "SoftplusBackward0", _softplus_array, _softplus_backward)
 
 
@@ -370,7 +379,8 @@ _log_sigmoid = _pointwise(
 _hardswish_backward = _backward_primitive(
     "hardswish_backward", "HardswishBackwardBackward0",
     lambda a, result: (~(a <= -3), np.where(a < 3, a / 3 + 0.5, 1)),
-    lambda a, result: _mask((a > -3) & (a < 3), a) / 3)
+    double_backward=lambda scaled, a, result: where(  # (PyTorch's select: WhereBackward0)
+        (a > -3) & (a < 3), scaled / 3.0, zeros_like(scaled)))
 _hardswish = _pointwise(
     "hardswish", "HardswishBackward0",
     lambda a: a * np.clip(a + 3, 0, 6) / 6, _hardswish_backward)
@@ -499,18 +509,43 @@ def _glu(a, dim):
 @_glu.vjp
 def _(ctx, grad, dim):
     (a,) = ctx.saved
-    if a.dtype == dtypes.float16:  # in float32 and rounded once, as PyTorch's kernel, which
-        # rounds the sigmoid of the gate to float16 first
-        return _glu_gradient(grad.float(), a.float(), dim, gate_dtype=a.dtype).to(a.dtype)
-    return _glu_gradient(grad, a, dim)
+    return _glu_backward(grad, a, dim=dim)
 
 
-def _glu_gradient(grad, a, dim, gate_dtype=None):
+@primitive("glu_backward", node="GluBackwardBackward0", group=OTHER, saves=("grad", "a"))
+def _glu_backward(grad, a, dim):
+    """``[grad · s, grad · s (1 - s) · first]``, s the sigmoid of the gate; float16 in float32,
+    as PyTorch's kernel, which rounds the gate's sigmoid to float16 first."""
+    dtype = a.dtype
+    if dtype.itemsize < 4:
+        grad, a = grad.astype(np.float32), a.astype(np.float32)
+    first, second = np.split(a, 2, axis=dim)
+    with np.errstate(over="ignore"):
+        gate = (1 / (1 + libm.exp(-second))).astype(dtype).astype(a.dtype)
+    return np.concatenate([grad * gate, grad * first * gate * (1 - gate)], axis=dim).astype(dtype)
+
+
+@_glu_backward.vjp
+def _(ctx, upstream, dim):
+    """PyTorch's glu_double_backward and glu_double_backward_grad_output."""
+    grad, a = ctx.saved
+    need_grad, need_a = ctx.needs_input_grad
     half = a.shape[dim] // 2
-    first, gate = narrow(a, dim, 0, half), narrow(a, dim, half, half).sigmoid()
-    if gate_dtype is not None:
-        gate = gate.to(gate_dtype).to(a.dtype)
-    return cat([grad * gate, grad * first * gate * (1 - gate)], dim)
+    grad_grad = grad_a = None
+    if need_grad:
+        scaled = upstream * _glu_backward(ones_like(grad), a, dim=dim)
+        grad_grad = narrow(scaled, dim, 0, half) + narrow(scaled, dim, half, half)
+    if need_a:
+        first, gate = narrow(a, dim, 0, half), narrow(a, dim, half, half).sigmoid()
+        one_sub_gate = 1 - gate
+        gate_slope = gate * one_sub_gate
+        upstream_first, upstream_second = (narrow(upstream, dim, 0, half),
+                                           narrow(upstream, dim, half, half))
+        second_order = gate_slope * one_sub_gate - gate.pow(2) * one_sub_gate
+        grad_a = cat([upstream_second * grad * gate_slope,
+                      upstream_first * grad * gate_slope
+                      + upstream_second * first * grad * second_order], dim)
+    return grad_grad, grad_a
 
 
 def _times_noise(a, noise):

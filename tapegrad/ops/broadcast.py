@@ -58,7 +58,19 @@ def sum_to(tensor, shape):
     """Sum ``tensor`` down to ``shape`` (the gradient of broadcasting); a no-op when equal."""
     if tensor._array.shape == shape:
         return tensor
-    return _sum_to(tensor, shape=tuple(shape))
+    result = _sum_to(tensor, shape=tuple(shape))
+    if result._grad_fn is not None:  # (recorded: create_graph) under PyTorch's node for it
+        result._grad_fn.__class__ = _sum_to.variant_node_class(
+            _sum_to_node(tensor._array.ndim, shape))
+    return result
+
+
+def _sum_to_node(ndim, shape):
+    """The last node ATen's ``sum_to`` records: a whole sum (``SumBackward0``) for a 0-d shape,
+    else a sum keeping its dims (``SumBackward1``), viewed as ``shape`` when dims lead."""
+    if not shape:
+        return "SumBackward0"
+    return "ViewBackward0" if ndim > len(shape) else "SumBackward1"
 
 
 def sum_to_size(input, *size):

@@ -13,7 +13,8 @@ from .elementwise import logical_xor, sub, where
 from .inplace import apply_inplace
 from .layout import _dims_of, _flip, triu
 from .operands import CPP_TYPE_NAMES, refuse_complex
-from .reduction import aminmax_over, check_differentiable_dtype, in_dtype, normalize_dims
+from .reduction import (aminmax_over, check_differentiable_dtype, in_dtype, normalize_dims,
+                        unsqueeze_reduced)
 from .reduction import sum as _reduce_sum
 from .signatures import invalid_combination
 from .registry import OTHER, REDUCTION, Primitive, primitive
@@ -327,9 +328,8 @@ def _(ctx, grad, dims, keepdim):
     shape = ctx.input_shapes[0]
     if not shape:
         return grad
-    if not keepdim:
-        kept = tuple(1 if dims is None or d in dims else s for d, s in enumerate(shape))
-        grad, out = reshape(grad, kept), reshape(out, kept)
+    if not keepdim:  # (PyTorch's prod_backward: unsqueezed, a whole product broadcast)
+        grad, out = unsqueeze_reduced(grad, shape, dims), unsqueeze_reduced(out, shape, dims)
     if not (a == 0)._array.any():
         return grad * (out / a)
     if dims is None:

@@ -10,7 +10,7 @@ from ..memory_format import (_element_strides, _empty_strided, contiguous_format
                              is_non_overlapping_and_dense, suggested)
 from ..tensor import _LEGACY_TYPE_NAMES, Size, Tensor
 from .broadcast import expand
-from .creation import _index, eye
+from .creation import _index, arange, zeros
 from .inplace import fill_
 from .legacy_print import legacy_print
 from .operands import broadcast_error
@@ -172,12 +172,23 @@ def _repeat(a, repeats):
 
 @_repeat.vjp
 def _(ctx, grad, repeats):
-    """Each input element received one gradient per copy: fold the copies out and sum them."""
+    """Each input element received one gradient per copy: PyTorch's repeat_backward sums the
+    leading new dims away one at a time, then folds each repeated dim out as (repeat, size)
+    and sums the copies in one go (so that create_graph records its nodes)."""
     shape = ctx.input_shapes[0]
-    padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
-    folded = [n for pair in zip(repeats, padded) for n in pair]
-    copies = tuple(range(0, 2 * len(repeats), 2))
-    return reshape(_reduce_sum(reshape(grad, folded), copies), shape)
+    if 0 in repeats:
+        return zeros(shape, dtype=grad.dtype)
+    for _ in range(len(repeats) - len(shape)):
+        grad = _reduce_sum(grad, 0)
+    folded, copies = [], []
+    for repeat, size in zip(repeats[len(repeats) - len(shape):], shape):
+        if repeat != 1:
+            copies.append(len(folded))
+            folded.append(repeat)
+        folded.append(size)
+    if copies:
+        grad = _reduce_sum(reshape(grad, tuple(folded)), tuple(copies))
+    return grad
 
 
 def repeat(input, *sizes, repeats=None):
@@ -453,8 +464,13 @@ def _trace(a):
 
 @_trace.vjp
 def _(ctx, grad):
+    """PyTorch's trace_backward: ``grad`` filled into the diagonal of zeros (no ``inf * 0``
+    off it), viewed as the matrix."""
+    from .scatter import _index_fill_tensor  # (scatter builds on this module)
     rows, columns = ctx.input_shapes[0]
-    return expand(grad, (rows, columns)) * eye(rows, columns, dtype=grad.dtype)
+    diagonal = arange(0, builtins.min(rows, columns) * (columns + 1), columns + 1)
+    filled = _index_fill_tensor(zeros(rows * columns, dtype=grad.dtype), diagonal, grad, dim=0)
+    return reshape(filled, (rows, columns))
 
 
 def trace(input):

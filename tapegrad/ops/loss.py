@@ -17,11 +17,11 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _LEGACY_TYPE_NAMES, Tensor
-from .activation import require_floating
+from .activation import _log_sigmoid, _without_derivative, require_floating
 from .broadcast import broadcast_to, sum_to
-from .elementwise import _div_scalar, check_in_place_broadcast, where
+from .elementwise import _div_scalar, _mul_scalar, check_in_place_broadcast, where
 from .layout import broadcast_shapes
-from .creation import arange, zeros_like
+from .creation import zeros_like
 from .operands import broadcast_error
 from . import libm
 from .registry import OTHER, primitive
@@ -263,18 +263,63 @@ def _apply_reduction(loss, reduction):
 
 @_binary_cross_entropy.vjp
 def _(ctx, grad, weight, reduction):
+    """PyTorch's: ``binary_cross_entropy_backward`` for the input (a primitive, whose second
+    derivatives are PyTorch's formulas), ``-logit(x) * grad`` for the target."""
     x, target = ctx.saved
-    if reduction == "mean":
-        grad = grad / x.numel()
-    if weight is not None:
-        grad = grad * Tensor._make(weight)
     need_x, need_target = ctx.needs_input_grad
     grad_x = grad_target = None
     if need_x:
-        grad_x = grad * (x - target) / (x * (1 - x)).clamp_min(_EPSILON)
-    if need_target:
-        grad_target = grad * -x.logit()  # PyTorch's: log(1 - x) - log(x), not clamped
+        grad_x = _binary_cross_entropy_backward(grad, x, target, weight=weight,
+                                                reduction=reduction)
+    if need_target:  # PyTorch's: log(1 - x) - log(x), not clamped
+        grad_target = _weighted_and_reduced(-x.logit() * grad, weight, reduction)
     return grad_x, grad_target
+
+
+@primitive("binary_cross_entropy_backward", node="BinaryCrossEntropyBackwardBackward0",
+           group=OTHER, saves=("grad", "x", "target"))
+def _binary_cross_entropy_backward(grad, x, target, weight, reduction):
+    """``grad (x - t) / max(x (1 - x), eps)``, times the weight, over the count for a mean: the
+    kernel's order of operations."""
+    one = x.dtype.type(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        grad_x = grad * (x - target) / np.maximum((one - x) * x, x.dtype.type(_EPSILON))
+    if weight is not None:
+        grad_x = grad_x * weight
+    if reduction == "mean":
+        grad_x = grad_x / x.dtype.type(x.size)
+    return np.asarray(grad_x, dtype=x.dtype)
+
+
+@_binary_cross_entropy_backward.vjp
+def _(ctx, upstream, weight, reduction):
+    """PyTorch's ``binary_cross_entropy_double_backward*``: exact second derivatives with ``eps``
+    added to ``x`` and ``1 - x`` (so a saturated input still gets one), and, for the target,
+    the first derivative's clamped denominator."""
+    grad, x, target = ctx.saved
+    need_grad, need_x, need_target = ctx.needs_input_grad
+    weight = None if weight is None else Tensor._make(weight)
+    count = x.numel()
+    grad_grad = grad_x = grad_target = None
+    if need_grad:
+        grad_grad = (x - target) / ((x + _EPSILON) * (1 - x + _EPSILON)) * upstream
+        if weight is not None:
+            grad_grad = grad_grad * weight
+        if reduction == "mean":
+            grad_grad = _div_scalar(grad_grad, divisor=count)
+        grad_grad = sum_to(grad_grad, grad.shape)  # (the engine's sum, in PyTorch)
+    if need_x:
+        grad_x = ((x * x - 2 * x * target + target)
+                  / ((x + _EPSILON).pow(2) * (1 - x + _EPSILON).pow(2))) * (upstream * grad)
+        grad_x = _weighted_and_reduced(grad_x, weight, reduction)
+    if need_target:
+        grad_target = -upstream * grad
+        if weight is not None:
+            grad_target = grad_target * weight
+        with grad_mode.no_grad():
+            denominator = ((1 - x) * x).clamp_min(_EPSILON)
+        grad_target = _weighted_and_reduced(grad_target / denominator, None, reduction)
+    return grad_grad, grad_x, grad_target
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
@@ -366,20 +411,20 @@ def _(ctx, grad, weight, pos_weight, reduction):
             grad_x = (x.sigmoid() - target) * grad
         if need_target:
             grad_target = -x * grad
-    else:
+    else:  # PyTorch's formulas, so that their second derivatives record its nodes
         pos_weight = Tensor._make(pos_weight)
         if need_x:
-            grad_x = ((1 - target) - ((pos_weight - 1) * target + 1) * (-x).sigmoid()) * grad
+            weighted_target = pos_weight * target
+            grad_x = ((weighted_target + 1 - target) * x.sigmoid() - weighted_target) * grad
         if need_target:
-            softplus_of_negative = (-x).clamp_min(0) + (1 + (-x.abs()).exp()).log()
-            grad_target = ((pos_weight - 1) * softplus_of_negative - x) * grad
+            grad_target = (_log_sigmoid(-x) - _log_sigmoid(x) * pos_weight) * grad
     return tuple(None if g is None else _weighted_and_reduced(g, weight, reduction)
                  for g in (grad_x, grad_target))
 
 
 def _weighted_and_reduced(grad, weight, reduction):
     if weight is not None:
-        grad = grad * Tensor._make(weight)
+        grad = grad * (weight if isinstance(weight, Tensor) else Tensor._make(weight))
     if reduction == "mean":
         grad = _div_scalar(grad, divisor=_numel(grad.shape))
     return grad
@@ -427,11 +472,13 @@ def _mse_loss(a, b, reduction):
     return _apply_reduction(difference * difference, reduction)
 
 
-def _pointwise_loss_backward(name, node, slope, curvature):
+def _pointwise_loss_backward(name, node, slope, double_backward):
     """The gradient of a loss ``sum/mean of f(a - b)`` for ``a``, ``slope(a - b) * grad``
     (divided by the count for a mean), as a primitive of its own: under create_graph it records
-    PyTorch's ``XxxLossBackwardBackward0``, whose rule gives the loss's second derivatives from
-    ``curvature`` (f'' written with tapegrad ops). ``slope`` works on numpy arrays."""
+    PyTorch's ``XxxLossBackwardBackward0``, whose rule gives the loss's second derivatives as
+    PyTorch's ``xxx_loss_double_backward`` does: ``double_backward(upstream * grad, a - b)``
+    (f'' times it, written with tapegrad ops), then divided by the count for a mean. ``slope``
+    works on numpy arrays."""
     def forward(grad, a, b, *, reduction, **params):
         grad = _reduce_gradient(grad, reduction, a.size)
         return (slope(a - b, **params) * grad).astype(np.result_type(a, b), copy=False)
@@ -446,8 +493,9 @@ def _pointwise_loss_backward(name, node, slope, curvature):
         if need_grad:  # linear in the gradient: the rule itself, summed back to its shape
             grad_grad = sum_to(prim(upstream, a, b, reduction=reduction, **params), grad.shape)
         if need_a or need_b:
-            grad_a = upstream * curvature(a - b, **params) * _reduce_gradient(
-                grad, reduction, _numel(ctx.input_shapes[1]))
+            grad_a = double_backward(upstream * grad, a - b, **params)
+            if reduction == "mean":
+                grad_a = _div_scalar(grad_a, divisor=_numel(ctx.input_shapes[1]))
         return grad_grad, grad_a if need_a else None, -grad_a if need_b else None
 
     return prim
@@ -468,7 +516,8 @@ def _loss_rule(backward):
 
 
 _mse_loss_backward = _pointwise_loss_backward(
-    "mse_loss_backward", "MseLossBackwardBackward0", lambda d: 2 * d, lambda d: 2)
+    "mse_loss_backward", "MseLossBackwardBackward0", lambda d: 2 * d,
+    lambda scaled, d: _mul_scalar(scaled, factor=2))
 _mse_loss.vjp(_loss_rule(_mse_loss_backward))
 
 
@@ -495,13 +544,16 @@ def _robust_loss(name, node, forward, width):
         distance, scale = width(**params)
         return np.clip(difference, -distance, distance) * scale
 
-    def curvature(difference, **params):
+    def double_backward(scaled, difference, **params):
+        """``scaled`` where the loss is quadratic, over the distance where the slope is scaled
+        by its inverse (PyTorch's huber and smooth_l1 double backward)."""
         distance, scale = width(**params)
-        return (difference.abs() < distance).to(difference.dtype) * scale
+        scaled = scaled * (difference.abs() < distance).to(scaled.dtype)
+        return scaled if scale == 1 else _div_scalar(scaled, divisor=distance)
 
     prim = primitive(name, node=node, group=OTHER, saves=("a", "b"))(forward)
     prim.vjp(_loss_rule(_pointwise_loss_backward(
-        name + "_backward", node[:-1] + "Backward0", slope, curvature)))
+        name + "_backward", node[:-1] + "Backward0", slope, double_backward)))
     return prim
 
 
@@ -583,10 +635,42 @@ def _soft_margin_loss(x, target, reduction):
 @_soft_margin_loss.vjp
 def _(ctx, grad, reduction):
     x, target = ctx.saved
-    grad = _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
-    scaled = grad * (-target * x).sigmoid()
     need_x, need_target = ctx.needs_input_grad
-    return -target * scaled if need_x else None, -x * scaled if need_target else None
+    grad_x = grad_target = None
+    if need_x:
+        grad_x = _soft_margin_loss_backward(grad, x, target, reduction=reduction)
+    if need_target:  # (only reached without grad mode: PyTorch has no target gradient)
+        grad = _reduce_gradient(grad, reduction, _numel(ctx.input_shapes[0]))
+        grad_target = -x * (grad * (-target * x).sigmoid())
+    return grad_x, grad_target
+
+
+@primitive("soft_margin_loss_backward", node="SoftMarginLossBackwardBackward0", group=OTHER,
+           saves=("grad", "x", "target"))
+def _soft_margin_loss_backward(grad, x, target, reduction):
+    """ATen's ``-norm · t · z / (1 + z) · grad``, ``z = exp(-t x)``, in its order."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        norm = np.divide(1.0, np.float64(x.size)) if reduction == "mean" else 1.0
+        z = libm.exp(-target * x)
+        return np.asarray(target * z * x.dtype.type(-norm) / (z + 1) * grad, dtype=x.dtype)
+
+
+@_soft_margin_loss_backward.vjp
+def _(ctx, upstream, reduction):
+    """PyTorch's soft_margin_loss_double_backward, ``g · t² · z / (1 + z)²``, over the count
+    for a mean."""
+    grad, x, target = ctx.saved
+    need_grad, need_x, _ = ctx.needs_input_grad
+    grad_grad = grad_x = None
+    if need_grad:  # linear in the gradient: the rule itself, summed back to its shape
+        grad_grad = sum_to(_soft_margin_loss_backward(upstream, x, target, reduction=reduction),
+                           grad.shape)
+    if need_x:
+        z = (x * -target).exp()
+        grad_x = upstream * grad * (target * target) * z / ((z + 1) * (z + 1))
+        if reduction == "mean":
+            grad_x = _div_scalar(grad_x, divisor=x.numel())
+    return grad_grad, grad_x, None
 
 
 def soft_margin_loss(input, target, reduction="mean"):
@@ -632,18 +716,34 @@ def _multi_margin_loss(x, target, *, p, margin, weight, reduction):
 @_multi_margin_loss.vjp
 def _(ctx, grad, p, margin, weight, reduction):
     x, target = ctx.saved
-    rows, labels = x.reshape(-1, x.shape[-1]), target.reshape(-1, 1)
+    return _multi_margin_loss_backward(grad, x, target=target._array, p=p, margin=margin,
+                                       weight=weight, reduction=reduction), None
+
+
+def _multi_margin_loss_backward_forward(grad, x, *, target, p, margin, weight, reduction):
+    """Each active hinge's slope (1, or ``2 z`` for p=2) for its class, their sum taken from
+    the target's, times the gradient over the class count."""
+    rows, labels = x.reshape(-1, x.shape[-1]), target.reshape(-1)
     batch, classes = rows.shape
-    is_target = labels == arange(classes)
-    z = margin - (rows * is_target).sum(1, keepdim=True) + rows
-    active = ((z > 0) & ~is_target).to(x.dtype)
-    slope = active if p == 1 else 2 * z * active
+    index = np.arange(labels.size)
+    z = margin - rows[index, labels][:, None] + rows
+    is_target = np.zeros(rows.shape, dtype=bool)
+    is_target[index, labels] = True
+    active = (z > 0) & ~is_target
+    slope = active.astype(x.dtype) if p == 1 else 2 * z * active
     if weight is not None:
-        slope = slope * Tensor._make(weight)[labels]
+        slope = slope * weight[labels][:, None]
     if reduction == "none":
         grad = grad.reshape(-1, 1)
-    slope = slope * (_reduce_gradient(grad, reduction, batch) / classes)
-    return (slope - is_target.to(x.dtype) * slope.sum(1, keepdim=True)).reshape(x.shape), None
+    slope = (slope * (_reduce_gradient(grad, reduction, batch) / classes)).astype(x.dtype)
+    return (slope - is_target * slope.sum(1, keepdims=True)).astype(x.dtype).reshape(x.shape)
+
+
+# PyTorch has no derivative for the margin losses' backward kernels: under create_graph their
+# gradient is recorded as a NotImplemented node, which refuses a second derivative.
+_multi_margin_loss_backward = _without_derivative(primitive(
+    "multi_margin_loss_backward", node="NotImplemented", group=OTHER)(
+        _multi_margin_loss_backward_forward))
 
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, reduction="mean"):
@@ -713,19 +813,30 @@ def _multilabel_margin_loss(x, target, *, reduction):
 
 @_multilabel_margin_loss.vjp
 def _(ctx, grad, reduction):
+    x, target = ctx.saved
+    return _multilabel_margin_loss_backward(grad, x, target=target._array,
+                                            reduction=reduction), None
+
+
+def _multilabel_margin_loss_backward_forward(grad, x, *, target, reduction):
     """Each active hinge adds 1/C to its class i and takes 1/C from its label j (a piecewise
     linear loss: the slopes are constants, read off the saved values)."""
-    x, target = ctx.saved
-    rows = x._array.reshape(-1, x.shape[-1])
-    labels = target._array.reshape(-1, x.shape[-1])
+    rows = x.reshape(-1, x.shape[-1])
+    labels = target.reshape(-1, x.shape[-1])
     _, active, listed = _multilabel_slopes(rows, labels)
     slopes = active.sum(1).astype(rows.dtype)
     np.add.at(slopes, (np.nonzero(listed)[0], labels[listed]), -active.sum(2)[listed])
     batch, classes = rows.shape
     if reduction == "none":
         grad = grad.reshape(-1, 1)
-    slopes = Tensor._make((slopes / classes).astype(rows.dtype))
-    return (slopes * _reduce_gradient(grad, reduction, batch)).reshape(x.shape), None
+    slopes = (slopes / classes).astype(rows.dtype)
+    return np.asarray(slopes * _reduce_gradient(grad, reduction, batch),
+                      dtype=rows.dtype).reshape(x.shape)
+
+
+_multilabel_margin_loss_backward = _without_derivative(primitive(
+    "multilabel_margin_loss_backward", node="NotImplemented", group=OTHER)(
+        _multilabel_margin_loss_backward_forward))
 
 
 def multilabel_margin_loss(input, target, reduction):

@@ -21,7 +21,7 @@ from .inplace import written_back
 from .half_precision import in_float32
 from .matrix import check_square_shape, inverse_or_inf, svdvals
 from .operands import CPP_TYPE_NAMES, broadcast_error, check_overloads
-from .reduction import amax, amin, normalize_dims
+from .reduction import amax, amin, normalize_dims, unsqueeze_reduced
 from .reduction import sum as _reduce_sum
 from .registry import OTHER, REDUCTION, primitive
 from .shape import narrow, permute, reshape, squeeze, unsqueeze
@@ -55,9 +55,9 @@ def _vector_norm(a, ord, dims, keepdim):
 def _(ctx, grad, ord, dims, keepdim):
     a, norm_value = ctx.saved
     shape = ctx.input_shapes[0]
-    if not keepdim:
-        kept = tuple(1 if dims is None or d in dims else s for d, s in enumerate(shape))
-        grad, norm_value = reshape(grad, kept), reshape(norm_value, kept)
+    if not keepdim:  # (PyTorch's norm_backward: unsqueezed, a whole norm broadcast)
+        grad = unsqueeze_reduced(grad, shape, dims)
+        norm_value = unsqueeze_reduced(norm_value, shape, dims)
     if a._array.dtype == np.float16:  # in float32 and rounded once, as the forward
         return _norm_gradient(grad.float(), a.float(), norm_value.float(), ord, dims).half()
     return _norm_gradient(grad, a, norm_value, ord, dims)
@@ -70,13 +70,15 @@ def _norm_gradient(grad, a, norm_value, ord, dims):
     if ord == 0:  # a count: PyTorch's rule gives no gradient at all (``x.grad`` stays None)
         return None
     if ord == 1:
-        return grad * sign(a)
-    if builtins.abs(ord) == _INF:
+        return a.sgn() * grad  # PyTorch's sgn (SgnBackward0 under create_graph)
+    if builtins.abs(ord) == _INF:  # PyTorch's order: sgn(a) * ((grad / count) * mask)
         attains = (abs(a) == norm_value).to(grad.dtype)
-        return grad * sign(a) * attains / _reduce_sum(attains, dims, keepdim=True)
+        return a.sgn() * ((grad / _reduce_sum(attains, dims, keepdim=True)) * attains)
     at_zero = norm_value == 0
     safe_norm = where(at_zero, 1.0, norm_value)  # no 0/0, even in a second derivative
-    scale = grad / safe_norm if ord == 2 else grad / safe_norm ** (ord - 1)
+    if ord == 2:  # PyTorch's grad * (a / norm), zero where the norm is
+        return grad * where(at_zero, 0.0, a / safe_norm)
+    scale = grad / safe_norm ** (ord - 1)
     return where(at_zero, 0.0, scale) * _signed_power(a, ord - 1)
 
 
@@ -286,10 +288,20 @@ def _dist(a, b, p):
 @_dist.vjp
 def _(ctx, grad, p):
     a, b, out = ctx.saved
-    difference = a - b
-    kept = (1,) * difference._array.ndim
-    g = _norm_gradient(reshape(grad, kept), difference, reshape(out, kept), p, None)
-    return sum_to(g, ctx.input_shapes[0]), sum_to(-g, ctx.input_shapes[1])
+    difference = a - b  # (PyTorch's norm_backward over no dim: the 0-d gradient broadcasts)
+    need_a, need_b = ctx.needs_input_grad
+    g = _norm_gradient(grad, difference, out, p, None)
+    if g is None:  # p = 0: no gradient, which PyTorch's rule then negates for ``other``
+        if need_b:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor "
+                               "in C++) for argument #0 'self'")
+        return None, None
+    if need_a and need_b:  # each its own norm_backward, as PyTorch's (two paths from ``grad``)
+        g_b = -_norm_gradient(grad, difference, out, p, None)
+    else:
+        g_b = -g if need_b else None
+    return (sum_to(g, ctx.input_shapes[0]) if need_a else None,
+            None if g_b is None else sum_to(g_b, ctx.input_shapes[1]))
 
 
 def dist(input, other, p=2):

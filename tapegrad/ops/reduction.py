@@ -106,12 +106,23 @@ def _takes_a_dim(function):
 
 def _unreduce(grad, shape, dims, keepdim):
     """Broadcast a reduced gradient back over the reduced dimensions of ``shape``."""
-    if not keepdim and dims is not None:
-        kept = list(shape)
-        for d in dims:
-            kept[d] = 1
-        grad = _reshape(grad, shape=tuple(kept))
+    if not keepdim:
+        grad = unsqueeze_reduced(grad, shape, dims)
     return _expand(grad, shape=shape)
+
+
+def unsqueeze_reduced(reduced, shape, dims):
+    """``reduced`` (reduced over ``dims`` of ``shape``, not keeping them) with its size-1 dims
+    back, unsqueezed one at a time from the first, as PyTorch's ``unsqueeze_multiple`` (so that
+    create_graph records its nodes: ``SqueezeBackward1`` last in the gradient's gradient); a
+    whole reduction (``dims`` None) is left 0-d, to broadcast."""
+    if dims is None:
+        return reduced
+    kept = list(reduced._array.shape)
+    for d in sorted(d % len(shape) for d in dims):
+        kept.insert(d, 1)
+        reduced = _unsqueeze(reduced, shape=tuple(kept))
+    return reduced
 
 
 def _count(shape, dims):
@@ -295,8 +306,8 @@ def evenly_distribute(grad, a, out):
     """The gradient of a full reduction that picks a value (max, min, median), shared evenly
     among the entries equal to it (the nans, when it is nan), +0 elsewhere: PyTorch's
     evenly_distribute_backward."""
-    hits = (a == out) | (a.isnan() & out.isnan())
-    return zero_unless(hits, grad / hits.sum())
+    hits = (a == out) | (a.isnan() & out.isnan())  # (zeros filled: MaskedFillBackward1)
+    return _masked_fill_tensor(zeros(a.shape, dtype=grad.dtype), hits, grad / hits.sum())
 
 
 @_amax.vjp
@@ -311,10 +322,21 @@ def _(ctx, grad, dims, keepdim, largest):
 def _shared_among_ties(grad, a, out, shape, dims, keepdim):
     """amax's and amin's gradient: each reduced slice's gradient split evenly among the
     entries equal to its extremum ``out``."""
-    hit = (a == _unreduce(out, shape, dims, keepdim)).to(a.dtype)
+    hit = (a == _restored_dims(out, shape, dims, keepdim)).to(a.dtype)
     count = _sum(hit, dims=dims, keepdim=True) if dims is not None else _sum_all(
         hit, dims=None, keepdim=False)
-    return _unreduce(grad, shape, dims, keepdim) * hit / count
+    return (_restored_dims(grad, shape, dims, keepdim) / count) * hit  # PyTorch's order
+
+
+def _restored_dims(reduced, shape, dims, keepdim):
+    """``reduced`` reshaped with size-1 dims where ``dims`` were reduced (PyTorch's
+    ``restore_reduced_dims``, a reshape, which amax's and amin's gradient broadcast from)."""
+    if keepdim or dims is None:
+        return reduced
+    kept = list(shape)
+    for d in dims:
+        kept[d] = 1
+    return _reshape(reduced, shape=tuple(kept))
 
 
 _aminmax = Primitive("aminmax", lambda a, dims, keepdim: (
@@ -540,8 +562,10 @@ def _(ctx, grad, dims, keepdim, correction):
 
 
 def _var_gradient(grad, a, shape, dims, keepdim, correction):
-    scale = np.divide(2.0, builtins.max(_count(shape, dims) - correction, 0))  # inf at no dof
-    return _unreduce(grad, shape, dims, keepdim) * _centered(a, dims) * scale
+    """PyTorch's var_backward, ``(2 / (n - correction) * grad) * (a - mean)``."""
+    with np.errstate(divide="ignore"):  # inf at no dof; negative past it, as PyTorch's
+        scale = np.divide(2.0, np.float64(_count(shape, dims) - correction))
+    return (_unreduce(grad, shape, dims, keepdim) * scale) * _centered(a, dims)
 
 
 @_std.vjp
@@ -551,11 +575,12 @@ def _(ctx, grad, dims, keepdim, correction):
 
 
 def _std_gradient(grad, a, out, shape, dims, keepdim, correction):
+    """PyTorch's std_backward: var's gradient of ``grad / (2 std)`` (so that under create_graph
+    it records the same operations)."""
     from .scatter import masked_fill  # (scatter builds on this module)
-    n = builtins.max(_count(shape, dims) - correction, 0)
     # a constant slice (std 0) gets a zero gradient, not 0/0, as PyTorch's std_backward
-    scaled = masked_fill(grad / out, out == 0, 0.0)
-    return (_unreduce(scaled, shape, dims, keepdim) * _centered(a, dims)) / n
+    scaled = masked_fill(grad / (out * 2), out == 0, 0.0)
+    return _var_gradient(scaled, a, shape, dims, keepdim, correction)
 
 
 def _correction(unbiased, correction):
@@ -888,6 +913,6 @@ def _count_nonzero(a, axis):
 
 
 from .creation import zeros  # noqa: E402
-from .elementwise import div_scalar, zero_unless  # noqa: E402
-from .shape import _reshape  # noqa: E402  (shape's rules need reductions in turn)
-from .scatter import _scatter  # noqa: E402
+from .elementwise import div_scalar  # noqa: E402
+from .shape import _reshape, _unsqueeze  # noqa: E402  (shape's rules need reductions in turn)
+from .scatter import _masked_fill_tensor, _scatter  # noqa: E402

@@ -54,15 +54,16 @@ _masked_fill_tensor.inplace = lambda out, mask, value: np.copyto(out, value, whe
 
 @_masked_fill.vjp
 def _(ctx, grad, value):
-    (mask,) = ctx.saved
-    return sum_to(where(mask, 0.0, grad), ctx.input_shapes[0]), None
+    (mask,) = ctx.saved  # PyTorch's grad.masked_fill(mask, 0) (MaskedFillBackward0 in turn)
+    return sum_to(_masked_fill(grad, mask, value=0.0), ctx.input_shapes[0]), None
 
 
 @_masked_fill_tensor.vjp
 def _(ctx, grad):
     (mask,) = ctx.saved
     needs_input, _, needs_value = ctx.needs_input_grad
-    return (sum_to(where(mask, 0.0, grad), ctx.input_shapes[0]) if needs_input else None, None,
+    return (sum_to(_masked_fill(grad, mask, value=0.0), ctx.input_shapes[0]) if needs_input
+            else None, None,
             _reduce_sum(where(mask, grad, 0.0)) if needs_value else None)
 
 
@@ -1032,9 +1033,12 @@ def _take(a, index):
 
 @_take.vjp
 def _(ctx, grad):
+    """PyTorch's take_backward: ``grad`` added into zeros at the flat positions (a ``put``,
+    PutBackward0 under create_graph)."""
+    from .overwrite import _put  # (overwrite builds on this module)
     (index,) = ctx.saved
-    flat = Tensor._make(np.zeros(int(np.prod(ctx.input_shapes[0])), grad._array.dtype))
-    return _index_put_accumulate(flat, grad, key=(index._array,)).reshape(ctx.input_shapes[0]), None
+    zeros = Tensor._make(np.zeros(ctx.input_shapes[0], grad._array.dtype))
+    return _put(zeros, index, grad, accumulate=True), None
 
 
 def take(input, index):

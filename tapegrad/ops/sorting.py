@@ -25,7 +25,7 @@ from .cumulative import NO_DIM, required_dim
 from .layout import _dims_of, laid_out_like
 from .reduction import evenly_distribute, return_types
 from .registry import OTHER, Primitive, _edge, primitive
-from .scatter import _scatter_add
+from .scatter import _scatter, _scatter_add
 from .signatures import invalid_combination
 from .shape import _axis, gather, no_dimensions_error, reshape, squeeze, transpose, unsqueeze
 
@@ -47,9 +47,13 @@ def _row_major(values, a):
     return np.asarray(values, order="C")  # (0-d stays 0-d)
 
 
-def _take_along(name, node, layout=None):
+def _take_along(name, node, layout=None, accumulate=False):
     """A value-selecting primitive: ``values = input`` at ``indices`` along ``dim``, laid out
-    by ``layout(values, input)`` when the ATen kernel has its own rule for that."""
+    by ``layout(values, input)`` when the ATen kernel has its own rule for that. Its gradient
+    is scattered into zeros (PyTorch's value_selecting_reduction_backward, ScatterBackward0
+    under create_graph), or added where indices repeat (``accumulate``: the running extrema's
+    cummaxmin_backward)."""
+    place = _scatter_add if accumulate else _scatter
     forward = _take_along_forward if layout is None else (
         lambda a, indices, *, dim, keepdim: layout(
             _take_along_forward(a, indices, dim=dim, keepdim=keepdim), a))
@@ -66,7 +70,7 @@ def _take_along(name, node, layout=None):
             return reshape(flat, shape), None
         if not keepdim:
             grad = grad.unsqueeze(dim)
-        return _scatter_add(zeros(shape, dtype=grad.dtype), indices, grad, dim=dim), None
+        return place(zeros(shape, dtype=grad.dtype), indices, grad, dim=dim), None
     return prim
 
 
@@ -78,8 +82,8 @@ _kthvalue_values = _take_along("kthvalue", "KthvalueBackward0")
 _median_values = _take_along("median", "MedianBackward1")
 _nanmedian_values = _take_along("nanmedian", "NanmedianBackward1")
 _mode_values = _take_along("mode", "ModeBackward0")
-_cummax_values = _take_along("cummax", "CummaxBackward0", _row_major)
-_cummin_values = _take_along("cummin", "CumminBackward0", _row_major)
+_cummax_values = _take_along("cummax", "CummaxBackward0", _row_major, accumulate=True)
+_cummin_values = _take_along("cummin", "CumminBackward0", _row_major, accumulate=True)
 
 
 def _lower_median(a, ignore_nan):
