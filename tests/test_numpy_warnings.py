@@ -66,3 +66,20 @@ def test_recorded_warnings_show_none_from_tapegrad_and_the_users_own():
         loss.backward()
         np.log(np.zeros(1))  # the user's own numpy: warns as numpy always does
     assert [str(w.message) for w in caught] == ["divide by zero encountered in log"]
+
+
+@pytest.mark.parametrize("reduction", [
+    lambda: tg.empty(0, dtype=tg.float16).mean(),
+    lambda: tg.empty(0, 3).var(0),
+    lambda: tg.empty(0, dtype=tg.complex64).var(),
+    lambda: tg.std_mean(tg.empty(0)),
+], ids=["float16 mean", "var along an empty dim", "complex var", "std_mean"])
+def test_reductions_of_nothing_give_nan_with_pytorchs_warning_only(reduction):
+    """numpy warns of a mean or variance of no elements in its own words (whatever its
+    errstate); PyTorch gives nan, with only its own degrees-of-freedom warning for var/std."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = reduction()
+    values = result if isinstance(result, tuple) else (result,)
+    assert all(v.isnan().all() for v in values)
+    assert all("degrees of freedom is <= 0" in str(w.message) for w in caught)

@@ -7,6 +7,7 @@ import builtins
 import functools
 import inspect
 import math
+import warnings
 
 import numpy as np
 
@@ -170,6 +171,10 @@ def _(ctx, grad, dims, keepdim):
 def _mean_forward(a, dims, keepdim):
     if a.dtype.kind == "f" and a.itemsize >= 4:  # what ndarray.mean does, minus its Python layer
         return np.true_divide(add_reduce(a, dims, keepdim), _count(a.shape, dims))
+    if a.size == 0:  # nan, quietly, as PyTorch's (numpy warns of a mean of nothing)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return a.mean(axis=dims, keepdims=keepdim)
     return a.mean(axis=dims, keepdims=keepdim)  # float16 sums in float32 there
 
 
@@ -536,9 +541,11 @@ def _var_forward(a, dims, keepdim, correction):
         with np.errstate(invalid="ignore"):  # inf - inf in numpy's Python layer: nan, silently
             return np.var(a, axis=dims, keepdims=keepdim, ddof=correction)
     # No degrees of freedom: PyTorch divides by zero (inf or nan) after one warning, given in
-    # _spread; numpy would warn again in its own words.
+    # _spread; numpy would warn again in its own words (of an empty input, whatever its errstate).
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.divide(np.float64(n), 0.0)
+        if n == 0:
+            return np.full(np.shape(add_reduce(a, dims, keepdim)), np.nan, a.real.dtype)
         variance = np.var(a, axis=dims, keepdims=keepdim)
         return (variance * scale).astype(variance.dtype)
 
