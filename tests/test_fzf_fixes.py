@@ -18,6 +18,8 @@ numpy's read-only intermediate view made fail as a write into overlapping memory
 ``linearize`` and ``autograd.functional.jacobian(strategy="forward-mode")``, plain forward mode
 in PyTorch (no ``torch.func`` transform), asking an ``autograd.Function`` for a ``jvp`` rule but
 not for ``setup_context``."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -341,3 +343,22 @@ def test_plain_forward_mode_needs_a_jvp_rule_not_setup_context(name):
 def test_plain_forward_mode_through_a_function_as_torch(name, split_style, with_jvp):
     assert_same(lambda lib: _PLAIN_FORWARD[name](
         lib, _sine(lib, split_style, with_jvp).apply, lib.tensor([0.0, 1.0, 2.0])), torch)
+
+
+@needs_torch
+@pytest.mark.parametrize("values, correction", [([1.0, 2.0, 4.0], 5), ([1.0, 2.0, 4.0], 3),
+                                                ([3.0], 2), ([3.0, 3.0], 2)])
+def test_variance_of_everything_without_degrees_of_freedom_differentiates_as_pytorch(
+        values, correction):
+    """(Reported by fzf, fixed after its round.) var() of the whole input with no degrees of
+    freedom has an infinite scale: PyTorch's gradient is nan where an element equals the mean
+    and +inf elsewhere, whatever the deviation's sign; std's follows through var's."""
+    def gradients(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+            var_grad, = lib.autograd.grad(x.var(correction=correction), x)
+            std_grad, = lib.autograd.grad(x.std(correction=correction), x)
+        return var_grad.numpy(), std_grad.numpy()
+    for ours, theirs in zip(gradients(tapegrad), gradients(torch)):
+        np.testing.assert_array_equal(ours, theirs)

@@ -569,7 +569,13 @@ def _(ctx, grad, dims, keepdim, correction):
 
 
 def _var_gradient(grad, a, shape, dims, keepdim, correction):
-    """PyTorch's var_backward, ``(2 / (n - correction) * grad) * (a - mean)``."""
+    """PyTorch's var_backward, ``(2 / (n - correction) * grad) * (a - mean)``. Along dims an
+    infinite or negative scale is taken as it comes; of the whole input without degrees of
+    freedom, the scale is infinite and only its sign-free product counts: nan where an
+    element equals the mean (``inf * 0``), inf elsewhere, as PyTorch's."""
+    if dims is None and _count(shape, dims) - correction <= 0:
+        from .elementwise import where  # (elementwise builds on this module)
+        return grad * where(a == a.mean(), math.nan, math.inf)
     with np.errstate(divide="ignore"):  # inf at no dof; negative past it, as PyTorch's
         scale = np.divide(2.0, np.float64(_count(shape, dims) - correction))
     return (_unreduce(grad, shape, dims, keepdim) * scale) * _centered(a, dims)
