@@ -41,6 +41,7 @@ from ..ops.pooling import (
     fractional_max_pool3d_with_indices,
 )
 from ..ops.operands import broadcast_error, type_name
+from ..ops.signatures import int_list
 from ..ops.elementwise import check_in_place_broadcast
 from ..ops.registry import OTHER, primitive
 from ..ops.broadcast import expand_shape
@@ -837,20 +838,7 @@ def pad(input, pad, mode="constant", value=None):
     if not isinstance(pad, (tuple, list)):
         raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
                         f"{type(pad).__name__}")
-    amounts = []
-    for position, amount in enumerate(pad):  # the parser looks closer at the first one
-        try:
-            if position == 0 and isinstance(amount, bool):
-                raise TypeError
-            amounts.append(amount.__index__())
-        except (TypeError, AttributeError):
-            kind = type(amount).__name__
-            if position == 0:
-                raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but "
-                                f"found element of type {kind} at pos 0") from None
-            raise TypeError(f"pad(): argument 'pad' failed to unpack the object at pos "
-                            f"{position + 1} with error \"type must be tuple of ints,but got "
-                            f"{kind}\"") from None
+    amounts = list(int_list(pad, "pad", "pad", 2))
     if not isinstance(mode, str):
         raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
                         f"{type(mode).__name__}")

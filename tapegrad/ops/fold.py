@@ -14,6 +14,7 @@ import numpy as np
 from ..tensor import _LEGACY_TYPE_NAMES
 from .conv import _col2im, _pad, _windows
 from .registry import OTHER, primitive
+from .signatures import int_list
 
 __all__ = ["unfold", "fold"]
 
@@ -71,24 +72,9 @@ def _blocks(size, kernel, dilation, padding, stride):
 
 def _int_list(value, name, position, function):
     """``value`` read as ``F.unfold`` passes it on, ``_pair(value)``, and as the argument parser
-    reads an int list: an int twice, else the iterable's items, each an index (not a bool at
-    first), refused in the parser's words."""
+    reads an int list: an int twice, else the iterable's items."""
     items = tuple(value) if isinstance(value, collections.abc.Iterable) else (value, value)
-    ints = []
-    for at, item in enumerate(items):
-        try:
-            if at == 0 and isinstance(item, bool):
-                raise TypeError
-            ints.append(item.__index__())
-        except (TypeError, AttributeError):
-            kind = type(item).__name__
-            if at == 0:
-                raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
-                                f"tuple of ints, but found element of type {kind} at pos 0") from None
-            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
-                            f"{at + 1} with error \"type must be tuple of ints,but got {kind}\""
-                            ) from None
-    return tuple(ints)
+    return int_list(items, function, name, position)
 
 
 def _int_pairs(function, **arguments):

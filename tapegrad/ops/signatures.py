@@ -89,3 +89,23 @@ def _mismatch(overload, args, kwargs, keywords):
                 and check(value))
         marked.append(_described(value) if fits else f"!{_described(value)}!")
     return "some of the arguments have invalid types: (" + ", ".join(marked + keywords) + ")"
+
+
+def int_list(items, function, name, position):
+    """``items`` read as PyTorch's argument parser reads a ``tuple of ints``: each an index
+    (the first one not a bool), refused in the parser's words."""
+    ints = []
+    for at, item in enumerate(items):
+        try:
+            if at == 0 and isinstance(item, bool):
+                raise TypeError
+            ints.append(item.__index__())
+        except (TypeError, AttributeError):
+            kind = type(item).__name__
+            if at == 0:
+                raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                                f"tuple of ints, but found element of type {kind} at pos 0") from None
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
+                            f"{at + 1} with error \"type must be tuple of ints,but got {kind}\""
+                            ) from None
+    return tuple(ints)
