@@ -932,7 +932,8 @@ def _attention_weights(query, key, attn_mask, is_causal, scale):
     """``softmax(q kᵀ · scale + mask)``, causal if asked (the mask's top-left triangle)."""
     scores = ops.matmul(query, key.transpose(-2, -1)) * scale
     if attn_mask is not None:
-        _broadcast_shape(scores, attn_mask)  # PyTorch's message names the scores first
+        # PyTorch adds the mask in place: it may not grow the scores (its message then)
+        check_in_place_broadcast(scores.shape, _broadcast_shape(scores, attn_mask))
         scores = _masked_scores(scores, attn_mask)
     if is_causal:
         causal = ops.ones(query.shape[-2], key.shape[-2], dtype=dtypes.bool).tril()
@@ -1034,6 +1035,7 @@ def _why_not_sizes(query, key, value, attn_mask, enable_gqa):
                 f"Query.size(-1): {sizes[0]}, Key.size(-1): {sizes[1]}, Value.size(-1): "
                 f"{sizes[2]} instead.")
     if key.shape[2] != value.shape[2]:
+        _flash_mask_4d(attn_mask, query, value)
         return ""
     strides = [t.stride(-1) for t in (query, key, value)]
     if strides != [1, 1, 1]:
@@ -1041,6 +1043,17 @@ def _why_not_sizes(query, key, value, attn_mask, enable_gqa):
                 f"Got Query.stride(-1): {strides[0]}, Key.stride(-1): {strides[1]}, "
                 f"Value.stride(-1): {strides[2]}")
     return None
+
+
+def _flash_mask_4d(attn_mask, query, value):
+    """PyTorch's flash kernel expands its mask to (1 or N, 1 or heads, L, the *value's*
+    length): a mask fitted to keys of another length fails there, with expand's message."""
+    if attn_mask is None:
+        return
+    sizes = [1, 1]
+    if attn_mask.dim() == 4:
+        sizes = [n if attn_mask.shape[i] == n else 1 for i, n in enumerate(query.shape[:2])]
+    attn_mask.view(*sizes, *attn_mask.shape[-2:]).expand(*sizes, query.shape[2], value.shape[2])
 
 
 def _additive_mask(attn_mask, query):

@@ -102,15 +102,15 @@ def _sparse_rows_gradient(grad, indices, rows, padding_idx, scale_grad_by_freq):
                                   False)
 
 
-def check_indices(indices, op):
-    """ATen's check that ``indices`` are Long or Int, with its message (which names a bool
-    tensor by its backend type)."""
+def check_indices(indices, op, argument=1):
+    """ATen's check that ``indices`` (its ``argument``-th) are Long or Int, with its message
+    (which names a bool tensor by its backend type)."""
     dtype = indices._array.dtype
     if dtype not in (np.int64, np.int32):
         got = "CPUBoolType" if dtype == np.bool_ else indices.type()
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got {got} instead (while checking "
-                           f"arguments for {op})")
+        raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
+                           f"the following scalar types: Long, Int; but got {got} instead "
+                           f"(while checking arguments for {op})")
 
 
 def embedding(weight, indices, padding_idx=None, scale_grad_by_freq=False, sparse=False):
@@ -147,10 +147,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     """Renormalise, in place, the rows of ``input`` that ``indices`` pick (each once) to a
     ``norm_type``-norm of at most ``max_norm``: what ``max_norm`` embeddings do at lookup.
     Recorded as PyTorch records it, with a backward that refuses to run."""
-    if indices._array.dtype not in (np.int64, np.int32):
-        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got {indices.type()} instead (while "
-                           "checking arguments for embedding_renorm_)")
+    check_indices(indices, "embedding_renorm_", argument=2)
     rows = np.unique(indices._array)
     if rows.size and (rows[-1] >= input.shape[0] or rows[0] < -input.shape[0]):
         bad = rows[-1] if rows[-1] >= input.shape[0] else rows[0]
@@ -288,6 +285,8 @@ def embedding_bag(weight, indices, offsets, mode, per_sample_weights, include_la
     padding_idx = _wrapped_padding_idx(padding_idx, weight.shape[0])
     indices, offsets = _common_index_dtype(indices, offsets)
     _check_bag_operands(weight, indices, offsets, per_sample_weights)
+    if include_last_offset and not len(offsets):
+        raise RuntimeError("include_last_offset: number of offset should be at least 1")
     bags, num_bags = _bag_ids(offsets, len(indices), include_last_offset)
     _check_bag_indices(weight, indices, bags, mode, padding_idx)
     if mode == "max":

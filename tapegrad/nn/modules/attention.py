@@ -10,6 +10,9 @@ its order.
 import warnings
 
 from ... import dtypes, ops
+from ...amp.autocast_mode import is_autocast_enabled
+from ...autograd import grad_mode
+from ...backends import mha
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -80,11 +83,19 @@ class MultiheadAttention(Module):
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         """PyTorch's steps: both masks made additive floats (warning when their types
-        differ), batch_first inputs made sequence-first, then ``multi_head_attention_forward``."""
+        differ); PyTorch's fast path where it takes it; else batch_first inputs made
+        sequence-first, then ``multi_head_attention_forward``."""
         is_batched = query.dim() == 3
+        why_not_fast_path = self._why_not_fast_path(query, key, value, key_padding_mask,
+                                                    attn_mask)
         key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
                                           none_or_dtype(attn_mask), "attn_mask", query.dtype)
         attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
+        if not why_not_fast_path:  # (PyTorch merges the masks even without a bias)
+            merged_mask, mask_type = self.merge_masks(attn_mask, key_padding_mask, query)
+        if not why_not_fast_path and self.in_proj_bias is not None:
+            return _native_attention(self, query, merged_mask, mask_type, need_weights,
+                                     average_attn_weights)
         if self.batch_first and is_batched:
             query, key, value = _transposed(query, key, value)
         separate = not self._qkv_same_embed_dim
@@ -99,6 +110,25 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             output = output.transpose(1, 0)
         return output, weights
+
+    def _why_not_fast_path(self, query, key, value, key_padding_mask, attn_mask):
+        """Why PyTorch's fused inference kernel (``_native_multi_head_attention``) cannot run,
+        "" when it can: batch-first self-attention in eval mode without gradients, an even
+        head count, no floating-point mask, none of the extra key/value steps."""
+        if any(mask is not None and mask.is_floating_point()
+               for mask in (attn_mask, key_padding_mask)):
+            return "floating-point masks are not supported for fast path."
+        tensors = (query, key, value, self.in_proj_weight, self.in_proj_bias,
+                   self.out_proj.weight, self.out_proj.bias)
+        blocked = (not mha.get_fastpath_enabled(), query.dim() != 3,
+                   query is not key or key is not value,
+                   self.in_proj_weight is None or query.dtype != self.in_proj_weight.dtype,
+                   self.in_proj_bias is not None and query.dtype != self.in_proj_bias.dtype,
+                   self.training, self.num_heads % 2, not self.batch_first,
+                   self.bias_k is not None, self.add_zero_attn, is_autocast_enabled(),
+                   grad_mode.is_grad_enabled() and any(
+                       t is not None and t.requires_grad for t in tensors))
+        return "blocked" if any(blocked) else ""
 
     def merge_masks(self, attn_mask, key_padding_mask, query):
         """The one mask PyTorch's fused kernel takes, and its type: 1 for the
@@ -116,6 +146,32 @@ class MultiheadAttention(Module):
             merged = merged + key_padding_mask.view(batch, 1, 1, seq_len).expand(
                 -1, self.num_heads, -1, -1)
         return merged, 2
+
+
+def _native_attention(module, query, mask, mask_type, need_weights, average_attn_weights):
+    """PyTorch's ``_native_multi_head_attention`` on CPU: its merged mask read as boolean
+    (nonzero: masked), and a plain softmax, so a query that may attend to nothing gets nan —
+    whatever ``need_weights`` — where the slow path's fused attention gives zeros. It ignores
+    the ``is_causal`` hint."""
+    batch, length, embed_dim = query.shape
+    heads, head_dim = module.num_heads, embed_dim // module.num_heads
+    projected = F.linear(query, module.in_proj_weight, module.in_proj_bias)
+    q, k, v = (t.reshape(batch, length, heads, head_dim).transpose(1, 2)
+               for t in projected.chunk(3, -1))
+    scores = ops.matmul(q * (1.0 / head_dim) ** 0.5, k.transpose(-2, -1))
+    if mask is not None:
+        if mask_type == 1 and tuple(mask.shape) != (batch, length):
+            raise RuntimeError("For mask_type == 1 mask shape should be (B, L)")
+        if mask_type == 2 and tuple(mask.shape) != tuple(scores.shape):
+            raise RuntimeError("For mask_type == 2 mask shape should match input shape")
+        mask = mask.reshape(batch, 1, 1, length) if mask_type == 1 else mask
+        scores = scores.masked_fill(mask != 0, float("-inf"))
+    weights = ops.softmax(scores, -1)
+    attended = ops.matmul(weights, v).transpose(1, 2).reshape(batch, length, embed_dim)
+    output = F.linear(attended, module.out_proj.weight, module.out_proj.bias)
+    if not need_weights:
+        return output, None
+    return output, weights.mean(1) if average_attn_weights else weights
 
 
 def _transposed(query, key, value):
@@ -194,13 +250,38 @@ def _check_shapes(query, key, value, key_padding_mask, attn_mask, num_heads):
 
 
 def _in_projection(query, key, value, weights, biases):
-    """q, k, v projected; self-attention (one input) takes one product with all weights."""
+    """q, k, v projected; self-attention (one input) takes one product with all weights, keys
+    that are the values one with the key and value weights (PyTorch's
+    ``_in_projection_packed``)."""
     if query is key and key is value and len(weights) == 1:
         return F.linear(query, weights[0], biases).chunk(3, -1)
-    if len(weights) == 1:
+    if key is value and len(weights) == 1:  # one product for keys and values (its errors)
+        size = weights[0].shape[0] // 3
+        q_bias, kv_bias = (None, None) if biases is None else biases.split([size, 2 * size])
+        q_weight, kv_weight = weights[0].split([size, 2 * size])
+        return (F.linear(query, q_weight, q_bias),
+                *F.linear(key, kv_weight, kv_bias).chunk(2, -1))
+    separate = len(weights) == 3
+    if not separate:
         weights = weights[0].chunk(3)
     biases = biases.chunk(3) if biases is not None else (None, None, None)
+    if separate:
+        _check_projections(query, key, value, weights, biases)
     return tuple(F.linear(t, w, b) for t, w, b in zip((query, key, value), weights, biases))
+
+
+def _check_projections(query, key, value, weights, biases):
+    """PyTorch's ``_in_projection`` checks of separate projections against the inputs' sizes."""
+    size = query.size(-1)
+    names = ("query", "key", "value")
+    for name, t, weight in zip(names, (query, key, value), weights):
+        if tuple(weight.shape) != (size, t.size(-1)):
+            raise AssertionError(f"expecting {name} weights shape of {(size, t.size(-1))}, but "
+                                 f"got {weight.shape}")
+    for name, bias in zip(names, biases):
+        if bias is not None and tuple(bias.shape) != (size,):
+            raise AssertionError(f"expecting {name} bias shape of {(size,)}, but got "
+                                 f"{bias.shape}")
 
 
 def _check_attn_mask(attn_mask, expected_3d):
@@ -306,7 +387,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         if attn_mask is not None:
             attn_mask = attn_mask.unsqueeze(0) if attn_mask.shape[0] == 1 else \
                 attn_mask.reshape(batch, num_heads, -1, source_length)
-        q, k, v = (t.reshape(batch, num_heads, -1, head_dim) for t in (q, k, v))
+        # (as PyTorch's views: values of another length than the keys fail here)
+        q, k, v = (t.view(batch, num_heads, length, head_dim) for t, length in
+                   zip((q, k, v), (target_length, source_length, source_length)))
         attended = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
         attended = attended.permute(2, 0, 1, 3)
     output = F.linear(attended.reshape(target_length * batch, embed_dim), out_proj_weight,

@@ -16,7 +16,8 @@ from ...backends import mha
 from .. import functional as F
 from .. import init
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention, canonical_mask, none_or_dtype
+from ...amp.autocast_mode import is_autocast_enabled
+from .attention import MultiheadAttention, _native_attention, canonical_mask, none_or_dtype
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -128,9 +129,45 @@ class TransformerEncoderLayer(_TransformerLayer):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                               none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype)
+        if not self._why_not_fast_path(src):
+            merged_mask, mask_type = self.self_attn.merge_masks(src_mask, src_key_padding_mask,
+                                                                src)
+            x = self._residual(src, self.norm1, self._native_sa_block, merged_mask, mask_type)
+            return self._residual(x, self.norm2, self._feed_forward)
         x = self._residual(src, self.norm1, self._sa_block, src_mask, src_key_padding_mask,
                            is_causal)
         return self._residual(x, self.norm2, self._ff_block)
+
+    def _why_not_fast_path(self, src):
+        """Why PyTorch's fused inference kernel (``_transformer_encoder_layer_fwd``) cannot run,
+        "" when it can: batched batch-first input in eval mode without gradients, relu or gelu,
+        an even head count, no hooks (masks of any type)."""
+        attention = self.self_attn
+        tensors = (src, attention.in_proj_weight, attention.in_proj_bias,
+                   attention.out_proj.weight, attention.out_proj.bias, self.norm1.weight,
+                   self.norm1.bias, self.norm2.weight, self.norm2.bias, self.linear1.weight,
+                   self.linear1.bias, self.linear2.weight, self.linear2.bias)
+        blocked = (not mha.get_fastpath_enabled(), src.dim() != 3, self.training,
+                   not attention.batch_first, attention.in_proj_bias is None,
+                   not attention._qkv_same_embed_dim, not self.activation_relu_or_gelu,
+                   self.norm1.eps != self.norm2.eps, attention.num_heads % 2,
+                   is_autocast_enabled(),
+                   any(len(getattr(m, "_forward_hooks", {})) +
+                       len(getattr(m, "_forward_pre_hooks", {})) for m in self.modules()),
+                   grad_mode.is_grad_enabled() and any(
+                       t is not None and t.requires_grad for t in tensors))
+        return "blocked" if any(blocked) else ""
+
+    def _native_sa_block(self, x, merged_mask, mask_type):
+        """The fused kernel's self-attention: its merged mask read as boolean, nan for a
+        query that may attend to nothing, the ``is_causal`` hint ignored."""
+        return _native_attention(self.self_attn, x, merged_mask, mask_type, False, True)[0]
+
+    def __setstate__(self, state):
+        """Unpickling (and deep copies): a layer saved before ``activation`` existed gets relu."""
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):
+            self.activation = F.relu
 
     # The blocks under PyTorch's private names and signatures (in each class's own namespace, as
     # there), which subclasses override.
@@ -156,6 +193,14 @@ class TransformerDecoderLayer(_TransformerLayer):
         x = self._residual(x, self.norm2, self._mha_block, memory, memory_mask,
                            memory_key_padding_mask, memory_is_causal)
         return self._residual(x, self.norm3, self._ff_block)
+
+    def __setstate__(self, state):
+        """PyTorch's: an ``activation`` missing from the instance dict gets relu — also one
+        that is a module (kept in ``_modules``), so a copied or unpickled layer (as in
+        ``TransformerDecoder``'s clones) applies relu instead of its activation module."""
+        if "activation" not in state:
+            state["activation"] = F.relu
+        super().__setstate__(state)
 
     _sa_block = _TransformerLayer._self_attention_block
 
@@ -205,7 +250,7 @@ class TransformerEncoder(Module):
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
         if padded is not None:
-            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
+            output = _to_padded_tensor(output, padded)
         return output if self.norm is None else self.norm(output)
 
     def _padded_positions(self, src, mask, key_padding_mask):
@@ -228,6 +273,15 @@ class TransformerEncoder(Module):
                                                for t in weights):
             return None
         return padded
+
+
+def _to_padded_tensor(output, padded):
+    """The nested path's output back as a padded tensor: zeros at padded positions; PyTorch's
+    error when every position was padded (a nested tensor of empty sequences)."""
+    if padded.numel() and bool(padded.all()):
+        raise RuntimeError("to_padded_tensor: at least one constituent tensor should have "
+                           "non-zero numel")
+    return output.masked_fill(padded.unsqueeze(-1), 0.0)
 
 
 _NESTED_TENSOR_PROTOTYPE = (
