@@ -25,7 +25,8 @@ def store_probs_or_logits(distribution, probs, logits):
     return () if isinstance(given, numbers.Number) else distribution._param.size()
 
 
-class ProbsOrLogits:
+class LazyProbsOrLogits:
+    """``probs`` and ``logits``, each computed from the other when first read."""
     _is_binary = False  # logits are log-odds (Bernoulli) rather than normalised log-probabilities
 
     @lazy_property
@@ -35,6 +36,10 @@ class ProbsOrLogits:
     @lazy_property
     def probs(self):
         return logits_to_probs(self.logits, is_binary=self._is_binary)
+
+
+class ProbsOrLogits(LazyProbsOrLogits):
+    """With ``param_shape``, which PyTorch's Geometric alone of these lacks."""
 
     @property
     def param_shape(self):

@@ -6,6 +6,7 @@ because they appear in validation errors.
 import numpy as np
 
 from .. import dtypes, ops
+from ..ops.matrix_functions import cholesky_ex
 from .utils import format_value
 
 __all__ = ["Constraint", "real", "real_vector", "positive", "nonnegative", "unit_interval",
@@ -259,22 +260,23 @@ class _Symmetric(_Square):
 class _PositiveSemidefinite(_Symmetric):
     """Symmetric matrices whose eigenvalues are all non-negative."""
 
-    def _eigenvalues_pass(self, smallest):
-        return smallest >= 0
-
     def check(self, value):
         symmetric = super().check(value)
         if not bool(symmetric.all()):
             return symmetric
         smallest = np.linalg.eigvalsh(value.detach().numpy()).min(-1)
-        return ops.tensor(self._eigenvalues_pass(smallest))
+        return ops.tensor(smallest >= 0)
 
 
-class _PositiveDefinite(_PositiveSemidefinite):
-    """Symmetric matrices with a Cholesky factor (all eigenvalues positive)."""
+class _PositiveDefinite(_Symmetric):
+    """Symmetric matrices with a Cholesky factor, as PyTorch asks ``cholesky_ex`` (so a nearly
+    singular matrix, or one with an infinite diagonal, passes or fails as there)."""
 
-    def _eigenvalues_pass(self, smallest):
-        return smallest > 0
+    def check(self, value):
+        symmetric = super().check(value)
+        if not bool(symmetric.all()):
+            return symmetric
+        return cholesky_ex(value.detach()).info == 0
 
 
 class _LowerCholesky(Constraint):

@@ -7,7 +7,7 @@ from ..autograd import grad_mode
 from ..nn.functional import binary_cross_entropy_with_logits, logsigmoid
 from ..ops.gamma_functions import lgamma
 from . import constraints
-from ._discrete import ProbsOrLogits, check_one_of, store_probs_or_logits
+from ._discrete import LazyProbsOrLogits, ProbsOrLogits, check_one_of, store_probs_or_logits
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .gamma import Gamma
@@ -140,6 +140,9 @@ class NegativeBinomial(_CountOfTrials):
                        "logits": constraints.real}
     support = constraints.nonnegative_integer
 
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None):
+        super().__init__(total_count, probs, logits, validate_args)  # named in a TypeError
+
     @property
     def mean(self):
         return self.total_count * self.logits.exp()
@@ -173,7 +176,7 @@ class NegativeBinomial(_CountOfTrials):
         return log_unnormalized - log_normalization
 
 
-class Geometric(ProbsOrLogits, Distribution):
+class Geometric(LazyProbsOrLogits, Distribution):
     """The number of failures before the first success."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer

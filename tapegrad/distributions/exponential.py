@@ -168,9 +168,12 @@ class GeneralizedPareto(Distribution):
         all_numbers = all(isinstance(v, numbers.Number) for v in (loc, scale, concentration))
         super().__init__(() if all_numbers else self.loc.size(), validate_args=validate_args)
 
-    def _safe_concentration(self):
-        """ξ, with 1 where ξ ≈ 0 (those elements take the exponential branch instead)."""
-        at_zero = ops.isclose(self.concentration, ops.zeros_like(self.concentration))
+    def _safe_concentration(self, zero=None):
+        """ξ, with 1 where ξ ≈ 0 (those elements take the exponential branch instead).
+        PyTorch's log densities compare ξ with a default-dtype ``tensor(0.0)`` (so a ξ of
+        another dtype is refused: "Double did not match Float"); its icdf with zeros_like."""
+        zero = ops.zeros_like(self.concentration) if zero is None else zero
+        at_zero = ops.isclose(self.concentration, zero)
         return at_zero, ops.where(at_zero, ops.ones_like(self.concentration), self.concentration)
 
     def rsample(self, sample_shape=()):
@@ -181,7 +184,7 @@ class GeneralizedPareto(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         z = (value - self.loc) / self.scale
-        at_zero, safe = self._safe_concentration()
+        at_zero, safe = self._safe_concentration(ops.tensor(0.0))
         y = 1 / safe + ops.ones_like(z)
         nonzero = ops.where(y == 0, y, y * (safe * z).log1p())
         return -self.scale.log() - ops.where(at_zero, z, nonzero)
@@ -190,7 +193,7 @@ class GeneralizedPareto(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         z = (value - self.loc) / self.scale
-        at_zero, safe = self._safe_concentration()
+        at_zero, safe = self._safe_concentration(ops.tensor(0.0))
         return ops.where(at_zero, -z, -(safe * z).log1p() / safe)
 
     def log_cdf(self, value):
@@ -228,7 +231,7 @@ class GeneralizedPareto(Distribution):
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
-        _, safe = self._safe_concentration()
-        upper = ops.where(self.concentration < 0, self.loc - self.scale / safe,
+        """Bounded above by loc − scale/ξ for a negative ξ, however close to 0."""
+        upper = ops.where(self.concentration < 0, self.loc - self.scale / self.concentration,
                           ops.full_like(self.loc, math.inf))
         return constraints.interval(self.loc, upper)

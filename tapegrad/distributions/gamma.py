@@ -8,13 +8,14 @@ import numpy as np
 from .. import ops, random
 from ..autograd.function import Function
 from ..tensor import Tensor
-from ..ops.gamma_functions import digamma, lgamma, standard_gamma, standard_gamma_grad
+from ..ops.gamma_functions import digamma, lgamma, standard_gamma
 from ..ops.incomplete_gamma import igamma
 from . import constraints
+from ._dirichlet_grad import dirichlet_grad
 from .exp_family import ExponentialFamily
 from .transformed_distribution import TransformedDistribution
 from .transforms import PowerTransform
-from .utils import broadcast_all
+from .utils import broadcast_all, finfo
 
 __all__ = ["Gamma", "Chi2", "InverseGamma", "Dirichlet", "Beta"]
 
@@ -46,8 +47,12 @@ class Gamma(ExponentialFamily):
         return self.concentration / self.rate.pow(2)
 
     def rsample(self, sample_shape=()):
+        """Kept at least the dtype's tiny, as PyTorch clamps it (in place, outside the graph),
+        so a sample never underflows to 0."""
         shape = self._extended_shape(sample_shape)
-        return standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value = standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value.detach().clamp_(min=float(finfo(value.dtype).tiny))
+        return value
 
     def log_prob(self, value):
         """In the parameters' dtype: PyTorch casts ``value`` to the rate's first (keeping its
@@ -94,29 +99,24 @@ class Chi2(Gamma):
 class _Dirichlet(Function):
     """PyTorch's ``_sample_dirichlet`` as its ``_Dirichlet`` function: the draws it makes (gamma
     samples in float64, normalised there, then cast and kept inside (0, 1)); differentiated
-    as normalised gamma samples, each moving with its concentration at a fixed quantile."""
+    as PyTorch does, through ATen's ``_dirichlet_grad`` of the marginal Betas."""
 
     @staticmethod
     def forward(ctx, concentration):
         alphas = concentration._array
-        gammas, normalised = random.source().dirichlet(alphas)
+        _, normalised = random.source().dirichlet(alphas)
         dtype = alphas.dtype
         top = np.nextafter(dtype.type(1), dtype.type(0))
-        sample = np.clip(normalised.astype(dtype), np.finfo(dtype).tiny, top)
-        ctx.save_for_backward(concentration)
-        ctx.gammas, ctx.normalised = gammas, normalised
-        return Tensor._make(sample)
+        sample = Tensor._make(np.clip(normalised.astype(dtype), np.finfo(dtype).tiny, top))
+        ctx.save_for_backward(sample, concentration)
+        return sample
 
     @staticmethod
     def backward(ctx, grad):
-        (concentration,) = ctx.saved_tensors
-        gammas, x = ctx.gammas, ctx.normalised
-        # through x = g / sum(g): d/dg_k = (grad_k - sum_i grad_i x_i) / sum(g)
-        g = grad.double()
-        per_gamma = (g - (g * Tensor._make(x)).sum(-1, True)) / Tensor._make(
-            gammas.sum(-1, keepdims=True))
-        slope = standard_gamma_grad(Tensor._make(gammas), concentration.double())
-        return (per_gamma * slope).to(concentration.dtype)
+        x, concentration = ctx.saved_tensors
+        total = concentration.sum(-1, True).expand_as(concentration)
+        slope = Tensor._make(dirichlet_grad(x._array, concentration._array, total._array))
+        return slope * (grad - (x * grad).sum(-1, True))
 
 
 class Dirichlet(ExponentialFamily):
@@ -223,7 +223,7 @@ class Beta(ExponentialFamily):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        heads_tails = ops.stack(ops.broadcast_tensors(value, 1.0 - value), -1)
+        heads_tails = ops.stack([value, 1.0 - value], -1)
         return self._dirichlet.log_prob(heads_tails)
 
     def entropy(self):

@@ -40,6 +40,9 @@ class _LocationScale(Distribution):
 class Laplace(_LocationScale):
     """Density ``e^(−|x − loc| / scale) / (2 scale)``."""
 
+    def __init__(self, loc, scale, validate_args=None):  # its own, for TypeError's wording
+        super().__init__(loc, scale, validate_args)
+
     def rsample(self, sample_shape=()):
         """By inversion, as PyTorch: ``loc − scale · sign(u) · log1p(−|u|)`` for u uniform on
         (eps − 1, 1)."""
@@ -82,6 +85,9 @@ class Laplace(_LocationScale):
 
 class Cauchy(_LocationScale):
     """Density ``1 / (π scale (1 + ((x − loc) / scale)²))``: no mean, infinite variance."""
+
+    def __init__(self, loc, scale, validate_args=None):  # its own, for TypeError's wording
+        super().__init__(loc, scale, validate_args)
 
     @staticmethod
     def _standard(generator, size):
@@ -188,8 +194,12 @@ class _Folded(TransformedDistribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
+        value = self._as_value(value)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return ops.where(value >= 0, log_prob, ops.full_like(log_prob, -math.inf))
+        return ops.where(value >= 0, log_prob, -math.inf)
+
+    def _as_value(self, value):
+        return value
 
     def cdf(self, value):
         if self._validate_args:
@@ -206,6 +216,9 @@ class _Folded(TransformedDistribution):
 class HalfNormal(_Folded):
     _base = Normal
 
+    def __init__(self, scale, validate_args=None):  # its own, for TypeError's wording
+        super().__init__(scale, validate_args)
+
     @property
     def mean(self):
         return self.scale * math.sqrt(2 / math.pi)
@@ -217,6 +230,13 @@ class HalfNormal(_Folded):
 
 class HalfCauchy(_Folded):
     _base = Cauchy
+
+    def __init__(self, scale, validate_args=None):  # its own, for TypeError's wording
+        super().__init__(scale, validate_args)
+
+    def _as_value(self, value):
+        """As PyTorch: a number, or a value of another dtype, in the scale's dtype."""
+        return ops.as_tensor(value, dtype=self.scale.dtype)
 
     @property
     def mean(self):

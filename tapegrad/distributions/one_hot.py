@@ -97,6 +97,8 @@ class Multinomial(_OverCategories):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self._init_categorical(probs, logits, validate_args)
+        # PyTorch builds its binomial here, so a negative total_count fails its validation
+        Binomial(total_count=total_count, probs=self.probs)
 
     @property
     def _binomial(self):

@@ -102,6 +102,6 @@ class FisherSnedecor(Distribution):
             self._validate_sample(value)
         ct1, ct2, ct3 = self.df1 * 0.5, self.df2 * 0.5, self.df1 / self.df2
         t1 = lgamma(ct1 + ct2) - lgamma(ct1) - lgamma(ct2)
-        t2 = ct1 * ct3.log() + (ct1 - 1) * value.log()
+        t2 = ct1 * ct3.log() + (ct1 - 1) * ops.log(value)  # a number refused, as PyTorch
         t3 = (ct1 + ct2) * (ct3 * value).log1p()
         return t1 + t2 - t3

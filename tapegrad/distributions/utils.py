@@ -39,7 +39,7 @@ def broadcast_all(*values):
 
 def clamp_probs(probs):
     """Probabilities kept inside (0, 1) by the dtype's machine epsilon, so logs stay finite."""
-    eps = float(np.finfo(probs.dtype.numpy).eps)
+    eps = float(finfo(probs.dtype).eps)
     return probs.clamp(min=eps, max=1 - eps)
 
 
@@ -110,6 +110,8 @@ def sum_rightmost(value, dim):
 
 
 def finfo(dtype):
+    """numpy's finfo of a floating dtype; PyTorch's TypeError for any other."""
+    dtypes.finfo(dtype)
     return np.finfo(dtype.numpy)
 
 

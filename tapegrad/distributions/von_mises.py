@@ -43,18 +43,18 @@ def _log_modified_bessel_fn(x, order=0):
 
 
 def _rejection_sample(loc, concentration, proposal_r, shape):
-    """Angles in [−π, π), proposals drawn for every element until each has one accepted."""
-    rng = random.generator()
+    """Angles in [−π, π), as PyTorch draws them: each round ``rand((3,) + shape)`` in float64
+    for every element, and every acceptance taken, a later one replacing an earlier one."""
     loc, concentration, proposal_r = np.broadcast_arrays(loc, concentration, proposal_r)
     x = np.zeros(shape)
     done = np.zeros(shape, dtype=bool)
     while not done.all():
-        u1, u2, u3 = rng.random((3,) + tuple(shape))
+        u1, u2, u3 = random.drawn(lambda: random.source().uniform((3,) + shape, np.float64))
         z = np.cos(math.pi * u1)
         f = (1 + proposal_r * z) / (proposal_r + z)
         c = concentration * (proposal_r - f)
         with np.errstate(divide="ignore", invalid="ignore"):
-            accept = ~done & ((c * (2 - c) - u2 > 0) | (np.log(c / u2) + 1 - c >= 0))
+            accept = (c * (2 - c) - u2 > 0) | (np.log(c / u2) + 1 - c >= 0)
         x = np.where(accept, np.sign(u3 - 0.5) * np.arccos(f), x)
         done |= accept
     return (x + math.pi + loc) % (2 * math.pi) - math.pi

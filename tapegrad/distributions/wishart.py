@@ -141,19 +141,22 @@ class Wishart(ExponentialFamily):
         factor = self._unbroadcasted_scale_tril @ bartlett
         return factor @ factor.mT
 
-    def _singular(self, sample):
-        """Which samples (one flag per sample, over the whole batch) are not positive definite."""
-        singular = ~self.support.check(sample)
+    def _singular(self, sample, flag_valid=False):
+        """Which samples (one flag per sample, over the whole batch) are not positive definite;
+        which are, if ``flag_valid``."""
+        singular = self.support.check(sample) if flag_valid else ~self.support.check(sample)
         batch_dims = tuple(range(-len(self._batch_shape), 0))
         return singular.amax(batch_dims) if batch_dims else singular
 
     def rsample(self, sample_shape=(), max_try_correction=None):
         """A Bartlett sample; samples that come out singular (likely when df < ndim) are drawn
-        again, up to ``max_try_correction`` (10) times, and may stay singular after that."""
+        again, up to ``max_try_correction`` (10) times, and may stay singular after that.
+        As PyTorch (whose first check lacks its negation), the first draw's positive-definite
+        samples are the ones flagged, warned about and drawn again."""
         max_try_correction = 10 if max_try_correction is None else max_try_correction
         sample_shape = Size(sample_shape)
         sample = self._bartlett_sample(sample_shape)
-        singular = self._singular(sample)
+        singular = self._singular(sample, flag_valid=True)
         if bool(singular.any()):
             warnings.warn("Singular sample detected.", stacklevel=2)
             for _ in range(max_try_correction):

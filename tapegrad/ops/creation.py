@@ -12,7 +12,7 @@ from ..memory_format import contiguous_format, copy_in, preserve_format
 from ..autograd import grad_mode
 from ..tensor import (_CPU, _DEFAULT_DEVICE, _DEVICE_CONTEXTS, _LEGACY_TYPE_NAMES, _META, Tensor,
                       _check_device, _make_meta)
-from .operands import CPP_TYPE_NAMES, checked_number, type_name
+from .operands import CPP_TYPE_NAMES, checked_number, not_a_tensor, type_name
 from .._warnings import warn_at_caller
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
@@ -831,6 +831,8 @@ def _check_std(std):
 
 def _like(fill, name, none_means_false=False):
     def make(input, *args, dtype=None, device=None, requires_grad=False, memory_format=None):
+        if not isinstance(input, Tensor):  # PyTorch's argument parser refuses a number
+            raise not_a_tensor(name, "input", 1, input)
         requires_grad = _checked_flag(name, requires_grad, none_means_false)
         d = input._array.dtype if dtype is None else _numpy_dtype(dtype)
         array = fill(input._array.shape, d, *args)

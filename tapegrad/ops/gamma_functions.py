@@ -15,7 +15,7 @@ from ..tensor import _LEGACY_TYPE_NAMES, Tensor
 from .broadcast import sum_to
 from .elementwise import _refuse_complex
 from .inplace import apply_inplace, _unary_inplace
-from .operands import broadcast_error, promote
+from .operands import broadcast_error, not_a_tensor, promote
 from .registry import ELEMENTWISE, OTHER, primitive
 
 __all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "lgamma_", "digamma_", "polygamma_",
@@ -72,13 +72,21 @@ def _floating(input):
     return input.to(dtypes.get_default_dtype())
 
 
+def _tensor_argument(name, input):
+    """PyTorch's argument parser refuses a number (or anything else) where a tensor goes."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(name, "input", 1, input)
+
+
 def lgamma(input):
     """log |Gamma(input)|."""
+    _tensor_argument("lgamma", input)
     return _lgamma(_floating(input))
 
 
 def digamma(input):
     """d/dx log Gamma(x)."""
+    _tensor_argument("digamma", input)
     return _digamma(_floating(input))
 
 
