@@ -331,6 +331,10 @@ SAMPLES = {
         x, size=(3, 4), mode="bicubic", antialias=True)),
     "_upsample_bicubic2d_aa_backward": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
         x, size=(2, 9), mode="bicubic", antialias=True, align_corners=True)),
+    "_upsample_lanczos2d_aa": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, size=(3, 4), mode="lanczos", antialias=True)),
+    "_upsample_lanczos2d_aa_backward": ([f(1, 2, 7, 6)], lambda x: F.interpolate(
+        x, size=(2, 9), mode="lanczos", antialias=True)),
     "affine_grid_generator": ([f(2, 2, 3)],
                               lambda t: F.affine_grid(t, (2, 1, 3, 4), align_corners=False)),
     "grid_sampler_2d": ([f(2, 3, 4, 5), f(2, 3, 2, 2, low=-1.2, high=1.2)],
