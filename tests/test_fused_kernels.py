@@ -112,6 +112,9 @@ def test_halfway_sums_round_once_on_both_paths():
     loop = np.empty(3, np.float32)
     fused_kernels.multiply_add(loop, HALFWAY_A, HALFWAY_B, HALFWAY_C)
     assert np.array_equal(numpy_path, expected) and np.array_equal(loop, expected)
+    for a, b, c in zip(HALFWAY_A, HALFWAY_B, HALFWAY_C):  # one 0-d value at a time
+        scalar = single_rounding._multiply_add_blocks(*map(np.array, (a, b, c)), ())
+        assert scalar.shape == () and scalar == a
 
 
 @pytest.mark.parametrize("size", [1, 1000, 20_000])

@@ -104,7 +104,8 @@ def int_list(items, function, name, position):
             kind = type(item).__name__
             if at == 0:
                 raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
-                                f"tuple of ints, but found element of type {kind} at pos 0") from None
+                                f"tuple of ints, but found element of type {kind} at pos 0"
+                                ) from None
             raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
                             f"{at + 1} with error \"type must be tuple of ints,but got {kind}\""
                             ) from None

@@ -88,8 +88,8 @@ def _multiply_add_float32(a, b, c):
     only where the float64 sum lies exactly halfway between two float32 numbers (or below
     float32's normal range, where it keeps fewer bits): those few elements are summed again,
     rounded to odd (``_rounded_to_odd``)."""
-    product = np.multiply(b, c, dtype=np.float64)
-    total = product + a
+    product = np.asarray(np.multiply(b, c, dtype=np.float64))  # (arrays, even 0-d ones)
+    total = np.asarray(product + a)
     result = total.astype(np.float32)
     below = total.view(np.int64) & _BELOW_FLOAT32
     doubtful = (below == _HALFWAY) | ((np.abs(total) < _TINY) & (total != 0))

@@ -132,7 +132,8 @@ class TransformerEncoderLayer(_TransformerLayer):
         if not self._why_not_fast_path(src):
             merged_mask, mask_type = self.self_attn.merge_masks(src_mask, src_key_padding_mask,
                                                                 src)
-            x = self._residual(src, self.norm1, self._native_sa_block, merged_mask, mask_type)
+            x = self._residual(src, self.norm1, self._fused_self_attention, merged_mask,
+                               mask_type)
             return self._residual(x, self.norm2, self._feed_forward)
         x = self._residual(src, self.norm1, self._sa_block, src_mask, src_key_padding_mask,
                            is_causal)
@@ -158,7 +159,7 @@ class TransformerEncoderLayer(_TransformerLayer):
                        t is not None and t.requires_grad for t in tensors))
         return "blocked" if any(blocked) else ""
 
-    def _native_sa_block(self, x, merged_mask, mask_type):
+    def _fused_self_attention(self, x, merged_mask, mask_type):
         """The fused kernel's self-attention: its merged mask read as boolean, nan for a
         query that may attend to nothing, the ``is_causal`` hint ignored."""
         return _native_attention(self.self_attn, x, merged_mask, mask_type, False, True)[0]
