@@ -241,7 +241,7 @@ class Generator:
         in float64 (the caller casts and clamps)."""
         gammas = np.maximum(self.standard_gamma(concentrations, np.float64),
                             np.finfo(np.float64).tiny)
-        return gammas, gammas / gammas.sum(-1, keepdims=True)
+        return gammas / gammas.sum(-1, keepdims=True)
 
     def standard_gamma(self, concentrations, dtype):
         """``_standard_gamma``: one Gamma(alpha, 1) sample per concentration, in order, as

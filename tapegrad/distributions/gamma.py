@@ -104,7 +104,7 @@ class _Dirichlet(Function):
     @staticmethod
     def forward(ctx, concentration):
         alphas = concentration._array
-        _, normalised = random.source().dirichlet(alphas)
+        normalised = random.source().dirichlet(alphas)
         dtype = alphas.dtype
         top = np.nextafter(dtype.type(1), dtype.type(0))
         sample = Tensor._make(np.clip(normalised.astype(dtype), np.finfo(dtype).tiny, top))

@@ -470,8 +470,8 @@ def _check_transposed_output(input, weight, groups, stride, dilation, output_pad
     as the 2-d one of unit height it runs as)."""
     if _uses_mkldnn(input, weight, groups, stride, dilation, output_padding):
         if min(out) < 0:
-            channels_last = _layouts(input, weight, groups, stride, dilation,
-                                     output_padding)["channels_last"]
+            # (on oneDNN, the layout _layouts asks for is simply the operands')
+            channels_last = _is_channels_last(input._array) or _is_channels_last(weight._array)
             raise RuntimeError(_negative_output_message(out) if channels_last else
                                "could not construct a memory descriptor using a format tag")
         return

@@ -297,9 +297,6 @@ def _(ctx, grad):
     raise RuntimeError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
-standard_gamma_grad = _standard_gamma_grad  # (for the Dirichlet sampler's backward)
-
-
 def standard_gamma(concentration, generator=None):
     """Gamma(concentration, 1) samples, one per element (PyTorch's ``torch._standard_gamma``)."""
     alphas = concentration._array

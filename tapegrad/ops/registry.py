@@ -551,16 +551,13 @@ def _c_ordered_results(forward):
     @functools.wraps(forward)
     def run(*args, **params):
         out = forward(*args, **params)
+        if type(out) is np.ndarray:  # (the common case, spelled out: a reduction is a hot op)
+            return out if out.flags.c_contiguous else np.ascontiguousarray(out)
         if type(out) is tuple:
-            return tuple(_c_ordered(o) for o in out)
-        return _c_ordered(out)
+            return tuple(o if type(o) is not np.ndarray or o.flags.c_contiguous
+                         else np.ascontiguousarray(o) for o in out)
+        return out
     return run
-
-
-def _c_ordered(array):
-    if type(array) is np.ndarray and not array.flags.c_contiguous:
-        return np.ascontiguousarray(array)
-    return array
 
 
 def _mark_view_made_without_grad(view, state):
