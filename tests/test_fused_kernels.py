@@ -152,3 +152,25 @@ def test_small_updates_do_not_import_numba():
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["False"]
+
+
+def test_a_long_run_of_small_updates_moves_to_the_loops():
+    """Once numpy has done its budget of small updates, Numba's loops take over (same bits)."""
+    program = textwrap.dedent("""
+        import sys
+        import tapegrad
+        from tapegrad.ops import single_rounding
+        parameter = tapegrad.nn.Parameter(tapegrad.ones(10))
+        optimizer = tapegrad.optim.SGD([parameter], lr=0.1)
+        parameter.grad = tapegrad.ones(10)
+        optimizer.step()
+        before = "numba" in sys.modules
+        single_rounding._numpy_work = single_rounding.NUMPY_BUDGET
+        optimizer.step()
+        import numpy as np
+        twice = np.float32(np.float32(1) - np.float32(0.1)) - np.float32(0.1)  # (exact products)
+        print(before, "numba" in sys.modules, parameter.tolist() == [float(twice)] * 10)
+    """)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "True", "True"]

@@ -10,9 +10,9 @@ The product of two float32 numbers is exact in float64, so numpy can compute flo
 rounded once without special hardware (``_multiply_add_float32``). Numba loops
 (``fused_kernels``, the machine's FMA instruction) are 4-20 times faster, but importing Numba and
 loading them costs 0.5 s (1 s on a fresh install) at a script's first optimizer step. So the loops
-serve arrays large enough to repay that, or any array once Numba is imported anyway; both paths
-give the same bits. float64 has no wider type to compute in: its ``addcmul`` always takes the
-loop.
+serve arrays large enough to repay that, any array once numpy has done ~0.1 s of such updates
+(a long training run), or once Numba is imported anyway; both paths give the same bits.
+float64 has no wider type to compute in: its ``addcmul`` always takes the loop.
 """
 import sys
 
@@ -24,13 +24,20 @@ __all__ = ["scaled_add_float32", "multiply_add"]
 # float64 path then takes ~70 µs more per update than the loop, which repays the import within
 # a training run).
 NUMBA_WORTH = 1 << 16
+# Elements numpy may update before the loops take over anyway (~0.1 s of numpy's work): a short
+# script never imports Numba, a long training run pays the import once its updates show it will
+# repay it.
+NUMPY_BUDGET = 1 << 24
 _BLOCK = 1 << 13
 _FLOAT32 = np.dtype(np.float32)
+_numpy_work = 0  # elements the numpy path has updated so far
 
 
 def _kernels(size):
     """The Numba loops when they pay for themselves on ``size`` elements, else None."""
-    if size < NUMBA_WORTH and "numba" not in sys.modules:
+    global _numpy_work
+    if size < NUMBA_WORTH and _numpy_work < NUMPY_BUDGET and "numba" not in sys.modules:
+        _numpy_work += size
         return None
     return _numba_kernels()
 
